@@ -1,0 +1,78 @@
+"""Player decisions: the only things written to a hand's action log.
+
+Draws, flower and kong replacements are consequences the state applies itself; the log holds
+only what players chose, so seed + log replays a hand exactly.
+
+>>> Action.parse("2 chow 345m")
+Action.parse('2 chow 345m')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.tiles import InvalidNotationError, Tile, format_tiles, parse_tiles
+
+
+class ActionKind(StrEnum):
+    DISCARD = "discard"  # tiles = (tile,)
+    WIN = "win"  # self draw on own turn, or a claim on a discard / robbed kong
+    PASS = "pass"  # decline a claim (or, in an opening, nothing)
+    CHOW = "chow"  # tiles = the three tiles of the chow, claimed tile included
+    PUNG = "pung"  # tiles = (claimed tile,)
+    KONG = "kong"  # exposed kong on a discard; tiles = (claimed tile,)
+    CONCEALED_KONG = "concealed_kong"  # tiles = (tile,)
+    ADDED_KONG = "added_kong"  # tiles = (tile,)
+    SWAP = "swap"  # Sichuan: the three tiles passed on
+    REMOVE = "remove"  # discard three: the three tiles leaving play
+    VOID = "void"  # the declared missing suit, in `suit`
+
+
+CLAIM_KINDS = frozenset(
+    {ActionKind.WIN, ActionKind.PASS, ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG}
+)
+CLAIM_PRIORITY = {
+    ActionKind.WIN: 3,
+    ActionKind.KONG: 2,
+    ActionKind.PUNG: 2,
+    ActionKind.CHOW: 1,
+    ActionKind.PASS: 0,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    seat: int
+    kind: ActionKind
+    tiles: tuple[Tile, ...] = ()
+    suit: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse '<seat> <kind> [tiles|suit]', e.g. '0 discard 5m', '1 void s', '3 win'."""
+        parts = text.split()
+        if len(parts) not in (2, 3) or not parts[0].isdigit() or int(parts[0]) > 3:
+            raise InvalidNotationError(f"an action is '<seat 0-3> <kind> [tiles]', got {text!r}")
+        try:
+            kind = ActionKind(parts[1])
+        except ValueError:
+            raise InvalidNotationError(f"unknown action {parts[1]!r} in {text!r}") from None
+        seat = int(parts[0])
+        if kind is ActionKind.VOID:
+            if len(parts) != 3 or parts[2] not in ("m", "p", "s"):
+                raise InvalidNotationError(f"a void names a suit m, p or s, got {text!r}")
+            return cls(seat, kind, suit=parts[2])
+        tiles = tuple(parse_tiles(parts[2])) if len(parts) == 3 else ()
+        return cls(seat, kind, tiles)
+
+    @property
+    def tile(self) -> Tile:
+        return self.tiles[0]
+
+    def __str__(self) -> str:
+        rest = self.suit or format_tiles(self.tiles)
+        return f"{self.seat} {self.kind.value}" + (f" {rest}" if rest else "")
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"

@@ -1,0 +1,206 @@
+"""Rule presets as data (RULES.md): the shared loop reads these flags; scoring is per family.
+
+>>> find_preset("hkos-3-v1").hand_size
+13
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine.tiles import BONUS, HONOURS, Tile
+
+
+class UnknownPresetError(ValueError):
+    """A preset id that no preset has."""
+
+
+class MultiWin(StrEnum):
+    HEAD_BUMP = "head_bump"  # only the first winner after the discarder, in turn order
+    MULTIPLE = "multiple"  # all win, each paid separately
+
+
+class AfterWin(StrEnum):
+    END = "end"  # the hand ends at the first win
+    LEAVE = "leave"  # blood battle: the winner leaves, the rest play on
+    STAY = "stay"  # blood flow: the winner stays with a locked hand
+
+
+class Opening(StrEnum):
+    SWAP_THREE = "swap_three"
+    DISCARD_THREE = "discard_three"
+    VOID = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Seconds per decision plus a reserve bank that resets each hand (0 base = untimed)."""
+
+    name: str
+    base: int
+    reserve: int = 0
+    deal_limit: int = 0  # seconds for the whole deal (seed-004 table clock), 0 = none
+
+    @property
+    def untimed(self) -> bool:
+        return self.base == 0
+
+
+TIME_CONTROLS: dict[str, TimeControl] = {
+    tc.name: tc
+    for tc in (
+        TimeControl("bullet", 2, 5),
+        TimeControl("blitz", 3, 10),
+        TimeControl("standard", 5, 20),
+        TimeControl("relaxed", 15, 60),
+        TimeControl("classic", 60, 0),
+        TimeControl("untimed", 0, 0),
+        TimeControl("table", 40, 0, deal_limit=300),
+    )
+}
+
+
+def _tiles_136() -> tuple[Tile, ...]:
+    return tuple(t for t in range(34) for _ in range(4))
+
+
+def _tiles_144() -> tuple[Tile, ...]:
+    return _tiles_136() + BONUS
+
+
+def _tiles_108() -> tuple[Tile, ...]:
+    return tuple(t for t in range(27) for _ in range(4))
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """Everything the shared loop needs to know about a rule set."""
+
+    id: str
+    name: str
+    summary: str
+    family: str  # names the scoring module: engine.scoring.<family>
+    wall: tuple[Tile, ...]
+    hand_size: int = 13  # dealt to each; the dealer draws one more at the start
+    chow: bool = True
+    multi_win: MultiWin = MultiWin.HEAD_BUMP
+    after_win: AfterWin = AfterWin.END
+    seven_pairs: bool = False
+    thirteen_orphans: bool = True
+    kong_as_two_pairs: bool = False  # four identical tiles may count as two pairs
+    discard_wins: bool = True
+    rob_concealed_kong_orphans_only: bool = True
+    openings: tuple[Opening, ...] = ()
+    min_fan: int = 0
+    fan_cap: int = 13
+    unit: str = "faan"
+    time_control: str = "classic"
+    rated_time_control: str = "classic"
+    start_points: int = 0
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def sets(self) -> int:
+        """Sets in a winning hand besides the pair (4 for 13-tile hands, 5 for 16, 3 for 10)."""
+        return (self.hand_size - 1) // 3
+
+    @property
+    def uses_bonus(self) -> bool:
+        return any(t in BONUS for t in self.wall)
+
+    @property
+    def tile_kinds(self) -> frozenset[Tile]:
+        return frozenset(self.wall)
+
+    @property
+    def suits_only(self) -> bool:
+        return not any(t in HONOURS for t in self.wall)
+
+
+HKOS = Preset(
+    id="hkos-3-v1",
+    name="Hong Kong Old Style",
+    summary="144 tiles with flowers, 3-faan minimum, 13 cap, half-laak payments, head bump.",
+    family="hkos",
+    wall=_tiles_144(),
+    min_fan=3,
+    fan_cap=13,
+    time_control="classic",
+)
+
+_SICHUAN_COMMON = dict(
+    family="sichuan",
+    wall=_tiles_108(),
+    chow=False,
+    multi_win=MultiWin.MULTIPLE,
+    seven_pairs=True,
+    thirteen_orphans=False,
+    kong_as_two_pairs=True,
+    rob_concealed_kong_orphans_only=False,
+    fan_cap=4,
+    unit="fan",
+    time_control="table",
+    rated_time_control="table",
+)
+
+PRESETS: dict[str, Preset] = {
+    p.id: p
+    for p in (
+        HKOS,
+        Preset(
+            id="sichuan-bb",
+            name="Sichuan Blood Battle",
+            summary="108 tiles, no chows, void suit; winners leave until three have won.",
+            after_win=AfterWin.LEAVE,
+            openings=(Opening.VOID,),
+            **_SICHUAN_COMMON,  # type: ignore[arg-type]
+        ),
+        Preset(
+            id="sichuan-swap3",
+            name="Sichuan Swap Three",
+            summary="Blood Battle with a swap of three same-suit tiles first.",
+            after_win=AfterWin.LEAVE,
+            openings=(Opening.SWAP_THREE, Opening.VOID),
+            **_SICHUAN_COMMON,  # type: ignore[arg-type]
+        ),
+        Preset(
+            id="bloodflow-swap3",
+            name="Sichuan Blood Flow (swap three)",
+            summary="Swap three, void suit; winners stay with a locked hand to the wall's end.",
+            after_win=AfterWin.STAY,
+            openings=(Opening.SWAP_THREE, Opening.VOID),
+            **_SICHUAN_COMMON,  # type: ignore[arg-type]
+        ),
+        Preset(
+            id="bloodflow-discard3",
+            name="Sichuan Blood Flow (discard three)",
+            summary="Three same-suit tiles leave play; 10-tile hands; winners stay to the end.",
+            after_win=AfterWin.STAY,
+            openings=(Opening.DISCARD_THREE, Opening.VOID),
+            **_SICHUAN_COMMON,  # type: ignore[arg-type]
+        ),
+    )
+}
+
+PLANNED_PRESETS = {
+    "hk-fw2": "Hong Kong Mah Jong as Four Winds 2 plays it",
+    "guangdong": "Guangdong: self draw only, a horse tile",
+    "redwild": "Red Dragon wild: four red dragons are jokers, birds",
+    "hk-3fan": "Hong Kong three fan, multiple wins",
+    "tw-16": "Taiwanese sixteen tiles",
+    "hubei-laizi": "Hubei wild-kong (红中赖子杠)",
+}
+
+
+def find_preset(preset_id: str) -> Preset:
+    """The preset with this id, or a clear error listing the ones that exist."""
+    try:
+        return PRESETS[preset_id]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        if preset_id in PLANNED_PRESETS:
+            raise UnknownPresetError(
+                f"preset {preset_id!r} is planned but not playable yet (playable: {known})"
+            ) from None
+        raise UnknownPresetError(f"unknown preset {preset_id!r} (known: {known})") from None

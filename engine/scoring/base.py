@@ -1,0 +1,75 @@
+"""The values scoring takes and gives, shared by every family module."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine.tiles import Meld, Tile
+
+FLAGS = frozenset({"kong_replacement", "last_tile", "heavenly", "earthly"})
+
+
+class WinBy(StrEnum):
+    DISCARD = "discard"
+    SELF_DRAW = "self_draw"
+    ROBBING_KONG = "robbing_kong"
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """A winning hand and the circumstances of the win.
+
+    `concealed` holds the concealed tiles including the winning tile; `seat` and `round_wind`
+    are 0-3 (East, South, West, North); `flags` is a subset of FLAGS.
+    """
+
+    concealed: tuple[Tile, ...]
+    win_tile: Tile
+    melds: tuple[Meld, ...] = ()
+    bonus: tuple[Tile, ...] = ()
+    by: WinBy = WinBy.DISCARD
+    seat: int = 0
+    round_wind: int = 0
+    flags: frozenset[str] = frozenset()
+    void_suit: str | None = None  # Sichuan: the declared missing suit (m, p or s)
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    id: str
+    fan: int
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The value of a hand. `points` maps a payer role ('discarder', 'each') to points paid."""
+
+    valid: bool
+    fan: int = 0
+    unit: str = "faan"
+    limit: bool = False
+    patterns: tuple[Pattern, ...] = ()
+    points: dict[str, int] = field(default_factory=dict)
+    reason: str | None = None  # not_a_winning_hand or below_minimum when not valid
+    message: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        if not self.valid:
+            out: dict[str, object] = {
+                "valid": False,
+                "reason": self.reason,
+                "message": self.message,
+            }
+            if self.reason == "below_minimum":
+                out["fan"] = self.fan
+                out["patterns"] = [{"id": p.id, "fan": p.fan} for p in self.patterns]
+            return out
+        return {
+            "valid": True,
+            "fan": self.fan,
+            "unit": self.unit,
+            "limit": self.limit,
+            "patterns": [{"id": p.id, "fan": p.fan} for p in self.patterns],
+            "points": dict(self.points),
+        }
