@@ -103,7 +103,8 @@ class Preset:
     @property
     def sets(self) -> int:
         """Sets in a winning hand besides the pair (4 for 13-tile hands, 5 for 16, 3 for 10)."""
-        return (self.hand_size - 1) // 3
+        removed = 3 if Opening.DISCARD_THREE in self.openings else 0
+        return (self.hand_size - removed - 1) // 3
 
     @property
     def uses_bonus(self) -> bool:

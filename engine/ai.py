@@ -1,0 +1,143 @@
+"""A computer player: legal, quick, and sensible — wins when it can, calls when a call brings it
+closer to a win, and discards toward the lowest shanten while steering to a valuable hand.
+
+>>> from engine.hand import HandState
+>>> from engine.presets import find_preset
+>>> state = HandState(find_preset("hkos-3-v1"), seed=3)
+>>> choose_action(state, state.turn) in state.legal_actions(state.turn)
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine import shapes
+from engine.actions import Action, ActionKind
+from engine.hand import HandState, Phase
+from engine.tiles import DRAGONS, WINDS, Tile, counts_of, is_honour, is_terminal, suit_of
+
+
+def choose_action(state: HandState, seat: int) -> Action:
+    """The computer's choice for `seat`; the seat must have a decision to make."""
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no decision to make in {state.describe()}")
+    for action in legal:
+        if action.kind is ActionKind.WIN:
+            return action
+    if state.phase is Phase.OPENING:
+        return _opening_choice(state, seat, legal)
+    if state.phase in (Phase.CLAIMS, Phase.ROB):
+        return _claim_choice(state, seat, legal)
+    kongs = [a for a in legal if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)]
+    if kongs:
+        return kongs[0]
+    return _discard_choice(state, seat, legal)
+
+
+def _options(state: HandState) -> dict[str, bool]:
+    preset = state.preset
+    return {
+        "seven_pairs": preset.seven_pairs,
+        "thirteen_orphans": preset.thirteen_orphans,
+        "kong_as_two_pairs": preset.kong_as_two_pairs,
+    }
+
+
+def _shanten(state: HandState, tiles: list[Tile]) -> int:
+    return shapes.shanten(counts_of(tiles), **_options(state))
+
+
+def _target_suit(hand: list[Tile]) -> str:
+    """The suit the hand leans to: a flush is the surest way to a valuable hand."""
+    by_suit = Counter(suit_of(t) for t in hand if t < 27)
+    return by_suit.most_common(1)[0][0] if by_suit else "m"
+
+
+def _keep_value(state: HandState, seat: int, tile: Tile, hand: list[Tile], target: str) -> int:
+    """How much a tile is worth keeping beyond shanten (higher keeps it)."""
+    copies = hand.count(tile)
+    if is_honour(tile):
+        valuable = tile in DRAGONS or tile in (WINDS[seat], WINDS[state.round_wind])
+        return copies * 3 + (2 if valuable else 0) - (0 if copies > 1 else 2)
+    value = 4 if suit_of(tile) == target else 0
+    neighbours = sum(
+        1
+        for d in (-2, -1, 1, 2)
+        if 0 <= tile + d < 27 and (tile + d) // 9 == tile // 9 and (tile + d) in hand
+    )
+    return value + copies * 2 + neighbours - (1 if is_terminal(tile) else 0)
+
+
+def _discard_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
+    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    hand = state.hands[seat]
+    if len(discards) == 1:
+        return discards[0]
+    target = _target_suit(hand) if state.preset.min_fan else ""
+
+    def cost(action: Action) -> tuple[int, int]:
+        rest = list(hand)
+        rest.remove(action.tile)
+        return _shanten(state, rest), _keep_value(state, seat, action.tile, hand, target)
+
+    return min(discards, key=cost)
+
+
+def _claim_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
+    """Take a call when the best discard after it leaves the hand closer to winning."""
+    hand = state.hands[seat]
+    now = _shanten(state, hand)
+    tile = state.claim_tile
+    assert tile is not None
+    best: tuple[int, Action] | None = None
+    for action in legal:
+        if action.kind is ActionKind.PASS:
+            continue
+        rest = list(hand)
+        if action.kind is ActionKind.CHOW:
+            for t in action.tiles:
+                if t != tile:
+                    rest.remove(t)
+        else:
+            for _ in range(3 if action.kind is ActionKind.KONG else 2):
+                rest.remove(tile)
+        after = _best_after_call(state, rest, action.kind)
+        valuable = is_honour(tile) and (
+            tile in DRAGONS or tile in (WINDS[seat], WINDS[state.round_wind])
+        )
+        gain = now - after + (1 if valuable else 0)
+        # a chow rarely reaches a minimum-faan hand unless the hand is one suit
+        off_suit = any(suit_of(t) not in (suit_of(tile), "z") for t in rest)
+        if action.kind is ActionKind.CHOW and state.preset.min_fan and off_suit:
+            continue
+        if gain > 0 and (best is None or gain > best[0]):
+            best = (gain, action)
+    return best[1] if best else next(a for a in legal if a.kind is ActionKind.PASS)
+
+
+def _best_after_call(state: HandState, rest: list[Tile], kind: ActionKind) -> int:
+    if kind is ActionKind.KONG:
+        return _shanten(state, rest) if len(rest) % 3 == 1 else _shanten(state, rest[:-1])
+    return min(_shanten(state, [t for j, t in enumerate(rest) if j != i]) for i in range(len(rest)))
+
+
+def _opening_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
+    hand = state.hands[seat]
+    held = {s: sum(1 for t in hand if suit_of(t) == s) for s in "mps"}
+    if legal[0].kind is ActionKind.VOID:
+        weakest = min("mps", key=lambda s: (held[s], _suit_strength(hand, s)))
+        return next(a for a in legal if a.suit == weakest)
+    # swap / remove: three tiles of the weakest suit that has three, least connected first
+    suit = min((s for s in "mps" if held[s] >= 3), key=lambda s: (held[s], _suit_strength(hand, s)))
+    tiles = sorted(
+        (t for t in hand if suit_of(t) == suit), key=lambda t: _keep_value(state, seat, t, hand, "")
+    )[:3]
+    pick = tuple(sorted(tiles))
+    return next(a for a in legal if a.tiles == pick)
+
+
+def _suit_strength(hand: list[Tile], suit: str) -> int:
+    counts = counts_of(t for t in hand if suit_of(t) == suit)
+    return sum(c * c for c in counts)

@@ -1,0 +1,765 @@
+"""One hand of mahjong as a state machine: seed + action log in, the whole table state out.
+
+`legal_actions(seat)` says what a seat may do now; `apply(action)` is the only way state
+changes; `outcome()` says whether the hand is over and who won. Replaying the same seed and log
+rebuilds the same state (`HandState.replay`).
+
+>>> state = HandState(find_preset("hkos-3-v1"), seed=7)
+>>> state.phase, state.turn, len(state.hands[0]) + len(state.bonus[0]) >= 14
+(<Phase.TURN: 'turn'>, 0, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+
+from engine import scoring, shapes
+from engine.actions import CLAIM_PRIORITY, Action, ActionKind
+from engine.presets import AfterWin, MultiWin, Opening, Preset, find_preset
+from engine.scoring.base import Score, WinBy, WinContext
+from engine.tiles import (
+    ORPHANS,
+    Meld,
+    MeldKind,
+    Tile,
+    counts_of,
+    format_tiles,
+    is_bonus,
+    parse_tiles,
+    suit_of,
+    tile_name,
+)
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state."""
+
+
+class Phase(StrEnum):
+    OPENING = "opening"  # Sichuan swap / discard three / void choice: all seats at once
+    TURN = "turn"  # the seat on turn has drawn (or claimed) and must discard, kong or win
+    CLAIMS = "claims"  # a discard is open to claims from the seats in `pending`
+    ROB = "rob"  # a kong's tile is open to robbing wins
+    OVER = "over"
+
+
+class Termination(StrEnum):
+    WIN = "win"  # the hand ended with at least one win
+    WALL_DRAW = "wall_draw"  # the wall ran out (wins may have happened before, blood battle)
+    DEAL_LIMIT = "deal_limit"  # the table clock's deal limit ended it
+
+
+@dataclass(frozen=True, slots=True)
+class WinRecord:
+    seat: int
+    by: WinBy
+    tile: Tile
+    discarder: int | None
+    score: Score
+    deltas: tuple[int, ...]
+    concealed: tuple[Tile, ...]  # the winning hand's concealed tiles, winning tile included
+    melds: tuple[Meld, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    termination: Termination
+    wins: tuple[WinRecord, ...]
+    deltas: tuple[int, ...]  # the whole hand's point changes per seat, kong payments included
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(win.seat for win in self.wins)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened; `private` events concern only `seat`'s hidden tiles."""
+
+    kind: str
+    seat: int | None = None
+    tile: Tile | None = None
+    detail: str = ""
+    private: bool = False
+
+
+_OPENING_KIND = {
+    Opening.SWAP_THREE: ActionKind.SWAP,
+    Opening.DISCARD_THREE: ActionKind.REMOVE,
+    Opening.VOID: ActionKind.VOID,
+}
+
+
+class HandState:
+    """The mutable state of one hand. Seats are 0-3 counted from the dealer (seat winds E S W N)."""
+
+    def __init__(
+        self,
+        preset: Preset,
+        seed: int,
+        round_wind: int = 0,
+        *,
+        wall: Sequence[Tile] | None = None,
+    ) -> None:
+        self.preset = preset
+        self.seed = seed
+        self.round_wind = round_wind
+        self.version = 0
+        self.log: list[Action] = []
+        if wall is None:
+            wall = list(preset.wall)
+            random.Random(seed).shuffle(wall)
+        elif sorted(wall) != sorted(preset.wall):
+            raise ValueError(f"an arranged wall must hold exactly the tiles of {preset.id}")
+        self.wall = list(wall)
+        self.front = 0
+        self.back = len(wall)
+        self.hands: list[list[Tile]] = [[] for _ in range(4)]
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.bonus: list[list[Tile]] = [[] for _ in range(4)]
+        self.ponds: list[list[Tile]] = [[] for _ in range(4)]
+        self.claimed: list[set[int]] = [set() for _ in range(4)]  # pond indexes taken by calls
+        self.won_tiles: list[list[Tile]] = [[] for _ in range(4)]
+        self.removed: list[list[Tile]] = [[] for _ in range(4)]
+        self.void: list[str | None] = [None] * 4
+        self.left = [False] * 4  # blood battle winners leave the hand
+        self.locked = [False] * 4  # blood flow winners keep a locked hand
+        self.points = [0] * 4  # this hand's running point changes
+        self.wins: list[WinRecord] = []
+        self.phase = Phase.TURN
+        self.turn = 0
+        self.drawn: Tile | None = None
+        self.after_kong = False  # the tile in hand was a kong replacement
+        self.discards_made = 0
+        self.kongs_made = 0
+        self.calls_made = 0
+        self.last_discard: tuple[int, int] | None = None  # (seat, pond index)
+        self.pending: dict[int, Action | None] = {}
+        self.claim_tile: Tile | None = None
+        self.claim_from: int | None = None
+        self.rob_kind: ActionKind | None = None
+        self.opening_stage = 0
+        self.swap_direction: int | None = None
+        self._termination: Termination | None = None
+        self._legal_cache: dict[int, list[Action]] = {}
+        self._events: list[Event] = []
+        self._deal()
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def replay(
+        cls, preset: Preset | str, seed: int, actions: Iterable[Action | str], round_wind: int = 0
+    ) -> HandState:
+        """Rebuild a hand from its seed and action log (actions or their notation)."""
+        state = cls(find_preset(preset) if isinstance(preset, str) else preset, seed, round_wind)
+        for action in actions:
+            state.apply(Action.parse(action) if isinstance(action, str) else action)
+        return state
+
+    @classmethod
+    def arranged(
+        cls,
+        preset: Preset | str,
+        hands: Sequence[str],
+        draws: str = "",
+        replacements: str = "",
+        round_wind: int = 0,
+    ) -> HandState:
+        """A hand with chosen deals, front draws and back replacements (for tests and examples).
+
+        `hands` gives each seat's dealt tiles (the dealer's with its 14th last); `draws` the
+        tiles drawn from the front in order; `replacements` the tiles taken from the back in
+        order. The rest of the wall is filled with the remaining tiles in a fixed order.
+        """
+        preset = find_preset(preset) if isinstance(preset, str) else preset
+        dealt = [parse_tiles(h) for h in hands]
+        # the deal takes 13 per seat in seat order, then the dealer's 14th
+        order = dealt[0][: preset.hand_size]
+        for h in dealt[1:]:
+            order += h
+        order += dealt[0][preset.hand_size :] + parse_tiles(draws)
+        back = parse_tiles(replacements)
+        rest = list(preset.wall)
+        for tile in order + back:
+            if tile not in rest:
+                raise ValueError(f"arranged hand uses more {tile_name(tile)} than {preset.id} has")
+            rest.remove(tile)
+        # spare bonus tiles go first so that the back holds ordinary replacements
+        rest.sort(key=lambda t: not is_bonus(t))
+        return cls(preset, 0, round_wind, wall=order + rest + back[::-1])
+
+    def _deal(self) -> None:
+        for seat in range(4):
+            for _ in range(self.preset.hand_size):
+                self.hands[seat].append(self._take(front=True))
+        self.hands[0].append(self._take(front=True))
+        self.drawn = self.hands[0][-1]
+        for seat in range(4):
+            self._replace_bonus(seat)
+        if self.preset.openings:
+            self.phase = Phase.OPENING
+            self._events.append(Event("opening", detail=self._opening.value))
+
+    def _take(self, *, front: bool) -> Tile:
+        if front:
+            self.front += 1
+            return self.wall[self.front - 1]
+        self.back -= 1
+        return self.wall[self.back]
+
+    def _replace_bonus(self, seat: int) -> None:
+        """Expose bonus tiles and draw their replacements from the back, repeatedly."""
+        hand = self.hands[seat]
+        while any(is_bonus(t) for t in hand):
+            for tile in [t for t in hand if is_bonus(t)]:
+                hand.remove(tile)
+                self.bonus[seat].append(tile)
+                self._events.append(Event("bonus", seat, tile))
+                if self.wall_left == 0:
+                    if self.drawn is not None and is_bonus(self.drawn):
+                        self.drawn = None
+                    continue
+                replacement = self._take(front=False)
+                hand.append(replacement)
+                if self.drawn is not None and self.drawn == tile and seat == self.turn:
+                    self.drawn = replacement
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def wall_left(self) -> int:
+        return self.back - self.front
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def _opening(self) -> Opening:
+        return self.preset.openings[self.opening_stage]
+
+    def active(self, seat: int) -> bool:
+        return not self.left[seat]
+
+    def concealed(self, seat: int) -> list[Tile]:
+        """The seat's concealed tiles, sorted (the drawn tile included)."""
+        return sorted(self.hands[seat])
+
+    def outcome(self) -> Outcome | None:
+        """How the hand ended, or None while it goes on."""
+        if self._termination is None:
+            return None
+        return Outcome(self._termination, tuple(self.wins), tuple(self.points))
+
+    def seats_to_act(self) -> list[int]:
+        """The seats whose decision the hand waits for now."""
+        if self.phase is Phase.TURN:
+            return [self.turn]
+        if self.phase in (Phase.CLAIMS, Phase.ROB):
+            return [seat for seat, answer in self.pending.items() if answer is None]
+        if self.phase is Phase.OPENING:
+            return [seat for seat in range(4) if not self._opening_done(seat)]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action `seat` may take now (empty when it is not this seat's decision)."""
+        cached = self._legal_cache.get(seat)
+        if cached is None:
+            cached = self._compute_legal(seat)
+            self._legal_cache[seat] = cached
+        return cached
+
+    def is_legal(self, action: Action) -> bool:
+        return 0 <= action.seat < 4 and action in self.legal_actions(action.seat)
+
+    def _compute_legal(self, seat: int) -> list[Action]:
+        if self.phase is Phase.TURN and seat == self.turn:
+            return self._turn_actions(seat)
+        if self.phase in (Phase.CLAIMS, Phase.ROB) and seat in self.pending:
+            if self.pending[seat] is not None:
+                return []
+            return [Action(seat, ActionKind.PASS), *self._claim_options(seat)]
+        if self.phase is Phase.OPENING and not self._opening_done(seat):
+            return self._opening_actions(seat)
+        return []
+
+    # ----------------------------------------------------------------- legal actions
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        actions: list[Action] = []
+        if self.drawn is not None and self._win_score(seat, self.drawn, WinBy.SELF_DRAW):
+            actions.append(Action(seat, ActionKind.WIN))
+        if self.locked[seat]:
+            return actions + self._locked_turn_actions(seat)
+        void_tiles = self._void_tiles(seat)
+        discardable = sorted(set(void_tiles or hand))
+        actions += [Action(seat, ActionKind.DISCARD, (t,)) for t in discardable]
+        if self.drawn is not None and self.wall_left > 0:
+            counts = counts_of(hand)
+            void = self.void[seat]
+            actions += [
+                Action(seat, ActionKind.CONCEALED_KONG, (t,))
+                for t in range(34)
+                if counts[t] == 4 and suit_of(t) != void
+            ]
+            actions += [
+                Action(seat, ActionKind.ADDED_KONG, (meld.first,))
+                for meld in self.melds[seat]
+                if meld.kind is MeldKind.PUNG and counts[meld.first]
+            ]
+        return actions
+
+    def _locked_turn_actions(self, seat: int) -> list[Action]:
+        """A blood-flow winner: discard the drawn tile, or kong it if the waits stay the same."""
+        assert self.drawn is not None
+        tile = self.drawn
+        actions = [Action(seat, ActionKind.DISCARD, (tile,))]
+        if self.wall_left == 0:
+            return actions
+        hand = self.hands[seat]
+        if hand.count(tile) == 4 and self._kong_keeps_waits(seat, tile):
+            actions.append(Action(seat, ActionKind.CONCEALED_KONG, (tile,)))
+        if any(m.kind is MeldKind.PUNG and m.first == tile for m in self.melds[seat]):
+            actions.append(Action(seat, ActionKind.ADDED_KONG, (tile,)))
+        return actions
+
+    def _kong_keeps_waits(self, seat: int, tile: Tile) -> bool:
+        hand = list(self.hands[seat])
+        hand.remove(self.drawn)  # type: ignore[arg-type]
+        before = self._waits(hand)
+        after_hand = [t for t in self.hands[seat] if t != tile]
+        return before == self._waits(after_hand)
+
+    def _waits(self, hand: Sequence[Tile]) -> list[Tile]:
+        return shapes.waits(counts_of(hand), **self._shape_options())
+
+    def _claim_options(self, seat: int) -> list[Action]:
+        tile = self.claim_tile
+        assert tile is not None and self.claim_from is not None
+        by = WinBy.ROBBING_KONG if self.phase is Phase.ROB else WinBy.DISCARD
+        options: list[Action] = []
+        if self._win_score(seat, tile, by):
+            options.append(Action(seat, ActionKind.WIN))
+        if self.phase is Phase.ROB or self.locked[seat] or self.wall_left == 0:
+            return options
+        if suit_of(tile) == self.void[seat]:
+            return options
+        held = self.hands[seat].count(tile)
+        if held >= 2:
+            options.append(Action(seat, ActionKind.PUNG, (tile,)))
+        if held == 3:
+            options.append(Action(seat, ActionKind.KONG, (tile,)))
+        if self.preset.chow and seat == self._next_seat(self.claim_from) and tile < 27:
+            options += [Action(seat, ActionKind.CHOW, run) for run in self._chows(seat, tile)]
+        return options
+
+    def _chows(self, seat: int, tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
+        hand = self.hands[seat]
+        rank = tile % 9
+        runs = []
+        for start in (tile - 2, tile - 1, tile):
+            if start // 9 != tile // 9 or start % 9 > 6 or start % 9 > rank:
+                continue
+            run = (start, start + 1, start + 2)
+            if all(t == tile or t in hand for t in run):
+                runs.append(run)
+        return runs
+
+    def _opening_actions(self, seat: int) -> list[Action]:
+        kind = _OPENING_KIND[self._opening]
+        hand = self.hands[seat]
+        if kind is ActionKind.VOID:
+            return [Action(seat, kind, suit=s) for s in "mps"]
+        picks: set[tuple[Tile, ...]] = set()
+        for suit in range(3):
+            suited = sorted(t for t in hand if t // 9 == suit)
+            picks.update(combinations(suited, 3))
+        return [Action(seat, kind, pick) for pick in sorted(picks)]
+
+    def _opening_done(self, seat: int) -> bool:
+        return self.pending.get(seat) is not None
+
+    def _void_tiles(self, seat: int) -> list[Tile]:
+        void = self.void[seat]
+        if void is None:
+            return []
+        return [t for t in self.hands[seat] if suit_of(t) == void]
+
+    # ----------------------------------------------------------------- win checks
+
+    def _shape_options(self) -> dict[str, bool]:
+        preset = self.preset
+        return {
+            "seven_pairs": preset.seven_pairs,
+            "thirteen_orphans": preset.thirteen_orphans,
+            "kong_as_two_pairs": preset.kong_as_two_pairs,
+        }
+
+    def _win_score(self, seat: int, tile: Tile, by: WinBy) -> Score | None:
+        """The score if `seat` may win on `tile` now, else None."""
+        if by is WinBy.DISCARD and not self.preset.discard_wins:
+            return None
+        hand = list(self.hands[seat])
+        if by is not WinBy.SELF_DRAW:
+            hand.append(tile)
+        if self.void[seat] is not None and any(suit_of(t) == self.void[seat] for t in hand):
+            return None
+        if self.phase is Phase.ROB and self.rob_kind is ActionKind.CONCEALED_KONG:
+            if not (len(hand) == 14 and set(hand) == set(ORPHANS)):
+                return None
+        elif not shapes.is_win(counts_of(hand), **self._shape_options()):
+            return None
+        result = scoring.score(self.preset, self._win_context(seat, hand, tile, by))
+        return result if result.valid else None
+
+    def _win_context(self, seat: int, hand: list[Tile], tile: Tile, by: WinBy) -> WinContext:
+        flags = set()
+        if by is WinBy.SELF_DRAW and self.after_kong:
+            flags.add("kong_replacement")
+        if self.wall_left == 0:
+            flags.add("last_tile")
+        untouched = self.kongs_made == 0 and self.calls_made == 0
+        if by is WinBy.SELF_DRAW and seat == 0 and self.discards_made == 0 and untouched:
+            flags.add("heavenly")
+        if by is WinBy.DISCARD and self.discards_made == 1 and self.claim_from == 0 and untouched:
+            flags.add("earthly")
+        return WinContext(
+            concealed=tuple(sorted(hand)),
+            win_tile=tile,
+            melds=tuple(self.melds[seat]),
+            bonus=tuple(self.bonus[seat]),
+            by=by,
+            seat=seat,
+            round_wind=self.round_wind,
+            flags=frozenset(flags),
+            void_suit=self.void[seat],
+        )
+
+    # ----------------------------------------------------------------- applying actions
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return what happened. Raises IllegalActionError otherwise."""
+        if not self.is_legal(action):
+            raise IllegalActionError(
+                f"illegal action {str(action)!r} in phase {self.phase} at version {self.version} "
+                f"(legal for seat {action.seat}: "
+                f"{', '.join(str(a) for a in self.legal_actions(action.seat)) or 'none'})"
+            )
+        self._events = []
+        self.version += 1
+        self._legal_cache.clear()
+        self.log.append(action)
+        handler = {
+            Phase.TURN: self._apply_turn,
+            Phase.CLAIMS: self._apply_answer,
+            Phase.ROB: self._apply_answer,
+            Phase.OPENING: self._apply_opening,
+        }[self.phase]
+        handler(action)
+        return self._events
+
+    def _apply_turn(self, action: Action) -> None:
+        seat = action.seat
+        if action.kind is ActionKind.WIN:
+            tile = self.drawn
+            assert tile is not None
+            self._settle_wins([(seat, WinBy.SELF_DRAW)], tile, None)
+        elif action.kind is ActionKind.DISCARD:
+            self._discard(seat, action.tile)
+        else:
+            self._declare_kong(seat, action.kind, action.tile)
+
+    def _discard(self, seat: int, tile: Tile) -> None:
+        self.hands[seat].remove(tile)
+        self.ponds[seat].append(tile)
+        self.last_discard = (seat, len(self.ponds[seat]) - 1)
+        self.drawn = None
+        self.after_kong = False
+        self.discards_made += 1
+        self._events.append(Event("discard", seat, tile))
+        self._open_window(Phase.CLAIMS, tile, seat, None)
+
+    def _declare_kong(self, seat: int, kind: ActionKind, tile: Tile) -> None:
+        self._events.append(Event("kong_declared", seat, tile, kind.value))
+        self._open_window(Phase.ROB, tile, seat, kind)
+
+    def _open_window(self, phase: Phase, tile: Tile, seat: int, rob: ActionKind | None) -> None:
+        """Offer `tile` to every other active seat; skip the window when nobody can claim."""
+        self.phase = phase
+        self.claim_tile = tile
+        self.claim_from = seat
+        self.rob_kind = rob
+        self.pending = {}
+        for other in self._seats_after(seat):
+            self.pending[other] = None
+            if not self._claim_options(other):
+                del self.pending[other]
+        self._legal_cache.clear()
+        if self.pending:
+            self._events.append(Event("claim_window", seat, tile, ",".join(map(str, self.pending))))
+        else:
+            self._close_window()
+
+    def _apply_answer(self, action: Action) -> None:
+        self.pending[action.seat] = action
+        if all(answer is not None for answer in self.pending.values()):
+            self._close_window()
+
+    def _close_window(self) -> None:
+        answers = [a for a in self.pending.values() if a is not None]
+        tile, source = self.claim_tile, self.claim_from
+        assert tile is not None and source is not None
+        self.pending = {}
+        winners = [a.seat for a in answers if a.kind is ActionKind.WIN]
+        if winners:
+            by = WinBy.ROBBING_KONG if self.phase is Phase.ROB else WinBy.DISCARD
+            order = self._seats_after(source)
+            winners.sort(key=order.index)
+            if self.preset.multi_win is MultiWin.HEAD_BUMP:
+                winners = winners[:1]
+            if self.phase is Phase.ROB:
+                self.hands[source].remove(tile)
+            else:
+                self.claimed[source].add(len(self.ponds[source]) - 1)
+            self._settle_wins([(w, by) for w in winners], tile, source)
+            return
+        if self.phase is Phase.ROB:
+            self._commit_kong(source, tile)
+            return
+        best = max(answers, key=lambda a: CLAIM_PRIORITY[a.kind], default=None)
+        if best is None or best.kind is ActionKind.PASS:
+            self._next_draw(self._next_seat(source))
+        else:
+            self._call(best, source)
+
+    def _call(self, claim: Action, source: int) -> None:
+        seat, tile = claim.seat, self.claim_tile
+        assert tile is not None
+        self.claimed[source].add(len(self.ponds[source]) - 1)
+        self.calls_made += 1
+        if claim.kind is ActionKind.CHOW:
+            taken = [t for t in claim.tiles if t != tile]
+            meld = Meld(MeldKind.CHOW, claim.tiles, tile, source)
+        else:
+            size = 3 if claim.kind is ActionKind.KONG else 2
+            taken = [tile] * size
+            kind = MeldKind.KONG if claim.kind is ActionKind.KONG else MeldKind.PUNG
+            meld = Meld(kind, (tile,) * (size + 1), tile, source)
+        for t in taken:
+            self.hands[seat].remove(t)
+        self.melds[seat].append(meld)
+        self._events.append(Event("call", seat, tile, str(meld)))
+        self.turn = seat
+        self.phase = Phase.TURN
+        self.drawn = None
+        self.after_kong = False
+        if claim.kind is ActionKind.KONG:
+            self.kongs_made += 1
+            self._pay(
+                scoring.kong_deltas(self.preset, MeldKind.KONG, seat, source, self._in_play())
+            )
+            self._draw(seat, replacement=True)
+
+    def _commit_kong(self, seat: int, tile: Tile) -> None:
+        hand = self.hands[seat]
+        if self.rob_kind is ActionKind.ADDED_KONG:
+            hand.remove(tile)
+            index = next(
+                i
+                for i, m in enumerate(self.melds[seat])
+                if m.kind is MeldKind.PUNG and m.first == tile
+            )
+            old = self.melds[seat][index]
+            meld = Meld(MeldKind.ADDED_KONG, (tile,) * 4, old.claimed, old.from_seat)
+            self.melds[seat][index] = meld
+        else:
+            for _ in range(4):
+                hand.remove(tile)
+            meld = Meld(MeldKind.CONCEALED_KONG, (tile,) * 4)
+            self.melds[seat].append(meld)
+        self.kongs_made += 1
+        self._events.append(Event("kong", seat, tile, str(meld)))
+        self._pay(scoring.kong_deltas(self.preset, meld.kind, seat, None, self._in_play()))
+        self.turn = seat
+        self.phase = Phase.TURN
+        self._draw(seat, replacement=True)
+
+    def _next_draw(self, seat: int) -> None:
+        if self.wall_left == 0:
+            self._end(Termination.WALL_DRAW)
+            return
+        self._draw(seat, replacement=False)
+
+    def _draw(self, seat: int, *, replacement: bool) -> None:
+        self.turn = seat
+        self.phase = Phase.TURN
+        tile = self._take(front=not replacement)
+        self.hands[seat].append(tile)
+        self.drawn = tile
+        self.after_kong = replacement
+        self._replace_bonus(seat)
+        self._events.append(Event("draw", seat, self.drawn, private=True))
+        if self.drawn is None:  # the wall ran out while replacing bonus tiles
+            self._end(Termination.WALL_DRAW)
+
+    def _apply_opening(self, action: Action) -> None:
+        self.pending[action.seat] = action
+        if not all(self._opening_done(seat) for seat in range(4)):
+            return
+        answers = [self.pending[seat] for seat in range(4)]
+        self.pending = {}
+        opening = self._opening
+        if opening is Opening.SWAP_THREE:
+            self._swap([a.tiles for a in answers if a is not None])
+        elif opening is Opening.DISCARD_THREE:
+            for answer in answers:
+                assert answer is not None
+                for tile in answer.tiles:
+                    self.hands[answer.seat].remove(tile)
+                    self.removed[answer.seat].append(tile)
+        else:
+            self.void = [a.suit if a is not None else None for a in answers]
+            self._events.append(Event("void_revealed", detail="".join(self.void)))  # type: ignore[arg-type]
+        self.opening_stage += 1
+        if self.opening_stage == len(self.preset.openings):
+            self.phase = Phase.TURN
+            self.turn = 0
+            # the dealer's 14th tile may have moved; any held tile stands for the opening draw
+            self.drawn = self.hands[0][-1]
+        self._events.append(Event("opening_done", detail=opening.value))
+
+    def _swap(self, picks: list[tuple[Tile, ...]]) -> None:
+        """All picks move at once in one direction drawn from the seed: left, right or across."""
+        direction = random.Random(f"{self.seed}:swap").choice((1, 2, 3))
+        self.swap_direction = direction
+        for seat, pick in enumerate(picks):
+            for tile in pick:
+                self.hands[seat].remove(tile)
+        for seat, pick in enumerate(picks):
+            self.hands[(seat + direction) % 4].extend(pick)
+        self._events.append(Event("swap", detail=str(direction)))
+
+    # ----------------------------------------------------------------- wins and settling
+
+    def _settle_wins(
+        self, winners: list[tuple[int, WinBy]], tile: Tile, source: int | None
+    ) -> None:
+        for seat, by in winners:
+            hand = list(self.hands[seat])
+            if by is not WinBy.SELF_DRAW:
+                hand.append(tile)
+            result = scoring.score(self.preset, self._win_context(seat, hand, tile, by))
+            deltas = scoring.win_deltas(self.preset, result, seat, by, source, self._in_play())
+            self._pay(deltas)
+            self.wins.append(
+                WinRecord(
+                    seat,
+                    by,
+                    tile,
+                    source,
+                    result,
+                    tuple(deltas),
+                    tuple(sorted(hand)),
+                    tuple(self.melds[seat]),
+                )
+            )
+            self._events.append(Event("win", seat, tile, by.value))
+        self._after_wins([seat for seat, _ in winners], tile, source)
+
+    def _after_wins(self, winners: list[int], tile: Tile, source: int | None) -> None:
+        after = self.preset.after_win
+        if after is AfterWin.END:
+            if source is not None:
+                self.hands[winners[0]].append(tile)
+            self._end(Termination.WIN)
+            return
+        if source is None:
+            self.hands[winners[0]].remove(tile)
+        # the winning tile is set aside: one physical tile, kept by the first winner
+        self.won_tiles[winners[0]].append(tile)
+        for seat in winners:
+            if after is AfterWin.LEAVE:
+                self.left[seat] = True
+            else:
+                self.locked[seat] = True
+        self.drawn = None
+        self.after_kong = False
+        if sum(not gone for gone in self.left) <= 1:
+            self._end(Termination.WIN)
+            return
+        last = winners[-1]
+        self._next_draw(self._next_seat(last))
+
+    def _in_play(self) -> tuple[int, ...]:
+        return tuple(seat for seat in range(4) if not self.left[seat])
+
+    def _pay(self, deltas: Sequence[int]) -> None:
+        for seat, delta in enumerate(deltas):
+            self.points[seat] += delta
+        if any(deltas):
+            self._events.append(Event("payment", detail=" ".join(map(str, deltas))))
+
+    def _end(self, termination: Termination) -> None:
+        if termination is Termination.WALL_DRAW:
+            self._pay(scoring.wall_draw_deltas(self.preset, self))
+            if self.wins:
+                termination = Termination.WIN
+        self.phase = Phase.OVER
+        self.pending = {}
+        self._termination = termination
+        self._legal_cache.clear()
+        self._events.append(Event("hand_over", detail=termination.value))
+
+    # ----------------------------------------------------------------- seats
+
+    def _next_seat(self, seat: int) -> int:
+        return self._seats_after(seat)[0] if self._seats_after(seat) else seat
+
+    def _seats_after(self, seat: int) -> list[int]:
+        return [(seat + k) % 4 for k in (1, 2, 3) if not self.left[(seat + k) % 4]]
+
+    # ----------------------------------------------------------------- policy and checks
+
+    def default_action(self, seat: int) -> Action | None:
+        """The timeout policy: take a win, pass optional calls, discard the drawn (or last) tile."""
+        legal = self.legal_actions(seat)
+        if not legal:
+            return None
+        for action in legal:
+            if action.kind is ActionKind.WIN:
+                return action
+        if self.phase in (Phase.CLAIMS, Phase.ROB):
+            return Action(seat, ActionKind.PASS)
+        if self.phase is Phase.OPENING:
+            if self._opening is Opening.VOID:
+                held = [sum(1 for t in self.hands[seat] if suit_of(t) == s) for s in "mps"]
+                return Action(seat, ActionKind.VOID, suit="mps"[held.index(min(held))])
+            return legal[0]
+        discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+        for action in discards:
+            if action.tile == self.drawn:
+                return action
+        last = self.hands[seat][-1]
+        return next((a for a in discards if a.tile == last), discards[-1])
+
+    def tiles_in_play(self) -> list[Tile]:
+        """Every tile the hand accounts for: wall, hands, melds, bonus, ponds, set-aside tiles."""
+        tiles = self.wall[self.front : self.back]
+        for seat in range(4):
+            tiles = tiles + self.hands[seat] + self.bonus[seat] + self.won_tiles[seat]
+            tiles = tiles + self.removed[seat]
+            tiles = tiles + [t for m in self.melds[seat] for t in m.tiles]
+            pond = self.ponds[seat]
+            tiles = tiles + [t for i, t in enumerate(pond) if i not in self.claimed[seat]]
+        return tiles
+
+    def describe(self) -> str:
+        """A one-line summary for errors and logs."""
+        hands = " ".join(format_tiles(self.concealed(s)) for s in range(4))
+        return f"v{self.version} {self.phase} turn={self.turn} wall={self.wall_left} [{hands}]"

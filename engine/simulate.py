@@ -1,0 +1,59 @@
+"""Computer-only play: whole hands from a seed, for `mahjong-bot simulate` and benchmarks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from engine.ai import choose_action
+from engine.hand import HandState
+from engine.presets import Preset
+from engine.session import Session
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedHand:
+    seed: int
+    winners: tuple[int, ...]  # hand seats, 0 = dealer
+    fan: tuple[int, ...]  # one per win, in the order the wins happened
+    deltas: tuple[int, ...]  # points change per hand seat
+    wall_left: int
+    actions: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seed": self.seed,
+            "winners": list(self.winners),
+            "fan": list(self.fan),
+            "deltas": list(self.deltas),
+            "wall_left": self.wall_left,
+            "actions": self.actions,
+        }
+
+
+def play_out(state: HandState, max_actions: int = 10_000) -> HandState:
+    """Let computer players make every decision until the hand is over."""
+    for _ in range(max_actions):
+        seats = state.seats_to_act()
+        if not seats:
+            return state
+        state.apply(choose_action(state, seats[0]))
+    raise RuntimeError(f"hand did not end within {max_actions} actions: {state.describe()}")
+
+
+def simulate(preset: Preset, hands: int, seed: int) -> Iterator[SimulatedHand]:
+    """Play `hands` consecutive hands of one session with four computer players."""
+    session = Session(preset, seed)
+    for _ in range(hands):
+        state = play_out(session.new_hand())
+        outcome = state.outcome()
+        assert outcome is not None
+        session.finish_hand(outcome)
+        yield SimulatedHand(
+            seed=state.seed,
+            winners=outcome.winners,
+            fan=tuple(win.score.fan for win in outcome.wins),
+            deltas=outcome.deltas,
+            wall_left=state.wall_left,
+            actions=len(state.log),
+        )
