@@ -1,0 +1,238 @@
+"""The logic behind `mahjong-bot score` (DESIGN.md "`score` contract"): JSON request in, JSON out.
+
+A request that does not parse, or describes tiles or circumstances that cannot happen, raises
+RequestError with one human sentence naming the bad field; a hand that is merely not a win (or
+too cheap) is a normal result with "valid": false.
+
+>>> score_request({"preset": "hkos-3-v1", "hand": "111222333m777p55s", "win": "5s"})["fan"]
+4
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
+from importlib import import_module
+from typing import IO, Any, TypeVar
+
+from engine.presets import Preset, UnknownPresetError, find_preset
+from engine.scoring import score
+from engine.scoring.base import FLAGS, WinBy, WinContext
+from engine.tiles import (
+    SEAT_NAMES,
+    InvalidNotationError,
+    Meld,
+    Tile,
+    is_bonus,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+)
+
+FIELDS = ("preset", "hand", "win", "melds", "bonus", "by", "seat", "round", "flags", "void")
+REQUIRED = ("preset", "hand", "win")
+VOID_SUITS = ("m", "p", "s")
+
+T = TypeVar("T")
+
+
+class RequestError(ValueError):
+    """A score request that does not parse or cannot happen; the message is one sentence."""
+
+
+def score_request(request: object) -> dict[str, object]:
+    """Score one DESIGN.md request dict and return the Score's JSON form."""
+    preset, ctx = parse_request(request)
+    family = f"engine.scoring.{preset.family}"
+    try:
+        import_module(family)
+    except ModuleNotFoundError as error:
+        if error.name != family:
+            raise
+        raise RequestError(f"preset {preset.id!r} has no scoring yet") from None
+    return score(preset, ctx).to_json()
+
+
+def run_score_lines(lines: Iterable[str], out: IO[str], err: IO[str]) -> int:
+    """Score JSON lines one by one, writing one JSON line each; stop with 2 at the first bad one."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            try:
+                request = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise RequestError(f"not valid JSON ({error.msg})") from None
+            result = score_request(request)
+        except RequestError as error:
+            err.write(f"error: line {number}: {error}\n")
+            return 2
+        out.write(json.dumps(result) + "\n")
+    return 0
+
+
+def parse_request(request: object) -> tuple[Preset, WinContext]:
+    """Check a request dict field by field and build its preset and WinContext."""
+    if not isinstance(request, dict):
+        raise RequestError("a score request must be a JSON object")
+    unknown = [key for key in request if key not in FIELDS]
+    if unknown:
+        raise RequestError(f"unknown field {unknown[0]!r} (fields: {', '.join(FIELDS)})")
+    missing = [key for key in REQUIRED if key not in request]
+    if missing:
+        raise RequestError(f"missing field {missing[0]!r}")
+    try:
+        preset = find_preset(_text(request, "preset"))
+    except UnknownPresetError as error:
+        raise RequestError(str(error)) from None
+    hand = _tiles(request, "hand")
+    win = _one_tile(request, "win")
+    melds = _melds(request)
+    bonus = _tiles(request, "bonus", "")
+    ctx = WinContext(
+        concealed=tuple(hand),
+        win_tile=win,
+        melds=melds,
+        bonus=tuple(bonus),
+        by=_choice(request, "by", "discard", [b.value for b in WinBy], WinBy),
+        seat=_choice(request, "seat", "E", list(SEAT_NAMES), SEAT_NAMES.index),
+        round_wind=_choice(request, "round", "E", list(SEAT_NAMES), SEAT_NAMES.index),
+        flags=_flags(request),
+        void_suit=_void(request),
+    )
+    check_tiles(preset, ctx)
+    check_circumstances(ctx)
+    return preset, ctx
+
+
+def check_tiles(preset: Preset, ctx: WinContext) -> None:
+    """Refuse tiles the preset lacks, more copies than its wall holds, and wrong tile counts."""
+    meld_tiles = [t for m in ctx.melds for t in m.tiles]
+    for field, tiles in (("hand", ctx.concealed), ("melds", meld_tiles), ("bonus", ctx.bonus)):
+        for tile in tiles:
+            _check_kind(preset, field, tile)
+    wall = Counter(preset.wall)
+    for tile, count in sorted(Counter([*ctx.concealed, *meld_tiles, *ctx.bonus]).items()):
+        if count > wall[tile]:
+            raise RequestError(
+                f"{tile_name(tile)} appears {count} times across hand, melds and bonus, "
+                f"but the {preset.id} wall has {wall[tile]}"
+            )
+    expected = 3 * preset.sets + 2
+    counted = len(ctx.concealed) + 3 * len(ctx.melds)
+    if counted != expected:
+        raise RequestError(
+            f"hand: {len(ctx.concealed)} concealed tiles and {len(ctx.melds)} melds count as "
+            f"{counted} tiles, but a winning hand has {expected} (a meld counts 3, kongs too)"
+        )
+    if ctx.win_tile not in ctx.concealed:
+        raise RequestError(f"win: {tile_name(ctx.win_tile)} is not in the hand")
+
+
+def check_circumstances(ctx: WinContext) -> None:
+    """Refuse flags and `by` values that contradict each other or the hand."""
+    has_kong = any(m.kind.is_kong for m in ctx.melds)
+    if "kong_replacement" in ctx.flags and not (ctx.by is WinBy.SELF_DRAW and has_kong):
+        raise RequestError("flags: kong_replacement needs by self_draw and a kong among the melds")
+    if "heavenly" in ctx.flags and (ctx.seat != 0 or ctx.by is not WinBy.SELF_DRAW or ctx.melds):
+        raise RequestError(
+            "flags: heavenly is East's dealt hand, so it needs seat E, by self_draw and no melds"
+        )
+    if "earthly" in ctx.flags and (ctx.seat == 0 or ctx.by is not WinBy.DISCARD or ctx.melds):
+        raise RequestError(
+            "flags: earthly is a win on East's first discard, so it needs a seat other than E, "
+            "by discard and no melds"
+        )
+    if {"heavenly", "earthly"} <= ctx.flags:
+        raise RequestError("flags: a hand cannot be both heavenly and earthly")
+    if ctx.by is WinBy.ROBBING_KONG:
+        held = ctx.concealed.count(ctx.win_tile) + sum(
+            m.tiles.count(ctx.win_tile) for m in ctx.melds
+        )
+        if held != 1:
+            raise RequestError(
+                f"by: robbing a kong of {tile_name(ctx.win_tile)} leaves no other "
+                f"{tile_name(ctx.win_tile)} for the winner, but the hand and melds hold {held}"
+            )
+
+
+def _check_kind(preset: Preset, field: str, tile: Tile) -> None:
+    """Refuse a tile the preset's wall lacks, or a bonus tile outside/inside `bonus`."""
+    name = tile_name(tile)
+    if field == "bonus" and not is_bonus(tile):
+        raise RequestError(f"bonus: {name} is not a flower or season")
+    if field != "bonus" and is_bonus(tile):
+        raise RequestError(f"{field}: {name} is a bonus tile; list flowers and seasons in 'bonus'")
+    if tile not in preset.tile_kinds:
+        raise RequestError(f"{field}: preset {preset.id} does not use the tile {name}")
+
+
+def _text(request: dict[str, Any], key: str, default: str | None = None) -> str:
+    value = request.get(key, default)
+    if not isinstance(value, str):
+        raise RequestError(f"{key}: expected a string, got {json.dumps(value, default=repr)}")
+    return value
+
+
+def _tiles(request: dict[str, Any], key: str, default: str | None = None) -> list[Tile]:
+    try:
+        return parse_tiles(_text(request, key, default))
+    except InvalidNotationError as error:
+        raise RequestError(f"{key}: {error}") from None
+
+
+def _one_tile(request: dict[str, Any], key: str) -> Tile:
+    try:
+        return parse_tile(_text(request, key))
+    except InvalidNotationError as error:
+        raise RequestError(f"{key}: {error}") from None
+
+
+def _melds(request: dict[str, Any]) -> tuple[Meld, ...]:
+    texts = request.get("melds", [])
+    if not isinstance(texts, list):
+        raise RequestError(
+            f"melds: expected a list of strings, got {json.dumps(texts, default=repr)}"
+        )
+    melds = []
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise RequestError(
+                f"melds[{index}]: expected a string, got {json.dumps(text, default=repr)}"
+            )
+        try:
+            melds.append(Meld.parse(text))
+        except InvalidNotationError as error:
+            raise RequestError(f"melds[{index}]: {error}") from None
+    return tuple(melds)
+
+
+def _choice(
+    request: dict[str, Any], key: str, default: str, allowed: list[str], convert: Callable[[str], T]
+) -> T:
+    value = _text(request, key, default)
+    if value not in allowed:
+        raise RequestError(f"{key}: {value!r} is not one of {', '.join(allowed)}")
+    return convert(value)
+
+
+def _flags(request: dict[str, Any]) -> frozenset[str]:
+    flags = request.get("flags", [])
+    if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
+        raise RequestError(
+            f"flags: expected a list of strings, got {json.dumps(flags, default=repr)}"
+        )
+    for flag in flags:
+        if flag not in FLAGS:
+            raise RequestError(f"flags: unknown flag {flag!r} (flags: {', '.join(sorted(FLAGS))})")
+    return frozenset(flags)
+
+
+def _void(request: dict[str, Any]) -> str | None:
+    if request.get("void") is None:
+        return None
+    value = _text(request, "void")
+    if value not in VOID_SUITS:
+        raise RequestError(f"void: {value!r} is not one of m, p, s")
+    return value

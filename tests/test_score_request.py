@@ -1,0 +1,239 @@
+"""The `mahjong-bot score` JSON contract (DESIGN.md): results, every error class, JSON lines."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from engine.score_request import RequestError, parse_request, run_score_lines, score_request
+
+BASE = {"preset": "hkos-3-v1", "hand": "111m555p999s222s77m", "win": "7m"}
+
+
+def request(**changes: object) -> dict[str, object]:
+    """BASE (all pungs, 3 faan + no bonus tiles 1) with some fields changed or added."""
+    return {**BASE, **changes}
+
+
+def test_design_example() -> None:
+    result = score_request(
+        {
+            "preset": "hkos-3-v1",
+            "hand": "123m456p789s1z1z",
+            "win": "1z",
+            "melds": ["pung 555z"],
+            "bonus": "1f5f",
+            "by": "discard",
+            "seat": "E",
+            "round": "E",
+            "flags": ["last_tile"],
+        }
+    )
+    # dragon pung 1 + last tile 1 + own flower 1 + own season 1; the East pair scores nothing
+    patterns = result.pop("patterns")
+    assert result == {
+        "valid": True,
+        "fan": 4,
+        "unit": "faan",
+        "limit": False,
+        "points": {"discarder": 16},
+    }
+    assert sorted(patterns, key=lambda p: p["id"]) == [
+        {"id": "dragon_pung", "fan": 1},
+        {"id": "last_tile", "fan": 1},
+        {"id": "own_flower", "fan": 1},
+        {"id": "own_season", "fan": 1},
+    ]
+
+
+def test_defaults_are_discard_east_east_no_melds_no_bonus() -> None:
+    explicit = request(melds=[], bonus="", by="discard", seat="E", round="E", flags=[])
+    assert score_request(BASE) == score_request(explicit)
+    assert score_request(BASE) == {
+        "valid": True,
+        "fan": 4,
+        "unit": "faan",
+        "limit": False,
+        "patterns": [{"id": "all_pungs", "fan": 3}, {"id": "no_bonus_tiles", "fan": 1}],
+        "points": {"discarder": 16},
+    }
+
+
+def test_self_draw_pays_each() -> None:
+    assert score_request(request(by="self_draw"))["points"] == {"each": 12}  # 5 faan
+
+
+def test_robbing_kong_pays_as_discarder() -> None:
+    # all chows 1 + half flush 3 + robbing a kong 1 + no bonus tiles 1; the only 1m is robbed
+    result = score_request(
+        {"preset": "hkos-3-v1", "hand": "123m456m789m234m33z", "win": "1m", "by": "robbing_kong"}
+    )
+    assert result["fan"] == 6
+    assert result["points"] == {"discarder": 32}
+
+
+def test_seat_and_round_letters() -> None:
+    hand = {"preset": "hkos-3-v1", "hand": "123m456m789m222z55m", "win": "5m"}
+    # half flush 3 + South pung: seat S and round S both score, plus no bonus tiles
+    assert score_request({**hand, "seat": "S", "round": "S"})["fan"] == 6
+    assert score_request({**hand, "seat": "W", "round": "N"})["fan"] == 4
+
+
+def test_not_a_winning_hand_is_a_result_not_an_error() -> None:
+    result = score_request(request(hand="111m555p999s222s78m", win="8m"))
+    assert result["valid"] is False
+    assert result["reason"] == "not_a_winning_hand"
+    assert set(result) == {"valid", "reason", "message"}
+    assert result["message"]
+
+
+def test_below_minimum_result_has_fan() -> None:
+    result = score_request(request(hand="123m456p789s222s55m", win="5m", bonus="2f"))
+    assert result == {
+        "valid": False,
+        "reason": "below_minimum",
+        "message": result["message"],
+        "fan": 0,
+        "patterns": [],
+    }
+
+
+def test_void_is_accepted_and_passed_on() -> None:
+    _, ctx = parse_request(request(void="s"))
+    assert ctx.void_suit == "s"
+    assert score_request(request(void="m")) == score_request(BASE)
+    assert parse_request(BASE)[1].void_suit is None
+
+
+def test_parsed_context() -> None:
+    preset, ctx = parse_request(
+        request(
+            hand="111m999s77m",
+            melds=["pung 333p", "concealed_kong 4444s"],
+            bonus="3f",
+            by="self_draw",
+            seat="N",
+            round="W",
+            flags=["kong_replacement"],
+        )
+    )
+    assert preset.id == "hkos-3-v1"
+    assert len(ctx.concealed) == 8
+    assert [str(m) for m in ctx.melds] == ["pung 333p", "concealed_kong 4444s"]
+    assert (ctx.seat, ctx.round_wind) == (3, 2)
+    assert ctx.flags == {"kong_replacement"}
+
+
+# (case id, the request, words the one-sentence message must contain)
+ERRORS = [
+    ("not_an_object", ["hkos-3-v1"], "JSON object"),
+    ("unknown_preset", request(preset="nope"), "unknown preset 'nope'"),
+    ("planned_preset", request(preset="hk-fw2"), "planned"),
+    ("unknown_field", request(hands="123m"), "'hands'"),
+    ("missing_hand", {"preset": "hkos-3-v1", "win": "1m"}, "'hand'"),
+    ("missing_preset", {"hand": "111m555p999s222s77m", "win": "7m"}, "'preset'"),
+    ("hand_not_a_string", request(hand=123), "hand"),
+    ("bad_suit_letter", request(hand="111m555p999s222s77x"), "'x'"),
+    ("bad_token", request(hand="111m555p999s222s77m3"), "'3'"),
+    ("no_such_rank", request(hand="011m555p999s222s77m"), "0m"),
+    ("honour_rank_8", request(hand="111m555p999s222s88z"), "8z"),
+    ("win_is_two_tiles", request(win="77m"), "win"),
+    ("bonus_tile_in_hand", request(hand="111m555p999s222s7m1f", win="7m"), "1f"),
+    (
+        "tile_not_in_preset",
+        {"preset": "sichuan-bb", "hand": "111m555p999s222s11z", "win": "1z"},
+        "1z",
+    ),
+    (
+        "bonus_not_in_preset",
+        {"preset": "sichuan-bb", "hand": "111m555p999s222s77m", "win": "7m", "bonus": "1f"},
+        "1f",
+    ),
+    ("five_of_a_tile_in_hand", request(hand="11111m55p999s222s7m", win="7m"), "1m"),
+    (
+        "five_of_a_tile_across_melds",
+        request(hand="11m456p789s", melds=["kong 1111m", "chow 123s"], win="1m"),
+        "1m",
+    ),
+    ("duplicate_bonus_tile", request(bonus="1f1f"), "1f"),
+    ("bonus_field_not_bonus", request(bonus="1m"), "bonus"),
+    ("bad_bonus_notation", request(bonus="1q"), "'q'"),
+    ("too_few_tiles", request(hand="111m555p999s222s7m"), "13"),
+    ("too_many_tiles_with_melds", request(melds=["pung 333p"]), "17"),
+    ("win_not_in_hand", request(win="8m"), "8m"),
+    ("bad_by", request(by="tsumo"), "'tsumo'"),
+    ("bad_seat", request(seat="X"), "'X'"),
+    ("bad_round", request(round="east"), "'east'"),
+    ("unknown_flag", request(flags=["riichi"]), "'riichi'"),
+    ("flags_not_a_list", request(flags="last_tile"), "flags"),
+    ("melds_not_a_list", request(melds="pung 555z"), "melds"),
+    ("meld_not_a_string", request(melds=[5]), "melds[0]"),
+    ("bad_meld", request(hand="111m555p999s77m", melds=["pung 223s"]), "melds[0]"),
+    ("bad_meld_kind", request(hand="111m555p999s77m", melds=["triple 222s"]), "'triple'"),
+    ("bad_void", request(void="z"), "void"),
+    (
+        "kong_replacement_without_kong",
+        request(by="self_draw", flags=["kong_replacement"]),
+        "kong_replacement",
+    ),
+    (
+        "kong_replacement_on_a_discard",
+        request(hand="111m999s77m", melds=["pung 333p", "kong 4444s"], flags=["kong_replacement"]),
+        "kong_replacement",
+    ),
+    ("heavenly_not_east", request(by="self_draw", seat="S", flags=["heavenly"]), "heavenly"),
+    ("heavenly_on_a_discard", request(flags=["heavenly"]), "heavenly"),
+    ("earthly_for_east", request(flags=["earthly"]), "earthly"),
+    ("earthly_self_drawn", request(seat="S", by="self_draw", flags=["earthly"]), "earthly"),
+    ("robbing_a_tile_the_winner_also_holds", request(by="robbing_kong"), "robbing"),
+]
+
+
+@pytest.mark.parametrize(
+    ("bad", "words"), [pytest.param(case[1], case[2], id=case[0]) for case in ERRORS]
+)
+def test_request_errors(bad: object, words: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        score_request(bad)
+    message = str(caught.value)
+    assert words in message
+    assert "\n" not in message
+    assert isinstance(caught.value, ValueError)
+
+
+def test_json_lines_all_good() -> None:
+    lines = [json.dumps(BASE), "", "   ", json.dumps(request(by="self_draw")) + "\n"]
+    out, err = io.StringIO(), io.StringIO()
+    assert run_score_lines(lines, out, err) == 0
+    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r["points"] for r in results] == [{"discarder": 16}, {"each": 12}]
+    assert err.getvalue() == ""
+
+
+def test_json_lines_invalid_hand_is_not_an_error() -> None:
+    lines = [json.dumps(request(hand="111m555p999s222s78m", win="8m"))]
+    out, err = io.StringIO(), io.StringIO()
+    assert run_score_lines(lines, out, err) == 0
+    assert json.loads(out.getvalue())["reason"] == "not_a_winning_hand"
+
+
+@pytest.mark.parametrize(
+    ("bad_line", "words"),
+    [
+        pytest.param("{not json", "not valid JSON", id="bad_json"),
+        pytest.param(json.dumps(request(hand="55555m")), "5m", id="bad_request"),
+        pytest.param("[1, 2]", "JSON object", id="not_an_object"),
+    ],
+)
+def test_json_lines_stop_at_first_bad_line(bad_line: str, words: str) -> None:
+    lines = [json.dumps(BASE), bad_line, json.dumps(BASE)]
+    out, err = io.StringIO(), io.StringIO()
+    assert run_score_lines(lines, out, err) == 2
+    assert len(out.getvalue().splitlines()) == 1  # the line after the bad one is not scored
+    errors = err.getvalue().splitlines()
+    assert len(errors) == 1
+    assert errors[0].startswith("error: ")
+    assert "line 2" in errors[0]
+    assert words in errors[0]
