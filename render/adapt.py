@@ -1,0 +1,199 @@
+"""From the engine's hand state to render views, and simulated hands for `mahjong-bot render`.
+
+The engine's state machine is imported lazily, so the rest of render (tiles, the hand picture)
+works in a build without it; these functions then raise EngineUnavailableError saying so.
+A public view copies how many tiles each seat hides, never which: this is where the rule
+"no hidden tile in a public picture" is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from engine.presets import find_preset
+from render.views import HandView, ResultView, SeatView, TableView, WinView
+
+if TYPE_CHECKING:
+    from engine.hand import HandState, WinRecord
+
+DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
+WIND_WORDS = ("East", "South", "West", "North")
+_ENDINGS = {"wall_draw": "The wall ran out.", "deal_limit": "The deal's time ran out."}
+
+
+class EngineUnavailableError(RuntimeError):
+    """The hand state machine (engine.hand) is not in this build."""
+
+
+def _engine(module: str) -> ModuleType:
+    try:
+        return import_module(module)
+    except ImportError as error:
+        raise EngineUnavailableError(
+            f"table and result pictures need the hand state machine ({module} could not be "
+            f"imported: {error}); `render hand` works without it"
+        ) from error
+
+
+def hand_view_from_state(
+    state: HandState,
+    seat: int,
+    *,
+    table_name: str = "",
+    channel_name: str = "",
+    player_name: str = "",
+) -> HandView:
+    """A seat's own hand: its concealed tiles, with the tile it just drew set apart."""
+    phase = _engine("engine.hand").Phase
+    concealed = list(state.hands[seat])
+    drawn = state.drawn if state.phase is phase.TURN and state.turn == seat else None
+    if drawn is not None and drawn in concealed:
+        concealed.remove(drawn)
+    else:
+        drawn = None
+    return HandView(
+        table_name=table_name,
+        channel_name=channel_name,
+        seat_wind=seat,
+        concealed=tuple(concealed),
+        drawn=drawn,
+        melds=tuple(state.melds[seat]),
+        bonus=tuple(state.bonus[seat]),
+        player_name=player_name,
+    )
+
+
+def table_view_from_state(
+    state: HandState,
+    names: Sequence[str] = DEFAULT_NAMES,
+    points: Sequence[int] | None = None,
+    *,
+    table_name: str = "",
+    channel_name: str = "",
+) -> TableView:
+    """The public table; `names` and `points` are per hand seat (seat 0 deals).
+
+    Concealed tiles become a count; only a seat whose hand is out in the open (a blood-battle
+    winner who left, a blood-flow winner with a locked hand) shows them face up.
+    """
+    phase = _engine("engine.hand").Phase
+    if points is None:
+        points = [state.preset.start_points + delta for delta in state.points]
+    seats = tuple(_seat_view(state, seat, names[seat], points[seat]) for seat in range(4))
+    return TableView(
+        table_name=table_name,
+        channel_name=channel_name,
+        preset_name=state.preset.name,
+        seats=seats,
+        wall_left=state.wall_left,
+        prevailing_wind=state.round_wind,
+        turn=state.turn if state.phase is phase.TURN else None,
+        latest=state.last_discard,
+        status=status_line(state, names),
+    )
+
+
+def _seat_view(state: HandState, seat: int, name: str, points: int) -> SeatView:
+    finished = state.locked[seat] or state.left[seat]
+    revealed = tuple(sorted(state.hands[seat])) if finished else ()
+    declared = state.phase.value != "opening"  # a void stays secret until all have chosen
+    return SeatView(
+        name=name,
+        wind=seat,
+        points=points,
+        is_dealer=seat == 0,
+        concealed_count=0 if finished else len(state.hands[seat]),
+        melds=tuple(state.melds[seat]),
+        bonus=tuple(state.bonus[seat]),
+        pond=tuple(state.ponds[seat]),
+        claimed=frozenset(state.claimed[seat]),
+        void_suit=state.void[seat] if declared else None,
+        won=finished,
+        revealed=revealed,
+    )
+
+
+def status_line(state: HandState, names: Sequence[str]) -> str:
+    """One public line saying what the table waits for."""
+    phase = state.phase.value
+    if phase == "over":
+        return "Hand over"
+    if phase == "turn":
+        return f"{names[state.turn]} ({WIND_WORDS[state.turn]}) to play"
+    waiting = ", ".join(names[s] for s in state.seats_to_act())
+    if phase == "opening":
+        return f"Opening: waiting for {waiting}"
+    return f"Calls open: waiting for {waiting}"
+
+
+def result_view_from_state(
+    state: HandState,
+    names: Sequence[str] = DEFAULT_NAMES,
+    *,
+    table_name: str = "",
+    channel_name: str = "",
+) -> ResultView:
+    """The end of a hand: every win in the order it happened, and each seat's payments."""
+    outcome = state.outcome()
+    if outcome is None:
+        raise ValueError(f"the hand is not over yet: {state.describe()}")
+    wins = tuple(_win_view(state, win, names) for win in outcome.wins)
+    return ResultView(
+        table_name=table_name,
+        preset_name=state.preset.name,
+        unit=state.preset.unit,
+        wins=wins,
+        payments=tuple((names[s], outcome.deltas[s]) for s in range(4)),
+        channel_name=channel_name,
+        note="" if wins else _ENDINGS.get(outcome.termination.value, ""),
+    )
+
+
+def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView:
+    concealed = list(win.concealed)
+    concealed.remove(win.tile)  # the record's concealed tiles include the winning tile
+    by = win.by.value
+    if by == "self_draw":
+        how = "self draw"
+    else:
+        giver = names[win.discarder] if win.discarder is not None else "another seat"
+        how = f"robbing {giver}'s kong" if by == "robbing_kong" else f"discard from {giver}"
+    return WinView(
+        winner=f"{names[win.seat]} ({WIND_WORDS[win.seat]})",
+        concealed=tuple(concealed),
+        win_tile=win.tile,
+        melds=tuple(win.melds),
+        bonus=tuple(state.bonus[win.seat]),
+        patterns=tuple((p.id, p.fan) for p in win.score.patterns),
+        total=win.score.fan,
+        limit=win.score.limit,
+        by=how,
+        seat_wind=win.seat,
+    )
+
+
+def _new_hand(preset_id: str, seed: int) -> HandState:
+    return _engine("engine.hand").HandState(find_preset(preset_id), seed)
+
+
+def engine_table_view(preset_id: str, seed: int, actions: int) -> TableView:
+    """The table after computer players have made `actions` decisions (fewer if it ends)."""
+    state = _new_hand(preset_id, seed)
+    choose = _engine("engine.ai").choose_action
+    for _ in range(actions):
+        seats = state.seats_to_act()
+        if not seats:
+            break
+        state.apply(choose(state, seats[0]))
+    label = f"{preset_id} · seed {seed}"
+    return table_view_from_state(state, table_name=label, channel_name="simulated")
+
+
+def engine_result_view(preset_id: str, seed: int) -> ResultView:
+    """The result of a hand that computer players played to its end."""
+    state = _engine("engine.simulate").play_out(_new_hand(preset_id, seed))
+    label = f"{preset_id} · seed {seed}"
+    return result_view_from_state(state, table_name=label, channel_name="simulated")

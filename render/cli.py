@@ -1,0 +1,135 @@
+"""`mahjong-bot render hand|table|result ... -o FILE.png`: draw the pictures the bot sends.
+
+bot/cli.py adds the parser with `add_render_parser(subparsers)` and runs `run_render(args)`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+from engine.presets import UnknownPresetError
+from engine.tiles import (
+    SEAT_NAMES,
+    InvalidNotationError,
+    Meld,
+    Tile,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+)
+from render.views import HandView
+
+
+def add_render_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Add `render` with its `hand`, `table` and `result` subcommands."""
+    render = subparsers.add_parser("render", help="draw a hand, table or result picture (PNG)")
+    kinds = render.add_subparsers(dest="render_kind", metavar="KIND", required=True)
+
+    hand = kinds.add_parser("hand", help="a hand as its player sees it in a DM")
+    hand.add_argument("tiles", help="concealed tiles, e.g. 123m456p789s11z5z")
+    hand.add_argument(
+        "--melds",
+        action="append",
+        default=[],
+        metavar="MELD",
+        help="an exposed meld, e.g. 'pung 555z' (repeat, or separate with commas)",
+    )
+    hand.add_argument("--bonus", default="", help="flowers and seasons, e.g. 1f5f")
+    hand.add_argument(
+        "--drawn",
+        help="the tile just drawn, shown apart (default: the last tile when the hand "
+        "has a tile to discard, i.e. its count is 2 more than a multiple of 3)",
+    )
+    hand.add_argument("--seat", default="E", choices=list(SEAT_NAMES), help="seat wind")
+    hand.add_argument("--wild", default="", help="tile kinds that are wild, e.g. 7z")
+    hand.add_argument("--player", default="", help="the player's name")
+    hand.add_argument("--table-name", default="Mahjong table", help="table label")
+    hand.add_argument("--channel", default="", help="channel label, e.g. mahjong")
+    _output(hand)
+
+    table = kinds.add_parser("table", help="the public table after some simulated actions")
+    table.add_argument("--preset", default="hkos-3-v1")
+    table.add_argument("--seed", type=int, default=0)
+    table.add_argument("--actions", type=int, default=40, help="computer decisions to play first")
+    _output(table)
+
+    result = kinds.add_parser("result", help="the result of a simulated hand played to its end")
+    result.add_argument("--preset", default="hkos-3-v1")
+    result.add_argument("--seed", type=int, default=0)
+    _output(result)
+    return render
+
+
+def _output(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="PNG to write")
+
+
+def run_render(args: argparse.Namespace) -> int:
+    """Draw the requested picture into args.output; 2 with one line on stderr on bad input."""
+    # Pillow loads only when a picture is drawn: bot/cli.py builds this parser for every command
+    from render import render_hand, render_result, render_table, to_png
+
+    try:
+        if args.render_kind == "hand":
+            image = render_hand(hand_view_from_args(args))
+        elif args.render_kind == "table":
+            from render.adapt import engine_table_view
+
+            image = render_table(engine_table_view(args.preset, args.seed, args.actions))
+        else:
+            from render.adapt import engine_result_view
+
+            image = render_result(engine_result_view(args.preset, args.seed))
+    except (InvalidNotationError, UnknownPresetError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except (RuntimeError, ImportError) as error:  # an engine part missing from this build
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    data = to_png(image)
+    Path(args.output).write_bytes(data)
+    print(f"wrote {args.output} ({image.width}x{image.height}, {len(data) // 1024} KB)")
+    return 0
+
+
+def hand_view_from_args(args: argparse.Namespace) -> HandView:
+    """Parse the `render hand` arguments into a HandView, refusing impossible hands."""
+    concealed = parse_tiles(args.tiles)
+    melds = [Meld.parse(text) for item in args.melds for text in item.split(",") if text.strip()]
+    bonus = parse_tiles(args.bonus)
+    drawn: Tile | None = None
+    if args.drawn:
+        drawn = parse_tile(args.drawn)
+    elif len(concealed) % 3 == 2:
+        drawn = concealed.pop()
+    _check_possible(concealed + ([drawn] if drawn is not None else []), melds, bonus)
+    return HandView(
+        table_name=args.table_name,
+        channel_name=args.channel,
+        seat_wind=SEAT_NAMES.index(args.seat),
+        concealed=tuple(concealed),
+        drawn=drawn,
+        melds=tuple(melds),
+        bonus=tuple(bonus),
+        wild=frozenset(parse_tiles(args.wild)),
+        player_name=args.player,
+    )
+
+
+def _check_possible(concealed: list[Tile], melds: list[Meld], bonus: list[Tile]) -> None:
+    if not concealed and not melds:
+        raise InvalidNotationError("a hand needs at least one tile")
+    if any(tile >= 34 for tile in concealed):
+        raise InvalidNotationError("flowers and seasons go in --bonus, not in the hand")
+    if any(tile < 34 for tile in bonus):
+        raise InvalidNotationError("--bonus takes only flowers and seasons (1f-8f)")
+    counts = Counter(concealed + [t for meld in melds for t in meld.tiles])
+    for tile, count in sorted(counts.items()):
+        if count > 4:
+            raise InvalidNotationError(f"{count} copies of {tile_name(tile)}: a set has 4")
+    doubled = [tile for tile, count in Counter(bonus).items() if count > 1]
+    if doubled:
+        raise InvalidNotationError(f"each bonus tile exists once, got {len(bonus)} with repeats")

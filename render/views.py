@@ -1,0 +1,144 @@
+"""What the pictures show, as plain frozen data: the render inputs.
+
+The renderer never sees the engine's hand state, only these views, so a public picture cannot
+draw a hidden tile: a SeatView carries the *number* of concealed tiles, never the tiles.
+Sequences given as lists are stored as tuples so views stay hashable and immutable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from engine.tiles import Meld, Tile
+
+
+def _freeze(view: object) -> None:
+    """Turn list and set fields into tuples and frozensets after construction."""
+    for f in fields(view):  # type: ignore[arg-type]
+        value = getattr(view, f.name)
+        if isinstance(value, list):
+            object.__setattr__(view, f.name, tuple(value))
+        elif isinstance(value, set):
+            object.__setattr__(view, f.name, frozenset(value))
+
+
+def _check_wind(wind: int, what: str) -> None:
+    if not 0 <= wind <= 3:
+        raise ValueError(f"{what} must be a wind 0-3 (East South West North), got {wind!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """One player's own hand, for their DM."""
+
+    table_name: str
+    channel_name: str
+    seat_wind: int  # 0-3; seats count from the dealer, so this is also the seat index
+    concealed: tuple[Tile, ...]
+    drawn: Tile | None = None  # the tile just drawn, shown apart (not in `concealed`)
+    melds: tuple[Meld, ...] = ()
+    bonus: tuple[Tile, ...] = ()
+    wild: frozenset[Tile] = frozenset()  # tile kinds that are wild in this preset
+    fixed_first: frozenset[Tile] = frozenset()  # kinds sorted to the front (fixed-kong tiles)
+    player_name: str = ""
+
+    def __post_init__(self) -> None:
+        _freeze(self)
+        _check_wind(self.seat_wind, "seat_wind")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What everyone at the table may see of one seat."""
+
+    name: str
+    wind: int
+    points: int = 0
+    is_dealer: bool = False
+    concealed_count: int = 0  # tiles drawn face down; their identity is not in the view
+    melds: tuple[Meld, ...] = ()
+    bonus: tuple[Tile, ...] = ()
+    pond: tuple[Tile, ...] = ()  # discards in the order they were made
+    claimed: frozenset[int] = frozenset()  # pond indexes another seat called: drawn dimmed
+    void_suit: str | None = None  # 'm', 'p' or 's' once declared (Sichuan)
+    won: bool = False
+    revealed: tuple[Tile, ...] = ()  # shown face up besides the backs, e.g. a locked winner
+
+    def __post_init__(self) -> None:
+        _freeze(self)
+        _check_wind(self.wind, "wind")
+        if self.concealed_count < 0:
+            raise ValueError("concealed_count cannot be negative")
+        if self.void_suit not in (None, "m", "p", "s"):
+            raise ValueError(f"void_suit is 'm', 'p', 's' or None, got {self.void_suit!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The public table, for the channel message."""
+
+    table_name: str
+    channel_name: str
+    preset_name: str
+    seats: tuple[SeatView, ...]  # four, in seat order (seat 0 is the dealer's)
+    wall_left: int
+    prevailing_wind: int = 0
+    turn: int | None = None  # the seat to act, or None between turns
+    latest: tuple[int, int] | None = None  # (seat, pond index) of the latest discard
+    status: str = ""  # one short line, e.g. "South may call"
+    wild: frozenset[Tile] = frozenset()
+
+    def __post_init__(self) -> None:
+        _freeze(self)
+        if len(self.seats) != 4:
+            raise ValueError(f"a table has 4 seats, got {len(self.seats)}")
+        _check_wind(self.prevailing_wind, "prevailing_wind")
+        if self.turn is not None and not 0 <= self.turn <= 3:
+            raise ValueError(f"turn is a seat 0-3 or None, got {self.turn!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class WinView:
+    """One win of a hand: the winning hand and how it scored."""
+
+    winner: str
+    concealed: tuple[Tile, ...]  # without the winning tile
+    win_tile: Tile
+    melds: tuple[Meld, ...] = ()
+    bonus: tuple[Tile, ...] = ()
+    patterns: tuple[tuple[str, int], ...] = ()  # (pattern id or name, value)
+    total: int = 0
+    limit: bool = False
+    by: str = ""  # e.g. 'self draw', 'discard from South'
+    seat_wind: int | None = None  # turns claimed tiles towards their giver when known
+
+    def __post_init__(self) -> None:
+        _freeze(self)
+        object.__setattr__(self, "patterns", tuple((str(n), int(v)) for n, v in self.patterns))
+
+
+@dataclass(frozen=True, slots=True)
+class ResultView:
+    """The end of a hand: its wins (none for a draw) and what each seat paid or received."""
+
+    table_name: str
+    preset_name: str
+    unit: str  # 'faan', 'fan', 'points'
+    wins: tuple[WinView, ...] = ()
+    payments: tuple[tuple[str, int], ...] = ()  # (player name, points won or lost), seat order
+    channel_name: str = ""
+    note: str = ""  # e.g. 'Wall exhausted'
+    wild: frozenset[Tile] = frozenset()
+
+    def __post_init__(self) -> None:
+        _freeze(self)
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.wins
+
+
+def pretty_pattern(name: str) -> str:
+    """'little_three_dragons' -> 'Little three dragons'; already pretty names pass unchanged."""
+    text = " ".join(name.replace("_", " ").split())
+    return text[:1].upper() + text[1:]
