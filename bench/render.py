@@ -4,7 +4,8 @@ Run from the repository root:  python bench/render.py [--runs N]
 
 Each case is timed as the bot uses it, render + palette PNG, with warm sprite caches (the first,
 cold render is reported apart). Targets: hand <= 10 ms median, table <= 30 ms median, every
-PNG <= 100 KB. The last four lines are machine-readable.
+PNG <= 100 KB. The last four lines are machine-readable; the hand_* lines report the worse
+of the 14- and 17-tile hands.
 """
 
 from __future__ import annotations
