@@ -27,6 +27,7 @@ class ActionKind(StrEnum):
     SWAP = "swap"  # Sichuan: the three tiles passed on
     REMOVE = "remove"  # discard three: the three tiles leaving play
     VOID = "void"  # the declared missing suit, in `suit`
+    TIME_UP = "time_up"  # the table clock's deal limit ran out (logged by the table, seat 0)
 
 
 CLAIM_KINDS = frozenset(

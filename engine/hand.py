@@ -275,6 +275,8 @@ class HandState:
         return cached
 
     def is_legal(self, action: Action) -> bool:
+        if action.kind is ActionKind.TIME_UP:
+            return not self.is_over and action == Action(0, ActionKind.TIME_UP)
         return 0 <= action.seat < 4 and action in self.legal_actions(action.seat)
 
     def _compute_legal(self, seat: int) -> list[Action]:
@@ -455,6 +457,9 @@ class HandState:
         self.version += 1
         self._legal_cache.clear()
         self.log.append(action)
+        if action.kind is ActionKind.TIME_UP:
+            self._end(Termination.DEAL_LIMIT)
+            return self._events
         handler = {
             Phase.TURN: self._apply_turn,
             Phase.CLAIMS: self._apply_answer,
@@ -704,6 +709,10 @@ class HandState:
             self.points[seat] += delta
         if any(deltas):
             self._events.append(Event("payment", detail=" ".join(map(str, deltas))))
+
+    def end_by_deal_limit(self) -> list[Event]:
+        """End the hand with no further winner: the table clock's deal limit ran out."""
+        return self.apply(Action(0, ActionKind.TIME_UP))
 
     def _end(self, termination: Termination) -> None:
         if termination is Termination.WALL_DRAW:

@@ -32,6 +32,13 @@ def pass_claims(state: HandState, keep: tuple[int, ...] = ()) -> None:
         act(state, f"{seat} pass")
 
 
+def play(state: HandState, *texts: str) -> None:
+    """Apply each action, letting every claim it opens pass."""
+    for text in texts:
+        act(state, text)
+        pass_claims(state)
+
+
 def test_deal_gives_thirteen_and_the_dealer_fourteen() -> None:
     state = HandState(HKOS, seed=11)
     for seat in range(4):
@@ -106,8 +113,11 @@ def test_chow_only_from_the_left() -> None:
 def test_head_bump_gives_the_win_to_the_first_seat_after_the_discarder() -> None:
     state = HandState.arranged(
         HKOS,
-        [DEALER_5M, QUIET_1, "123m456m789m111z5m", "5m5m5z5z5z6z6z6z2z2z2z7z7z"],
+        [DEALER_5M, QUIET_1, "123m46m789m111z99m", "5m5m5z5z5z6z6z6z2z2z2z7z7z"],
+        draws="1p2p3p9s",
     )
+    # a quiet first round, so that the win is not an earthly hand
+    play(state, "0 discard 3z", "1 discard 1p", "2 discard 2p", "3 discard 3p")
     act(state, "0 discard 5m")
     assert "win" in kinds(state, 2) and "win" in kinds(state, 3)
     act(state, "3 win")
@@ -125,7 +135,7 @@ def test_head_bump_gives_the_win_to_the_first_seat_after_the_discarder() -> None
 def test_win_outranks_pung() -> None:
     state = HandState.arranged(
         HKOS,
-        [DEALER_5M, QUIET_1, "5m5m8m8m3p3p5p5p9p9p1s1s4z", "123m456m789m222z5m"],
+        [DEALER_5M, QUIET_1, "5m5m8m8m3p3p5p5p9p9p1s1s4z", "123m46m789m222z99m"],
     )
     act(state, "0 discard 5m")
     act(state, "2 pung 5m")
@@ -136,19 +146,13 @@ def test_win_outranks_pung() -> None:
 def test_passing_a_win_does_not_block_a_later_win() -> None:
     state = HandState.arranged(
         HKOS,
-        [DEALER_5M, QUIET_1, "123m456m789m111z5m", "1m2m3m7m7m9m9m4s4s7z7z6z6z"],
+        [DEALER_5M, QUIET_1, "123m456m789m111z5m", "1p1p3s3s5s5s7s7s9s9p2z2z6z"],
         draws="1p" + "6p" + "2p" + "5m",
     )
     act(state, "0 discard 5m")
     act(state, "2 pass")
     pass_claims(state)
-    # seat 1 draws 1p and discards it; seat 2 draws 6p ... then seat 2 later wins on a 5m
-    act(state, "1 discard 1p")
-    pass_claims(state)
-    act(state, "2 discard 6p")
-    pass_claims(state)
-    act(state, "3 discard 2p")
-    pass_claims(state)
+    play(state, "1 discard 1p", "2 discard 6p", "3 discard 2p")
     assert state.turn == 0 and state.drawn == parse_tile("5m")
     act(state, "0 discard 5m")
     assert "win" in kinds(state, 2)
@@ -159,9 +163,13 @@ def test_a_hand_below_three_faan_cannot_win() -> None:
     state = HandState.arranged(
         HKOS,
         [DEALER_5M, QUIET_1, "123m456p789s234s5m", "1m2m3m7m7m9m9m4s4s7z7z6z6z"],
+        draws="1z2z5z9p",
     )
+    play(state, "0 discard 3z", "1 discard 1z", "2 discard 2z", "3 discard 5z")
     act(state, "0 discard 5m")
-    assert "win" not in kinds(state, 2)
+    # nobody could claim: no window opened and seat 1 drew
+    assert state.phase is Phase.TURN and state.turn == 1
+    assert state.ponds[0][-1] == parse_tile("5m") and not state.claimed[0]
 
 
 def test_robbing_an_added_kong() -> None:
