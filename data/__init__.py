@@ -1,0 +1,80 @@
+"""Persistence on SQLite (aiosqlite): tables as action logs, ratings per preset, history,
+leaderboards, expiry. The only package that talks to the database; it imports only `engine`.
+
+>>> import asyncio
+>>> async def demo():
+...     async with await Store.open(":memory:") as store:
+...         return await store.create_table("hkos-3-v1")
+>>> asyncio.run(demo())
+1
+"""
+
+from data.errors import (
+    AlreadyOpenError,
+    HandNotActiveError,
+    NotAStoreError,
+    ResultConflictError,
+    SchemaTooNewError,
+    StaleVersionError,
+    StoreError,
+    TableNotFoundError,
+    TableQuarantinedError,
+)
+from data.rows import (
+    ACTIVE_PHASES,
+    HandLog,
+    HandRecord,
+    HandResult,
+    HandStatus,
+    LeaderboardEntry,
+    LeaderboardPage,
+    LoadedTable,
+    Payment,
+    Phase,
+    QuarantinedTable,
+    RatingChange,
+    RatingRow,
+    RecordedHand,
+    SeatResult,
+    SeatRow,
+    TableEvent,
+    TableOptions,
+    TableRow,
+    WinRecord,
+)
+from data.store import IDLE_EXPIRY, LEADERBOARD_MIN_GAMES, Store
+
+__all__ = [
+    "ACTIVE_PHASES",
+    "IDLE_EXPIRY",
+    "LEADERBOARD_MIN_GAMES",
+    "AlreadyOpenError",
+    "HandLog",
+    "HandNotActiveError",
+    "HandRecord",
+    "HandResult",
+    "HandStatus",
+    "LeaderboardEntry",
+    "LeaderboardPage",
+    "LoadedTable",
+    "NotAStoreError",
+    "Payment",
+    "Phase",
+    "QuarantinedTable",
+    "RatingChange",
+    "RatingRow",
+    "RecordedHand",
+    "ResultConflictError",
+    "SchemaTooNewError",
+    "SeatResult",
+    "SeatRow",
+    "StaleVersionError",
+    "Store",
+    "StoreError",
+    "TableEvent",
+    "TableNotFoundError",
+    "TableOptions",
+    "TableQuarantinedError",
+    "TableRow",
+    "WinRecord",
+]

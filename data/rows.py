@@ -1,0 +1,321 @@
+"""The typed values the store takes and gives. Frozen dataclasses; no I/O here.
+
+Player ids are strings: a Discord user id in decimal for people, anything else for computer
+players (by convention "cpu:<n>"); whether a seat is human is stored beside it, never guessed
+from the id. Times are Unix seconds (floats).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from data import rating as _rating
+from engine.actions import Action
+
+
+class Phase(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    BETWEEN_HANDS = "between_hands"
+    CLOSED = "closed"
+    QUARANTINED = "quarantined"  # its stored data did not read back; set aside, not deleted
+
+
+ACTIVE_PHASES: tuple[Phase, ...] = (Phase.LOBBY, Phase.PLAYING, Phase.BETWEEN_HANDS)
+
+
+class HandStatus(StrEnum):
+    PLAYING = "playing"
+    FINISHED = "finished"  # has a hand_results row
+    ABANDONED = "abandoned"  # the table closed mid-hand (expiry or by hand); no result, no rating
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """What the table's creator chose. `extra` holds any other JSON-serialisable options."""
+
+    visibility: str = "public"  # public | private
+    rated: bool = False
+    time_control: str = "classic"
+    invite_code: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int  # 0-3, counted as the table's seats (not winds)
+    player_id: str
+    human: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: int
+    guild_id: int | None  # None for terminal tables
+    channel_id: int | None
+    preset: str
+    options: TableOptions
+    seats: tuple[SeatRow, ...]  # occupied seats only, by seat number
+    phase: Phase
+    message_id: int | None
+    session_state: str | None  # the engine's session (dealer, winds, points) as JSON text
+    current_hand_id: int | None
+    created_at: float
+    last_action_at: float
+    closed_at: float | None = None
+    closed_reason: str | None = None
+    quarantine_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandLog:
+    """One hand as persistence keeps it: seed, the setup it started from, the action log."""
+
+    hand_id: int
+    table_id: int
+    hand_no: int
+    seed: int
+    setup: str | None  # JSON text given to start_hand (dealer, winds, points at the start)
+    status: HandStatus
+    started_at: float
+    ended_at: float | None
+    actions: tuple[Action, ...]
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The log as stored: one action per line, in order."""
+        return tuple(str(a) for a in self.actions)
+
+    @property
+    def version(self) -> int:
+        """How many actions the hand has; the number the next action must carry."""
+        return len(self.actions)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedTable:
+    """Everything needed to rebuild a live table: replay `hand` through the engine."""
+
+    table: TableRow
+    hand: HandLog | None  # the hand in play (phase playing), else None
+    deadlines: dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class QuarantinedTable:
+    table_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    id: int
+    table_id: int
+    at: float
+    kind: str  # created, closed, quarantined
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class WinRecord:
+    seat: int
+    fan: int
+    patterns: tuple[tuple[str, int], ...] = ()  # (pattern id, fan) as scored
+    by: str = ""  # discard | self_draw | robbing_kong
+    discarder: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "fan": self.fan,
+            "patterns": [[p, f] for p, f in self.patterns],
+            "by": self.by,
+            "discarder": self.discarder,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> WinRecord:
+        return cls(
+            seat=d["seat"],
+            fan=d["fan"],
+            patterns=tuple((p, f) for p, f in d["patterns"]),
+            by=d["by"],
+            discarder=d["discarder"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    payer: int
+    payee: int
+    points: int
+    reason: str = "win"  # win, kong, wall_draw, ...
+
+    def to_json(self) -> list[Any]:
+        return [self.payer, self.payee, self.points, self.reason]
+
+    @classmethod
+    def from_json(cls, d: list[Any]) -> Payment:
+        return cls(*d)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The outcome of one hand, as the bot submits it to record_hand_result.
+
+    Per seat (index = seat): `seats` the player ids, `humans` who is a person, `deltas` the
+    hand's points (they decide placement). `rated` must match the table's option.
+    """
+
+    preset: str
+    seats: tuple[str, ...]
+    humans: tuple[bool, ...]
+    deltas: tuple[int, ...]
+    wins: tuple[WinRecord, ...] = ()
+    payments: tuple[Payment, ...] = ()
+    rated: bool = False
+
+    def __post_init__(self) -> None:
+        n = len(self.seats)
+        if not 2 <= n <= 4 or len(self.humans) != n or len(self.deltas) != n:
+            raise ValueError("a hand result needs 2-4 seats and one human flag and delta each")
+        if len(set(self.seats)) != n:
+            raise ValueError(f"a player holds two seats in {self.seats}")
+        for w in self.wins:
+            if not 0 <= w.seat < n:
+                raise ValueError(f"winner seat {w.seat} out of range")
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(w.seat for w in self.wins)
+
+    @property
+    def outcome(self) -> str:
+        return "win" if self.wins else "draw"
+
+    @property
+    def placements(self) -> list[int]:
+        return _rating.placements(self.deltas)
+
+    def fingerprint(self) -> str:
+        """Canonical JSON of the whole result: two submissions are the same iff these match."""
+        return json.dumps(
+            {
+                "preset": self.preset,
+                "seats": list(self.seats),
+                "humans": list(self.humans),
+                "deltas": list(self.deltas),
+                "wins": [w.to_json() for w in self.wins],
+                "payments": [p.to_json() for p in self.payments],
+                "rated": self.rated,
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    player_id: str
+    preset: str
+    before: float
+    after: float
+    games: int  # rated hands including this one
+    placement: int
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before
+
+    @property
+    def provisional(self) -> bool:
+        return _rating.is_provisional(self.games)
+
+    @property
+    def display_delta(self) -> int:
+        """The change players see: the difference of the displayed ratings, so they add up."""
+        return _rating.display(self.after) - _rating.display(self.before)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedHand:
+    hand_id: int
+    newly_recorded: bool  # False when this exact result was already stored (a resubmission)
+    rating_changes: tuple[RatingChange, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    player_id: str
+    human: bool
+    delta: int
+    placement: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A finished hand in history."""
+
+    hand_id: int
+    table_id: int
+    hand_no: int
+    preset: str
+    finished_at: float
+    rated: bool
+    outcome: str  # win | draw
+    seats: tuple[SeatResult, ...]
+    wins: tuple[WinRecord, ...]
+    payments: tuple[Payment, ...]
+    rating_changes: tuple[RatingChange, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(w.seat for w in self.wins)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    player_id: str
+    preset: str
+    rating: float
+    games: int
+    updated_at: float | None  # None: never rated (the starting values)
+
+    @property
+    def provisional(self) -> bool:
+        return _rating.is_provisional(self.games)
+
+    @property
+    def display(self) -> int:
+        return _rating.display(self.rating)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    rank: int
+    player_id: str
+    rating: float
+    games: int
+    provisional: bool
+
+    @property
+    def display(self) -> int:
+        return _rating.display(self.rating)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    preset: str
+    page: int  # 1-based
+    page_size: int
+    min_games: int
+    total: int  # players on the board (at least min_games games)
+    entries: tuple[LeaderboardEntry, ...]
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.page_size))
