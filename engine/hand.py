@@ -153,10 +153,17 @@ class HandState:
 
     @classmethod
     def replay(
-        cls, preset: Preset | str, seed: int, actions: Iterable[Action | str], round_wind: int = 0
+        cls,
+        preset: Preset | str,
+        seed: int,
+        actions: Iterable[Action | str],
+        round_wind: int = 0,
+        *,
+        wall: Sequence[Tile] | None = None,
     ) -> HandState:
-        """Rebuild a hand from its seed and action log (actions or their notation)."""
-        state = cls(find_preset(preset) if isinstance(preset, str) else preset, seed, round_wind)
+        """Rebuild a hand from its seed (or arranged wall) and its action log."""
+        preset = find_preset(preset) if isinstance(preset, str) else preset
+        state = cls(preset, seed, round_wind, wall=wall)
         for action in actions:
             state.apply(Action.parse(action) if isinstance(action, str) else action)
         return state

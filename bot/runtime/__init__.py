@@ -1,0 +1,30 @@
+"""The discord-free table runtime shared by the Discord layer and the terminal."""
+
+from bot.runtime.errors import (
+    NoSuchTableError,
+    NotSeatedError,
+    NotYourDecisionError,
+    StaleActionError,
+    TableError,
+)
+from bot.runtime.events import FrontEnd, NullFrontEnd
+from bot.runtime.manager import Runtime
+from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat
+from bot.runtime.timers import ManualTimers, SchedulerTimers, Timers
+
+__all__ = [
+    "COMPUTER_PREFIX",
+    "FrontEnd",
+    "LiveTable",
+    "ManualTimers",
+    "NoSuchTableError",
+    "NotSeatedError",
+    "NotYourDecisionError",
+    "NullFrontEnd",
+    "Runtime",
+    "SchedulerTimers",
+    "Seat",
+    "StaleActionError",
+    "TableError",
+    "Timers",
+]

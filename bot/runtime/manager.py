@@ -1,0 +1,755 @@
+"""The table runtime: lobbies, hands under the clock, computer players, persistence, restore.
+
+Every change happens under the table's lock, is checked by the engine, is written through
+`data.Store` and only then announced to the front end (after the lock is released, so a front
+end may call back in).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+
+from bot.runtime.errors import (
+    NoSuchTableError,
+    NotSeatedError,
+    NotYourDecisionError,
+    StaleActionError,
+    TableError,
+)
+from bot.runtime.events import FrontEnd, NullFrontEnd
+from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat
+from bot.runtime.timers import ManualTimers, Timers
+from data import (
+    HandResult,
+    LoadedTable,
+    Payment,
+    Phase,
+    QuarantinedTable,
+    SeatRow,
+    Store,
+    TableOptions,
+    WinRecord,
+)
+from engine.actions import Action
+from engine.ai import choose_action
+from engine.hand import HandState
+from engine.hand import Phase as HandPhase
+from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
+from engine.session import Session
+from engine.tiles import InvalidNotationError, format_tiles, parse_tiles
+
+log = logging.getLogger(__name__)
+
+OPENING_MIN_SECONDS = 15
+EXPIRY_CHECK_SECONDS = 600.0
+
+
+@dataclass
+class _Notices:
+    """What to tell the front end once the change is stored and the lock released."""
+
+    table: bool = False
+    hands: set[int] = field(default_factory=set)
+    decisions: bool = False
+    ended: bool = False
+    closed: str | None = None
+
+
+def _decision_key(hand: HandState) -> tuple[object, ...]:
+    """What identifies one decision: a turn, one claim window, one opening stage."""
+    return (
+        hand.phase,
+        hand.turn,
+        hand.discards_made,
+        hand.kongs_made,
+        hand.opening_stage,
+        len(hand.wins),
+        hand.calls_made,
+    )
+
+
+class Runtime:
+    """All live tables of one process."""
+
+    def __init__(
+        self,
+        store: Store,
+        front: FrontEnd | None = None,
+        timers: Timers | None = None,
+        *,
+        quickplay_fill_after: float = 60.0,
+        seed_source: Callable[[], int] | None = None,
+        hand_factory: Callable[[Session], HandState] | None = None,
+    ) -> None:
+        self.store = store
+        self.front: FrontEnd = front or NullFrontEnd()
+        self.timers: Timers = timers or ManualTimers()
+        self.tables: dict[int, LiveTable] = {}
+        self.quickplay_fill_after = quickplay_fill_after
+        self._seed_source = seed_source or (lambda: secrets.randbits(48))
+        # tests and demos deal chosen walls; the wall is then stored with the hand
+        self._hand_factory = hand_factory
+        self._queues: dict[tuple[str, bool], list[tuple[str, str, int | None, int | None]]] = {}
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def open(self) -> list[QuarantinedTable]:
+        """Restore every open table from the database, re-arm its clocks, start the timers."""
+        loaded, quarantined = await self.store.load_active_tables()
+        for item in loaded:
+            try:
+                table = self._restore(item)
+            except (ValueError, KeyError, UnknownPresetError) as error:
+                log.error("table %s could not be restored: %s", item.table.id, error)
+                quarantined.append(QuarantinedTable(item.table.id, str(error)))
+                continue
+            self.tables[table.id] = table
+            self._rearm(table)
+        self.timers.start()
+        self._schedule_expiry()
+        return quarantined
+
+    async def close(self) -> None:
+        self.timers.shutdown()
+
+    def _restore(self, item: LoadedTable) -> LiveTable:
+        row = item.table
+        names = row.options.extra.get("names", {})
+        table = LiveTable(
+            id=row.id,
+            preset=find_preset(row.preset),
+            options=row.options,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            name=str(row.options.extra.get("name", f"Table {row.id}")),
+            phase=row.phase,
+            message_id=row.message_id,
+        )
+        for seat in row.seats:
+            table.seats[seat.seat] = Seat(seat.player_id, str(names.get(seat.player_id, "?")))
+        if row.session_state:
+            table.session = Session.from_json(json.loads(row.session_state))
+        if row.phase is Phase.PLAYING and item.hand is not None:
+            setup = json.loads(item.hand.setup or "{}")
+            session = Session.from_json(setup["session"])
+            table.session = session
+            wall = parse_tiles(setup["wall"]) if "wall" in setup else None
+            table.hand = HandState.replay(
+                table.preset, item.hand.seed, item.hand.actions, session.round_wind, wall=wall
+            )
+            table.hand_id = item.hand.hand_id
+            deadlines = item.deadlines
+            table.reserves = [deadlines.get(f"reserve:{p}", 0.0) for p in range(4)]
+            table.deadline = deadlines.get("decision")
+            table.decision_started = deadlines.get("decision_started", self.timers.now())
+            table.deal_deadline = deadlines.get("deal")
+        elif row.phase is Phase.BETWEEN_HANDS:
+            table.ready = {p for p, s in enumerate(table.seats) if s is not None and not s.human}
+        return table
+
+    # ------------------------------------------------------------------ queries
+
+    def get(self, table_id: int) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise NoSuchTableError(f"there is no open table #{table_id}")
+        return table
+
+    def public_tables(self, guild_id: int | None) -> list[LiveTable]:
+        return [
+            t
+            for t in self.tables.values()
+            if t.guild_id == guild_id and t.options.visibility == "public"
+        ]
+
+    def tables_of(self, player_id: str) -> list[LiveTable]:
+        return [t for t in self.tables.values() if t.player_of(player_id) is not None]
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def create_table(
+        self,
+        preset_id: str,
+        *,
+        creator_id: str,
+        creator_name: str,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        visibility: str = "public",
+        rated: bool = False,
+        time_control: str | None = None,
+        computers: int = 0,
+        name: str = "",
+    ) -> LiveTable:
+        """A new table in the lobby with its creator seated (and `computers` computer seats)."""
+        try:
+            preset = find_preset(preset_id)
+        except UnknownPresetError as error:
+            raise TableError(str(error)) from None
+        if visibility not in ("public", "private"):
+            raise TableError(f"visibility is public or private, not {visibility!r}")
+        if not 0 <= computers <= 3:
+            raise TableError(f"a table has room for 0 to 3 computer players, not {computers}")
+        if rated and computers:
+            raise TableError("rated tables are for four people: computers play casual tables")
+        if time_control is None:
+            time_control = preset.rated_time_control if rated else preset.time_control
+        if time_control not in TIME_CONTROLS:
+            known = ", ".join(TIME_CONTROLS)
+            raise TableError(f"unknown time control {time_control!r} (choose from {known})")
+        if rated and TIME_CONTROLS[time_control].untimed:
+            raise TableError("rated tables need a clock: choose a time control other than untimed")
+        code = secrets.token_hex(3).upper() if visibility == "private" else None
+        seats = [Seat(creator_id, creator_name)]
+        seats += [Seat(f"{COMPUTER_PREFIX}{n}", f"Computer {n}") for n in range(1, computers + 1)]
+        options = TableOptions(
+            visibility=visibility,
+            rated=rated,
+            time_control=time_control,
+            invite_code=code,
+            extra={"name": name, "names": {s.player_id: s.name for s in seats}, "invited": []},
+        )
+        now = self.timers.now()
+        table_id = await self.store.create_table(
+            preset.id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            options=options,
+            seats=[SeatRow(i, s.player_id, s.human) for i, s in enumerate(seats)],
+            now=now,
+        )
+        table = LiveTable(
+            table_id, preset, options, guild_id, channel_id, name or f"Table {table_id}"
+        )
+        table.seats[: len(seats)] = seats
+        self.tables[table_id] = table
+        await self._notify(table, _Notices(table=True))
+        return table
+
+    async def join(
+        self, table_id: int, player_id: str, name: str, code: str | None = None
+    ) -> LiveTable:
+        table = self.get(table_id)
+        async with table.lock:
+            if table.player_of(player_id) is not None:
+                raise TableError("you are already seated at this table")
+            if table.phase is not Phase.LOBBY:
+                raise TableError("this table has already started")
+            if table.full:
+                raise TableError("this table is full")
+            if table.options.visibility == "private":
+                invited = player_id in table.options.extra.get("invited", [])
+                if not invited and (code or "").upper() != table.options.invite_code:
+                    raise TableError("this table is private: you need an invitation or its code")
+            table.seats[table.seats.index(None)] = Seat(player_id, name)
+            await self._save_seats(table)
+        await self._notify(table, _Notices(table=True))
+        return table
+
+    async def join_by_code(self, code: str, player_id: str, name: str) -> LiveTable:
+        for table in self.tables.values():
+            if table.options.invite_code and table.options.invite_code == code.upper():
+                return await self.join(table.id, player_id, name, code)
+        raise NoSuchTableError(f"no open table has the code {code!r}")
+
+    async def leave(self, table_id: int, player_id: str) -> None:
+        table = self.get(table_id)
+        async with table.lock:
+            player = self._seated(table, player_id)
+            if table.phase is Phase.PLAYING:
+                raise TableError("a hand is in play: your seat waits for you (leave between hands)")
+            table.seats[player] = None
+            table.ready.discard(player)
+            notices = _Notices(table=True)
+            if not table.humans:
+                await self.store.close_table(table.id, "everyone left", now=self.timers.now())
+                self._drop(table)
+                notices.closed = "everyone left"
+            else:
+                if table.phase is Phase.BETWEEN_HANDS:
+                    table.phase = Phase.LOBBY
+                    await self.store.set_phase(table.id, Phase.LOBBY, now=self.timers.now())
+                await self._save_seats(table)
+        await self._notify(table, notices)
+
+    async def invite(self, table_id: int, by_id: str, invitee_id: str) -> str | None:
+        """Let `invitee_id` join a private table; returns the table's join code."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._seated(table, by_id)
+            invited = list(table.options.extra.get("invited", []))
+            if invitee_id not in invited:
+                invited.append(invitee_id)
+            await self._set_extra(table, invited=invited)
+        return table.options.invite_code
+
+    async def add_computer(self, table_id: int, by_id: str) -> LiveTable:
+        table = self.get(table_id)
+        async with table.lock:
+            self._seated(table, by_id)
+            if table.phase is not Phase.LOBBY:
+                raise TableError("computers can be added in the lobby only")
+            if table.options.rated:
+                raise TableError("rated tables are for four people: computers play casual tables")
+            if table.full:
+                raise TableError("this table is full")
+            taken = {s.player_id for s in table.seats if s is not None}
+            n = next(n for n in range(1, 5) if f"{COMPUTER_PREFIX}{n}" not in taken)
+            table.seats[table.seats.index(None)] = Seat(f"{COMPUTER_PREFIX}{n}", f"Computer {n}")
+            await self._save_seats(table)
+        await self._notify(table, _Notices(table=True))
+        return table
+
+    async def start_table(self, table_id: int, by_id: str) -> LiveTable:
+        table = self.get(table_id)
+        async with table.lock:
+            self._seated(table, by_id)
+            if table.phase is not Phase.LOBBY:
+                raise TableError("this table has already started")
+            if not table.full:
+                missing = table.seats.count(None)
+                raise TableError(f"the table needs {missing} more player(s) to start")
+            if table.session is None:
+                table.session = Session(table.preset, self._seed_source())
+            notices = await self._begin_hand(table)
+        await self._notify(table, notices)
+        return table
+
+    async def close_table(self, table_id: int, by_id: str, reason: str = "closed") -> None:
+        table = self.get(table_id)
+        async with table.lock:
+            self._seated(table, by_id)
+            await self.store.close_table(table.id, reason, now=self.timers.now())
+            self._drop(table)
+        await self._notify(table, _Notices(closed=reason))
+
+    # ------------------------------------------------------------------ playing
+
+    async def act(
+        self, table_id: int, player_id: str, action: Action | str, version: int
+    ) -> LiveTable:
+        """Apply a player's decision, made for state `version`; refused if stale or illegal."""
+        table = self.get(table_id)
+        async with table.lock:
+            player = self._seated(table, player_id)
+            if table.phase is not Phase.PLAYING or table.hand is None:
+                raise StaleActionError("there is no hand in play at this table right now")
+            if version != table.hand.version:
+                raise StaleActionError(
+                    "that was for an earlier moment of the hand; here is the current one"
+                )
+            if isinstance(action, str):
+                try:
+                    action = Action.parse(action)
+                except InvalidNotationError as error:
+                    raise TableError(str(error)) from None
+            seat = table.hand_seat(player)
+            if action.seat != seat:
+                raise NotYourDecisionError("that control belongs to another player")
+            if not table.hand.is_legal(action):
+                if not table.hand.legal_actions(seat):
+                    raise NotYourDecisionError("it is not your decision right now")
+                raise TableError(f"{action} is not allowed now")
+            self._spend_clock(table, player)
+            notices = _Notices()
+            await self._apply(table, action, notices)
+            await self._advance(table, notices)
+        await self._notify(table, notices)
+        return table
+
+    async def ready(self, table_id: int, player_id: str) -> LiveTable:
+        table = self.get(table_id)
+        async with table.lock:
+            player = self._seated(table, player_id)
+            if table.phase is not Phase.BETWEEN_HANDS:
+                raise TableError("there is no hand to get ready for")
+            table.ready.add(player)
+            notices = _Notices(table=True)
+            if table.full and len(table.ready) == 4:
+                notices = await self._begin_hand(table)
+            else:
+                await self.store.touch(table.id, now=self.timers.now())
+        await self._notify(table, notices)
+        return table
+
+    # ------------------------------------------------------------------ quick play
+
+    async def quickplay(
+        self,
+        preset_id: str,
+        player_id: str,
+        name: str,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        rated: bool = False,
+    ) -> LiveTable | None:
+        """Queue for a table; returns the table once four are found (else None: queued)."""
+        try:
+            preset = find_preset(preset_id)
+        except UnknownPresetError as error:
+            raise TableError(str(error)) from None
+        key = (preset.id, rated)
+        queue = self._queues.setdefault(key, [])
+        if any(entry[0] == player_id for entry in queue):
+            raise TableError("you are already in the Quick Play queue for this preset")
+        queue.append((player_id, name, guild_id, channel_id))
+        if len(queue) >= 4:
+            return await self._quickplay_table(key, queue[:4], computers=0)
+        if not rated and len(queue) == 1:
+            self.timers.schedule(
+                f"quickplay:{preset.id}",
+                self.timers.now() + self.quickplay_fill_after,
+                lambda: self._quickplay_fill(key),
+            )
+        return None
+
+    def quickplay_waiting(self, preset_id: str, rated: bool = False) -> int:
+        return len(self._queues.get((preset_id, rated), []))
+
+    async def leave_queue(self, player_id: str) -> bool:
+        found = False
+        for queue in self._queues.values():
+            for entry in list(queue):
+                if entry[0] == player_id:
+                    queue.remove(entry)
+                    found = True
+        return found
+
+    async def _quickplay_fill(self, key: tuple[str, bool]) -> None:
+        queue = self._queues.get(key, [])
+        if queue:
+            await self._quickplay_table(key, list(queue[:4]), computers=4 - len(queue[:4]))
+
+    async def _quickplay_table(
+        self,
+        key: tuple[str, bool],
+        entries: list[tuple[str, str, int | None, int | None]],
+        computers: int,
+    ) -> LiveTable:
+        preset_id, rated = key
+        queue = self._queues[key]
+        for entry in entries:
+            queue.remove(entry)
+        if not queue:
+            self.timers.cancel(f"quickplay:{preset_id}")
+        first_id, first_name, guild_id, channel_id = entries[0]
+        table = await self.create_table(
+            preset_id,
+            creator_id=first_id,
+            creator_name=first_name,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            rated=rated,
+            time_control="standard",
+            computers=computers,
+            name="Quick Play",
+        )
+        for player_id, name, _, _ in entries[1:]:
+            await self.join(table.id, player_id, name)
+        return await self.start_table(table.id, first_id)
+
+    # ------------------------------------------------------------------ internals: hands
+
+    async def _begin_hand(self, table: LiveTable) -> _Notices:
+        assert table.session is not None
+        now = self.timers.now()
+        factory = self._hand_factory
+        hand = factory(table.session) if factory else table.session.new_hand()
+        table.hand = hand
+        table.phase = Phase.PLAYING
+        table.ready = set()
+        table.last_result = None
+        table.reserves = [float(table.time_control.reserve)] * 4
+        limit = table.time_control.deal_limit
+        table.deal_deadline = now + limit if limit else None
+        table.deadline = None
+        table.decision_key = None
+        self._arm_deadline(table)
+        setup_data: dict[str, object] = {"session": table.session.to_json()}
+        if factory is not None:
+            setup_data["wall"] = format_tiles(hand.wall)
+        setup = json.dumps(setup_data)
+        table.hand_id = await self.store.start_hand(
+            table.id,
+            table.session.hand_number,
+            hand.seed,
+            setup=setup,
+            deadlines=self._deadlines(table),
+            now=now,
+        )
+        notices = _Notices(table=True, hands=set(range(4)))
+        await self._advance(table, notices)
+        return notices
+
+    async def _apply(self, table: LiveTable, action: Action, notices: _Notices) -> None:
+        """Apply one action in memory and in the log together (memory is rolled back on error)."""
+        hand = table.hand
+        assert hand is not None and table.hand_id is not None
+        version = hand.version
+        events = hand.apply(action)
+        self._arm_deadline(table)
+        try:
+            await self.store.append_action(
+                table.id,
+                table.hand_id,
+                action,
+                version,
+                self._deadlines(table),
+                now=self.timers.now(),
+            )
+        except BaseException:
+            table.hand = HandState.replay(
+                table.preset, hand.seed, hand.log[:-1], hand.round_wind, wall=hand.wall
+            )
+            raise
+        notices.table = True
+        for event in events:
+            if event.seat is not None and event.kind in (
+                "draw",
+                "discard",
+                "call",
+                "kong",
+                "bonus",
+                "win",
+            ):
+                notices.hands.add(table.player_at(event.seat))
+        if any(event.kind == "opening_done" for event in events):
+            notices.hands.update(range(4))
+
+    async def _advance(self, table: LiveTable, notices: _Notices) -> None:
+        """Let computers act until a human must decide or the hand ends; then arm the clock."""
+        hand = table.hand
+        assert hand is not None
+        while not hand.is_over:
+            computers = [p for p in table.players_to_act() if not table.seat(p).human]
+            if not computers:
+                break
+            seat = table.hand_seat(computers[0])
+            await self._apply(table, choose_action(hand, seat), notices)
+            hand = table.hand
+        if hand.is_over:
+            await self._finish_hand(table, notices)
+            return
+        notices.decisions = True
+        self._arm_timers(table)
+
+    async def _finish_hand(self, table: LiveTable, notices: _Notices) -> None:
+        hand, session = table.hand, table.session
+        assert hand is not None and session is not None and table.hand_id is not None
+        outcome = hand.outcome()
+        assert outcome is not None
+        by_player = session.finish_hand(outcome)
+        seats = [table.seat(p) for p in range(4)]
+        wins = tuple(
+            WinRecord(
+                seat=table.player_at(win.seat),
+                fan=win.score.fan,
+                patterns=tuple((p.id, p.fan) for p in win.score.patterns),
+                by=win.by.value,
+                discarder=None if win.discarder is None else table.player_at(win.discarder),
+            )
+            for win in outcome.wins
+        )
+        payments = tuple(
+            Payment(table.player_at(payer), table.player_at(win.seat), -delta)
+            for win in outcome.wins
+            for payer, delta in enumerate(win.deltas)
+            if delta < 0
+        )
+        result = HandResult(
+            preset=table.preset.id,
+            seats=tuple(s.player_id for s in seats),
+            humans=tuple(s.human for s in seats),
+            deltas=tuple(by_player),
+            wins=wins,
+            payments=payments,
+            rated=table.options.rated,
+        )
+        table.last_result = await self.store.record_hand_result(
+            table.id,
+            table.hand_id,
+            result,
+            session_state=json.dumps(session.to_json()),
+            deadlines={},
+            now=self.timers.now(),
+        )
+        self._cancel_timers(table)
+        table.phase = Phase.BETWEEN_HANDS
+        table.ready = {p for p in range(4) if not seats[p].human}
+        table.deadline = None
+        notices.ended = True
+        notices.table = True
+
+    # ------------------------------------------------------------------ internals: clocks
+
+    def _arm_deadline(self, table: LiveTable) -> None:
+        """Start the clock of the decision the hand now waits for (none for computers)."""
+        hand = table.hand
+        tc = table.time_control
+        humans = [p for p in table.players_to_act() if table.seat(p).human]
+        if tc.untimed or hand is None or hand.is_over or not humans:
+            table.deadline = None
+            table.decision_key = None
+            return
+        key = _decision_key(hand)
+        if key == table.decision_key:
+            return  # the same window, still open for others: its deadline stands
+        table.decision_key = key
+        table.decision_started = self.timers.now()
+        if hand.phase is HandPhase.TURN:
+            seconds = tc.base + table.reserves[humans[0]]
+        elif hand.phase is HandPhase.OPENING:
+            seconds = max(OPENING_MIN_SECONDS, tc.base)
+        else:
+            seconds = tc.base  # claims use the base only, never the reserve
+        table.deadline = table.decision_started + seconds
+
+    def _spend_clock(self, table: LiveTable, player: int) -> None:
+        """Take the time over the base out of the player's reserve (turn decisions only)."""
+        hand = table.hand
+        tc = table.time_control
+        if tc.untimed or hand is None or hand.phase is not HandPhase.TURN:
+            return
+        used = self.timers.now() - table.decision_started
+        table.reserves[player] = max(0.0, table.reserves[player] - max(0.0, used - tc.base))
+
+    def _deadlines(self, table: LiveTable) -> dict[str, float]:
+        deadlines: dict[str, float] = {"decision_started": table.decision_started}
+        if table.deadline is not None:
+            deadlines["decision"] = table.deadline
+        if table.deal_deadline is not None:
+            deadlines["deal"] = table.deal_deadline
+        for player, reserve in enumerate(table.reserves):
+            deadlines[f"reserve:{player}"] = reserve
+        return deadlines
+
+    def _arm_timers(self, table: LiveTable) -> None:
+        version = table.version
+        if table.deadline is not None:
+            self.timers.schedule(
+                f"decision:{table.id}",
+                table.deadline,
+                lambda: self._on_timeout(table.id, version),
+            )
+        else:
+            self.timers.cancel(f"decision:{table.id}")
+        if table.deal_deadline is not None:
+            hand_id = table.hand_id
+            self.timers.schedule(
+                f"deal:{table.id}",
+                table.deal_deadline,
+                lambda: self._on_deal_limit(table.id, hand_id),
+            )
+
+    def _rearm(self, table: LiveTable) -> None:
+        if table.phase is Phase.PLAYING and table.hand is not None:
+            self._arm_timers(table)
+
+    def _cancel_timers(self, table: LiveTable) -> None:
+        self.timers.cancel(f"decision:{table.id}")
+        self.timers.cancel(f"deal:{table.id}")
+
+    async def _on_timeout(self, table_id: int, version: int) -> None:
+        """A decision clock ran out: play the timeout policy for everyone still to decide."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            hand = table.hand
+            if table.phase is not Phase.PLAYING or hand is None or hand.version != version:
+                return  # a timer from a moment that has passed
+            notices = _Notices()
+            # everyone still to decide shares this decision (one turn, or one claim window)
+            for player in table.players_to_act():
+                action = table.hand.default_action(table.hand_seat(player))
+                if action is None:
+                    continue
+                if table.hand.phase is HandPhase.TURN:
+                    table.reserves[player] = 0.0
+                await self._apply(table, action, notices)
+            await self._advance(table, notices)
+        await self._notify(table, notices)
+
+    async def _on_deal_limit(self, table_id: int, hand_id: int | None) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.phase is not Phase.PLAYING or table.hand is None or table.hand_id != hand_id:
+                return
+            notices = _Notices()
+            await self._apply(table, Action.parse("0 time_up"), notices)
+            await self._advance(table, notices)
+        await self._notify(table, notices)
+
+    # ------------------------------------------------------------------ internals: expiry
+
+    def _schedule_expiry(self) -> None:
+        self.timers.schedule(
+            "expiry", self.timers.now() + EXPIRY_CHECK_SECONDS, self.expire_idle_tables
+        )
+
+    async def expire_idle_tables(self) -> list[int]:
+        """Close tables with no game action for 24 hours (no rating change); re-arm the check."""
+        closed = await self.store.expire_idle(now=self.timers.now())
+        for table_id in closed:
+            table = self.tables.get(table_id)
+            if table is not None:
+                self._drop(table)
+                await self._notify(table, _Notices(closed="expired after 24 hours idle"))
+        self._schedule_expiry()
+        return closed
+
+    # ------------------------------------------------------------------ internals: misc
+
+    def _seated(self, table: LiveTable, player_id: str) -> int:
+        player = table.player_of(player_id)
+        if player is None:
+            raise NotSeatedError("you are not seated at this table")
+        return player
+
+    def _drop(self, table: LiveTable) -> None:
+        self._cancel_timers(table)
+        table.phase = Phase.CLOSED
+        self.tables.pop(table.id, None)
+
+    async def _save_seats(self, table: LiveTable) -> None:
+        names = {s.player_id: s.name for s in table.seats if s is not None}
+        await self._set_extra(table, names=names)
+        rows = [SeatRow(i, s.player_id, s.human) for i, s in enumerate(table.seats) if s]
+        await self.store.set_seats(table.id, rows, now=self.timers.now())
+
+    async def _set_extra(self, table: LiveTable, **values: object) -> None:
+        options = replace(table.options, extra={**table.options.extra, **values})
+        await self.store.set_options(table.id, options)
+        table.options = options
+
+    async def _notify(self, table: LiveTable, notices: _Notices) -> None:
+        front = self.front
+        calls: list[Awaitable[None]] = []
+        if notices.closed is not None:
+            calls.append(front.table_closed(table, notices.closed))
+        else:
+            if notices.table:
+                calls.append(front.table_changed(table))
+            for player in sorted(notices.hands):
+                if table.seats[player] is not None and table.seat(player).human:
+                    calls.append(front.hand_changed(table, player))
+            if notices.ended:
+                calls.append(front.hand_ended(table))
+            elif notices.decisions and table.phase is Phase.PLAYING:
+                for player in table.players_to_act():
+                    if table.seat(player).human:
+                        calls.append(
+                            front.decision(table, player, table.legal_for(player), table.deadline)
+                        )
+        for call in calls:
+            try:
+                await call
+            except Exception:  # a front end failing must not break the table
+                log.exception("front end failed on table %s", table.id)

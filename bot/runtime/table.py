@@ -1,0 +1,115 @@
+"""A table as the runtime holds it in memory: seats, session, the hand in play, its clocks."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from data import Phase, RecordedHand, TableOptions
+from engine.actions import Action
+from engine.hand import HandState
+from engine.presets import TIME_CONTROLS, Preset, TimeControl
+from engine.session import Session
+
+COMPUTER_PREFIX = "cpu:"
+
+
+@dataclass(slots=True)
+class Seat:
+    player_id: str  # a Discord user id in decimal, or "cpu:<n>" for a computer player
+    name: str
+
+    @property
+    def human(self) -> bool:
+        return not self.player_id.startswith(COMPUTER_PREFIX)
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: int
+    preset: Preset
+    options: TableOptions
+    guild_id: int | None = None
+    channel_id: int | None = None
+    name: str = ""
+    seats: list[Seat | None] = field(default_factory=lambda: [None] * 4)
+    phase: Phase = Phase.LOBBY
+    session: Session | None = None
+    hand: HandState | None = None
+    hand_id: int | None = None
+    ready: set[int] = field(default_factory=set)
+    reserves: list[float] = field(default_factory=lambda: [0.0] * 4)  # per player
+    decision_started: float = 0.0
+    deadline: float | None = None  # the current decision's deadline
+    decision_key: tuple[object, ...] | None = None  # which decision `deadline` belongs to
+    deal_deadline: float | None = None
+    message_id: int | None = None
+    last_result: RecordedHand | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    # ------------------------------------------------------------------ seats
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TIME_CONTROLS[self.options.time_control]
+
+    @property
+    def full(self) -> bool:
+        return all(seat is not None for seat in self.seats)
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat is not None and seat.human]
+
+    def player_of(self, player_id: str) -> int | None:
+        """The player index (table seat 0-3) of this account, or None."""
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.player_id == player_id:
+                return index
+        return None
+
+    def seat(self, player: int) -> Seat:
+        seat = self.seats[player]
+        if seat is None:
+            raise ValueError(f"table {self.id} has nobody in seat {player}")
+        return seat
+
+    def names(self) -> list[str]:
+        """Names by player index (empty seats named as such)."""
+        return [seat.name if seat else "(empty)" for seat in self.seats]
+
+    # ------------------------------------------------------------------ the hand in play
+
+    def hand_seat(self, player: int) -> int:
+        assert self.session is not None
+        return self.session.seat_of(player)
+
+    def player_at(self, hand_seat: int) -> int:
+        assert self.session is not None
+        return self.session.player_at(hand_seat)
+
+    def names_by_hand_seat(self) -> list[str]:
+        names = self.names()
+        return [names[self.player_at(s)] for s in range(4)]
+
+    def points_by_hand_seat(self) -> list[int]:
+        assert self.session is not None and self.hand is not None
+        return [self.session.points[self.player_at(s)] + self.hand.points[s] for s in range(4)]
+
+    def players_to_act(self) -> list[int]:
+        if self.hand is None or self.phase is not Phase.PLAYING:
+            return []
+        return [self.player_at(s) for s in self.hand.seats_to_act()]
+
+    def legal_for(self, player: int) -> list[Action]:
+        """What this player may do in the hand now (empty if nothing)."""
+        if self.hand is None or self.phase is not Phase.PLAYING:
+            return []
+        return self.hand.legal_actions(self.hand_seat(player))
+
+    @property
+    def version(self) -> int:
+        return self.hand.version if self.hand is not None else 0
+
+    def describe_seats(self) -> str:
+        return ", ".join(f"{i}:{s.name if s else '-'}" for i, s in enumerate(self.seats))

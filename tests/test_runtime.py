@@ -1,0 +1,273 @@
+"""The table runtime: lobby, claims under the clock, timeouts, restore, Quick Play, expiry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.runtime import (
+    LiveTable,
+    ManualTimers,
+    NotSeatedError,
+    NotYourDecisionError,
+    Runtime,
+    StaleActionError,
+    TableError,
+)
+from data import Phase, Store
+from engine.ai import choose_action
+from engine.hand import HandState
+from engine.hand import Phase as HandPhase
+from engine.session import Session
+
+PLAYERS = [("101", "Ann"), ("102", "Bob"), ("103", "Cat"), ("104", "Dan")]
+
+# seat 0 discards 5m; seat 1 may chow it, seat 2 may pung it (see tests/test_hand.py)
+CLAIM_HANDS = [
+    "234p678p234s678s3z5m",
+    "4m6m1p1p3s3s5s5s7s7s9s9s1z",
+    "5m5m8m8m3p3p5p5p9p9p1s1s4z",
+    "1m2m3m7m7m9m9m4s4s7z7z6z6z",
+]
+
+
+class Recorder:
+    """A front end that writes down what it was told, by whom."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int, object]] = []
+
+    async def table_changed(self, table: LiveTable) -> None:
+        self.calls.append(("table", table.id, None))
+
+    async def hand_changed(self, table: LiveTable, player: int) -> None:
+        self.calls.append(("hand", table.id, player))
+
+    async def decision(self, table: LiveTable, player: int, actions, deadline) -> None:
+        self.calls.append(("decision", table.id, (player, [str(a) for a in actions], deadline)))
+
+    async def hand_ended(self, table: LiveTable) -> None:
+        self.calls.append(("ended", table.id, None))
+
+    async def table_closed(self, table: LiveTable, reason: str) -> None:
+        self.calls.append(("closed", table.id, reason))
+
+    def decisions_for(self, player: int) -> list[tuple[int, list[str], float | None]]:
+        return [c[2] for c in self.calls if c[0] == "decision" and c[2][0] == player]  # type: ignore[index]
+
+
+def arranged(session: Session) -> HandState:
+    return HandState.arranged(session.preset, CLAIM_HANDS)
+
+
+async def make_runtime(
+    store: Store, timers: ManualTimers, front: Recorder | None = None, **kwargs: object
+) -> Runtime:
+    runtime = Runtime(store, front or Recorder(), timers, seed_source=lambda: 77, **kwargs)
+    await runtime.open()
+    return runtime
+
+
+async def four_humans(runtime: Runtime, **options: object) -> LiveTable:
+    table = await runtime.create_table(
+        "hkos-3-v1",
+        creator_id=PLAYERS[0][0],
+        creator_name=PLAYERS[0][1],
+        guild_id=1,
+        channel_id=2,
+        **options,
+    )
+    for player_id, name in PLAYERS[1:]:
+        await runtime.join(table.id, player_id, name)
+    await runtime.start_table(table.id, PLAYERS[0][0])
+    return table
+
+
+async def play(runtime: Runtime, table: LiveTable, action: str) -> None:
+    seat = int(action.split()[0])
+    player_id = table.seat(table.player_at(seat)).player_id
+    await runtime.act(table.id, player_id, action, table.version)
+
+
+@pytest.fixture
+async def store():
+    s = await Store.open(":memory:")
+    yield s
+    await s.close()
+
+
+async def test_lobby_rules_and_clear_refusals(store: Store) -> None:
+    runtime = await make_runtime(store, ManualTimers())
+    table = await runtime.create_table(
+        "hkos-3-v1", creator_id="101", creator_name="Ann", visibility="private"
+    )
+    with pytest.raises(TableError, match="private"):
+        await runtime.join(table.id, "102", "Bob")
+    await runtime.join(table.id, "102", "Bob", code=table.options.invite_code)
+    await runtime.invite(table.id, "101", "103")
+    await runtime.join(table.id, "103", "Cat")
+    with pytest.raises(TableError, match="1 more"):
+        await runtime.start_table(table.id, "101")
+    with pytest.raises(NotSeatedError):
+        await runtime.start_table(table.id, "999")
+    await runtime.add_computer(table.id, "101")
+    with pytest.raises(TableError, match="full"):
+        await runtime.join(table.id, "104", "Dan")
+    for bad, message in [
+        ({"preset": "nope"}, "unknown preset"),
+        ({"time_control": "lightning"}, "unknown time control"),
+        ({"rated": True, "computers": 2}, "rated tables are for four people"),
+        ({"computers": 5}, "0 to 3"),
+        ({"visibility": "secret"}, "public or private"),
+    ]:
+        args = {"preset": "hkos-3-v1", **bad}
+        with pytest.raises(TableError, match=message):
+            await runtime.create_table(args.pop("preset"), creator_id="1", creator_name="x", **args)
+
+
+async def test_claims_resolve_by_priority_whatever_the_arrival_order(store: Store) -> None:
+    for order in (("1 chow 456m", "2 pung 5m"), ("2 pung 5m", "1 chow 456m")):
+        front = Recorder()
+        runtime = await make_runtime(store, ManualTimers(), front, hand_factory=arranged)
+        table = await four_humans(runtime)
+        await play(runtime, table, "0 discard 5m")
+        assert table.hand is not None and table.hand.phase is HandPhase.CLAIMS
+        # only the seats that can claim were asked, each privately with its own options
+        asked = {d[0] for c in front.calls if c[0] == "decision" for d in [c[2]]}
+        assert {table.player_at(1), table.player_at(2)} <= asked
+        for text in order:
+            await play(runtime, table, text)
+        assert table.hand.turn == 2 and table.hand.melds[2][0].kind.value == "pung"
+
+
+async def test_stale_and_foreign_actions_are_refused_and_change_nothing(store: Store) -> None:
+    runtime = await make_runtime(store, ManualTimers(), hand_factory=arranged)
+    table = await four_humans(runtime)
+    dealer = table.seat(table.player_at(0)).player_id
+    other = table.seat(table.player_at(1)).player_id
+    with pytest.raises(NotYourDecisionError):
+        await runtime.act(table.id, other, "0 discard 5m", table.version)
+    with pytest.raises(StaleActionError):
+        await runtime.act(table.id, dealer, "0 discard 5m", table.version + 3)
+    with pytest.raises(TableError, match="not allowed"):
+        await runtime.act(table.id, dealer, "0 discard 9m", table.version)
+    assert table.version == 0
+    await runtime.act(table.id, dealer, "0 discard 5m", 0)
+    with pytest.raises(StaleActionError):
+        await runtime.act(table.id, other, "1 pass", 0)
+    log = await store.hand_log(table.hand_id)  # type: ignore[arg-type]
+    assert log.lines == ("0 discard 5m",)
+
+
+async def test_a_timeout_plays_the_policy_and_spends_the_reserve(store: Store) -> None:
+    timers = ManualTimers()
+    runtime = await make_runtime(store, timers, hand_factory=arranged)
+    table = await four_humans(runtime, time_control="standard")  # 5 s + 20 s reserve
+    dealer = table.player_at(0)
+    assert table.deadline == timers.now() + 25
+    await timers.advance(24)
+    assert table.version == 0
+    await timers.advance(1.5)
+    # the drawn tile (5m) was discarded for the dealer, whose reserve is gone
+    assert table.hand is not None and str(table.hand.log[0]) == "0 discard 5m"
+    assert table.reserves[dealer] == 0
+    # the claim window uses the base only: 5 s, then everyone still asked passes
+    assert table.hand.phase is HandPhase.CLAIMS
+    assert table.deadline == pytest.approx(timers.now() + 5)
+    await timers.advance(5)
+    assert [str(a) for a in table.hand.log[1:]] == ["1 pass", "2 pass"]
+    assert table.hand.turn == 1
+
+
+async def test_restore_in_the_middle_of_a_claim_window(tmp_path: Path) -> None:
+    path = str(tmp_path / "bot.db")
+    timers = ManualTimers()
+    store = await Store.open(path, clock=timers.now)
+    runtime = await make_runtime(store, timers, hand_factory=arranged)
+    table = await four_humans(runtime, time_control="standard")
+    await play(runtime, table, "0 discard 5m")
+    await play(runtime, table, "1 chow 456m")
+    live = table.hand
+    assert live is not None
+    await runtime.close()
+    await store.close()
+
+    store = await Store.open(path, clock=timers.now)
+    again = await make_runtime(store, timers, hand_factory=arranged)
+    restored = again.get(table.id)
+    assert restored.hand is not None
+    assert restored.hand.hands == live.hands and restored.hand.version == live.version
+    assert restored.hand.pending == live.pending
+    assert restored.deadline == table.deadline
+    # the restored clock is armed: seat 2 times out, its pass lets the chow through
+    await timers.advance(10)
+    assert restored.hand.melds[1][0].kind.value == "chow"
+    await store.close()
+
+
+async def test_rated_hand_to_the_end_updates_ratings_and_waits_for_ready(store: Store) -> None:
+    front = Recorder()
+    runtime = await make_runtime(store, ManualTimers(), front)
+    table = await four_humans(runtime, rated=True)
+    while table.phase is Phase.PLAYING:
+        assert table.hand is not None
+        player = table.players_to_act()[0]
+        seat = table.hand_seat(player)
+        await runtime.act(
+            table.id, table.seat(player).player_id, choose_action(table.hand, seat), table.version
+        )
+    assert table.phase is Phase.BETWEEN_HANDS and ("ended", table.id, None) in front.calls
+    assert table.last_result is not None
+    outcome = table.hand.outcome()  # type: ignore[union-attr]
+    if outcome and outcome.wins:
+        assert table.last_result.rating_changes
+    for player_id, _ in PLAYERS:
+        await runtime.ready(table.id, player_id)
+    assert table.phase is Phase.PLAYING and table.session.hand_number == 1  # type: ignore[union-attr]
+
+
+async def test_computers_play_their_seats_and_hidden_hands_stay_private(store: Store) -> None:
+    front = Recorder()
+    runtime = await make_runtime(store, ManualTimers(), front)
+    table = await runtime.create_table(
+        "hkos-3-v1", creator_id="101", creator_name="Ann", computers=3
+    )
+    await runtime.start_table(table.id, "101")
+    human = table.player_of("101")
+    assert table.players_to_act() == [human]
+    # every private notice went to the only human
+    assert {c[2] for c in front.calls if c[0] == "hand"} == {human}
+    assert {c[2][0] for c in front.calls if c[0] == "decision"} == {human}  # type: ignore[index]
+
+
+async def test_quick_play_fills_and_starts_tables(store: Store) -> None:
+    timers = ManualTimers()
+    runtime = await make_runtime(store, timers, quickplay_fill_after=30)
+    for player_id, name in PLAYERS[:3]:
+        assert await runtime.quickplay("hkos-3-v1", player_id, name, rated=True) is None
+    table = await runtime.quickplay("hkos-3-v1", *PLAYERS[3], rated=True)
+    assert table is not None and table.phase is Phase.PLAYING
+    assert table.options.time_control == "standard" and len(table.humans) == 4
+
+    assert await runtime.quickplay("hkos-3-v1", "201", "Eve") is None
+    with pytest.raises(TableError, match="already"):
+        await runtime.quickplay("hkos-3-v1", "201", "Eve")
+    await timers.advance(31)
+    [filled] = runtime.tables_of("201")
+    assert filled.phase is Phase.PLAYING and len(filled.humans) == 1
+    assert runtime.quickplay_waiting("hkos-3-v1") == 0
+
+
+async def test_idle_tables_expire_after_24_hours(tmp_path: Path) -> None:
+    timers = ManualTimers()
+    store = await Store.open(str(tmp_path / "x.db"), clock=timers.now)
+    front = Recorder()
+    runtime = await make_runtime(store, timers, front)
+    table = await runtime.create_table("hkos-3-v1", creator_id="101", creator_name="Ann")
+    await timers.advance(23 * 3600)
+    assert table.id in runtime.tables
+    await timers.advance(3600 + 1200)
+    assert table.id not in runtime.tables
+    assert ("closed", table.id, "expired after 24 hours idle") in front.calls
+    await store.close()
