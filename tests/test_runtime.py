@@ -271,3 +271,24 @@ async def test_idle_tables_expire_after_24_hours(tmp_path: Path) -> None:
     assert table.id not in runtime.tables
     assert ("closed", table.id, "expired after 24 hours idle") in front.calls
     await store.close()
+
+
+async def test_a_finished_hand_keeps_its_own_seating_when_the_deal_moves(store: Store) -> None:
+    runtime = await make_runtime(store, ManualTimers())
+    table = await runtime.create_table(
+        "hkos-3-v1", creator_id="101", creator_name="Ann", computers=3
+    )
+    await runtime.start_table(table.id, "101")
+    for _ in range(20):  # hands until a non-dealer wins, so the deal moves on
+        names_during = table.names_by_hand_seat()
+        while table.phase is Phase.PLAYING:
+            assert table.hand is not None
+            seat = table.hand_seat(table.player_of("101"))  # type: ignore[arg-type]
+            await runtime.act(table.id, "101", choose_action(table.hand, seat), table.version)
+        assert table.names_by_hand_seat() == names_during
+        outcome = table.hand.outcome()  # type: ignore[union-attr]
+        if outcome.wins and outcome.wins[0].seat != 0:
+            assert table.session.dealer != table.dealer  # type: ignore[union-attr]
+            return
+        await runtime.ready(table.id, "101")
+    pytest.fail("no non-dealer win in 20 hands")

@@ -137,6 +137,7 @@ class Runtime:
             setup = json.loads(item.hand.setup or "{}")
             session = Session.from_json(setup["session"])
             table.session = session
+            table.dealer = session.dealer
             wall = parse_tiles(setup["wall"]) if "wall" in setup else None
             table.hand = HandState.replay(
                 table.preset, item.hand.seed, item.hand.actions, session.round_wind, wall=wall
@@ -461,6 +462,7 @@ class Runtime:
         factory = self._hand_factory
         hand = factory(table.session) if factory else table.session.new_hand()
         table.hand = hand
+        table.dealer = table.session.dealer
         table.phase = Phase.PLAYING
         table.ready = set()
         table.last_result = None

@@ -37,6 +37,7 @@ class LiveTable:
     session: Session | None = None
     hand: HandState | None = None
     hand_id: int | None = None
+    dealer: int = 0  # the player who dealt `hand` (the session moves on when it ends)
     ready: set[int] = field(default_factory=set)
     reserves: list[float] = field(default_factory=lambda: [0.0] * 4)  # per player
     decision_started: float = 0.0
@@ -81,12 +82,10 @@ class LiveTable:
     # ------------------------------------------------------------------ the hand in play
 
     def hand_seat(self, player: int) -> int:
-        assert self.session is not None
-        return self.session.seat_of(player)
+        return (player - self.dealer) % 4
 
     def player_at(self, hand_seat: int) -> int:
-        assert self.session is not None
-        return self.session.player_at(hand_seat)
+        return (self.dealer + hand_seat) % 4
 
     def names_by_hand_seat(self) -> list[str]:
         names = self.names()
