@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine import shapes
+from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase
-from engine.tiles import DRAGONS, WINDS, Tile, counts_of, is_honour, is_terminal, suit_of
+from engine.tiles import DRAGONS, WINDS, MeldKind, Tile, counts_of, is_honour, is_terminal, suit_of
 
 
 def choose_action(state: HandState, seat: int) -> Action:
@@ -30,9 +30,10 @@ def choose_action(state: HandState, seat: int) -> Action:
         return _opening_choice(state, seat, legal)
     if state.phase in (Phase.CLAIMS, Phase.ROB):
         return _claim_choice(state, seat, legal)
-    kongs = [a for a in legal if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)]
-    if kongs:
-        return kongs[0]
+    own_kongs = (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)
+    for action in legal:
+        if action.kind in own_kongs and _kong_keeps_shanten(state, seat, action, legal):
+            return action
     return _discard_choice(state, seat, legal)
 
 
@@ -68,6 +69,26 @@ def _keep_value(state: HandState, seat: int, tile: Tile, hand: list[Tile], targe
         if 0 <= tile + d < 27 and (tile + d) // 9 == tile // 9 and (tile + d) in hand
     )
     return value + copies * 2 + neighbours - (1 if is_terminal(tile) else 0)
+
+
+def _kong_keeps_shanten(state: HandState, seat: int, kong: Action, legal: list[Action]) -> bool:
+    """Whether a kong on the own turn leaves the hand no further from a win than the best discard
+    (a locked blood-flow hand is only offered kongs that keep its waits)."""
+    if state.locked[seat]:
+        return True
+    hand = state.hands[seat]
+    rest = list(hand)
+    for _ in range(4 if kong.kind is ActionKind.CONCEALED_KONG else 1):
+        rest.remove(kong.tile)
+    discards = {a.tile for a in legal if a.kind is ActionKind.DISCARD}
+    best = min(_shanten(state, _without(hand, tile)) for tile in discards)
+    return _shanten(state, rest) <= best
+
+
+def _without(hand: list[Tile], tile: Tile) -> list[Tile]:
+    rest = list(hand)
+    rest.remove(tile)
+    return rest
 
 
 def _discard_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
@@ -112,9 +133,19 @@ def _claim_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
         off_suit = any(suit_of(t) not in (suit_of(tile), "z") for t in rest)
         if action.kind is ActionKind.CHOW and state.preset.min_fan and off_suit:
             continue
+        # a kong that keeps the hand as close to a win is worth it where kongs are paid at once
+        if action.kind is ActionKind.KONG and gain == 0 and _kong_pays(state, seat):
+            gain = 1
         if gain > 0 and (best is None or gain > best[0]):
             best = (gain, action)
     return best[1] if best else next(a for a in legal if a.kind is ActionKind.PASS)
+
+
+def _kong_pays(state: HandState, seat: int) -> bool:
+    """Whether the preset's family pays an exposed kong at once (Sichuan: 2 from the discarder)."""
+    source = state.claim_from
+    in_play = [s for s in range(4) if state.active(s)]
+    return scoring.kong_deltas(state.preset, MeldKind.KONG, seat, source, in_play)[seat] > 0
 
 
 def _best_after_call(state: HandState, rest: list[Tile], kind: ActionKind) -> int:

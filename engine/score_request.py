@@ -6,6 +6,9 @@ too cheap) is a normal result with "valid": false.
 
 >>> score_request({"preset": "hkos-3-v1", "hand": "111222333m777p55s", "win": "5s"})["fan"]
 4
+>>> sichuan = {"preset": "sichuan-bb", "hand": "111222333m777p55p", "win": "5p", "void": "s"}
+>>> score_request(sichuan)["patterns"], score_request(sichuan)["points"]
+([{'id': 'all_pungs', 'fan': 1}], {'discarder': 2})
 """
 
 from __future__ import annotations
@@ -124,7 +127,8 @@ def check_tiles(preset: Preset, ctx: WinContext) -> None:
     if counted != expected:
         raise RequestError(
             f"hand: {len(ctx.concealed)} concealed tiles and {len(ctx.melds)} melds count as "
-            f"{counted} tiles, but a winning hand has {expected} (a meld counts 3, kongs too)"
+            f"{counted} tiles, but a {preset.id} winning hand has {expected} "
+            f"({preset.sets} sets and a pair; a meld counts 3, kongs too)"
         )
     if ctx.win_tile not in ctx.concealed:
         raise RequestError(f"win: {tile_name(ctx.win_tile)} is not in the hand")
