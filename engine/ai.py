@@ -10,11 +10,10 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
-
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase
+from engine.presets import shape_options
 from engine.tiles import DRAGONS, WINDS, MeldKind, Tile, counts_of, is_honour, is_terminal, suit_of
 
 
@@ -37,37 +36,25 @@ def choose_action(state: HandState, seat: int) -> Action:
     return _discard_choice(state, seat, legal)
 
 
-def _options(state: HandState) -> dict[str, bool]:
-    preset = state.preset
-    return {
-        "seven_pairs": preset.seven_pairs,
-        "thirteen_orphans": preset.thirteen_orphans,
-        "kong_as_two_pairs": preset.kong_as_two_pairs,
-    }
-
-
 def _shanten(state: HandState, tiles: list[Tile]) -> int:
-    return shapes.shanten(counts_of(tiles), **_options(state))
+    return shapes.shanten(counts_of(tiles), **shape_options(state.preset))
 
 
-def _target_suit(hand: list[Tile]) -> str:
+def _target_suit(counts: list[int]) -> str:
     """The suit the hand leans to: a flush is the surest way to a valuable hand."""
-    by_suit = Counter(suit_of(t) for t in hand if t < 27)
-    return by_suit.most_common(1)[0][0] if by_suit else "m"
+    sizes = [sum(counts[i * 9 : i * 9 + 9]) for i in range(3)]
+    return "mps"[sizes.index(max(sizes))]
 
 
-def _keep_value(state: HandState, seat: int, tile: Tile, hand: list[Tile], target: str) -> int:
-    """How much a tile is worth keeping beyond shanten (higher keeps it)."""
-    copies = hand.count(tile)
+def _keep_value(state: HandState, seat: int, tile: Tile, counts: list[int], target: str) -> int:
+    """How much a tile is worth keeping beyond shanten (higher keeps it); `counts` of the hand."""
+    copies = counts[tile]
     if is_honour(tile):
         valuable = tile in DRAGONS or tile in (WINDS[seat], WINDS[state.round_wind])
         return copies * 3 + (2 if valuable else 0) - (0 if copies > 1 else 2)
     value = 4 if suit_of(tile) == target else 0
-    neighbours = sum(
-        1
-        for d in (-2, -1, 1, 2)
-        if 0 <= tile + d < 27 and (tile + d) // 9 == tile // 9 and (tile + d) in hand
-    )
+    rank = tile % 9
+    neighbours = sum(1 for d in (-2, -1, 1, 2) if 0 <= rank + d < 9 and counts[tile + d])
     return value + copies * 2 + neighbours - (1 if is_terminal(tile) else 0)
 
 
@@ -80,9 +67,8 @@ def _kong_keeps_shanten(state: HandState, seat: int, kong: Action, legal: list[A
     rest = list(hand)
     for _ in range(4 if kong.kind is ActionKind.CONCEALED_KONG else 1):
         rest.remove(kong.tile)
-    discards = {a.tile for a in legal if a.kind is ActionKind.DISCARD}
-    best = min(_shanten(state, _without(hand, tile)) for tile in discards)
-    return _shanten(state, rest) <= best
+    # a full hand's shanten is what its best discard keeps
+    return _shanten(state, rest) <= _shanten(state, hand)
 
 
 def _without(hand: list[Tile], tile: Tile) -> list[Tile]:
@@ -93,17 +79,27 @@ def _without(hand: list[Tile], tile: Tile) -> list[Tile]:
 
 def _discard_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
     discards = [a for a in legal if a.kind is ActionKind.DISCARD]
-    hand = state.hands[seat]
     if len(discards) == 1:
         return discards[0]
-    target = _target_suit(hand) if state.preset.min_fan else ""
+    counts = counts_of(state.hands[seat])
+    options = shape_options(state.preset)
+    target = _target_suit(counts) if state.preset.min_fan else ""
+    by_value = sorted(discards, key=lambda a: _keep_value(state, seat, a.tile, counts, target))
 
-    def cost(action: Action) -> tuple[int, int]:
-        rest = list(hand)
-        rest.remove(action.tile)
-        return _shanten(state, rest), _keep_value(state, seat, action.tile, hand, target)
+    def after(tile: Tile) -> int:
+        counts[tile] -= 1
+        try:
+            return shapes.shanten(counts, **options)
+        finally:
+            counts[tile] += 1
 
-    return min(discards, key=cost)
+    # a full hand's shanten is the best any discard can keep: stop at the first that keeps it,
+    # trying the least valuable tiles first (the same choice as the minimum of both, cheaper)
+    best = shapes.shanten(counts, **options)
+    for action in by_value:
+        if after(action.tile) == best:
+            return action
+    return min(by_value, key=lambda a: after(a.tile))
 
 
 def _claim_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
@@ -149,9 +145,11 @@ def _kong_pays(state: HandState, seat: int) -> bool:
 
 
 def _best_after_call(state: HandState, rest: list[Tile], kind: ActionKind) -> int:
-    if kind is ActionKind.KONG:
-        return _shanten(state, rest) if len(rest) % 3 == 1 else _shanten(state, rest[:-1])
-    return min(_shanten(state, [t for j, t in enumerate(rest) if j != i]) for i in range(len(rest)))
+    """Shanten after the call and its discard: after a pung or chow the rest is a full hand,
+    whose shanten is already what its best discard keeps."""
+    if kind is ActionKind.KONG and len(rest) % 3 != 1:
+        return _shanten(state, rest[:-1])
+    return _shanten(state, rest)
 
 
 def _opening_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
@@ -162,8 +160,10 @@ def _opening_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
         return next(a for a in legal if a.suit == weakest)
     # swap / remove: three tiles of the weakest suit that has three, least connected first
     suit = min((s for s in "mps" if held[s] >= 3), key=lambda s: (held[s], _suit_strength(hand, s)))
+    counts = counts_of(hand)
     tiles = sorted(
-        (t for t in hand if suit_of(t) == suit), key=lambda t: _keep_value(state, seat, t, hand, "")
+        (t for t in hand if suit_of(t) == suit),
+        key=lambda t: _keep_value(state, seat, t, counts, ""),
     )[:3]
     pick = tuple(sorted(tiles))
     return next(a for a in legal if a.tiles == pick)

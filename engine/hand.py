@@ -19,7 +19,7 @@ from itertools import combinations
 
 from engine import scoring, shapes
 from engine.actions import CLAIM_PRIORITY, Action, ActionKind
-from engine.presets import AfterWin, MultiWin, Opening, Preset, find_preset
+from engine.presets import AfterWin, MultiWin, Opening, Preset, find_preset, shape_options
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.tiles import (
     ORPHANS,
@@ -86,6 +86,8 @@ class Event:
     detail: str = ""
     private: bool = False
 
+
+_SUIT_TILES = {suit: range(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
 
 _OPENING_KIND = {
     Opening.SWAP_THREE: ActionKind.SWAP,
@@ -346,7 +348,7 @@ class HandState:
         return before == self._waits(after_hand)
 
     def _waits(self, hand: Sequence[Tile]) -> list[Tile]:
-        return shapes.waits(counts_of(hand), **self._shape_options())
+        return shapes.waits(counts_of(hand), **shape_options(self.preset))
 
     def _claim_options(self, seat: int) -> list[Action]:
         tile = self.claim_tile
@@ -402,28 +404,25 @@ class HandState:
 
     # ----------------------------------------------------------------- win checks
 
-    def _shape_options(self) -> dict[str, bool]:
-        preset = self.preset
-        return {
-            "seven_pairs": preset.seven_pairs,
-            "thirteen_orphans": preset.thirteen_orphans,
-            "kong_as_two_pairs": preset.kong_as_two_pairs,
-        }
-
     def _win_score(self, seat: int, tile: Tile, by: WinBy) -> Score | None:
         """The score if `seat` may win on `tile` now, else None."""
         if by is WinBy.DISCARD and not self.preset.discard_wins:
             return None
+        counts = counts_of(self.hands[seat])
+        if by is not WinBy.SELF_DRAW:
+            counts[tile] += 1
+        void = self.void[seat]
+        if void is not None and any(counts[t] for t in _SUIT_TILES[void]):
+            return None
+        if self.phase is Phase.ROB and self.rob_kind is ActionKind.CONCEALED_KONG:
+            # only thirteen orphans may rob a concealed kong
+            if not (all(counts[t] for t in ORPHANS) and sum(counts) == 14):
+                return None
+        elif not shapes.is_win(counts, **shape_options(self.preset)):
+            return None
         hand = list(self.hands[seat])
         if by is not WinBy.SELF_DRAW:
             hand.append(tile)
-        if self.void[seat] is not None and any(suit_of(t) == self.void[seat] for t in hand):
-            return None
-        if self.phase is Phase.ROB and self.rob_kind is ActionKind.CONCEALED_KONG:
-            if not (len(hand) == 14 and set(hand) == set(ORPHANS)):
-                return None
-        elif not shapes.is_win(counts_of(hand), **self._shape_options()):
-            return None
         result = scoring.score(self.preset, self._win_context(seat, hand, tile, by))
         return result if result.valid else None
 

@@ -90,7 +90,6 @@ class Preset:
     thirteen_orphans: bool = True
     kong_as_two_pairs: bool = False  # four identical tiles may count as two pairs
     discard_wins: bool = True
-    rob_concealed_kong_orphans_only: bool = True
     openings: tuple[Opening, ...] = ()
     min_fan: int = 0
     fan_cap: int = 13
@@ -138,7 +137,6 @@ _SICHUAN_COMMON = dict(
     seven_pairs=True,
     thirteen_orphans=False,
     kong_as_two_pairs=True,
-    rob_concealed_kong_orphans_only=False,
     fan_cap=4,
     unit="fan",
     time_control="table",
@@ -192,6 +190,21 @@ PLANNED_PRESETS = {
     "tw-16": "Taiwanese sixteen tiles",
     "hubei-laizi": "Hubei wild-kong (红中赖子杠)",
 }
+
+
+_SHAPE_OPTIONS: dict[str, dict[str, bool]] = {}
+
+
+def shape_options(preset: Preset) -> dict[str, bool]:
+    """The preset's winning-shape switches as keyword arguments for engine.shapes (cached)."""
+    options = _SHAPE_OPTIONS.get(preset.id)
+    if options is None:
+        options = _SHAPE_OPTIONS[preset.id] = {
+            "seven_pairs": preset.seven_pairs,
+            "thirteen_orphans": preset.thirteen_orphans,
+            "kong_as_two_pairs": preset.kong_as_two_pairs,
+        }
+    return options
 
 
 def find_preset(preset_id: str) -> Preset:
