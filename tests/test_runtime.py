@@ -292,3 +292,44 @@ async def test_a_finished_hand_keeps_its_own_seating_when_the_deal_moves(store: 
             return
         await runtime.ready(table.id, "101")
     pytest.fail("no non-dealer win in 20 hands")
+
+
+async def test_the_seed_004_table_clock(store: Store) -> None:
+    """40 s per decision played by the computer, the opening gets at least 15 s, and a deal
+    unfinished after 5 minutes ends with no further winner."""
+    timers = ManualTimers()
+    runtime = await make_runtime(store, timers)
+    table = await runtime.create_table("sichuan-swap3", creator_id="101", creator_name="Ann")
+    for player_id, name in PLAYERS[1:]:
+        await runtime.join(table.id, player_id, name)
+    await runtime.start_table(table.id, "101")
+    assert table.options.time_control == "table"
+    assert table.hand is not None and table.hand.phase is HandPhase.OPENING
+    assert table.deadline == timers.now() + 40
+    assert table.deal_deadline == timers.now() + 300
+    await timers.advance(40)
+    # the computer chose each swap: three tiles of one suit per player
+    swaps = [a for a in table.hand.log if a.kind.value == "swap"]
+    assert len(swaps) == 4 and all(len({t // 9 for t in a.tiles}) == 1 for a in swaps)
+    while table.phase is Phase.PLAYING and timers.now() < table.deal_deadline - 40:  # type: ignore[operator]
+        await timers.advance(40)
+    if table.phase is Phase.PLAYING:
+        await timers.advance(40)
+    assert table.phase is Phase.BETWEEN_HANDS
+    outcome = table.hand.outcome()
+    assert outcome is not None
+    assert outcome.termination.value == "deal_limit"  # seven 40 s decisions cannot finish
+    assert str(table.hand.log[-1]) == "0 time_up"
+
+
+async def test_a_returning_player_gets_the_hand_and_decision_again(store: Store) -> None:
+    front = Recorder()
+    runtime = await make_runtime(store, ManualTimers(), front, hand_factory=arranged)
+    table = await four_humans(runtime)
+    dealer = table.player_at(0)
+    front.calls.clear()
+    await runtime.refresh(table.id, table.seat(dealer).player_id)
+    assert ("hand", table.id, dealer) in front.calls
+    assert [d[0] for d in front.decisions_for(dealer)] == [dealer]
+    with pytest.raises(NotSeatedError):
+        await runtime.refresh(table.id, "999")

@@ -362,6 +362,17 @@ class Runtime:
         await self._notify(table, notices)
         return table
 
+    async def refresh(self, table_id: int, player_id: str) -> LiveTable:
+        """Send a (returning) player their hand and any pending decision again."""
+        table = self.get(table_id)
+        player = self._seated(table, player_id)
+        if table.phase is Phase.PLAYING:
+            await self.front.hand_changed(table, player)
+            if player in table.players_to_act():
+                actions = table.legal_for(player)
+                await self.front.decision(table, player, actions, table.deadline)
+        return table
+
     async def ready(self, table_id: int, player_id: str) -> LiveTable:
         table = self.get(table_id)
         async with table.lock:
@@ -668,7 +679,11 @@ class Runtime:
             notices = _Notices()
             # everyone still to decide shares this decision (one turn, or one claim window)
             for player in table.players_to_act():
-                action = table.hand.default_action(table.hand_seat(player))
+                seat = table.hand_seat(player)
+                if table.time_control.computer_on_timeout:
+                    action = choose_action(table.hand, seat)
+                else:
+                    action = table.hand.default_action(seat)
                 if action is None:
                     continue
                 if table.hand.phase is HandPhase.TURN:
