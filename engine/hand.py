@@ -131,6 +131,8 @@ class HandState:
         self.left = [False] * 4  # blood battle winners leave the hand
         self.locked = [False] * 4  # blood flow winners keep a locked hand
         self.points = [0] * 4  # this hand's running point changes
+        self.kong_points = [0] * 4  # the part of `points` paid for kongs at once
+        self.draw_points = [0] * 4  # the part paid in wall-draw checks
         self.wins: list[WinRecord] = []
         self.phase = Phase.TURN
         self.turn = 0
@@ -572,9 +574,8 @@ class HandState:
         self.after_kong = False
         if claim.kind is ActionKind.KONG:
             self.kongs_made += 1
-            self._pay(
-                scoring.kong_deltas(self.preset, MeldKind.KONG, seat, source, self._in_play())
-            )
+            kong = scoring.kong_deltas(self.preset, MeldKind.KONG, seat, source, self._in_play())
+            self._pay(kong, self.kong_points)
             self._draw(seat, replacement=True)
 
     def _commit_kong(self, seat: int, tile: Tile) -> None:
@@ -596,7 +597,8 @@ class HandState:
             self.melds[seat].append(meld)
         self.kongs_made += 1
         self._events.append(Event("kong", seat, tile, str(meld)))
-        self._pay(scoring.kong_deltas(self.preset, meld.kind, seat, None, self._in_play()))
+        kong = scoring.kong_deltas(self.preset, meld.kind, seat, None, self._in_play())
+        self._pay(kong, self.kong_points)
         self.turn = seat
         self.phase = Phase.TURN
         self._draw(seat, replacement=True)
@@ -710,9 +712,11 @@ class HandState:
     def _in_play(self) -> tuple[int, ...]:
         return tuple(seat for seat in range(4) if not self.left[seat])
 
-    def _pay(self, deltas: Sequence[int]) -> None:
+    def _pay(self, deltas: Sequence[int], ledger: list[int] | None = None) -> None:
         for seat, delta in enumerate(deltas):
             self.points[seat] += delta
+            if ledger is not None:
+                ledger[seat] += delta
         if any(deltas):
             self._events.append(Event("payment", detail=" ".join(map(str, deltas))))
 
@@ -722,7 +726,7 @@ class HandState:
 
     def _end(self, termination: Termination) -> None:
         if termination is Termination.WALL_DRAW:
-            self._pay(scoring.wall_draw_deltas(self.preset, self))
+            self._pay(scoring.wall_draw_deltas(self.preset, self), self.draw_points)
             if self.wins:
                 termination = Termination.WIN
         self.phase = Phase.OVER

@@ -149,6 +149,11 @@ def result_view_from_state(
         payments=tuple((names[s], outcome.deltas[s]) for s in range(4)),
         channel_name=channel_name,
         note="" if wins else _ENDINGS.get(outcome.termination.value, ""),
+        other_payments=tuple(
+            (label, tuple((names[s], ledger[s]) for s in range(4) if ledger[s]))
+            for label, ledger in (("Kongs", state.kong_points), ("Wall draw", state.draw_points))
+            if any(ledger)
+        ),
     )
 
 
@@ -172,6 +177,7 @@ def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView
         limit=win.score.limit,
         by=how,
         seat_wind=win.seat,
+        paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),
     )
 
 

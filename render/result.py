@@ -43,6 +43,8 @@ COLUMNS = 2
 def render_result(view: ResultView) -> Image.Image:
     """Draw the end of a hand: wins (or the draw), pattern values, totals and payments."""
     blocks = [_win_block(view, win) for win in view.wins] or [_draw_block(view)]
+    if view.other_payments:
+        blocks.append(_other_block(view))
     payments = _payments_block(view)
     height = HEADER + sum(b.height + 10 for b in blocks) + payments.height + MARGIN
     canvas = Image.new("RGB", (WIDTH, height), FELT)
@@ -78,7 +80,8 @@ def _win_block(view: ResultView, win: WinView) -> Image.Image:
     pattern_rows = -(-len(patterns) // COLUMNS)
     title_h = line_height(WINNER_PX) + 6
     tiles_h = sum(max(r.height, Geometry(TILE).height) + 8 for r in rows)
-    height = PAD + title_h + tiles_h + 8 + pattern_rows * PATTERN_ROW + 4 + PAD
+    paid_h = PATTERN_ROW if win.paid_by else 0
+    height = PAD + title_h + tiles_h + 8 + pattern_rows * PATTERN_ROW + paid_h + 4 + PAD
     block = Image.new("RGB", (WIDTH, height), FELT)
     rounded_box(block, (MARGIN, 0, WIDTH - MARGIN, height), 12, PANEL)
     x0, y = MARGIN + PAD, PAD
@@ -113,6 +116,12 @@ def _win_block(view: ResultView, win: WinView) -> Image.Image:
                 block.paste(frame, (x0 + gx - offset, base - group.height - offset), frame)
         y = base + 8
     _patterns(block, view, win, x0, y + 6, inner)
+    if win.paid_by:
+        paid = " · ".join(f"{name}: {points:,}" for name, points in win.paid_by)
+        top = y + 6 + pattern_rows * PATTERN_ROW
+        paste_text(
+            block, (x0, top), fit_text(f"Paid by {paid}", PATTERN_PX, inner), PATTERN_PX, TEXT_DIM
+        )
     return block
 
 
@@ -144,6 +153,19 @@ def _draw_block(view: ResultView) -> Image.Image:
     note = view.note or "The wall ran out."
     note = fit_text(note, PATTERN_PX, WIDTH - 2 * x)
     paste_text(block, (x, PAD + line_height(WINNER_PX)), note, PATTERN_PX, TEXT_DIM)
+    return block
+
+
+def _other_block(view: ResultView) -> Image.Image:
+    """Settlements besides the wins, one line each (e.g. kongs paid at once, wall-draw checks)."""
+    height = PAD + len(view.other_payments) * PATTERN_ROW + PAD - 6
+    block = Image.new("RGB", (WIDTH, height), FELT)
+    rounded_box(block, (MARGIN, 0, WIDTH - MARGIN, height), 12, PANEL)
+    x = MARGIN + PAD
+    for row, (label, deltas) in enumerate(view.other_payments):
+        amounts = " · ".join(f"{name} {delta:+,}".replace("-", "−") for name, delta in deltas)
+        text = fit_text(f"{label}: {amounts}", PATTERN_PX, WIDTH - 2 * x)
+        paste_text(block, (x, PAD - 4 + row * PATTERN_ROW), text, PATTERN_PX, TEXT)
     return block
 
 

@@ -111,6 +111,7 @@ class WinView:
     limit: bool = False
     by: str = ""  # e.g. 'self draw', 'discard from South'
     seat_wind: int | None = None  # turns claimed tiles towards their giver when known
+    paid_by: tuple[tuple[str, int], ...] = ()  # (payer name, points paid for this win)
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -128,6 +129,8 @@ class ResultView:
     payments: tuple[tuple[str, int], ...] = ()  # (player name, points won or lost), seat order
     channel_name: str = ""
     note: str = ""  # e.g. 'Wall exhausted'
+    # other settlements of the hand besides its wins: (label, ((name, delta), ...)), e.g. kongs
+    other_payments: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     wild: frozenset[Tile] = frozenset()
 
     def __post_init__(self) -> None:
