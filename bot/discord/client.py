@@ -1,0 +1,157 @@
+"""The Discord bot: one `commands.Bot` holding the store, the runtime and the front end.
+
+`setup_hook` opens the database, restores the tables (clocks re-armed), loads one cog per
+concern, puts their commands under `/mahjong`, registers the dynamic buttons (so controls
+on old messages keep working after a restart) and syncs the commands.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.cogs import COGS
+from bot.discord.components import DYNAMIC_ITEMS, tell
+from bot.discord.config import BotConfig
+from bot.discord.front import DiscordFront
+from bot.discord.pictures import Painter
+from bot.runtime import Runtime, SchedulerTimers, Timers
+from data import Store
+from engine.hand import HandState
+from engine.session import Session
+
+log = logging.getLogger(__name__)
+
+# View channel, send messages, embed links, attach files, read message history.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with the permissions it needs."""
+    return discord.utils.oauth_url(
+        application_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")
+    )
+
+
+class MahjongBot(commands.Bot):
+    """Mahjong tables in Discord channels."""
+
+    def __init__(
+        self,
+        config: BotConfig,
+        *,
+        timers: Timers | None = None,
+        hand_factory: Callable[[Session], HandState] | None = None,
+        seed_source: Callable[[], int] | None = None,
+        quickplay_fill_after: float = 60.0,
+        **options: Any,
+    ) -> None:
+        """`timers`, `hand_factory` and `seed_source` go to the runtime (tests set them)."""
+        intents = discord.Intents.none()
+        intents.guilds = True  # channel names and the guild cache; no privileged intents
+        options.setdefault(
+            "allowed_mentions",
+            discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+        )
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+        )
+        self.config = config
+        self.painter = Painter()
+        self.front = DiscordFront(self, config.edit_interval)
+        self.group = app_commands.Group(name="mahjong", description="Mahjong tables")
+        self._runtime_options: dict[str, Any] = {
+            "hand_factory": hand_factory,
+            "seed_source": seed_source,
+            "quickplay_fill_after": quickplay_fill_after,
+        }
+        self._timers = timers
+        self._store: Store | None = None
+        self._runtime: Runtime | None = None
+        self._announced = False
+        self._closed = False
+
+    @property
+    def store(self) -> Store:
+        """The database (open from `setup_hook` to `close`)."""
+        if self._store is None:
+            raise RuntimeError("the bot's database is not open (setup_hook has not run)")
+        return self._store
+
+    @property
+    def runtime(self) -> Runtime:
+        """The table runtime (from `setup_hook` to `close`)."""
+        if self._runtime is None:
+            raise RuntimeError("the bot's runtime is not running (setup_hook has not run)")
+        return self._runtime
+
+    async def setup_hook(self) -> None:
+        """Open the store, restore tables, load cogs, register dynamic items, sync commands."""
+        self._store = await Store.open(self.config.db_path)
+        timers = self._timers or SchedulerTimers()
+        self._runtime = Runtime(self._store, self.front, timers, **self._runtime_options)
+        quarantined = await self._runtime.open()
+        for item in quarantined:
+            log.error("table %s was set aside: %s", item.table_id, item.reason)
+        log.info("restored %d open table(s) from %s", len(self._runtime.tables), self._store.path)
+        for cog_class in COGS:
+            await self._add_grouped_cog(cog_class(self))
+        self.tree.add_command(self.group)
+        self.tree.on_error = self.on_app_command_error
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        synced = await self.tree.sync()
+        log.info("synced %d command(s)", len(synced))
+        if self.application_id:
+            log.info("invite link: %s", invite_url(self.application_id))
+
+    async def _add_grouped_cog(self, cog: commands.Cog) -> None:
+        """Add a cog and move its slash commands under /mahjong (one group, many cogs)."""
+        await self.add_cog(cog)
+        for command in cog.get_app_commands():
+            self.tree.remove_command(command.name)
+            self.group.add_command(command)
+
+    async def on_ready(self) -> None:
+        """Log who we are; refresh the messages of restored tables once."""
+        if self._announced:
+            return
+        self._announced = True
+        assert self.user is not None
+        log.info("logged in as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))
+        for table in list(self.runtime.tables.values()):
+            self.front.update_table(table)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Log what went wrong and tell the user, privately, that it was on our side."""
+        command = interaction.command.qualified_name if interaction.command else "?"
+        log.error("/%s failed", command, exc_info=error)
+        try:
+            await tell(interaction, "Something went wrong on our side; it has been logged.")
+        except discord.HTTPException:
+            log.warning("could not tell the user about the failure of /%s", command)
+
+    async def close(self) -> None:
+        """Stop the clocks, finish pending message updates, disconnect, close the database."""
+        if self._closed:
+            return await super().close()
+        self._closed = True
+        if self._runtime is not None:
+            await self._runtime.close()
+        await self.front.drain()
+        await super().close()
+        self.painter.close()
+        if self._store is not None:
+            await self._store.close()

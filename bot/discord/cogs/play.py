@@ -1,0 +1,202 @@
+"""Playing a hand: /mahjong hand, the My hand and Ready buttons, the public calls, and the
+private controls (discards, self-drawn wins, kongs, opening choices)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord import ids
+from bot.discord.components import sentence, tell
+from bot.discord.options import pick_table
+from bot.discord.surface import chow_choice, hand_surface, waiting_names
+from bot.runtime import LiveTable, Runtime, StaleActionError, TableError
+from data import Phase
+from engine.actions import Action, ActionKind
+from engine.tiles import InvalidNotationError, format_tiles
+
+if TYPE_CHECKING:
+    from bot.discord.client import MahjongBot
+
+Interaction = discord.Interaction[Any]
+STALE = (
+    "That control was for an earlier moment of the hand and the table has moved on; "
+    "press **My hand** (or `/mahjong hand`) for your hand as it is now."
+)
+DONE = {
+    ActionKind.DISCARD: "You discarded {tiles}.",
+    ActionKind.WIN: "You declared a win.",
+    ActionKind.CHOW: "You called chow {tiles}.",
+    ActionKind.PUNG: "You called pung.",
+    ActionKind.KONG: "You called kong.",
+    ActionKind.PASS: "You passed.",
+    ActionKind.CONCEALED_KONG: "You declared a kong of {tiles}.",
+    ActionKind.ADDED_KONG: "You added {tiles} to your pung.",
+    ActionKind.SWAP: "You pass on {tiles}.",
+    ActionKind.REMOVE: "You set aside {tiles}.",
+    ActionKind.VOID: "You play without {suit}.",
+}
+
+
+async def act_at_decision(
+    runtime: Runtime, table_id: int, player_id: str, action: Action, version: int
+) -> LiveTable:
+    """Play `action` if the decision drawn at `version` is still open.
+
+    Other players' answers in the same claim window move the state version on without closing
+    the window, so the action is retried with the current version while the decision stands.
+    """
+    for _ in range(8):
+        table = runtime.get(table_id)
+        hand = table.hand
+        if table.phase is not Phase.PLAYING or ids.decision_version(hand) != version:
+            raise StaleActionError(STALE)
+        assert hand is not None
+        try:
+            return await runtime.act(table_id, player_id, action, hand.version)
+        except StaleActionError:
+            continue
+    raise StaleActionError(STALE)
+
+
+def done_text(action: Action) -> str:
+    """What the player just did, in words (private)."""
+    suits = {"m": "characters", "p": "dots", "s": "bamboo"}
+    return DONE.get(action.kind, "Done.").format(
+        tiles=format_tiles(action.tiles), suit=suits.get(action.suit, action.suit)
+    )
+
+
+class PlayCog(commands.Cog, name="Play"):
+    """A hand in play, as its players meet it."""
+
+    def __init__(self, bot: MahjongBot) -> None:
+        self.bot = bot
+
+    # ------------------------------------------------------------------ your hand, privately
+
+    @app_commands.command(name="hand", description="Show your hand again, privately")
+    async def hand(self, interaction: Interaction) -> None:
+        """Your hand at your table here (or your only table), with its controls."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user_id = str(interaction.user.id)
+        playing = [t for t in self.bot.runtime.tables_of(user_id) if t.hand is not None]
+        table = pick_table(playing, interaction.channel_id)
+        if table is None:
+            return await tell(interaction, "You have no hand in play here.")
+        await self._send_hand(interaction, table)
+
+    async def on_my_hand(self, interaction: Interaction, table_id: int) -> None:
+        """The My hand button: the clicker's own hand, only to them."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            table = self.bot.runtime.get(table_id)
+        except TableError as error:
+            return await tell(interaction, sentence(error))
+        await self._send_hand(interaction, table)
+
+    async def _send_hand(self, interaction: Interaction, table: LiveTable) -> None:
+        player = table.player_of(str(interaction.user.id))
+        if player is None:
+            return await tell(interaction, f"You are not seated at Table #{table.id}.")
+        if table.hand is None:
+            return await tell(interaction, f"No hand is in play at Table #{table.id} yet.")
+        surface = hand_surface(table, player, self.bot.front.channel_name(table))
+        assert surface.picture is not None
+        file = await self.bot.painter.file(surface.picture, surface.filename)
+        await interaction.followup.send(
+            surface.content,
+            file=file,
+            view=surface.view or discord.utils.MISSING,
+            ephemeral=True,
+        )
+
+    # ------------------------------------------------------------------ between hands
+
+    async def on_ready(self, interaction: Interaction, table_id: int) -> None:
+        """The Ready button: the next hand deals when all four are ready."""
+        await interaction.response.defer()
+        try:
+            await self.bot.runtime.ready(table_id, str(interaction.user.id))
+        except TableError as error:
+            await tell(interaction, sentence(error))
+
+    # ------------------------------------------------------------------ calls and actions
+
+    async def on_call(
+        self, interaction: Interaction, table_id: int, version: int, kind: str
+    ) -> None:
+        """A public call button: play it for the clicker's seat if it is theirs to make."""
+        await interaction.response.defer()
+        user_id = str(interaction.user.id)
+        try:
+            table = self.bot.runtime.get(table_id)
+        except TableError as error:
+            return await tell(interaction, sentence(error))
+        player = table.player_of(user_id)
+        if player is None:
+            return await tell(interaction, f"You are not seated at Table #{table_id}.")
+        if table.phase is not Phase.PLAYING or ids.decision_version(table.hand) != version:
+            return await tell(interaction, STALE)
+        legal = table.legal_for(player)
+        options = [action for action in legal if action.kind.value == kind]
+        if not options:
+            if not legal:
+                text = "That call is not yours: you have nothing to decide on this tile."
+            else:
+                mine = ", ".join(sorted({a.kind.value for a in legal}))
+                text = f"You cannot {kind} this tile; you may: {mine}."
+            return await tell(interaction, text)
+        if len(options) > 1:
+            await interaction.followup.send(
+                "Which chow?", view=chow_choice(table_id, version, options), ephemeral=True
+            )
+            return
+        if await self._act(interaction, table_id, options[0], version):
+            table = self.bot.runtime.tables.get(table_id) or table
+            if ids.decision_version(table.hand) == version and table.phase is Phase.PLAYING:
+                waiting = ", ".join(waiting_names(table))
+                await tell(interaction, f"{done_text(options[0])} Waiting for {waiting}.")
+
+    async def on_act(
+        self, interaction: Interaction, table_id: int, version: int, notations: list[str]
+    ) -> None:
+        """A private control (DM, My hand, a chow menu): play the action it names."""
+        await interaction.response.defer()
+        if not notations:
+            return await tell(interaction, "Nothing was chosen.")
+        try:
+            action = Action.parse(notations[0])
+        except InvalidNotationError as error:
+            return await tell(interaction, f"That control is damaged ({error}).")
+        try:
+            table = self.bot.runtime.get(table_id)
+        except TableError as error:
+            return await tell(interaction, sentence(error))
+        player = table.player_of(str(interaction.user.id))
+        if player is None:
+            return await tell(interaction, f"You are not seated at Table #{table_id}.")
+        message = interaction.message
+        private = message is not None and message.flags.ephemeral
+        if message is not None and not private and message.guild is None:
+            self.bot.front.adopt_hand_message(table, player, message)
+        if not await self._act(interaction, table_id, action, version):
+            return
+        if private:
+            text = f"{done_text(action)} Press **My hand** for your hand as it is now."
+            await interaction.edit_original_response(content=text, view=None, attachments=[])
+
+    async def _act(
+        self, interaction: Interaction, table_id: int, action: Action, version: int
+    ) -> bool:
+        try:
+            await act_at_decision(
+                self.bot.runtime, table_id, str(interaction.user.id), action, version
+            )
+        except TableError as error:
+            await tell(interaction, sentence(error))
+            return False
+        return True

@@ -1,0 +1,278 @@
+"""The bot's buttons and select menus, as DynamicItems that rebuild themselves from custom ids.
+
+An item knows only what its id says (table, verb, decision version, seat, argument); it refuses
+people who are not seated at the table in `interaction_check` (privately) and hands every
+other click to the cog that owns the concern. No game logic lives here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord.ui import Button, DynamicItem, Select
+
+from bot.discord import ids
+
+if TYPE_CHECKING:
+    from bot.discord.client import MahjongBot
+    from bot.discord.cogs.lobby import LobbyCog
+    from bot.discord.cogs.play import PlayCog
+
+Interaction = discord.Interaction[Any]
+log = logging.getLogger(__name__)
+
+TABLE_LABELS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "cpu": ("Add computer", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "hand": ("My hand", discord.ButtonStyle.secondary),
+    "ready": ("Ready", discord.ButtonStyle.success),
+}
+CALL_LABELS = {
+    "chow": ("Chow", discord.ButtonStyle.primary),
+    "pung": ("Pung", discord.ButtonStyle.primary),
+    "kong": ("Kong", discord.ButtonStyle.primary),
+    "win": ("Win", discord.ButtonStyle.success),
+    "pass": ("Pass", discord.ButtonStyle.secondary),
+}
+LOBBY_VERBS = ("join", "leave", "cpu", "start")
+
+
+async def tell(interaction: Interaction, text: str, **kwargs: Any) -> None:
+    """Answer privately: as the response if none was sent yet, else as a follow-up."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+def sentence(error: Exception | str) -> str:
+    """A message as a sentence: the runtime's start in lower case and may lack a full stop."""
+    text = str(error)
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?", ")")) else ".")
+
+
+async def guarded(interaction: Interaction, work: Awaitable[None]) -> None:
+    """Run a click's handler; on an unexpected error, log it and tell the clicker privately."""
+    try:
+        await work
+    except Exception:
+        log.exception("handling %s failed", (interaction.data or {}).get("custom_id"))
+        with contextlib.suppress(discord.HTTPException):
+            await tell(interaction, "Something went wrong on our side; it has been logged.")
+
+
+def _bot(interaction: Interaction) -> MahjongBot:
+    return cast("MahjongBot", interaction.client)
+
+
+def _play(interaction: Interaction) -> PlayCog:
+    return cast("PlayCog", _bot(interaction).get_cog("Play"))
+
+
+def _lobby(interaction: Interaction) -> LobbyCog:
+    return cast("LobbyCog", _bot(interaction).get_cog("Lobby"))
+
+
+class SeatedOnly:
+    """Mixin for items of one table: refuse, privately, anyone not seated at it."""
+
+    table: int
+    seated_only = True
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
+        runtime = _bot(interaction).runtime
+        table = runtime.tables.get(self.table)
+        if table is None:
+            await tell(
+                interaction, f"Table #{self.table} is closed: these controls do nothing now."
+            )
+            return False
+        if self.seated_only and table.player_of(str(interaction.user.id)) is None:
+            await tell(
+                interaction,
+                f"You are not seated at Table #{self.table}: these controls are for its players.",
+            )
+            return False
+        return True
+
+
+class TableButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.TABLE_TEMPLATE):
+    """Join, Leave, Add computer, Start, My hand, Ready: one table's own buttons."""
+
+    def __init__(self, table: int, verb: str, version: int = 0, label: str | None = None) -> None:
+        text, style = TABLE_LABELS[verb]
+        button: Button[Any] = Button(
+            label=label or text, style=style, custom_id=ids.table_id(table, verb, version)
+        )
+        super().__init__(button)
+        self.table, self.verb, self.version = table, verb, version
+        self.seated_only = verb != "join"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        return cls(int(match["table"]), match["verb"], int(match["version"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        if self.verb in LOBBY_VERBS:
+            work = _lobby(interaction).on_lobby_button(interaction, self.table, self.verb)
+        elif self.verb == "hand":
+            work = _play(interaction).on_my_hand(interaction, self.table)
+        else:
+            work = _play(interaction).on_ready(interaction, self.table)
+        await guarded(interaction, work)
+
+
+class CallButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.CALL_TEMPLATE):
+    """A public call on the latest discard (or a kong to rob): Chow, Pung, Kong, Win, Pass."""
+
+    def __init__(self, table: int, version: int, kind: str) -> None:
+        label, style = CALL_LABELS[kind]
+        button: Button[Any] = Button(
+            label=label, style=style, custom_id=ids.call_id(table, version, kind)
+        )
+        super().__init__(button)
+        self.table, self.version, self.kind = table, version, kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CallButton:
+        return cls(int(match["table"]), int(match["version"]), match["kind"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        play = _play(interaction)
+        await guarded(interaction, play.on_call(interaction, self.table, self.version, self.kind))
+
+
+class ActButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.ACT_TEMPLATE):
+    """A private control playing one action of one seat: discard 5m, win, kong, void m."""
+
+    def __init__(
+        self,
+        table: int,
+        version: int,
+        seat: int,
+        kind: str,
+        arg: str = "",
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        custom_id = ids.act_id(table, version, seat, kind, arg)
+        button: Button[Any] = Button(label=label or kind, style=style, custom_id=custom_id)
+        super().__init__(button, row=row)
+        self.table, self.version, self.seat, self.kind, self.arg = table, version, seat, kind, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActButton:
+        return cls(
+            int(match["table"]),
+            int(match["version"]),
+            int(match["seat"]),
+            match["kind"],
+            match["arg"] or "",
+        )
+
+    @property
+    def notation(self) -> str:
+        """The action in the engine's notation, e.g. '2 discard 5m'."""
+        return f"{self.seat} {self.kind}" + (f" {self.arg}" if self.arg else "")
+
+    async def callback(self, interaction: Interaction) -> None:
+        play = _play(interaction)
+        await guarded(
+            interaction, play.on_act(interaction, self.table, self.version, [self.notation])
+        )
+
+
+class ActSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.PICK_TEMPLATE):
+    """A private menu of one seat's actions (discards of a long hand, several chows)."""
+
+    def __init__(
+        self,
+        table: int,
+        version: int,
+        seat: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str = "Choose…",
+        row: int | None = None,
+    ) -> None:
+        menu: Select[Any] = Select(
+            custom_id=ids.pick_id(table, version, seat),
+            options=options or [],
+            placeholder=placeholder,
+        )
+        super().__init__(menu, row=row)
+        self.table, self.version, self.seat = table, version, seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActSelect:
+        return cls(int(match["table"]), int(match["version"]), int(match["seat"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        chosen = [f"{self.seat} {value}" for value in self.item.values[:1]]
+        play = _play(interaction)
+        await guarded(interaction, play.on_act(interaction, self.table, self.version, chosen))
+
+
+class TilesSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.TILES_TEMPLATE):
+    """A private menu of three tiles to pass on or set aside (Sichuan openings).
+
+    Option values are `index:tile` (tiles repeat, values may not), in hand order.
+    """
+
+    def __init__(
+        self,
+        table: int,
+        version: int,
+        seat: int,
+        kind: str,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str = "Choose three tiles of one suit",
+        row: int | None = None,
+    ) -> None:
+        count = min(3, len(options)) if options else 3
+        menu: Select[Any] = Select(
+            custom_id=ids.tiles_id(table, version, seat, kind),
+            options=options or [],
+            placeholder=placeholder,
+            min_values=count,
+            max_values=count,
+        )
+        super().__init__(menu, row=row)
+        self.table, self.version, self.seat, self.kind = table, version, seat, kind
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TilesSelect:
+        return cls(int(match["table"]), int(match["version"]), int(match["seat"]), match["kind"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        tiles = "".join(sorted((value.partition(":")[2] for value in self.item.values), key=_order))
+        chosen = [f"{self.seat} {self.kind} {tiles}"]
+        play = _play(interaction)
+        await guarded(interaction, play.on_act(interaction, self.table, self.version, chosen))
+
+
+def _order(tile: str) -> tuple[str, str]:
+    return (tile[-1], tile[:-1])
+
+
+DYNAMIC_ITEMS = (TableButton, CallButton, ActButton, ActSelect, TilesSelect)

@@ -1,0 +1,123 @@
+"""The bot's settings, read from the environment (and a `.env` file), and the endpoint patch.
+
+| variable | meaning | default |
+| --- | --- | --- |
+| `DISCORD_TOKEN` | the bot token (Developer Portal → your application → Bot) | required |
+| `MAHJONG_DB` | the SQLite file | `mahjong.db` in the working directory |
+| `DISCORD_API_BASE` | REST base with the version, e.g. `http://proxy:8080/api/v10` | Discord's |
+| `DISCORD_GATEWAY_URL` | gateway websocket URL, e.g. `ws://proxy:8081` | Discord's |
+| `MAHJONG_LOG_LEVEL` (or `LOG_LEVEL`) | DEBUG, INFO, WARNING, ERROR | INFO |
+
+Variables already in the environment win over the `.env` file.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message names the variable and what it expects."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotConfig:
+    token: str | None = None
+    db_path: str = "mahjong.db"
+    api_base: str | None = None
+    gateway_url: str | None = None
+    log_level: str = "INFO"
+    edit_interval: float = 1.0  # seconds between two edits of one message
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, dotenv: str | Path | None = ".env"
+    ) -> BotConfig:
+        """Read the settings: the environment first, then the `.env` file for what it lacks."""
+        env = dict(read_dotenv(dotenv)) if dotenv is not None else {}
+        env.update(os.environ if environ is None else environ)
+
+        def get(name: str) -> str | None:
+            value = env.get(name, "").strip()
+            return value or None
+
+        level = (get("MAHJONG_LOG_LEVEL") or get("LOG_LEVEL") or "INFO").upper()
+        if level not in LEVELS:
+            raise ConfigError(f"MAHJONG_LOG_LEVEL is one of {', '.join(LEVELS)}, not {level!r}")
+        api_base = get("DISCORD_API_BASE")
+        if api_base and not api_base.startswith(("http://", "https://")):
+            raise ConfigError(
+                f"DISCORD_API_BASE must be an http(s) URL such as "
+                f"https://discord.com/api/v10, not {api_base!r}"
+            )
+        gateway = get("DISCORD_GATEWAY_URL")
+        if gateway and not gateway.startswith(("ws://", "wss://")):
+            raise ConfigError(
+                f"DISCORD_GATEWAY_URL must be a ws(s) URL such as "
+                f"wss://gateway.discord.gg, not {gateway!r}"
+            )
+        return cls(
+            token=get("DISCORD_TOKEN"),
+            db_path=get("MAHJONG_DB") or "mahjong.db",
+            api_base=api_base.rstrip("/") if api_base else None,
+            gateway_url=gateway,
+            log_level=level,
+        )
+
+    @property
+    def log_level_number(self) -> int:
+        """The logging module's number for `log_level`."""
+        return int(logging.getLevelName(self.log_level))
+
+
+def read_dotenv(path: str | Path) -> dict[str, str]:
+    """Parse `KEY=VALUE` lines of a `.env` file (missing file: nothing).
+
+    Blank lines and `#` comments are skipped, an `export ` prefix is allowed, and one pair of
+    matching quotes around a value is removed.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / ".env"
+    >>> _ = p.write_text("# bot\\nexport DISCORD_TOKEN='abc'\\nMAHJONG_DB = x.db\\n")
+    >>> read_dotenv(p)
+    {'DISCORD_TOKEN': 'abc', 'MAHJONG_DB': 'x.db'}
+    """
+    file = Path(path)
+    if not file.is_file():
+        return {}
+    values: dict[str, str] = {}
+    for line in file.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        if key:
+            values[key] = value
+    return values
+
+
+def point_discord_at(config: BotConfig) -> None:
+    """Send discord.py's REST calls and gateway connection where the config says.
+
+    discord.py reads `Route.BASE` whenever it builds a request (webhooks and interaction
+    responses too) and `DiscordWebSocket.DEFAULT_GATEWAY` when it connects; a plain `Client`
+    never asks `/gateway/bot`. Unset settings leave Discord's own addresses.
+    """
+    import yarl
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    if config.api_base:
+        Route.BASE = config.api_base
+    if config.gateway_url:
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)

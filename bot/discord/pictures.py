@@ -1,0 +1,135 @@
+"""The pictures the bot posts, built from a live table and drawn off the event loop.
+
+Views are built on the loop (they copy the state, cheaply), then drawn and encoded on one
+worker thread, so a click is acknowledged before any pixel is drawn and renders never race.
+Public pictures come only from `TableView` and `ResultView`, which carry no concealed tile of
+a seat still playing; `HandView` pictures go only to their own player (DM or ephemeral).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+import discord
+
+from render import render_hand, render_result, render_table, to_png
+from render.adapt import hand_view_from_state, result_view_from_state, table_view_from_state
+from render.views import HandView, ResultView, TableView
+
+if TYPE_CHECKING:
+    from bot.runtime import LiveTable
+
+View = HandView | TableView | ResultView
+
+
+def table_title(table: LiveTable) -> str:
+    """'Table #12' (with its name when it has its own)."""
+    default = f"Table {table.id}"
+    name = table.name.strip()
+    return f"Table #{table.id}" + (f" · {name}" if name and name != default else "")
+
+
+def points_now(table: LiveTable) -> list[int]:
+    """Points per hand seat: carried points plus the hand's while it is played.
+
+    Once a hand is over its points are already in the session's (LiveTable's own
+    `points_by_hand_seat` would count them twice then).
+    """
+    assert table.session is not None
+    if table.hand is None or table.hand.is_over:
+        return [table.session.points[table.player_at(s)] for s in range(4)]
+    return table.points_by_hand_seat()
+
+
+def table_picture(table: LiveTable, channel_name: str = "") -> TableView | None:
+    """The public table of the hand in play (or just finished); None in the lobby."""
+    if table.hand is None or table.session is None:
+        return None
+    return table_view_from_state(
+        table.hand,
+        table.names_by_hand_seat(),
+        points_now(table),
+        table_name=table_title(table),
+        channel_name=channel_name,
+    )
+
+
+def hand_picture(table: LiveTable, player: int, channel_name: str = "") -> HandView | None:
+    """Player `player`'s own hand (None without a hand in play)."""
+    if table.hand is None or table.session is None:
+        return None
+    return hand_view_from_state(
+        table.hand,
+        table.hand_seat(player),
+        table_name=table_title(table),
+        channel_name=channel_name,
+        player_name=table.seat(player).name,
+    )
+
+
+def result_picture(table: LiveTable, channel_name: str = "") -> ResultView | None:
+    """The finished hand's result (None while the hand goes on)."""
+    if table.hand is None or table.hand.outcome() is None or table.session is None:
+        return None
+    return result_view_from_state(
+        table.hand,
+        table.names_by_hand_seat(),
+        table_name=table_title(table),
+        channel_name=channel_name,
+    )
+
+
+def draw(view: View) -> bytes:
+    """Draw a view and encode it as PNG (blocking: call through `Painter.png`)."""
+    if isinstance(view, HandView):
+        return to_png(render_hand(view))
+    if isinstance(view, TableView):
+        return to_png(render_table(view))
+    return to_png(render_result(view))
+
+
+class Painter:
+    """Draws pictures on one worker thread, remembers the last few, and what each message shows."""
+
+    def __init__(self, keep: int = 16) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mahjong-render")
+        self._last: dict[object, tuple[View, bytes]] = {}
+        self._recent: OrderedDict[View, bytes] = OrderedDict()
+        self._keep = keep
+
+    async def png(self, view: View) -> bytes:
+        """The PNG of `view`, drawn off the event loop (or reused if just drawn)."""
+        data = self._recent.get(view)
+        if data is None:
+            loop = asyncio.get_running_loop()
+            data = await loop.run_in_executor(self._executor, draw, view)
+            self._recent[view] = data
+            while len(self._recent) > self._keep:
+                self._recent.popitem(last=False)
+        else:
+            self._recent.move_to_end(view)
+        return data
+
+    async def file(self, view: View, filename: str) -> discord.File:
+        """A discord.File of `view`'s picture."""
+        return discord.File(io.BytesIO(await self.png(view)), filename=filename)
+
+    def unchanged(self, key: object, view: View | None) -> bool:
+        """Whether the message `key` already shows exactly this picture."""
+        last = self._last.get(key)
+        return view is not None and last is not None and last[0] == view
+
+    def remember(self, key: object, view: View | None, data: bytes = b"") -> None:
+        """Note what message `key` shows now (None: no picture)."""
+        if view is None:
+            self._last.pop(key, None)
+        else:
+            self._last[key] = (view, data)
+
+    def close(self) -> None:
+        """Stop the worker thread (pending drawings finish first)."""
+        self._executor.shutdown(wait=True)

@@ -1,0 +1,473 @@
+"""End to end through the real discord.py client and the fake Discord: tables, whole hands,
+DMs with hand pictures, calls on the table message, refusals, a restart mid-hand, closed DMs,
+and the rule that no hidden tile reaches a public message."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.discord.pictures as pictures
+from bot.discord import BotConfig, MahjongBot, ids
+from bot.runtime import LiveTable, ManualTimers
+from data import Phase
+from engine.actions import ActionKind
+from engine.ai import choose_action
+from engine.hand import HandState
+from engine.hand import Phase as HandPhase
+from engine.session import Session
+from engine.tiles import tile_name
+from render.views import HandView, ResultView, TableView
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+
+# A short hkos hand (see tests/test_hand.py): a quiet first round, then the dealer's 5m is a
+# win for West (seat 2) and North (seat 3); head bump gives it to West. North's 3p offers the
+# dealer a chow on the way.
+ARRANGED = [
+    "234p678p234s678s3z5m",
+    "11s99s44z19p33m77m8p",
+    "123m46m789m111z99m",
+    "5m5m5z5z5z6z6z6z2z2z2z7z7z",
+]
+DRAWS = "1p2p3p9s"
+TILE_TEXT = re.compile(r"(?<![A-Za-z0-9])[1-9]+[mpszf](?![A-Za-z0-9])")
+
+
+def arranged(session: Session) -> HandState:
+    return HandState.arranged(session.preset, ARRANGED, draws=DRAWS)
+
+
+def make_bot(path: Path, *, edit_interval: float = 0.02, **options: Any) -> MahjongBot:
+    """A bot on the fake: quick edits, a clock that never moves unless told, a fixed seed."""
+    config = BotConfig(token="fake-token", db_path=str(path), edit_interval=edit_interval)
+    options.setdefault("timers", ManualTimers())
+    options.setdefault("seed_source", lambda: 7)
+    return MahjongBot(config, guild_ready_timeout=0.05, **options)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord(users=5) as server:
+        yield server
+
+
+class Drawn:
+    """Every picture the bot drew, by kind, with the bytes it produced."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[object, bytes]] = []
+
+    def of(self, kind: type) -> list[tuple[Any, bytes]]:
+        return [(view, data) for view, data in self.items if isinstance(view, kind)]
+
+    def bytes_of(self, kind: type) -> set[bytes]:
+        return {data for _, data in self.of(kind)}
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Drawn:
+    record = Drawn()
+    original = pictures.draw
+
+    def spy(view: Any) -> bytes:
+        data = original(view)
+        record.items.append((view, data))
+        return data
+
+    monkeypatch.setattr(pictures, "draw", spy)
+    return record
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def table_message(fake: FakeDiscord) -> FakeMessage | None:
+    """The (first) public table message of the channel."""
+    for message in fake.channel_messages():
+        if not message.ephemeral and message.custom_ids and message.embeds:
+            return message
+    return None
+
+
+async def wait_table_message(fake: FakeDiscord) -> FakeMessage:
+    return await fake.wait_for(lambda: table_message(fake), message="no table message")
+
+
+async def open_table(fake: FakeDiscord, creator: FakeUser, **options: Any) -> FakeMessage:
+    record = await fake.slash(creator, "mahjong", "create", options)
+    await record.wait_responses(2)
+    assert record.ephemeral, "the confirmation is private; the table message is public"
+    return await wait_table_message(fake)
+
+
+async def click(fake: FakeDiscord, user: FakeUser, message: FakeMessage, **find: Any) -> Any:
+    """Press a button as `user` and wait until the bot has handled the click."""
+    record = await fake.click(user, message, find.pop("custom_id", None), **find)
+    await record.wait_response()
+    await fake.settle()  # clicks are handled in order, as people make them one after another
+    return record
+
+
+def private_text(record: Any) -> str:
+    """The text of the private answers the bot gave an interaction."""
+    return "\n".join(m.text for m in record.followups if m.ephemeral) + "".join(
+        r.message.text for r in record.responses if r.message is not None and r.message.ephemeral
+    )
+
+
+async def refused(fake: FakeDiscord, record: Any, pattern: str) -> None:
+    """Wait for a private answer matching `pattern` to the interaction."""
+    await fake.wait_for(
+        lambda: re.search(pattern, private_text(record)),
+        message=lambda: f"no private answer like {pattern!r}: {private_text(record)!r}",
+    )
+
+
+def latest_dm(fake: FakeDiscord, user: FakeUser) -> FakeMessage | None:
+    dms = [m for m in fake.dms(user) if m.author is fake.bot_user]
+    return dms[-1] if dms else None
+
+
+async def dm_with_controls(fake: FakeDiscord, user: FakeUser, version: int) -> FakeMessage:
+    """Wait for the user's DM offering controls for the decision drawn at `version`."""
+
+    def found() -> FakeMessage | None:
+        message = latest_dm(fake, user)
+        markers = (f":act:{version}:", f":tiles:{version}:", f":pick:{version}:")
+        if message and any(m in c for c in message.custom_ids for m in markers):
+            return message
+        return None
+
+    return await fake.wait_for(found, message=f"{user.username} has no controls at v{version}")
+
+
+def live(bot: MahjongBot) -> LiveTable:
+    (table,) = bot.runtime.tables.values()
+    return table
+
+
+def user_of(fake: FakeDiscord, table: LiveTable, hand_seat: int) -> FakeUser:
+    player_id = table.seat(table.player_at(hand_seat)).player_id
+    return next(u for u in fake.users if str(u.id) == player_id)
+
+
+async def discard(fake: FakeDiscord, bot: MahjongBot, tile: str) -> None:
+    """The player on turn discards `tile` with the button in their DM."""
+    await fake.wait_for(lambda: live(bot).hand and live(bot).hand.phase is HandPhase.TURN)
+    table = live(bot)
+    assert table.hand is not None
+    user = user_of(fake, table, table.hand.turn)
+    version = table.version
+    message = await dm_with_controls(fake, user, version)
+    await click(fake, user, message, label=tile)
+    await fake.wait_for(lambda: live(bot).version > version)
+
+
+async def call(
+    fake: FakeDiscord,
+    bot: MahjongBot,
+    user: FakeUser,
+    kind: str,
+    until: Callable[[], object] | None = None,
+) -> Any:
+    """Press a call button on the table message once it is offered for the current window."""
+    message = await wait_table_message(fake)
+    table = live(bot)
+    custom_id = ids.call_id(table.id, ids.decision_version(table.hand), kind)
+    await fake.wait_for(
+        lambda: custom_id in message.custom_ids,
+        message=lambda: f"no {custom_id} on the table message: {message.custom_ids}",
+    )
+    record = await click(fake, user, message, custom_id=custom_id)
+    if until is not None:
+        await fake.wait_for(until)
+    return record
+
+
+def assert_no_hidden_tile_in_public(fake: FakeDiscord, drawn: Drawn) -> None:
+    """Public payloads never name a tile, and their pictures are table or result pictures."""
+    public = fake.public_payloads()
+    assert public, "the bot posted nothing public"
+    for payload in public:
+        text = json.dumps(payload.json)
+        assert not TILE_TEXT.search(text), f"a tile is named in public: {payload.route} {text}"
+    table_pngs = drawn.bytes_of(TableView)
+    result_pngs = drawn.bytes_of(ResultView)
+    hand_pngs = drawn.bytes_of(HandView)
+    public_files = [f for p in public for f in p.files]
+    assert public_files, "the table message carries the table picture"
+    for upload in public_files:
+        assert upload.data not in hand_pngs, f"a hand picture went public: {upload.filename}"
+        assert upload.data in table_pngs | result_pngs, f"unknown public picture {upload.filename}"
+    # what the public pictures show: never a concealed tile of a seat still playing
+    for view, _ in drawn.of(TableView):
+        for seat in view.seats:
+            assert seat.revealed == () and not seat.won
+    # hand pictures went to their players only
+    for payload in fake.all_payloads:
+        for upload in payload.files:
+            if upload.data in hand_pngs:
+                assert payload.visibility in ("dm", "ephemeral")
+
+
+# ------------------------------------------------------------------ the tests
+
+
+async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_path: Path) -> None:
+    alice, bob, carol, dave, erin = fake.users
+    async with fake.running(make_bot(tmp_path / "bot.db", hand_factory=arranged)) as bot:
+        table_msg = await open_table(fake, alice, rated=True, time="classic")
+        assert [b["label"] for b in table_msg.buttons] == ["Join", "Leave", "Start"]
+        for user in (bob, carol, dave):
+            await click(fake, user, table_msg, label="Join")
+        await fake.wait_for(lambda: "All four seats" in table_msg.text)
+        # someone not seated cannot start the table
+        record = await click(fake, erin, table_msg, label="Start")
+        await refused(fake, record, "not seated at Table #1")
+        assert live(bot).phase is Phase.LOBBY
+        await click(fake, alice, table_msg, label="Start")
+
+        # every player gets their hand as a PNG by DM; the dealer's has the discard buttons
+        for user in (alice, bob, carol, dave):
+            message = await fake.wait_for(lambda u=user: latest_dm(fake, u))
+            (picture,) = message.attachments
+            assert picture.content_type == "image/png" and picture.data[:4] == b"\x89PNG"
+            assert "Table #1" in message.content and "#general" in message.content
+        first = await dm_with_controls(fake, alice, 0)
+        assert "Your turn" in first.content
+        await fake.wait_for(lambda: table_msg.attachments)
+        assert "My hand" in [b["label"] for b in table_msg.buttons]
+
+        # My hand: the same hand and controls, privately
+        mine = await click(fake, alice, table_msg, label="My hand")
+        private = await fake.wait_for(
+            lambda: mine.original and mine.original.custom_ids and mine.original
+        )
+        assert private.ephemeral and private.attachments[0].content_type == "image/png"
+
+        await discard(fake, bot, "3z")
+        # the DM's controls are taken away once used
+        await fake.wait_for(lambda: not first.custom_ids)
+        # the private copy still shows them: a click there is for an outdated moment
+        stale = await click(fake, alice, private, label="5m")
+        await refused(fake, stale, "earlier moment")
+        assert live(bot).version == 1
+
+        await discard(fake, bot, "1p")
+        await discard(fake, bot, "2p")
+        await discard(fake, bot, "3p")
+
+        # North's 3p: only the dealer may chow it; the buttons are public
+        await fake.wait_for(lambda: "Chow" in [b.get("label") for b in table_msg.buttons])
+        labels = [b["label"] for b in table_msg.buttons]
+        assert labels == ["Chow", "Pass", "My hand"]
+        record = await click(fake, bob, table_msg, label="Chow")
+        await refused(fake, record, "not yours")
+        record = await click(fake, erin, table_msg, label="Pass")
+        await refused(fake, record, "not seated")
+        assert live(bot).version == 4
+        await call(fake, bot, alice, "pass", until=lambda: live(bot).version == 5)
+
+        await discard(fake, bot, "5m")
+        await fake.wait_for(lambda: "Win" in [b.get("label") for b in table_msg.buttons])
+        answer = await call(fake, bot, dave, "pass", until=lambda: live(bot).version == 7)
+        await refused(fake, answer, "Waiting for Carol")
+        await call(fake, bot, carol, "win")
+
+        # the result is posted; the table waits for Ready; ratings moved
+        result = await fake.wait_for(
+            lambda: next((m for m in fake.channel_messages() if "won" in m.content), None)
+        )
+        assert "Carol won on Alice's discard: 5 faan" in result.content
+        assert result.attachments[0].content_type == "image/png"
+        assert "Ratings" in result.text
+        await fake.wait_for(lambda: "Ready (0/4)" in [b.get("label") for b in table_msg.buttons])
+        ratings = {u.username: await bot.store.rating(str(u.id), "hkos-3-v1") for u in fake.users}
+        assert all(ratings[n].games == 1 for n in ("alice", "bob", "carol", "dave"))
+        assert ratings["carol"].rating > 1500 > ratings["alice"].rating
+        assert ratings["erin"].games == 0
+        # the dealer's hand message now says the hand is over, without controls
+        await fake.wait_for(lambda: "over" in (latest_dm(fake, alice) or first).content)
+        assert not latest_dm(fake, alice).custom_ids  # type: ignore[union-attr]
+
+        await click(fake, alice, table_msg, label="Ready (0/4)")
+        await fake.wait_for(lambda: "Ready (1/4)" in [b.get("label") for b in table_msg.buttons])
+
+    assert_no_hidden_tile_in_public(fake, drawn)
+    wins = drawn.of(ResultView)
+    assert wins and all(w.winner.startswith("Carol") for v, _ in wins for w in v.wins)
+
+
+async def test_restart_in_the_middle_of_a_hand(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob, carol, dave, _ = fake.users
+    path = tmp_path / "bot.db"
+    async with fake.running(make_bot(path, hand_factory=arranged)) as first_bot:
+        table_msg = await open_table(fake, alice, time="untimed")
+        for user in (bob, carol, dave):
+            await click(fake, user, table_msg, label="Join")
+        await click(fake, alice, table_msg, label="Start")
+        await discard(fake, first_bot, "3z")
+        old_dm = await dm_with_controls(fake, bob, 1)
+    assert first_bot.is_closed()
+
+    # a new process: same database, new runtime restored from it, no memory of messages
+    async with fake.running(make_bot(path)) as bot:
+        table = live(bot)
+        assert table.version == 1 and table.message_id == table_msg.id
+        edits = len(table_msg.history)
+        await fake.wait_for(lambda: len(table_msg.history) > edits)  # refreshed on start
+        # Bob's button from before the restart still works
+        await click(fake, bob, old_dm, label="1p")
+        await fake.wait_for(lambda: live(bot).version == 2)
+        await fake.wait_for(lambda: not old_dm.custom_ids)
+        await discard(fake, bot, "2p")
+        await discard(fake, bot, "3p")
+        await call(fake, bot, alice, "pass", until=lambda: live(bot).version == 5)
+        await discard(fake, bot, "5m")
+        # both may win on the 5m; head bump gives it to Carol, whoever answers first
+        await call(fake, bot, dave, "win", until=lambda: live(bot).version == 7)
+        await call(fake, bot, carol, "win", until=lambda: live(bot).phase is Phase.BETWEEN_HANDS)
+        await fake.wait_for(lambda: any("Carol won" in m.content for m in fake.channel_messages()))
+    record = await _reopened_store_history(path, str(carol.id))
+    assert record == ("win", 24)
+
+
+async def _reopened_store_history(path: Path, player: str) -> tuple[str, int]:
+    from data import Store
+
+    async with await Store.open(str(path)) as store:
+        (hand,) = await store.recent_hands(player)
+        mine = next(s for s in hand.seats if s.player_id == player)
+        return hand.outcome, mine.delta
+
+
+async def test_closed_dms_fall_back_to_my_hand(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice = fake.users[0]
+    alice.dms_open = False
+    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+        table_msg = await open_table(fake, alice, computers=3, time="untimed")
+        await click(fake, alice, table_msg, label="Start")
+        notice = await fake.wait_for(
+            lambda: next((m for m in fake.channel_messages() if alice.mention in m.content), None)
+        )
+        assert "My hand" in notice.content and "/mahjong hand" in notice.content
+        assert fake.dms(alice) == []
+
+        record = await fake.slash(alice, "mahjong", "hand")
+        await record.wait_responses(2)
+        private = record.original
+        assert private is not None and private.ephemeral and private.visible_to == alice.id
+        assert private.attachments[0].content_type == "image/png"
+        table = live(bot)
+        action = choose_action(table.hand, 0)  # type: ignore[arg-type]
+        assert action.kind is ActionKind.DISCARD
+        await click(
+            fake, alice, private, custom_id=ids.act_id(1, 0, 0, "discard", tile_name(action.tile))
+        )
+        await fake.wait_for(lambda: live(bot).version > 0)
+        await fake.wait_for(lambda: "You discarded" in private.content)
+        assert not private.custom_ids and not private.attachments
+        assert str(live(bot).hand.log[0]) == str(action)  # type: ignore[union-attr]
+        # the notice is posted once per hand, not at every turn
+        assert sum(alice.mention in m.content for m in fake.channel_messages()) == 1
+
+
+async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Alice plays a whole hand against three computers, each choice made with the controls a
+    person would use: DM buttons on her turn, the public call buttons, a chow menu."""
+    alice = fake.users[0]
+    async with fake.running(make_bot(tmp_path / "bot.db", seed_source=lambda: 71)) as bot:
+        table_msg = await open_table(fake, alice, computers=3, time="untimed")
+        await click(fake, alice, table_msg, label="Start")
+        used: set[str] = set()
+        for _ in range(200):
+            await fake.wait_for(
+                lambda: live(bot).phase is not Phase.PLAYING or 0 in live(bot).players_to_act()
+            )
+            table = live(bot)
+            if table.phase is not Phase.PLAYING:
+                break
+            hand = table.hand
+            assert hand is not None
+            seat = table.hand_seat(0)
+            action = choose_action(hand, seat)
+            version = ids.decision_version(hand)
+            before = hand.version
+            used.add(action.kind.value)
+            if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB):
+                record = await call(fake, bot, alice, action.kind.value)
+                chows = [a for a in table.legal_for(0) if a.kind is ActionKind.CHOW]
+                if action.kind is ActionKind.CHOW and len(chows) > 1:
+                    menu = await fake.wait_for(lambda r=record: r.followups and r.followups[-1])
+                    value = str(action).split(" ", 1)[1]
+                    await (
+                        await fake.select(alice, menu, ids.pick_id(1, version, seat), [value])
+                    ).wait_response()
+                    used.add("chow menu")
+            else:
+                message = await dm_with_controls(fake, alice, version)
+                arg = "".join(tile_name(t) for t in action.tiles)
+                custom_id = ids.act_id(1, version, seat, action.kind.value, arg)
+                await click(fake, alice, message, custom_id=custom_id)
+            await fake.wait_for(lambda v=before: live(bot).version > v)
+        assert live(bot).phase is Phase.BETWEEN_HANDS
+        await fake.wait_for(lambda: any("hand 1" in m.content for m in fake.channel_messages()))
+    # seed 71: Alice chooses among several chows once, and wins the hand
+    assert {"discard", "chow menu", "win"} <= used
+
+
+async def test_table_message_edits_are_coalesced(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Many quick changes: at most one edit per interval, and the last edit shows the end."""
+    alice, bob, carol, dave, erin = fake.users
+    interval = 0.25
+    async with fake.running(make_bot(tmp_path / "bot.db", edit_interval=interval)) as bot:
+        table_msg = await open_table(fake, alice)
+        clicks = [(bob, "Join"), (carol, "Join"), (bob, "Leave"), (dave, "Join")]
+        clicks += [(carol, "Leave"), (erin, "Join"), (bob, "Join"), (alice, "Leave")]
+        clicks += [(carol, "Join")]
+        for user, label in clicks:
+            await click(fake, user, table_msg, label=label)
+        seated = ["Dave", "Erin", "Bob", "Carol"]
+        await fake.wait_for(lambda: all(name in table_msg.text for name in seated), timeout=3)
+        await fake.wait_for(lambda: not bot.front.updates.busy)
+        assert "Alice" not in table_msg.text and "All four seats" in table_msg.text
+    edits = [
+        p.at
+        for p in fake.all_payloads
+        if p.route == "PATCH /channels/{channel_id}/messages/{message_id}"
+        and p.message_id == table_msg.id
+    ]
+    assert 1 <= len(edits) < len(clicks)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(edits)]
+    assert all(gap >= interval * 0.95 for gap in gaps), gaps
+
+
+async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Swap three: a three-tile menu in the DM; then the void suit: three buttons."""
+    alice = fake.users[0]
+    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+        table_msg = await open_table(fake, alice, preset="sichuan-swap3", computers=3)
+        await click(fake, alice, table_msg, label="Start")
+        message = await dm_with_controls(fake, alice, 0)
+        assert "three tiles of one suit to pass on" in message.content
+        hand = live(bot).hand
+        assert hand is not None and hand.phase is HandPhase.OPENING
+        (menu,) = [c for c in message.iter_components() if c["type"] == 3]
+        suit = next(s for s in "mps" if sum(tile_name(t)[1] == s for t in hand.hands[0]) >= 3)
+        values = [o["value"] for o in menu["options"] if o["value"].endswith(suit)][:3]
+        record = await fake.select(alice, message, menu["custom_id"], values)
+        await record.wait_response()
+        await fake.wait_for(lambda: live(bot).hand.opening_stage == 1)  # type: ignore[union-attr]
+        assert live(bot).hand.log[-4:][0].kind is ActionKind.SWAP  # type: ignore[union-attr]
+        version = ids.decision_version(live(bot).hand)
+        voids = await dm_with_controls(fake, alice, version)
+        assert "play without" in voids.content
+        await click(fake, alice, voids, label="Void: bamboo")
+        await fake.wait_for(lambda: live(bot).hand.void[0] == "s")  # type: ignore[union-attr]
+        await fake.wait_for(lambda: "Opening" not in table_msg.text)
