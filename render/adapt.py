@@ -1,7 +1,5 @@
 """From the engine's hand state to render views, and simulated hands for `mahjong-bot render`.
 
-The engine's state machine is imported lazily, so the rest of render (tiles, the hand picture)
-works in a build without it; these functions then raise EngineUnavailableError saying so.
 A public view copies how many tiles each seat hides, never which: this is where the rule
 "no hidden tile in a public picture" is kept.
 """
@@ -9,33 +7,16 @@ A public view copies how many tiles each seat hides, never which: this is where 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import import_module
-from types import ModuleType
-from typing import TYPE_CHECKING
 
+from engine.ai import choose_action
+from engine.hand import HandState, Phase, WinRecord
 from engine.presets import find_preset
+from engine.simulate import play_out
 from render.views import HandView, ResultView, SeatView, TableView, WinView
-
-if TYPE_CHECKING:
-    from engine.hand import HandState, WinRecord
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
 WIND_WORDS = ("East", "South", "West", "North")
 _ENDINGS = {"wall_draw": "The wall ran out.", "deal_limit": "The deal's time ran out."}
-
-
-class EngineUnavailableError(RuntimeError):
-    """The hand state machine (engine.hand) is not in this build."""
-
-
-def _engine(module: str) -> ModuleType:
-    try:
-        return import_module(module)
-    except ImportError as error:
-        raise EngineUnavailableError(
-            f"table and result pictures need the hand state machine ({module} could not be "
-            f"imported: {error}); `render hand` works without it"
-        ) from error
 
 
 def hand_view_from_state(
@@ -47,9 +28,8 @@ def hand_view_from_state(
     player_name: str = "",
 ) -> HandView:
     """A seat's own hand: its concealed tiles, with the tile it just drew set apart."""
-    phase = _engine("engine.hand").Phase
     concealed = list(state.hands[seat])
-    drawn = state.drawn if state.phase is phase.TURN and state.turn == seat else None
+    drawn = state.drawn if state.phase is Phase.TURN and state.turn == seat else None
     if drawn is not None and drawn in concealed:
         concealed.remove(drawn)
     else:
@@ -79,7 +59,6 @@ def table_view_from_state(
     Concealed tiles become a count; only a seat whose hand is out in the open (a blood-battle
     winner who left, a blood-flow winner with a locked hand) shows them face up.
     """
-    phase = _engine("engine.hand").Phase
     if points is None:
         points = [state.preset.start_points + delta for delta in state.points]
     seats = tuple(_seat_view(state, seat, names[seat], points[seat]) for seat in range(4))
@@ -90,7 +69,7 @@ def table_view_from_state(
         seats=seats,
         wall_left=state.wall_left,
         prevailing_wind=state.round_wind,
-        turn=state.turn if state.phase is phase.TURN else None,
+        turn=state.turn if state.phase is Phase.TURN else None,
         latest=state.last_discard,
         status=status_line(state, names),
     )
@@ -182,24 +161,23 @@ def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView
 
 
 def _new_hand(preset_id: str, seed: int) -> HandState:
-    return _engine("engine.hand").HandState(find_preset(preset_id), seed)
+    return HandState(find_preset(preset_id), seed)
 
 
 def engine_table_view(preset_id: str, seed: int, actions: int) -> TableView:
     """The table after computer players have made `actions` decisions (fewer if it ends)."""
     state = _new_hand(preset_id, seed)
-    choose = _engine("engine.ai").choose_action
     for _ in range(actions):
         seats = state.seats_to_act()
         if not seats:
             break
-        state.apply(choose(state, seats[0]))
+        state.apply(choose_action(state, seats[0]))
     label = f"{preset_id} · seed {seed}"
     return table_view_from_state(state, table_name=label, channel_name="simulated")
 
 
 def engine_result_view(preset_id: str, seed: int) -> ResultView:
     """The result of a hand that computer players played to its end."""
-    state = _engine("engine.simulate").play_out(_new_hand(preset_id, seed))
+    state = play_out(_new_hand(preset_id, seed))
     label = f"{preset_id} · seed {seed}"
     return result_view_from_state(state, table_name=label, channel_name="simulated")

@@ -86,9 +86,6 @@ def run_render(args: argparse.Namespace) -> int:
     except (InvalidNotationError, UnknownPresetError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    except (RuntimeError, ImportError) as error:  # an engine part missing from this build
-        print(f"error: {error}", file=sys.stderr)
-        return 1
     data = to_png(image)
     Path(args.output).write_bytes(data)
     print(f"wrote {args.output} ({image.width}x{image.height}, {len(data) // 1024} KB)")
