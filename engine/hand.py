@@ -254,6 +254,18 @@ class HandState:
     def _opening(self) -> Opening:
         return self.preset.openings[self.opening_stage]
 
+    @property
+    def decision_version(self) -> int:
+        """The version at which the current decision opened.
+
+        Every answer in a claim window (or an opening stage) moves `version` on while the window
+        stays open for the others, so an answer made for any version from this one on still
+        answers the same decision.
+        """
+        if self.phase in (Phase.CLAIMS, Phase.ROB, Phase.OPENING):
+            return self.version - sum(1 for answer in self.pending.values() if answer is not None)
+        return self.version
+
     def active(self, seat: int) -> bool:
         return not self.left[seat]
 

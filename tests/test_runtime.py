@@ -333,3 +333,18 @@ async def test_a_returning_player_gets_the_hand_and_decision_again(store: Store)
     assert [d[0] for d in front.decisions_for(dealer)] == [dealer]
     with pytest.raises(NotSeatedError):
         await runtime.refresh(table.id, "999")
+
+
+async def test_answers_in_one_claim_window_share_its_version(store: Store) -> None:
+    runtime = await make_runtime(store, ManualTimers(), hand_factory=arranged)
+    table = await four_humans(runtime)
+    await play(runtime, table, "0 discard 5m")
+    opened = table.version
+    chow_by = table.seat(table.player_at(1)).player_id
+    pung_by = table.seat(table.player_at(2)).player_id
+    await runtime.act(table.id, chow_by, "1 pass", opened)
+    # another seat's answer moved the version on, but the window is the same decision
+    await runtime.act(table.id, pung_by, "2 pung 5m", opened)
+    assert table.hand is not None and table.hand.turn == 2
+    with pytest.raises(StaleActionError):
+        await runtime.act(table.id, pung_by, "2 discard 1s", opened)

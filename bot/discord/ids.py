@@ -18,7 +18,6 @@ when the window opened must keep working after someone else passed.
 from __future__ import annotations
 
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
 
 PREFIX = "mj"
 TABLE_VERBS = ("join", "leave", "cpu", "start", "hand", "ready")
@@ -37,17 +36,8 @@ TILES_TEMPLATE = (
 
 
 def decision_version(hand: HandState | None) -> int:
-    """The version at which the hand's current decision opened (0 without a hand).
-
-    On a turn that is the version itself; in a claim window or an opening stage, the answers
-    already given are taken off, so the number stays put until the window closes.
-    """
-    if hand is None:
-        return 0
-    if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB, HandPhase.OPENING):
-        answered = sum(1 for answer in hand.pending.values() if answer is not None)
-        return hand.version - answered
-    return hand.version
+    """The version at which the hand's current decision opened (0 without a hand)."""
+    return 0 if hand is None else hand.decision_version
 
 
 def table_id(table: int, verb: str, version: int = 0) -> str:

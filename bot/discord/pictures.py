@@ -33,18 +33,6 @@ def table_title(table: LiveTable) -> str:
     return f"Table #{table.id}" + (f" · {name}" if name and name != default else "")
 
 
-def points_now(table: LiveTable) -> list[int]:
-    """Points per hand seat: carried points plus the hand's while it is played.
-
-    Once a hand is over its points are already in the session's (LiveTable's own
-    `points_by_hand_seat` would count them twice then).
-    """
-    assert table.session is not None
-    if table.hand is None or table.hand.is_over:
-        return [table.session.points[table.player_at(s)] for s in range(4)]
-    return table.points_by_hand_seat()
-
-
 def table_picture(table: LiveTable, channel_name: str = "") -> TableView | None:
     """The public table of the hand in play (or just finished); None in the lobby."""
     if table.hand is None or table.session is None:
@@ -52,7 +40,7 @@ def table_picture(table: LiveTable, channel_name: str = "") -> TableView | None:
     return table_view_from_state(
         table.hand,
         table.names_by_hand_seat(),
-        points_now(table),
+        table.points_by_hand_seat(),
         table_name=table_title(table),
         channel_name=channel_name,
     )

@@ -17,7 +17,6 @@ from bot.discord.components import ActButton, ActSelect, CallButton, TableButton
 from bot.discord.pictures import (
     View,
     hand_picture,
-    points_now,
     result_picture,
     table_picture,
     table_title,
@@ -136,7 +135,7 @@ def _seat_lines(table: LiveTable) -> str:
                 lines.append(f"{index + 1}. {who}")
         return "\n".join(lines)
     names = table.names_by_hand_seat()
-    points = points_now(table)
+    points = table.points_by_hand_seat()
     timed = not table.time_control.untimed and table.time_control.reserve
     lines = []
     for hand_seat in range(4):

@@ -339,7 +339,7 @@ class Runtime:
             player = self._seated(table, player_id)
             if table.phase is not Phase.PLAYING or table.hand is None:
                 raise StaleActionError("there is no hand in play at this table right now")
-            if version != table.hand.version:
+            if not table.hand.decision_version <= version <= table.hand.version:
                 raise StaleActionError(
                     "that was for an earlier moment of the hand; here is the current one"
                 )

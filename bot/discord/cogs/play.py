@@ -13,7 +13,7 @@ from bot.discord import ids
 from bot.discord.components import sentence, tell
 from bot.discord.options import pick_table
 from bot.discord.surface import chow_choice, hand_surface, waiting_names
-from bot.runtime import LiveTable, Runtime, StaleActionError, TableError
+from bot.runtime import LiveTable, TableError
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.tiles import InvalidNotationError, format_tiles
@@ -39,27 +39,6 @@ DONE = {
     ActionKind.REMOVE: "You set aside {tiles}.",
     ActionKind.VOID: "You play without {suit}.",
 }
-
-
-async def act_at_decision(
-    runtime: Runtime, table_id: int, player_id: str, action: Action, version: int
-) -> LiveTable:
-    """Play `action` if the decision drawn at `version` is still open.
-
-    Other players' answers in the same claim window move the state version on without closing
-    the window, so the action is retried with the current version while the decision stands.
-    """
-    for _ in range(8):
-        table = runtime.get(table_id)
-        hand = table.hand
-        if table.phase is not Phase.PLAYING or ids.decision_version(hand) != version:
-            raise StaleActionError(STALE)
-        assert hand is not None
-        try:
-            return await runtime.act(table_id, player_id, action, hand.version)
-        except StaleActionError:
-            continue
-    raise StaleActionError(STALE)
 
 
 def done_text(action: Action) -> str:
@@ -193,9 +172,7 @@ class PlayCog(commands.Cog, name="Play"):
         self, interaction: Interaction, table_id: int, action: Action, version: int
     ) -> bool:
         try:
-            await act_at_decision(
-                self.bot.runtime, table_id, str(interaction.user.id), action, version
-            )
+            await self.bot.runtime.act(table_id, str(interaction.user.id), action, version)
         except TableError as error:
             await tell(interaction, sentence(error))
             return False
