@@ -72,6 +72,14 @@ def fit_text(text: str, px: int, max_width: int) -> str:
     return text.rstrip() + "…"
 
 
+def fit_size(text: str, px: int, max_width: int, smallest: int) -> tuple[str, int]:
+    """Shrink the font (down to `smallest` px) before shortening: names stay whole and distinct."""
+    for size in range(px, smallest - 1, -1):
+        if font(size).getlength(text) <= max_width:
+            return text, size
+    return fit_text(text, smallest, max_width), smallest
+
+
 def paste_text(
     canvas: Image.Image, xy: tuple[int, int], text: str, px: int, colour: RGB, *, align: str = "l"
 ) -> int:

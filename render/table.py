@@ -30,6 +30,7 @@ from render.style import (
     TEXT,
     TEXT_DIM,
     WIND_NAMES,
+    fit_size,
     fit_text,
     line_height,
     paste_text,
@@ -215,9 +216,9 @@ def _seat_info(canvas: Image.Image, view: TableView, index: int, plan: SeatPlan)
     x, y = MARGIN + PAD, plan.top + PAD
     wind = tile_sprite(27 + seat.wind, SMALL)
     canvas.paste(wind, (x, y), wind)
-    name = fit_text(seat.name, NAME_PX, INFO_W - SMALL - 12)
+    name, size = fit_size(seat.name, NAME_PX, INFO_W - SMALL - 12, round(NAME_PX * 0.75))
     colour = GOLD if view.turn == index else TEXT
-    paste_text(canvas, (x + SMALL + 8, y - 4), name, NAME_PX, colour)
+    paste_text(canvas, (x + SMALL + 8, y - 4 + (NAME_PX - size) // 2), name, size, colour)
     y += line_height(NAME_PX) - 2
     points = f"{seat.points:,} pts".replace("-", "−")
     paste_text(canvas, (x + SMALL + 8, y), points, INFO_PX, TEXT_DIM)
