@@ -156,7 +156,7 @@ def result_text(table: LiveTable) -> str:
         how = "self draw" if win.discarder is None else f"from {names[win.discarder]}"
         patterns = ", ".join(f"{p.id} {p.fan}" for p in win.score.patterns)
         lines.append(
-            f"{names[win.seat]} wins ({how}) with {format_tiles(win.concealed)}"
+            f"{names[win.seat]} {'win' if names[win.seat] == 'You' else 'wins'} ({how}) with {format_tiles(win.concealed)}"
             f" {' '.join(str(m) for m in win.melds)}: {win.score.fan} {hand.preset.unit}"
             f" [{patterns}]"
         )
