@@ -155,8 +155,9 @@ def result_text(table: LiveTable) -> str:
     for win in outcome.wins:
         how = "self draw" if win.discarder is None else f"from {names[win.discarder]}"
         patterns = ", ".join(f"{p.id} {p.fan}" for p in win.score.patterns)
+        verb = "win" if names[win.seat] == "You" else "wins"
         lines.append(
-            f"{names[win.seat]} {'win' if names[win.seat] == 'You' else 'wins'} ({how}) with {format_tiles(win.concealed)}"
+            f"{names[win.seat]} {verb} ({how}) with {format_tiles(win.concealed)}"
             f" {' '.join(str(m) for m in win.melds)}: {win.score.fan} {hand.preset.unit}"
             f" [{patterns}]"
         )
