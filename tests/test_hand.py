@@ -343,3 +343,58 @@ def test_replay_rebuilds_the_same_state() -> None:
     assert again.hands == live.hands and again.melds == live.melds
     assert again.ponds == live.ponds and again.outcome() == live.outcome()
     assert again.version == live.version == len(live.log)
+
+
+def _at_the_last_tile(hands: list[str], last: str) -> HandState:
+    """A hand whose wall is drained so that the next draw is its final tile, `last`."""
+    state = HandState.arranged(HKOS, hands, replacements=last)
+    state.front = state.back - 1  # the wall's other tiles are gone
+    return state
+
+
+def test_a_win_on_the_final_draw_scores_last_tile() -> None:
+    state = _at_the_last_tile(
+        [DEALER_5M, "123m46m789m111z99m", "1p1p3s3s5s5s7s7s9s9p2z2z6z", "11s99s44z19p33m77m8p"],
+        last="5m",
+    )
+    act(state, "0 discard 3z")
+    assert state.turn == 1 and state.drawn == parse_tile("5m") and state.wall_left == 0
+    act(state, "1 win")
+    win = state.outcome().wins[0]
+    assert "last_tile" in {p.id for p in win.score.patterns}
+    assert win.by is WinBy.SELF_DRAW
+
+
+def test_the_discard_after_the_final_draw_can_be_won_but_not_called() -> None:
+    state = _at_the_last_tile(
+        [DEALER_5M, "11s99s44z19p33m77m8p", "123m46m789m111z99m", "5m5m1p1p3s3s5s5s7s7s9s9p2z"],
+        last="5m",
+    )
+    act(state, "0 discard 3z")
+    act(state, "1 discard 5m")  # seat 1 drew the final tile and lets it go
+    assert kinds(state, 2) == {"pass", "win"}
+    # seat 3 holds 5m5m, but no pung is offered on the last discard; the dealer may win too
+    # (all chows + no bonus tiles + last tile = 3 faan), and head bump prefers seat 2
+    assert 3 not in state.seats_to_act() and kinds(state, 0) == {"pass", "win"}
+    act(state, "0 win")
+    act(state, "2 win")
+    assert state.outcome().winners == (2,)
+    win = state.outcome().wins[0]
+    assert "last_tile" in {p.id for p in win.score.patterns}
+
+
+def test_the_wall_running_out_ends_the_hand_in_a_draw() -> None:
+    state = _at_the_last_tile(
+        [
+            DEALER_5M,
+            "11s99s44z19p33m77m8p",
+            "1p1p3s3s5s5s7s7s9s9p2z2z6z",
+            "1m2m3m7m7m9m9m4s4s7z7z6z6z",
+        ],
+        last="8m",
+    )
+    act(state, "0 discard 3z")
+    act(state, "1 discard 8m")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.termination is Termination.WALL_DRAW
+    assert outcome.deltas == (0, 0, 0, 0)
