@@ -348,3 +348,29 @@ async def test_answers_in_one_claim_window_share_its_version(store: Store) -> No
     assert table.hand is not None and table.hand.turn == 2
     with pytest.raises(StaleActionError):
         await runtime.act(table.id, pung_by, "2 discard 1s", opened)
+
+
+async def test_a_sichuan_opening_gets_at_least_15_seconds_under_a_fast_clock(
+    store: Store,
+) -> None:
+    timers = ManualTimers()
+    runtime = await make_runtime(store, timers)
+    table = await runtime.create_table(
+        "sichuan-bb", creator_id="101", creator_name="Ann", time_control="bullet"
+    )
+    for player_id, name in PLAYERS[1:]:
+        await runtime.join(table.id, player_id, name)
+    await runtime.start_table(table.id, "101")
+    assert table.hand is not None and table.hand.phase is HandPhase.OPENING
+    assert table.deadline == timers.now() + 15  # bullet is 2 s + 5 s, the void choice 15 s
+    held_before = [
+        [sum(1 for t in table.hand.hands[seat] if t // 9 == suit) for suit in range(3)]
+        for seat in range(4)
+    ]
+    await timers.advance(14.9)
+    assert table.hand.phase is HandPhase.OPENING
+    await timers.advance(0.1)
+    # the timeout policy declared each player's least-held suit void
+    assert table.hand.phase is not HandPhase.OPENING
+    expected = ["mps"[held.index(min(held))] for held in held_before]
+    assert table.hand.void == expected
