@@ -374,3 +374,42 @@ async def test_a_sichuan_opening_gets_at_least_15_seconds_under_a_fast_clock(
     assert table.hand.phase is not HandPhase.OPENING
     expected = ["mps"[held.index(min(held))] for held in held_before]
     assert table.hand.void == expected
+
+
+async def test_a_failed_write_leaves_the_table_as_the_database_has_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    timers = ManualTimers()
+    runtime = await make_runtime(store, timers)
+    table = await runtime.create_table(
+        "hkos-3-v1", creator_id="101", creator_name="Ann", computers=3
+    )
+    await runtime.start_table(table.id, "101")
+    assert table.hand is not None
+    before = (table.version, [list(h) for h in table.hand.hands])
+    real_append = store.append_action
+    calls = 0
+
+    async def failing_append(*args: object, **kwargs: object) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the first computer move after the human's discard
+            raise OSError("disk full")
+        await real_append(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "append_action", failing_append)
+    seat = table.hand_seat(table.player_of("101"))  # type: ignore[arg-type]
+    action = choose_action(table.hand, seat)
+    with pytest.raises(OSError, match="disk full"):
+        await runtime.act(table.id, "101", action, table.version)
+    # memory holds what the log holds: the human's discard (stored) and nothing after it
+    log = await store.hand_log(table.hand_id)  # type: ignore[arg-type]
+    assert table.version == len(log.actions) == before[0] + 1
+    assert table.hand.log == list(log.actions)
+    monkeypatch.setattr(store, "append_action", real_append)
+    # a few seconds later the table carries on from there: the computers move again
+    await timers.advance(5)
+    assert table.version > before[0] + 1
+    assert table.players_to_act() == [table.player_of("101")] or table.phase is Phase.BETWEEN_HANDS
+    log = await store.hand_log(table.hand_id)  # type: ignore[arg-type]
+    assert table.hand.log == list(log.actions)

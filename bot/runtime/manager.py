@@ -7,6 +7,7 @@ end may call back in).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 
 OPENING_MIN_SECONDS = 15
 EXPIRY_CHECK_SECONDS = 600.0
+RESUME_AFTER_FAILURE = 5.0
 
 
 @dataclass
@@ -357,7 +359,7 @@ class Runtime:
                 raise TableError(f"{action} is not allowed now")
             self._spend_clock(table, player)
             notices = _Notices()
-            await self._apply(table, action, notices)
+            self._apply(table, action, notices)
             await self._advance(table, notices)
         await self._notify(table, notices)
         return table
@@ -499,27 +501,23 @@ class Runtime:
         await self._advance(table, notices)
         return notices
 
-    async def _apply(self, table: LiveTable, action: Action, notices: _Notices) -> None:
-        """Apply one action in memory and in the log together (memory is rolled back on error)."""
+    def _apply(self, table: LiveTable, action: Action, notices: _Notices) -> None:
+        """Apply one action in memory and queue it for the log (`_save` waits for the log)."""
         hand = table.hand
         assert hand is not None and table.hand_id is not None
         version = hand.version
         events = hand.apply(action)
         self._arm_deadline(table)
-        try:
-            await self.store.append_action(
-                table.id,
-                table.hand_id,
-                action,
-                version,
-                self._deadlines(table),
-                now=self.timers.now(),
-            )
-        except BaseException:
-            table.hand = HandState.replay(
-                table.preset, hand.seed, hand.log[:-1], hand.round_wind, wall=hand.wall
-            )
-            raise
+        # queued appends of one table share a commit (the store's group commit)
+        append = self.store.append_action(
+            table.id,
+            table.hand_id,
+            action,
+            version,
+            self._deadlines(table),
+            now=self.timers.now(),
+        )
+        table.unsaved.append(asyncio.ensure_future(append))
         notices.table = True
         for event in events:
             if event.seat is not None and event.kind in (
@@ -543,13 +541,51 @@ class Runtime:
             if not computers:
                 break
             seat = table.hand_seat(computers[0])
-            await self._apply(table, choose_action(hand, seat), notices)
-            hand = table.hand
+            self._apply(table, choose_action(hand, seat), notices)
+        await self._save(table)
+        hand = table.hand
+        assert hand is not None
         if hand.is_over:
             await self._finish_hand(table, notices)
             return
         notices.decisions = True
         self._arm_timers(table)
+
+    async def _save(self, table: LiveTable) -> None:
+        """Wait until every queued action is in the log; on a failed write, rebuild the hand
+        from what the log holds (memory never runs ahead of the database) and re-raise."""
+        pending, table.unsaved = table.unsaved, []
+        results = await asyncio.gather(*pending, return_exceptions=True)
+        failure = next((r for r in results if isinstance(r, BaseException)), None)
+        if failure is None:
+            return
+        hand = table.hand
+        assert hand is not None and table.hand_id is not None
+        stored = await self.store.hand_log(table.hand_id)
+        table.hand = HandState.replay(
+            table.preset, hand.seed, stored.actions, hand.round_wind, wall=hand.wall
+        )
+        table.decision_key = None
+        self._arm_deadline(table)
+        # computers may be next: try again shortly, and the clocks run from the stored state
+        self.timers.schedule(
+            f"resume:{table.id}",
+            self.timers.now() + RESUME_AFTER_FAILURE,
+            lambda: self._resume(table.id),
+        )
+        raise failure
+
+    async def _resume(self, table_id: int) -> None:
+        """Carry on a hand after a failed write: computers move, clocks are armed again."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        notices = _Notices(table=True)
+        async with table.lock:
+            if table.phase is not Phase.PLAYING or table.hand is None or table.hand.is_over:
+                return
+            await self._advance(table, notices)
+        await self._notify(table, notices)
 
     async def _finish_hand(self, table: LiveTable, notices: _Notices) -> None:
         hand, session = table.hand, table.session
@@ -688,7 +724,7 @@ class Runtime:
                     continue
                 if table.hand.phase is HandPhase.TURN:
                     table.reserves[player] = 0.0
-                await self._apply(table, action, notices)
+                self._apply(table, action, notices)
             await self._advance(table, notices)
         await self._notify(table, notices)
 
@@ -700,7 +736,7 @@ class Runtime:
             if table.phase is not Phase.PLAYING or table.hand is None or table.hand_id != hand_id:
                 return
             notices = _Notices()
-            await self._apply(table, Action.parse("0 time_up"), notices)
+            self._apply(table, Action.parse("0 time_up"), notices)
             await self._advance(table, notices)
         await self._notify(table, notices)
 

@@ -47,6 +47,7 @@ class LiveTable:
     message_id: int | None = None
     last_result: RecordedHand | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    unsaved: list[asyncio.Future[None]] = field(default_factory=list)  # appends not yet stored
 
     # ------------------------------------------------------------------ seats
 
