@@ -75,9 +75,10 @@ async def run(tables: int, seconds: float, think: float, sync: str = "FULL") -> 
 
         async def person(table_id: int, rng: random.Random) -> None:
             while True:
-                await asyncio.sleep(rng.expovariate(1 / think))
-                if time.perf_counter() > deadline:
+                pause = rng.expovariate(1 / think)
+                if time.perf_counter() + pause > deadline:
                     return
+                await asyncio.sleep(pause)
                 await human_move(runtime, table_id, latencies)
 
         started = time.perf_counter()
