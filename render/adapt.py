@@ -102,10 +102,9 @@ def status_line(state: HandState, names: Sequence[str]) -> str:
         return "Hand over"
     if phase == "turn":
         return f"{names[state.turn]} ({WIND_WORDS[state.turn]}) to play"
-    waiting = ", ".join(names[s] for s in state.seats_to_act())
     if phase == "opening":
-        return f"Opening: waiting for {waiting}"
-    return f"Calls open: waiting for {waiting}"
+        return f"Opening: waiting for {', '.join(names[s] for s in state.seats_to_act())}"
+    return "Calls open"  # who may claim stays private: it would tell who holds what
 
 
 def result_view_from_state(

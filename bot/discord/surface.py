@@ -178,9 +178,10 @@ def _status(table: LiveTable, closed_reason: str | None) -> str:
         return f"**{table.seat(player).name}** ({WINDS[hand.turn]}) to play{clock}"
     if hand.phase is HandPhase.OPENING:
         return f"Opening: waiting for {names}{clock}"
+    # who may claim stays private: naming them would tell the table who holds what
     if hand.phase is HandPhase.ROB:
-        return f"A kong may be robbed: waiting for {names}{clock}"
-    return f"The latest discard is open to calls: waiting for {names}{clock}"
+        return f"A kong may be robbed{clock}"
+    return f"The latest discard is open to calls{clock}"
 
 
 def table_surface(
