@@ -10,11 +10,31 @@ True
 
 from __future__ import annotations
 
+from operator import itemgetter
+from typing import TypeVar
+
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase
 from engine.presets import shape_options
-from engine.tiles import DRAGONS, WINDS, MeldKind, Tile, counts_of, is_honour, is_terminal, suit_of
+from engine.tiles import (
+    DRAGONS,
+    HONOURS,
+    SUITS,
+    WINDS,
+    MeldKind,
+    Tile,
+    counts_of,
+    is_honour,
+    is_terminal,
+    suit_of,
+)
+
+# Enum members compared for every legal action: on Python 3.11 a lookup such as `ActionKind.WIN`
+# costs about ten times a module global, and these loops run on every decision.
+_WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
+_CHOW, _KONG = ActionKind.CHOW, ActionKind.KONG
+_CONCEALED_KONG, _ADDED_KONG = ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG
 
 
 def choose_action(state: HandState, seat: int) -> Action:
@@ -23,15 +43,17 @@ def choose_action(state: HandState, seat: int) -> Action:
     if not legal:
         raise ValueError(f"seat {seat} has no decision to make in {state.describe()}")
     for action in legal:
-        if action.kind is ActionKind.WIN:
+        if action.kind is _WIN:
             return action
-    if state.phase is Phase.OPENING:
+    phase = state.phase
+    if phase is Phase.OPENING:
         return _opening_choice(state, seat, legal)
-    if state.phase in (Phase.CLAIMS, Phase.ROB):
+    if phase is Phase.CLAIMS or phase is Phase.ROB:
         return _claim_choice(state, seat, legal)
-    own_kongs = (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)
     for action in legal:
-        if action.kind in own_kongs and _kong_keeps_shanten(state, seat, action, legal):
+        kind = action.kind
+        own_kong = kind is _CONCEALED_KONG or kind is _ADDED_KONG
+        if own_kong and _kong_keeps_shanten(state, seat, action, legal):
             return action
     return _discard_choice(state, seat, legal)
 
@@ -42,20 +64,51 @@ def _shanten(state: HandState, tiles: list[Tile]) -> int:
 
 def _target_suit(counts: list[int]) -> str:
     """The suit the hand leans to: a flush is the surest way to a valuable hand."""
-    sizes = [sum(counts[i * 9 : i * 9 + 9]) for i in range(3)]
+    sizes = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
     return "mps"[sizes.index(max(sizes))]
 
 
-def _keep_value(state: HandState, seat: int, tile: Tile, counts: list[int], target: str) -> int:
-    """How much a tile is worth keeping beyond shanten (higher keeps it); `counts` of the hand."""
-    copies = counts[tile]
-    if is_honour(tile):
-        valuable = tile in DRAGONS or tile in (WINDS[seat], WINDS[state.round_wind])
-        return copies * 3 + (2 if valuable else 0) - (0 if copies > 1 else 2)
-    value = 4 if suit_of(tile) == target else 0
-    rank = tile % 9
-    neighbours = sum(1 for d in (-2, -1, 1, 2) if 0 <= rank + d < 9 and counts[tile + d])
-    return value + copies * 2 + neighbours - (1 if is_terminal(tile) else 0)
+# The static parts of a suited kind's keep value, worked out once rather than per discard: its
+# suit letter, the kinds at most two ranks away in its suit (read with one itemgetter call), and
+# how many those are, less one for a terminal.
+_SUIT_LETTER = tuple(SUITS[tile // 9] for tile in range(27))
+_NEAR_KINDS = tuple(
+    tuple(tile + d for d in (-2, -1, 1, 2) if 0 <= tile % 9 + d < 9) for tile in range(27)
+)
+_NEIGHBOURS = tuple(itemgetter(*kinds) for kinds in _NEAR_KINDS)  # two to four kinds each
+_NEAR_LESS_TERMINAL = tuple(
+    len(_NEAR_KINDS[tile]) - (1 if is_terminal(tile) else 0) for tile in range(27)
+)
+_FIRST_HONOUR = HONOURS[0]
+_Item = TypeVar("_Item")
+
+
+def _keep_values(
+    state: HandState, seat: int, tiles: list[Tile], counts: list[int], target: str
+) -> list[int]:
+    """How much each tile is worth keeping beyond shanten (higher keeps it); `counts` of the hand.
+
+    One call weighs every candidate: this runs on every discard of every computer player.
+    """
+    valuable = (*DRAGONS, WINDS[seat], WINDS[state.round_wind])
+    values = []
+    for tile in tiles:
+        copies = counts[tile]
+        if tile >= _FIRST_HONOUR:
+            bonus = 2 if tile in valuable else 0
+            values.append(copies * 3 + bonus - (0 if copies > 1 else 2))
+            continue
+        value = 4 if _SUIT_LETTER[tile] == target else 0
+        # held neighbours, less one for a terminal
+        near = _NEAR_LESS_TERMINAL[tile] - _NEIGHBOURS[tile](counts).count(0)
+        values.append(value + copies * 2 + near)
+    return values
+
+
+def _by_keep_value(values: list[int], items: list[_Item]) -> list[_Item]:
+    """`items` from the least to the most worth keeping; equal values keep their order."""
+    # a stable sort of the positions by value: the key is a C-level lookup, not a Python call
+    return [items[i] for i in sorted(range(len(items)), key=values.__getitem__)]
 
 
 def _kong_keeps_shanten(state: HandState, seat: int, kong: Action, legal: list[Action]) -> bool:
@@ -78,28 +131,20 @@ def _without(hand: list[Tile], tile: Tile) -> list[Tile]:
 
 
 def _discard_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
-    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    discards = [a for a in legal if a.kind is _DISCARD]
     if len(discards) == 1:
         return discards[0]
-    counts = counts_of(state.hands[seat])
-    options = shape_options(state.preset)
+    counts = state.tile_counts(seat)
     target = _target_suit(counts) if state.preset.min_fan else ""
-    by_value = sorted(discards, key=lambda a: _keep_value(state, seat, a.tile, counts, target))
-
-    def after(tile: Tile) -> int:
-        counts[tile] -= 1
-        try:
-            return shapes.shanten(counts, **options)
-        finally:
-            counts[tile] += 1
-
+    values = _keep_values(state, seat, [a.tiles[0] for a in discards], counts, target)
+    by_value = _by_keep_value(values, discards)
+    shanten = shapes.DiscardShanten(counts, **shape_options(state.preset))
     # a full hand's shanten is the best any discard can keep: stop at the first that keeps it,
     # trying the least valuable tiles first (the same choice as the minimum of both, cheaper)
-    best = shapes.shanten(counts, **options)
     for action in by_value:
-        if after(action.tile) == best:
+        if shanten.after(action.tiles[0]) == shanten.full:
             return action
-    return min(by_value, key=lambda a: after(a.tile))
+    return min(by_value, key=lambda a: shanten.after(a.tiles[0]))
 
 
 def _claim_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
@@ -110,31 +155,36 @@ def _claim_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
     assert tile is not None
     best: tuple[int, Action] | None = None
     for action in legal:
-        if action.kind is ActionKind.PASS:
+        kind = action.kind
+        if kind is _PASS:
             continue
         rest = list(hand)
-        if action.kind is ActionKind.CHOW:
+        if kind is _CHOW:
             for t in action.tiles:
                 if t != tile:
                     rest.remove(t)
         else:
-            for _ in range(3 if action.kind is ActionKind.KONG else 2):
+            for _ in range(3 if kind is _KONG else 2):
                 rest.remove(tile)
-        after = _best_after_call(state, rest, action.kind)
+        # a chow rarely reaches a minimum-faan hand unless the hand is one suit
+        if kind is _CHOW and state.preset.min_fan and _off_suit(rest, tile):
+            continue
+        after = _best_after_call(state, rest, kind)
         valuable = is_honour(tile) and (
             tile in DRAGONS or tile in (WINDS[seat], WINDS[state.round_wind])
         )
         gain = now - after + (1 if valuable else 0)
-        # a chow rarely reaches a minimum-faan hand unless the hand is one suit
-        off_suit = any(suit_of(t) not in (suit_of(tile), "z") for t in rest)
-        if action.kind is ActionKind.CHOW and state.preset.min_fan and off_suit:
-            continue
         # a kong that keeps the hand as close to a win is worth it where kongs are paid at once
-        if action.kind is ActionKind.KONG and gain == 0 and _kong_pays(state, seat):
+        if kind is _KONG and gain == 0 and _kong_pays(state, seat):
             gain = 1
         if gain > 0 and (best is None or gain > best[0]):
             best = (gain, action)
-    return best[1] if best else next(a for a in legal if a.kind is ActionKind.PASS)
+    return best[1] if best else next(a for a in legal if a.kind is _PASS)
+
+
+def _off_suit(rest: list[Tile], tile: Tile) -> bool:
+    """Whether the hand holds suited tiles of another suit than the claimed tile's."""
+    return any(suit_of(t) not in (suit_of(tile), "z") for t in rest)
 
 
 def _kong_pays(state: HandState, seat: int) -> bool:
@@ -160,12 +210,9 @@ def _opening_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
         return next(a for a in legal if a.suit == weakest)
     # swap / remove: three tiles of the weakest suit that has three, least connected first
     suit = min((s for s in "mps" if held[s] >= 3), key=lambda s: (held[s], _suit_strength(hand, s)))
-    counts = counts_of(hand)
-    tiles = sorted(
-        (t for t in hand if suit_of(t) == suit),
-        key=lambda t: _keep_value(state, seat, t, counts, ""),
-    )[:3]
-    pick = tuple(sorted(tiles))
+    suited = [t for t in hand if suit_of(t) == suit]
+    values = _keep_values(state, seat, suited, counts_of(hand), "")
+    pick = tuple(sorted(_by_keep_value(values, suited)[:3]))
     return next(a for a in legal if a.tiles == pick)
 
 

@@ -15,13 +15,14 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import combinations
+from itertools import combinations, compress
 
 from engine import scoring, shapes
 from engine.actions import CLAIM_PRIORITY, Action, ActionKind
 from engine.presets import AfterWin, MultiWin, Opening, Preset, find_preset, shape_options
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.tiles import (
+    NUM_KINDS,
     ORPHANS,
     Meld,
     MeldKind,
@@ -87,7 +88,41 @@ class Event:
     private: bool = False
 
 
-_SUIT_TILES = {suit: range(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
+# Enum members compared on every action. On Python 3.11 a lookup such as `Phase.TURN` costs
+# about ten times a module global, so the per-action paths below use these aliases.
+_TURN, _CLAIMS, _ROB, _OPENING = Phase.TURN, Phase.CLAIMS, Phase.ROB, Phase.OPENING
+_SELF_DRAW, _ON_DISCARD, _ROBBING_KONG = WinBy.SELF_DRAW, WinBy.DISCARD, WinBy.ROBBING_KONG
+_WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
+_TIME_UP, _CONCEALED_KONG = ActionKind.TIME_UP, ActionKind.CONCEALED_KONG
+
+_SUIT_SLICES = {suit: slice(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
+_SEATS_AFTER = tuple(tuple((seat + k) % 4 for k in (1, 2, 3)) for seat in range(4))
+
+# Actions are immutable values, so the ones offered on every turn and every claim window are
+# built once and shared instead of being rebuilt for each legal-action list.
+_DISCARD_ACTIONS = tuple(
+    tuple(Action(seat, ActionKind.DISCARD, (tile,)) for tile in range(NUM_KINDS))
+    for seat in range(4)
+)
+# per suited tile, the runs of its suit through it and the two other tiles each run needs
+_CHOW_RUNS = tuple(
+    tuple(
+        ((start, start + 1, start + 2), tuple(t for t in range(start, start + 3) if t != tile))
+        for start in (tile - 2, tile - 1, tile)
+        if start // 9 == tile // 9 and start % 9 <= 6
+    )
+    for tile in range(27)
+)
+_WIN_ACTIONS = tuple(Action(seat, ActionKind.WIN) for seat in range(4))
+_PASS_ACTIONS = tuple(Action(seat, ActionKind.PASS) for seat in range(4))
+
+# The events of every turn, built once per seat and tile: events are immutable values.
+_DISCARD_EVENTS = tuple(
+    tuple(Event("discard", seat, tile) for tile in range(NUM_KINDS)) for seat in range(4)
+)
+_DRAW_EVENTS = tuple(
+    tuple(Event("draw", seat, tile, private=True) for tile in range(NUM_KINDS)) for seat in range(4)
+)
 
 _OPENING_KIND = {
     Opening.SWAP_THREE: ActionKind.SWAP,
@@ -121,6 +156,9 @@ class HandState:
         self.front = 0
         self.back = len(wall)
         self.hands: list[list[Tile]] = [[] for _ in range(4)]
+        # counts_of(hands[seat]) kept up to date by _add/_remove: every discard asks three seats
+        # whether they can win on it, and recounting the hand each time was the cost
+        self._counts: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.bonus: list[list[Tile]] = [[] for _ in range(4)]
         self.ponds: list[list[Tile]] = [[] for _ in range(4)]
@@ -150,6 +188,15 @@ class HandState:
         self.swap_direction: int | None = None
         self._termination: Termination | None = None
         self._legal_cache: dict[int, list[Action]] = {}
+        # each claiming seat's options in the open window: answers do not change them
+        self._window_options: dict[int, list[Action]] = {}
+        self._scores: dict[WinContext, Score] = {}  # see _score
+        options = shape_options(preset)
+        self._shape_switches = (
+            options["seven_pairs"],
+            options["thirteen_orphans"],
+            options["kong_as_two_pairs"],
+        )
         self._events: list[Event] = []
         self._deal()
 
@@ -207,8 +254,8 @@ class HandState:
     def _deal(self) -> None:
         for seat in range(4):
             for _ in range(self.preset.hand_size):
-                self.hands[seat].append(self._take(front=True))
-        self.hands[0].append(self._take(front=True))
+                self._add(seat, self._take(front=True))
+        self._add(0, self._take(front=True))
         self.drawn = self.hands[0][-1]
         for seat in range(4):
             self._replace_bonus(seat)
@@ -223,12 +270,25 @@ class HandState:
         self.back -= 1
         return self.wall[self.back]
 
+    def _add(self, seat: int, tile: Tile) -> None:
+        """Put a tile into a seat's concealed hand (the only way tiles enter it)."""
+        self.hands[seat].append(tile)
+        if tile < NUM_KINDS:
+            self._counts[seat][tile] += 1
+
+    def _remove(self, seat: int, tile: Tile) -> None:
+        """Take a tile out of a seat's concealed hand (the only way tiles leave it)."""
+        self.hands[seat].remove(tile)
+        if tile < NUM_KINDS:
+            self._counts[seat][tile] -= 1
+
     def _replace_bonus(self, seat: int) -> None:
         """Expose bonus tiles and draw their replacements from the back, repeatedly."""
         hand = self.hands[seat]
-        while any(is_bonus(t) for t in hand):
+        # bonus tiles sort after every playing tile, so max() tells whether any is held
+        while hand and max(hand) >= NUM_KINDS:
             for tile in [t for t in hand if is_bonus(t)]:
-                hand.remove(tile)
+                self._remove(seat, tile)
                 self.bonus[seat].append(tile)
                 self._events.append(Event("bonus", seat, tile))
                 if self.wall_left == 0:
@@ -236,7 +296,7 @@ class HandState:
                         self.drawn = None
                     continue
                 replacement = self._take(front=False)
-                hand.append(replacement)
+                self._add(seat, replacement)
                 if self.drawn is not None and self.drawn == tile and seat == self.turn:
                     self.drawn = replacement
 
@@ -269,6 +329,10 @@ class HandState:
     def active(self, seat: int) -> bool:
         return not self.left[seat]
 
+    def tile_counts(self, seat: int) -> list[int]:
+        """A copy of the seat's concealed tiles as a 34-count vector (as `counts_of` gives)."""
+        return list(self._counts[seat])
+
     def concealed(self, seat: int) -> list[Tile]:
         """The seat's concealed tiles, sorted (the drawn tile included)."""
         return sorted(self.hands[seat])
@@ -281,11 +345,11 @@ class HandState:
 
     def seats_to_act(self) -> list[int]:
         """The seats whose decision the hand waits for now."""
-        if self.phase is Phase.TURN:
+        if self.phase is _TURN:
             return [self.turn]
-        if self.phase in (Phase.CLAIMS, Phase.ROB):
+        if self.phase in (_CLAIMS, _ROB):
             return [seat for seat, answer in self.pending.items() if answer is None]
-        if self.phase is Phase.OPENING:
+        if self.phase is _OPENING:
             return [seat for seat in range(4) if not self._opening_done(seat)]
         return []
 
@@ -298,46 +362,60 @@ class HandState:
         return cached
 
     def is_legal(self, action: Action) -> bool:
-        if action.kind is ActionKind.TIME_UP:
-            return not self.is_over and action == Action(0, ActionKind.TIME_UP)
-        return 0 <= action.seat < 4 and action in self.legal_actions(action.seat)
+        if action.kind is _TIME_UP:
+            return not self.is_over and action == Action(0, _TIME_UP)
+        if not 0 <= action.seat < 4:
+            return False
+        legal = self.legal_actions(action.seat)
+        # callers mostly pass back an offered action itself: identity is the quick check
+        for offered in legal:
+            if offered is action:
+                return True
+        return action in legal
 
     def _compute_legal(self, seat: int) -> list[Action]:
-        if self.phase is Phase.TURN and seat == self.turn:
+        if self.phase is _TURN and seat == self.turn:
             return self._turn_actions(seat)
-        if self.phase in (Phase.CLAIMS, Phase.ROB) and seat in self.pending:
+        if self.phase in (_CLAIMS, _ROB) and seat in self.pending:
             if self.pending[seat] is not None:
                 return []
-            return [Action(seat, ActionKind.PASS), *self._claim_options(seat)]
-        if self.phase is Phase.OPENING and not self._opening_done(seat):
+            options = self._window_options.get(seat)
+            if options is None:
+                assert self.claim_from is not None
+                options = self._claim_options(seat, self._next_seat(self.claim_from))
+            return [_PASS_ACTIONS[seat], *options]
+        if self.phase is _OPENING and not self._opening_done(seat):
             return self._opening_actions(seat)
         return []
 
     # ----------------------------------------------------------------- legal actions
 
     def _turn_actions(self, seat: int) -> list[Action]:
-        hand = self.hands[seat]
+        counts = self._counts[seat]
         actions: list[Action] = []
-        if self.drawn is not None and self._win_score(seat, self.drawn, WinBy.SELF_DRAW):
-            actions.append(Action(seat, ActionKind.WIN))
+        if self.drawn is not None and self._win_score(seat, self.drawn, _SELF_DRAW):
+            actions.append(_WIN_ACTIONS[seat])
         if self.locked[seat]:
             return actions + self._locked_turn_actions(seat)
         void_tiles = self._void_tiles(seat)
-        discardable = sorted(set(void_tiles or hand))
-        actions += [Action(seat, ActionKind.DISCARD, (t,)) for t in discardable]
+        # the concealed hand never holds bonus tiles here, so its kinds are the counted ones
+        discardable: Iterable[Tile]
+        discardable = sorted(set(void_tiles)) if void_tiles else compress(range(34), counts)
+        actions.extend(map(_DISCARD_ACTIONS[seat].__getitem__, discardable))
         if self.drawn is not None and self.wall_left > 0:
-            counts = counts_of(hand)
             void = self.void[seat]
-            actions += [
-                Action(seat, ActionKind.CONCEALED_KONG, (t,))
-                for t in range(34)
-                if counts[t] == 4 and suit_of(t) != void
-            ]
-            actions += [
-                Action(seat, ActionKind.ADDED_KONG, (meld.first,))
-                for meld in self.melds[seat]
-                if meld.kind is MeldKind.PUNG and counts[meld.first]
-            ]
+            if 4 in counts:  # rare: skip the scan of every kind
+                actions += [
+                    Action(seat, _CONCEALED_KONG, (t,))
+                    for t in range(34)
+                    if counts[t] == 4 and suit_of(t) != void
+                ]
+            if self.melds[seat]:
+                actions += [
+                    Action(seat, ActionKind.ADDED_KONG, (meld.first,))
+                    for meld in self.melds[seat]
+                    if meld.kind is MeldKind.PUNG and counts[meld.first]
+                ]
         return actions
 
     def _locked_turn_actions(self, seat: int) -> list[Action]:
@@ -364,37 +442,31 @@ class HandState:
     def _waits(self, hand: Sequence[Tile]) -> list[Tile]:
         return shapes.waits(counts_of(hand), **shape_options(self.preset))
 
-    def _claim_options(self, seat: int) -> list[Action]:
+    def _claim_options(self, seat: int, next_seat: int) -> list[Action]:
+        """What `seat` may claim on the open tile; `next_seat` (the discarder's next) may chow."""
         tile = self.claim_tile
         assert tile is not None and self.claim_from is not None
-        by = WinBy.ROBBING_KONG if self.phase is Phase.ROB else WinBy.DISCARD
+        robbing = self.phase is _ROB
         options: list[Action] = []
-        if self._win_score(seat, tile, by):
-            options.append(Action(seat, ActionKind.WIN))
-        if self.phase is Phase.ROB or self.locked[seat] or self.wall_left == 0:
+        if self._win_score(seat, tile, _ROBBING_KONG if robbing else _ON_DISCARD):
+            options.append(_WIN_ACTIONS[seat])
+        if robbing or self.locked[seat] or self.back == self.front:  # no calls on the last tile
             return options
-        if suit_of(tile) == self.void[seat]:
+        void = self.void[seat]
+        if void is not None and suit_of(tile) == void:
             return options
-        held = self.hands[seat].count(tile)
+        held = self._counts[seat][tile]
         if held >= 2:
             options.append(Action(seat, ActionKind.PUNG, (tile,)))
         if held == 3:
             options.append(Action(seat, ActionKind.KONG, (tile,)))
-        if self.preset.chow and seat == self._next_seat(self.claim_from) and tile < 27:
+        if tile < 27 and self.preset.chow and seat == next_seat:
             options += [Action(seat, ActionKind.CHOW, run) for run in self._chows(seat, tile)]
         return options
 
     def _chows(self, seat: int, tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
-        hand = self.hands[seat]
-        rank = tile % 9
-        runs = []
-        for start in (tile - 2, tile - 1, tile):
-            if start // 9 != tile // 9 or start % 9 > 6 or start % 9 > rank:
-                continue
-            run = (start, start + 1, start + 2)
-            if all(t == tile or t in hand for t in run):
-                runs.append(run)
-        return runs
+        counts = self._counts[seat]
+        return [run for run, (a, b) in _CHOW_RUNS[tile] if counts[a] and counts[b]]
 
     def _opening_actions(self, seat: int) -> list[Action]:
         kind = _OPENING_KIND[self._opening]
@@ -420,25 +492,53 @@ class HandState:
 
     def _win_score(self, seat: int, tile: Tile, by: WinBy) -> Score | None:
         """The score if `seat` may win on `tile` now, else None."""
-        if by is WinBy.DISCARD and not self.preset.discard_wins:
+        if by is _ON_DISCARD and not self.preset.discard_wins:
             return None
-        counts = counts_of(self.hands[seat])
-        if by is not WinBy.SELF_DRAW:
+        counts = self._counts[seat]
+        if by is _SELF_DRAW:
+            complete = self._complete(seat, counts)
+        else:
+            # try the tile in the kept counts and take it out again: no copy per check
             counts[tile] += 1
-        void = self.void[seat]
-        if void is not None and any(counts[t] for t in _SUIT_TILES[void]):
-            return None
-        if self.phase is Phase.ROB and self.rob_kind is ActionKind.CONCEALED_KONG:
-            # only thirteen orphans may rob a concealed kong
-            if not (all(counts[t] for t in ORPHANS) and sum(counts) == 14):
-                return None
-        elif not shapes.is_win(counts, **shape_options(self.preset)):
+            try:
+                complete = self._complete(seat, counts)
+            finally:
+                counts[tile] -= 1
+        if not complete:
             return None
         hand = list(self.hands[seat])
-        if by is not WinBy.SELF_DRAW:
+        if by is not _SELF_DRAW:
             hand.append(tile)
-        result = scoring.score(self.preset, self._win_context(seat, hand, tile, by))
+        result = self._score(self._win_context(seat, hand, tile, by))
         return result if result.valid else None
+
+    def _score(self, ctx: WinContext) -> Score:
+        """The preset's score of a win, worked out once per context in a hand.
+
+        A waiting hand meets the same context again and again: its tile discarded by another
+        seat, the window's answer, then the settling, and scoring is the slow part of a check.
+        """
+        found = self._scores.get(ctx)
+        if found is None:
+            found = self._scores[ctx] = scoring.score(self.preset, ctx)
+        return found
+
+    def _complete(self, seat: int, counts: list[int]) -> bool:
+        """Whether these counts (the seat's concealed tiles with the winning tile) may win."""
+        void = self.void[seat]
+        if void is not None and any(counts[_SUIT_SLICES[void]]):
+            return False
+        if self.phase is _ROB and self.rob_kind is _CONCEALED_KONG:
+            # only thirteen orphans may rob a concealed kong
+            return all(counts[t] for t in ORPHANS) and sum(counts) == 14
+        seven_pairs, thirteen_orphans, kong_as_two_pairs = self._shape_switches
+        # keywords given one by one: unpacking a dict of them costs more on every discard
+        return shapes.is_win(
+            counts,
+            seven_pairs=seven_pairs,
+            thirteen_orphans=thirteen_orphans,
+            kong_as_two_pairs=kong_as_two_pairs,
+        )
 
     def _win_context(self, seat: int, hand: list[Tile], tile: Tile, by: WinBy) -> WinContext:
         flags = set()
@@ -477,38 +577,37 @@ class HandState:
         self.version += 1
         self._legal_cache.clear()
         self.log.append(action)
-        if action.kind is ActionKind.TIME_UP:
+        if action.kind is _TIME_UP:
             self._end(Termination.DEAL_LIMIT)
             return self._events
-        handler = {
-            Phase.TURN: self._apply_turn,
-            Phase.CLAIMS: self._apply_answer,
-            Phase.ROB: self._apply_answer,
-            Phase.OPENING: self._apply_opening,
-        }[self.phase]
-        handler(action)
+        if self.phase is _TURN:
+            self._apply_turn(action)
+        elif self.phase is _OPENING:
+            self._apply_opening(action)
+        else:  # a claim or robbing window: the only other phases with legal actions
+            self._apply_answer(action)
         return self._events
 
     def _apply_turn(self, action: Action) -> None:
         seat = action.seat
-        if action.kind is ActionKind.WIN:
+        if action.kind is _WIN:
             tile = self.drawn
             assert tile is not None
-            self._settle_wins([(seat, WinBy.SELF_DRAW)], tile, None)
-        elif action.kind is ActionKind.DISCARD:
+            self._settle_wins([(seat, _SELF_DRAW)], tile, None)
+        elif action.kind is _DISCARD:
             self._discard(seat, action.tile)
         else:
             self._declare_kong(seat, action.kind, action.tile)
 
     def _discard(self, seat: int, tile: Tile) -> None:
-        self.hands[seat].remove(tile)
+        self._remove(seat, tile)
         self.ponds[seat].append(tile)
         self.last_discard = (seat, len(self.ponds[seat]) - 1)
         self.drawn = None
         self.after_kong = False
         self.discards_made += 1
-        self._events.append(Event("discard", seat, tile))
-        self._open_window(Phase.CLAIMS, tile, seat, None)
+        self._events.append(_DISCARD_EVENTS[seat][tile])
+        self._open_window(_CLAIMS, tile, seat, None)
 
     def _declare_kong(self, seat: int, kind: ActionKind, tile: Tile) -> None:
         self._events.append(Event("kong_declared", seat, tile, kind.value))
@@ -521,10 +620,13 @@ class HandState:
         self.claim_from = seat
         self.rob_kind = rob
         self.pending = {}
-        for other in self._seats_after(seat):
-            self.pending[other] = None
-            if not self._claim_options(other):
-                del self.pending[other]
+        self._window_options = {}
+        after = self._seats_after(seat)
+        for other in after:
+            options = self._claim_options(other, after[0])
+            if options:
+                self.pending[other] = None
+                self._window_options[other] = options
         self._legal_cache.clear()
         if self.pending:
             self._events.append(Event("claim_window", seat, tile, ",".join(map(str, self.pending))))
@@ -541,24 +643,26 @@ class HandState:
         tile, source = self.claim_tile, self.claim_from
         assert tile is not None and source is not None
         self.pending = {}
-        winners = [a.seat for a in answers if a.kind is ActionKind.WIN]
+        self._window_options = {}
+        winners = [a.seat for a in answers if a.kind is _WIN]
         if winners:
-            by = WinBy.ROBBING_KONG if self.phase is Phase.ROB else WinBy.DISCARD
+            by = _ROBBING_KONG if self.phase is _ROB else _ON_DISCARD
             order = self._seats_after(source)
             winners.sort(key=order.index)
             if self.preset.multi_win is MultiWin.HEAD_BUMP:
                 winners = winners[:1]
-            if self.phase is Phase.ROB:
-                self.hands[source].remove(tile)
+            if self.phase is _ROB:
+                self._remove(source, tile)
             else:
                 self.claimed[source].add(len(self.ponds[source]) - 1)
             self._settle_wins([(w, by) for w in winners], tile, source)
             return
-        if self.phase is Phase.ROB:
+        if self.phase is _ROB:
             self._commit_kong(source, tile)
             return
-        best = max(answers, key=lambda a: CLAIM_PRIORITY[a.kind], default=None)
-        if best is None or best.kind is ActionKind.PASS:
+        # mostly nobody could claim: no answers to weigh
+        best = max(answers, key=lambda a: CLAIM_PRIORITY[a.kind]) if answers else None
+        if best is None or best.kind is _PASS:
             self._next_draw(self._next_seat(source))
         else:
             self._call(best, source)
@@ -577,7 +681,7 @@ class HandState:
             kind = MeldKind.KONG if claim.kind is ActionKind.KONG else MeldKind.PUNG
             meld = Meld(kind, (tile,) * (size + 1), tile, source)
         for t in taken:
-            self.hands[seat].remove(t)
+            self._remove(seat, t)
         self.melds[seat].append(meld)
         self._events.append(Event("call", seat, tile, str(meld)))
         self.turn = seat
@@ -591,9 +695,8 @@ class HandState:
             self._draw(seat, replacement=True)
 
     def _commit_kong(self, seat: int, tile: Tile) -> None:
-        hand = self.hands[seat]
         if self.rob_kind is ActionKind.ADDED_KONG:
-            hand.remove(tile)
+            self._remove(seat, tile)
             index = next(
                 i
                 for i, m in enumerate(self.melds[seat])
@@ -604,7 +707,7 @@ class HandState:
             self.melds[seat][index] = meld
         else:
             for _ in range(4):
-                hand.remove(tile)
+                self._remove(seat, tile)
             meld = Meld(MeldKind.CONCEALED_KONG, (tile,) * 4)
             self.melds[seat].append(meld)
         self.kongs_made += 1
@@ -623,13 +726,17 @@ class HandState:
 
     def _draw(self, seat: int, *, replacement: bool) -> None:
         self.turn = seat
-        self.phase = Phase.TURN
+        self.phase = _TURN
         tile = self._take(front=not replacement)
-        self.hands[seat].append(tile)
+        self._add(seat, tile)
         self.drawn = tile
         self.after_kong = replacement
         self._replace_bonus(seat)
-        self._events.append(Event("draw", seat, self.drawn, private=True))
+        drawn = self.drawn
+        if drawn is None:
+            self._events.append(Event("draw", seat, None, private=True))
+        else:
+            self._events.append(_DRAW_EVENTS[seat][drawn])
         if self.drawn is None:  # the wall ran out while replacing bonus tiles
             self._end(Termination.WALL_DRAW)
 
@@ -646,7 +753,7 @@ class HandState:
             for answer in answers:
                 assert answer is not None
                 for tile in answer.tiles:
-                    self.hands[answer.seat].remove(tile)
+                    self._remove(answer.seat, tile)
                     self.removed[answer.seat].append(tile)
         else:
             self.void = [a.suit if a is not None else None for a in answers]
@@ -665,9 +772,10 @@ class HandState:
         self.swap_direction = direction
         for seat, pick in enumerate(picks):
             for tile in pick:
-                self.hands[seat].remove(tile)
+                self._remove(seat, tile)
         for seat, pick in enumerate(picks):
-            self.hands[(seat + direction) % 4].extend(pick)
+            for tile in pick:
+                self._add((seat + direction) % 4, tile)
         self._events.append(Event("swap", detail=str(direction)))
 
     # ----------------------------------------------------------------- wins and settling
@@ -679,7 +787,7 @@ class HandState:
             hand = list(self.hands[seat])
             if by is not WinBy.SELF_DRAW:
                 hand.append(tile)
-            result = scoring.score(self.preset, self._win_context(seat, hand, tile, by))
+            result = self._score(self._win_context(seat, hand, tile, by))
             deltas = scoring.win_deltas(self.preset, result, seat, by, source, self._in_play())
             self._pay(deltas)
             self.wins.append(
@@ -701,11 +809,11 @@ class HandState:
         after = self.preset.after_win
         if after is AfterWin.END:
             if source is not None:
-                self.hands[winners[0]].append(tile)
+                self._add(winners[0], tile)
             self._end(Termination.WIN)
             return
         if source is None:
-            self.hands[winners[0]].remove(tile)
+            self._remove(winners[0], tile)
         # the winning tile is set aside: one physical tile, kept by the first winner
         self.won_tiles[winners[0]].append(tile)
         for seat in winners:
@@ -743,6 +851,7 @@ class HandState:
                 termination = Termination.WIN
         self.phase = Phase.OVER
         self.pending = {}
+        self._window_options = {}
         self._termination = termination
         self._legal_cache.clear()
         self._events.append(Event("hand_over", detail=termination.value))
@@ -750,10 +859,16 @@ class HandState:
     # ----------------------------------------------------------------- seats
 
     def _next_seat(self, seat: int) -> int:
-        return self._seats_after(seat)[0] if self._seats_after(seat) else seat
+        """The first seat after `seat` still in the hand (`seat` itself when it is alone)."""
+        left = self.left
+        for other in _SEATS_AFTER[seat]:
+            if not left[other]:
+                return other
+        return seat
 
     def _seats_after(self, seat: int) -> list[int]:
-        return [(seat + k) % 4 for k in (1, 2, 3) if not self.left[(seat + k) % 4]]
+        left = self.left
+        return [other for other in _SEATS_AFTER[seat] if not left[other]]
 
     # ----------------------------------------------------------------- policy and checks
 

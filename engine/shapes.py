@@ -34,12 +34,21 @@ from operator import itemgetter
 
 from engine.tiles import ORPHANS
 
-__all__ = ["cache_sizes", "clear_caches", "is_tenpai", "is_win", "shanten", "waits"]
+__all__ = [
+    "DiscardShanten",
+    "cache_sizes",
+    "clear_caches",
+    "is_tenpai",
+    "is_win",
+    "shanten",
+    "waits",
+]
 
 MAX_SETS = 5  # 17 concealed tiles at most: five sets and a pair
 MAX_TILES = 3 * MAX_SETS + 2
 _NEG = -(10**6)  # "this shape cannot be reached" inside the overlap tables
 _ORPHAN_COUNTS = itemgetter(*ORPHANS)
+_ORPHAN_KINDS = frozenset(ORPHANS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -92,6 +101,10 @@ _PAIR_FLAG = 256
 
 
 def _fill_win0(key: tuple[int, ...]) -> int:
+    mirrored = _WIN0_SUIT.get(key[::-1])  # as for the shanten tables: mirrored suits agree
+    if mirrored is not None:
+        _WIN0_SUIT[key] = mirrored
+        return mirrored
     _check_key(key, 9)
     tiles = sum(key)
     if tiles % 3 == 0 and _jokers_needed(key, True, False) == 0:
@@ -235,85 +248,108 @@ def _fill_joker_win(key: tuple[int, ...]) -> tuple[int, int]:
 # pair the component does not use can be made from tiles it does not hold.
 
 
+# A suffix of a component's counts travels through the recursion as one int: its counts as
+# base-5 digits, the first count lowest, under a leading 1 that marks the length. The empty suffix
+# is 1 and dropping the first count is `code // 5`, so the memo keys on small ints, not tuples.
+_EMPTY = 1
+_THREE_KINDS = 5**3  # codes from here on hold at least three counts
+
+
+def _suffix_code(key: tuple[int, ...]) -> int:
+    code = _EMPTY
+    for count in reversed(key):
+        code = code * 5 + count
+    return code
+
+
 def _overlap_vector(
-    suffix: tuple[int, ...], before2: int, before1: int, chows: bool, omax: int
+    suffix: int, before2: int, before1: int, chows: bool, omax: int
 ) -> tuple[int, ...]:
-    """Best overlap of `suffix` with shapes, indexed [(overflow * 6 + sets) * 2 + pairs].
+    """Best overlap of `suffix` (coded) with shapes, indexed [(overflow * 6 + sets) * 2 + pairs].
 
     Negative entries are unreachable. `before2`/`before1` chows started two/one kinds before the
-    suffix and still need its first kind (and its second, for `before1`).
+    suffix and still need its first kind (and its second, for `before1`); both are 0-4.
     """
-    memo_key = (suffix, before2, before1, chows, omax)
+    memo_key = (((suffix * 5 + before2) * 5 + before1) * 2 + chows) * (MAX_TILES + 1) + omax
     found = _OVERLAP_MEMO.get(memo_key)
     if found is None:
         found = _overlap_vector_uncached(suffix, before2, before1, chows, omax)
         if len(_OVERLAP_MEMO) >= _OVERLAP_MEMO_LIMIT:
-            _OVERLAP_MEMO.clear()  # it only speeds up filling new tables: keep memory bounded
+            # it only speeds up filling new tables: keep memory bounded
+            _OVERLAP_MEMO.clear()
+            _VECTORS.clear()
+        # few vectors are distinct: entries share them, so an entry costs little more than its key
+        found = _VECTORS.setdefault(found, found)
         _OVERLAP_MEMO[memo_key] = found
     return found
 
 
-_OVERLAP_MEMO: dict[tuple[tuple[int, ...], int, int, bool, int], tuple[int, ...]] = {}
-_OVERLAP_MEMO_LIMIT = 30_000  # about 10 MB
+_OVERLAP_MEMO: dict[int, tuple[int, ...]] = {}
+_VECTORS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_OVERLAP_MEMO_LIMIT = 120_000  # about 10 MB
 _SLOTS = (MAX_SETS + 1) * 2  # table entries per overflow allowance: sets 0..5 x pair 0/1
 
 
 def _overlap_vector_uncached(
-    suffix: tuple[int, ...], before2: int, before1: int, chows: bool, omax: int
+    suffix: int, before2: int, before1: int, chows: bool, omax: int
 ) -> tuple[int, ...]:
     best = [_NEG] * ((omax + 1) * _SLOTS)
-    if not suffix:
+    if suffix == _EMPTY:
         best[0] = 0
         return tuple(best)
-    held, rest = suffix[0], suffix[1:]
+    held, rest = suffix % 5, suffix // 5
     # Only blocks that reuse a held tile matter (others are "made from nothing"): n identical
     # chows need a kind of theirs held n times, and n pungs of a kind (a second one is jokers
     # beyond the fourth copy) need more than 3n - 3 of it held.
-    window = max(suffix[0:3]) if chows and len(suffix) >= 3 else 0
+    window = max(held, rest % 5, rest // 5 % 5) if chows and suffix >= _THREE_KINDS else 0
     pungs = range((held + 2) // 3 + 1)
     pairs = (0, 1) if held else (0,)
+    moves = _MOVES.get(omax) or _fill_moves(omax)
     for new_chows in range(window + 1):
         child: tuple[int, ...] | None = None
         for pung in pungs:
             for pair in pairs:
                 load = before2 + before1 + new_chows + 3 * pung + 2 * pair
-                overflow = max(0, load - 4)
-                if overflow > omax:
+                overflow = load - 4 if load > 4 else 0
+                sets = new_chows + pung
+                if overflow > omax or sets > MAX_SETS:
                     continue
                 if child is None:
                     child = _overlap_vector(rest, before1, new_chows, chows, omax)
-                gain = min(load, held)
-                for source, target in _moves(overflow, new_chows + pung, pair, omax):
+                gain = load if load < held else held
+                for source, target in moves[(overflow * 6 + sets) * 2 + pair]:
                     value = child[source] + gain
                     if value > best[target]:
                         best[target] = value
     return tuple(best)
 
 
-def _moves(add_over: int, add_sets: int, add_pairs: int, omax: int) -> list[tuple[int, int]]:
-    """(from, to) index pairs that add this much overflow, sets and pairs within the bounds."""
-    memo_key = (add_over, add_sets, add_pairs, omax)
-    found = _MOVES.get(memo_key)
-    if found is None:
-        found = _MOVES[memo_key] = [
-            (
-                (over * 6 + sets) * 2 + pairs,
-                ((over + add_over) * 6 + sets + add_sets) * 2 + pairs + add_pairs,
-            )
-            for over in range(omax + 1 - add_over)
-            for sets in range(MAX_SETS + 1 - add_sets)
-            for pairs in range(2 - add_pairs)
-        ]
+def _fill_moves(omax: int) -> list[list[tuple[int, int]]]:
+    """Per step [(add_over * 6 + add_sets) * 2 + add_pairs], the (from, to) index pairs that add
+    this much overflow, sets and pairs within the bounds (steps beyond the bounds list none)."""
+    found = _MOVES[omax] = [[] for _ in range((omax + 1) * _SLOTS)]
+    for add_over in range(omax + 1):
+        for add_sets in range(MAX_SETS + 1):
+            for add_pairs in range(2):
+                found[(add_over * 6 + add_sets) * 2 + add_pairs] = [
+                    (
+                        (over * 6 + sets) * 2 + pairs,
+                        ((over + add_over) * 6 + sets + add_sets) * 2 + pairs + add_pairs,
+                    )
+                    for over in range(omax + 1 - add_over)
+                    for sets in range(MAX_SETS + 1 - add_sets)
+                    for pairs in range(2 - add_pairs)
+                ]
     return found
 
 
-_MOVES: dict[tuple[int, int, int, int], list[tuple[int, int]]] = {}
+_MOVES: dict[int, list[list[tuple[int, int]]]] = {}
 
 
 def _component_table(key: tuple[int, ...], chows: bool, omax: int) -> tuple[int, ...]:
     """Dense, upward-closed table: a set or pair the component does not fill costs it nothing."""
     _check_key(key, 9 if chows else 7)
-    return _monotone(_overlap_vector(key, 0, 0, chows, omax), omax)
+    return _monotone(_overlap_vector(_suffix_code(key), 0, 0, chows, omax), omax)
 
 
 def _monotone(vector: Sequence[int], omax: int) -> tuple[int, ...]:
@@ -375,7 +411,12 @@ def _intern(table: tuple[int, ...]) -> int:
 
 
 def _fill_component_id(key: tuple[int, ...], ids: dict[tuple[int, ...], int], chows: bool) -> int:
-    found = ids[key] = _intern(_component_table(key, chows, 0))
+    # A suit read from 9 down to 1 has the same table (chows, pungs and pairs mirror), so a key
+    # whose mirror is known costs a lookup instead of a fill: about a third of them in play.
+    found = ids.get(key[::-1]) if chows else None
+    if found is None:
+        found = _intern(_component_table(key, chows, 0))
+    ids[key] = found
     return found
 
 
@@ -388,7 +429,23 @@ def _fill_merged_id(pair_key: int) -> int:
 
 def _standard_overlap0(counts: Sequence[int], sets: int) -> int:
     """Best overlap of jokerless tiles with a hand of `sets` sets and a pair."""
-    suit_ids, merged = _SUIT_IDS, _MERGED_IDS
+    merged = _MERGED_IDS
+    a, b, c, h = _component_ids(counts)
+    ab = merged.get(pair_key := a << _ID_BITS | b)
+    if ab is None:
+        ab = _fill_merged_id(pair_key)
+    abc = merged.get(pair_key := ab << _ID_BITS | c)
+    if abc is None:
+        abc = _fill_merged_id(pair_key)
+    whole = merged.get(pair_key := abc << _ID_BITS | h)
+    if whole is None:
+        whole = _fill_merged_id(pair_key)
+    return _TABLES[whole][sets * 2 + 1]
+
+
+def _component_ids(counts: Sequence[int]) -> tuple[int, int, int, int]:
+    """The jokerless table ids of the three suits and the honours."""
+    suit_ids = _SUIT_IDS
     a = suit_ids.get(key := tuple(counts[0:9]))
     if a is None:
         a = _fill_component_id(key, suit_ids, True)
@@ -401,16 +458,23 @@ def _standard_overlap0(counts: Sequence[int], sets: int) -> int:
     h = _HONOUR_IDS.get(key := tuple(counts[27:34]))
     if h is None:
         h = _fill_component_id(key, _HONOUR_IDS, False)
-    ab = merged.get(pair_key := a << _ID_BITS | b)
-    if ab is None:
-        ab = _fill_merged_id(pair_key)
-    abc = merged.get(pair_key := ab << _ID_BITS | c)
-    if abc is None:
-        abc = _fill_merged_id(pair_key)
-    whole = merged.get(pair_key := abc << _ID_BITS | h)
-    if whole is None:
-        whole = _fill_merged_id(pair_key)
-    return _TABLES[whole][sets * 2 + 1]
+    return a, b, c, h
+
+
+def _component_id(counts: Sequence[int], component: int) -> int:
+    """The jokerless table id of one component: 0-2 the suits, 3 the honours."""
+    if component == 3:
+        key = tuple(counts[27:34])
+        found = _HONOUR_IDS.get(key)
+        return _fill_component_id(key, _HONOUR_IDS, False) if found is None else found
+    key = tuple(counts[component * 9 : component * 9 + 9])
+    found = _SUIT_IDS.get(key)
+    return _fill_component_id(key, _SUIT_IDS, True) if found is None else found
+
+
+def _merged_id(first: int, second: int) -> int:
+    found = _MERGED_IDS.get(pair_key := first << _ID_BITS | second)
+    return _fill_merged_id(pair_key) if found is None else found
 
 
 _JOKER_IDS: dict[tuple[tuple[int, ...], int], int] = {}
@@ -497,6 +561,79 @@ def shanten(
     return best
 
 
+class DiscardShanten:
+    """`shanten` of a jokerless hand of 3n+2 tiles (`full`) and of it less one tile (`after`).
+
+    A computer player weighs several discards of one hand. A discard changes one component
+    (its suit, or the honours), so the other three tables and their merges are looked up once
+    per hand rather than once per discard; the results are exactly `shanten`'s.
+
+    >>> from engine.tiles import counts_of, parse_tiles
+    >>> hand = DiscardShanten(counts_of(parse_tiles("123m456p789s11z45m9p")))
+    >>> hand.full, hand.after(parse_tiles("9p")[0]), hand.after(parse_tiles("5m")[0])
+    (0, 0, 1)
+    """
+
+    def __init__(
+        self,
+        counts: Sequence[int],
+        *,
+        seven_pairs: bool = False,
+        thirteen_orphans: bool = False,
+        kong_as_two_pairs: bool = False,
+    ) -> None:
+        self._counts = list(counts)
+        total = sum(self._counts)
+        if total % 3 != 2 or total > MAX_TILES:
+            raise ValueError(f"DiscardShanten needs 3n+2 tiles, at most {MAX_TILES}: got {total}")
+        self._total = total
+        self._sets = total // 3  # the same for the hand less one tile
+        self._special = (seven_pairs, thirteen_orphans, kong_as_two_pairs)
+        # a discard that is no orphan leaves the thirteen orphans deficit as it is
+        self._orphans = _thirteen_orphans_deficit(self._counts) if thirteen_orphans else 0
+        self._ids = _component_ids(self._counts)
+        a, b, c, h = self._ids
+        self._ab = _merged_id(a, b)
+        self._abc = _merged_id(self._ab, c)
+        self.full = self._distance(_merged_id(self._abc, h), total, None)
+
+    def after(self, kind: int) -> int:
+        """The shanten once one tile of `kind` (held) has left the hand."""
+        counts = self._counts
+        if not counts[kind]:
+            raise ValueError(f"the hand holds no tile of kind {kind}")
+        counts[kind] -= 1
+        try:
+            component = kind // 9  # 0-2 the suits, 3 the honours
+            changed = _component_id(counts, component)
+            a, b, c, h = self._ids
+            if component == 3:
+                whole = _merged_id(self._abc, changed)
+            elif component == 2:
+                whole = _merged_id(_merged_id(self._ab, changed), h)
+            else:
+                ab = _merged_id(changed, b) if component == 0 else _merged_id(a, changed)
+                whole = _merged_id(_merged_id(ab, c), h)
+            return self._distance(whole, self._total - 1, kind)
+        finally:
+            counts[kind] += 1
+
+    def _distance(self, whole: int, total: int, removed: int | None) -> int:
+        """As `shanten` computes it, from the merged table and the current counts."""
+        sets = self._sets
+        best = 3 * sets + 1 - _TABLES[whole][sets * 2 + 1]
+        if total in (13, 14):
+            seven_pairs, thirteen_orphans, kong_as_two_pairs = self._special
+            if seven_pairs:
+                best = min(best, _seven_pairs_deficit(self._counts, kong_as_two_pairs) - 1)
+            if thirteen_orphans:
+                orphans = self._orphans
+                if removed in _ORPHAN_KINDS:
+                    orphans = _thirteen_orphans_deficit(self._counts)
+                best = min(best, orphans - 1)
+        return best
+
+
 def is_tenpai(
     counts: Sequence[int],
     *,
@@ -578,6 +715,7 @@ def clear_caches() -> None:
         _WIN0_SUIT,
         _JOKER_WIN,
         _OVERLAP_MEMO,
+        _VECTORS,
         _TABLE_IDS,
         _SUIT_IDS,
         _HONOUR_IDS,

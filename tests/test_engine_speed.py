@@ -1,0 +1,194 @@
+"""The fast paths of the engine and the computer player give exactly what the plain ones gave.
+
+Simulation speed comes from state kept incrementally (per-seat tile counts, a claim window's
+options), shared immutable actions and events, and shape lookups that reuse work between calls.
+These tests pin that each shortcut agrees with the direct computation it replaces, and that whole
+seeded sessions still play out move for move as before the speed work. No timings here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import shapes
+from engine.actions import Action, ActionKind
+from engine.ai import choose_action
+from engine.hand import Event, HandState, Phase
+from engine.presets import PRESETS, find_preset, shape_options
+from engine.session import Session
+from engine.simulate import play_out
+from engine.tiles import NUM_KINDS, counts_of
+
+PRESET_IDS = sorted(PRESETS)
+
+# sha256 prefixes of 40 seeded hands per preset (action logs, deltas, faan, wall left), recorded
+# before the speed work: the computer player and the rules must still make every same move
+SESSION_DIGESTS = {
+    "bloodflow-discard3": "04fda5d616ba288c",
+    "bloodflow-swap3": "a9de39a51d90f192",
+    "hkos-3-v1": "5b8c8e9bc1ab8002",
+    "sichuan-bb": "14c08bce5cecdab3",
+    "sichuan-swap3": "9cd4118f08aa6113",
+}
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_seeded_sessions_play_exactly_as_before(preset_id: str) -> None:
+    session = Session(find_preset(preset_id), 11)
+    digest = hashlib.sha256()
+    for _ in range(40):
+        state = play_out(session.new_hand())
+        outcome = state.outcome()
+        assert outcome is not None
+        session.finish_hand(outcome)
+        digest.update(" ".join(map(str, state.log)).encode())
+        fans = [win.score.fan for win in outcome.wins]
+        digest.update(repr((outcome.deltas, fans, state.wall_left)).encode())
+    assert digest.hexdigest()[:16] == SESSION_DIGESTS[preset_id]
+
+
+def _play_checking(preset_id: str, seed: int, check: Callable[[HandState], None]) -> None:
+    state = HandState(find_preset(preset_id), seed)
+    while not state.is_over:
+        check(state)
+        seat = state.seats_to_act()[0]
+        state.apply(choose_action(state, seat))
+    check(state)
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_kept_counts_follow_every_change_of_a_hand(preset_id: str) -> None:
+    def check(state: HandState) -> None:
+        for seat in range(4):
+            assert state.tile_counts(seat) == counts_of(state.hands[seat]), state.describe()
+
+    for seed in range(6):
+        _play_checking(preset_id, seed, check)
+
+
+def test_tile_counts_is_a_copy() -> None:
+    state = HandState(find_preset("hkos-3-v1"), 5)
+    counts = state.tile_counts(0)
+    counts[0] += 9
+    assert state.tile_counts(0) == counts_of(state.hands[0])
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_a_window_offers_what_a_fresh_look_would(preset_id: str) -> None:
+    """Options are worked out once when a claim window opens and served to every answer."""
+
+    def check(state: HandState) -> None:
+        if state.phase not in (Phase.CLAIMS, Phase.ROB):
+            return
+        assert state.claim_from is not None
+        chow_seat = state._next_seat(state.claim_from)
+        for seat in state.seats_to_act():
+            fresh = state._claim_options(seat, chow_seat)
+            assert state.legal_actions(seat) == [Action(seat, ActionKind.PASS), *fresh]
+
+    for seed in range(8):
+        _play_checking(preset_id, seed, check)
+
+
+def test_shared_actions_and_events_are_plain_values() -> None:
+    state = HandState(find_preset("hkos-3-v1"), 3)
+    seat = state.turn
+    legal = state.legal_actions(seat)
+    discard = next(a for a in legal if a.kind is ActionKind.DISCARD)
+    rebuilt = Action(seat, ActionKind.DISCARD, discard.tiles)
+    assert rebuilt in legal and state.is_legal(rebuilt)
+    events = state.apply(rebuilt)
+    assert events[0] == Event("discard", seat, discard.tile)
+    # a rebuilt action is as legal as the offered one, and answers the same way
+    again = HandState(find_preset("hkos-3-v1"), 3)
+    assert again.apply(legal[legal.index(discard)]) == events
+
+
+OPTIONS = [
+    {"seven_pairs": False, "thirteen_orphans": False, "kong_as_two_pairs": False},
+    {"seven_pairs": False, "thirteen_orphans": True, "kong_as_two_pairs": False},
+    {"seven_pairs": True, "thirteen_orphans": False, "kong_as_two_pairs": True},
+    {"seven_pairs": True, "thirteen_orphans": True, "kong_as_two_pairs": False},
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    size=st.sampled_from([2, 5, 8, 11, 14, 17]),
+    options=st.sampled_from(OPTIONS),
+)
+def test_discard_shanten_equals_shanten(seed: int, size: int, options: dict[str, bool]) -> None:
+    rng = random.Random(seed)
+    wall = [kind for kind in range(NUM_KINDS) for _ in range(4)]
+    # half the hands lean to one suit, as a computer player's hands do
+    if seed % 2:
+        suit = rng.randrange(3) * 9
+        wall = [t for t in wall if suit <= t < suit + 9] * 2 + wall
+    counts = [0] * NUM_KINDS
+    for tile in rng.sample(wall, len(wall)):
+        if counts[tile] < 4 and sum(counts) < size:
+            counts[tile] += 1
+    hand = shapes.DiscardShanten(counts, **options)
+    assert hand.full == shapes.shanten(counts, **options)
+    for kind in range(NUM_KINDS):
+        if counts[kind]:
+            counts[kind] -= 1
+            assert hand.after(kind) == shapes.shanten(counts, **options), kind
+            counts[kind] += 1
+
+
+def test_discard_shanten_rejects_what_shanten_rejects() -> None:
+    with pytest.raises(ValueError):
+        shapes.DiscardShanten(counts_of([0, 1, 2]))
+    hand = shapes.DiscardShanten(counts_of([0, 0]))
+    with pytest.raises(ValueError):
+        hand.after(5)
+
+
+def test_overlap_memo_limit_does_not_change_tables() -> None:
+    """The suffix memo only saves work: emptied at any point, the tables come out the same."""
+    rng = random.Random(4)
+    keys = [tuple(rng.choice((0, 0, 1, 1, 2, 3, 4)) for _ in range(9)) for _ in range(300)]
+
+    def tables() -> list[tuple[int, ...]]:
+        plain = [shapes._component_table(key, True, 0) for key in keys]
+        return plain + [shapes._component_table(key, True, 2) for key in keys[:60]]
+
+    shapes.clear_caches()
+    expected = tables()
+    limit = shapes._OVERLAP_MEMO_LIMIT
+    try:
+        shapes._OVERLAP_MEMO_LIMIT = 50
+        shapes.clear_caches()
+        assert tables() == expected
+        assert len(shapes._OVERLAP_MEMO) <= 50
+    finally:
+        shapes._OVERLAP_MEMO_LIMIT = limit
+        shapes.clear_caches()
+
+
+def test_suffix_codes_drop_the_first_count_by_dividing() -> None:
+    key = (3, 0, 4, 1, 0, 0, 2, 1, 4)
+    code = shapes._suffix_code(key)
+    for start in range(len(key) + 1):
+        assert code == shapes._suffix_code(key[start:])
+        code //= 5
+    assert shapes._suffix_code(()) == 1
+
+
+def test_shape_options_of_every_preset_match_the_hand_switches() -> None:
+    for preset in PRESETS.values():
+        state = HandState(preset, 1)
+        options = shape_options(preset)
+        assert state._shape_switches == (
+            options["seven_pairs"],
+            options["thirteen_orphans"],
+            options["kong_as_two_pairs"],
+        )
