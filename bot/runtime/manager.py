@@ -39,7 +39,7 @@ from engine.actions import Action
 from engine.ai import choose_action
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
-from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
+from engine.presets import TIME_CONTROLS, Preset, UnknownPresetError, find_preset
 from engine.session import Session
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles
 
@@ -59,6 +59,14 @@ class _Notices:
     decisions: bool = False
     ended: bool = False
     closed: str | None = None
+
+
+def _playable(preset_id: str) -> Preset:
+    """The preset, or a TableError whose message lists the playable ones."""
+    try:
+        return find_preset(preset_id)
+    except UnknownPresetError as error:
+        raise TableError(str(error)) from None
 
 
 def _decision_key(hand: HandState) -> tuple[object, ...]:
@@ -189,10 +197,7 @@ class Runtime:
         name: str = "",
     ) -> LiveTable:
         """A new table in the lobby with its creator seated (and `computers` computer seats)."""
-        try:
-            preset = find_preset(preset_id)
-        except UnknownPresetError as error:
-            raise TableError(str(error)) from None
+        preset = _playable(preset_id)
         if visibility not in ("public", "private"):
             raise TableError(f"visibility is public or private, not {visibility!r}")
         if not 0 <= computers <= 3:
@@ -403,10 +408,7 @@ class Runtime:
         rated: bool = False,
     ) -> LiveTable | None:
         """Queue for a table; returns the table once four are found (else None: queued)."""
-        try:
-            preset = find_preset(preset_id)
-        except UnknownPresetError as error:
-            raise TableError(str(error)) from None
+        preset = _playable(preset_id)
         key = (preset.id, rated)
         queue = self._queues.setdefault(key, [])
         if any(entry[0] == player_id for entry in queue):
