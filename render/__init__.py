@@ -16,7 +16,15 @@ if TYPE_CHECKING:
     from render.style import to_png
     from render.table import render_table
     from render.tiles import back_sprite, tile_sprite
-    from render.views import HandView, ResultView, SeatView, TableView, WinView, pretty_pattern
+    from render.views import (
+        HandView,
+        ResultView,
+        SeatView,
+        SetAside,
+        TableView,
+        WinView,
+        pretty_pattern,
+    )
 
 _HOMES = {
     "render_hand": "render.hand",
@@ -27,6 +35,7 @@ _HOMES = {
     "back_sprite": "render.tiles",
     "HandView": "render.views",
     "SeatView": "render.views",
+    "SetAside": "render.views",
     "TableView": "render.views",
     "WinView": "render.views",
     "ResultView": "render.views",
@@ -37,6 +46,7 @@ __all__ = [
     "HandView",
     "ResultView",
     "SeatView",
+    "SetAside",
     "TableView",
     "WinView",
     "back_sprite",

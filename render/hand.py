@@ -6,13 +6,16 @@ from collections.abc import Callable
 
 from PIL import Image
 
-from engine.tiles import Tile, tile_name
+from engine.tiles import Tile, suit_of, tile_name
 from render.compose import TILE_GAP, Group, flow, meld_group, tile_row
 from render.style import (
+    BADGE_BLUE,
     BADGE_BROWN,
+    BADGE_RED,
     FELT,
     FELT_DARK,
     GOLD,
+    SUIT_NAMES,
     TEXT,
     TEXT_DIM,
     WIND_NAMES,
@@ -22,8 +25,10 @@ from render.style import (
     pill,
     text_width,
 )
-from render.tiles import tile_sprite
-from render.views import HandView
+from render.tiles import back_sprite, tile_sprite
+from render.views import HandView, SetAside
+
+VOID_BAR: tuple[int, int, int] = (90, 150, 255)  # under each tile of the void suit
 
 TILE = 60  # hand tile width: about 36 px on a 550 px wide Discord preview of a 14-tile hand
 SMALL = 36  # bonus tiles and the seat-wind tile in the header
@@ -58,8 +63,11 @@ def render_hand(view: HandView) -> Image.Image:
     # the hand stays on the first row; melds follow it and wrap when the picture gets too wide
     rows = flow([block, *melds], MAX_WIDTH - 2 * MARGIN, MELD_GAP)
     label_h = line_height(LABEL_PX) + 6
+    notes = _notes(view)
+    notes_h = line_height(SUB_PX) + ROW_GAP if notes else 0
     width = max(max(r.width for r in rows), _header_min_width(view)) + 2 * MARGIN
     height = HEADER + sum(r.height for r in rows) + label_h + ROW_GAP * (len(rows) - 1) + MARGIN
+    height += notes_h
     canvas = Image.new("RGB", (width, height), FELT)
     _header(canvas, view)
     y = HEADER
@@ -68,8 +76,19 @@ def render_hand(view: HandView) -> Image.Image:
         for group, gx in row.items:
             group.paste(canvas, MARGIN + gx, base)
         y = base + (label_h if row is rows[0] else ROW_GAP)
-    _labels(canvas, HEADER + rows[0].height + 3, concealed, view.drawn)
+    _labels(canvas, HEADER + rows[0].height + 3, concealed, view.drawn, view.void_suit)
+    x = MARGIN
+    for text, fill in notes:  # void suit, wild, and what the player may not do now
+        x += pill(canvas, (x, height - MARGIN - line_height(SUB_PX)), text, SUB_PX, fill) + 8
     return canvas
+
+
+def _notes(view: HandView) -> list[tuple[str, tuple[int, int, int]]]:
+    notes = []
+    if view.void_suit:
+        notes.append((f"Void {SUIT_NAMES[view.void_suit]}: discard these first", BADGE_BLUE))
+    notes.extend((text, BADGE_RED) for text in view.blocked)
+    return notes
 
 
 def _hand_block(concealed: list[Tile], drawn: Tile | None, wild: frozenset[Tile]) -> Group:
@@ -84,13 +103,22 @@ def _drawn_x(count: int) -> int:
     return count * (TILE + TILE_GAP) - TILE_GAP + DRAWN_GAP if count else 0
 
 
-def _labels(canvas: Image.Image, y: int, concealed: list[Tile], drawn: Tile | None) -> None:
-    """Each tile's notation under it, so players can match tiles to the discard controls."""
+def _labels(
+    canvas: Image.Image, y: int, concealed: list[Tile], drawn: Tile | None, void: str | None
+) -> None:
+    """Each tile's notation under it, so players can match tiles to the discard controls.
+
+    Tiles of the declared void suit get a blue bar and a blue label: they must go first.
+    """
     places = [(MARGIN + i * (TILE + TILE_GAP), tile) for i, tile in enumerate(concealed)]
     if drawn is not None:
         places.append((MARGIN + _drawn_x(len(concealed)), drawn))
     for x, tile in places:
-        paste_text(canvas, (x + TILE // 2, y), tile_name(tile), LABEL_PX, TEXT_DIM, align="c")
+        in_void = void is not None and suit_of(tile) == void
+        if in_void:
+            canvas.paste(VOID_BAR, (x + 4, y - 2, x + TILE - 4, y + 2))
+        colour = VOID_BAR if in_void else TEXT_DIM
+        paste_text(canvas, (x + TILE // 2, y + 2), tile_name(tile), LABEL_PX, colour, align="c")
 
 
 def _wind_label(view: HandView) -> str:
@@ -100,11 +128,19 @@ def _wind_label(view: HandView) -> str:
 def _header_min_width(view: HandView) -> int:
     left = max(text_width(view.table_name, TITLE_PX), text_width(_subtitle(view), SUB_PX))
     right = len(view.bonus) * (SMALL + 3) + SMALL + text_width(_wind_label(view), SUB_PX) + 60
-    return min(left, 520) + right + 30
+    right += sum(_set_aside_width(item) + 18 for item in view.set_aside)
+    notes = sum(text_width(t, SUB_PX) + SUB_PX + 8 for t, _ in _notes(view))
+    return max(min(left, 520) + right + 30, notes)
+
+
+def _set_aside_width(item: SetAside) -> int:
+    return text_width(item.label, SUB_PX) + 6 + (len(item.tiles) + item.face_down) * (SMALL + 3)
 
 
 def _subtitle(view: HandView) -> str:
-    who = f"{view.player_name}'s hand" if view.player_name else "Your hand"
+    name = view.player_name.strip()
+    # the terminal names its player "You": "You's hand" must read "Your hand"
+    who = f"{name}'s hand" if name and name.casefold() != "you" else "Your hand"
     channel = f"#{view.channel_name.lstrip('#')}" if view.channel_name else ""
     return " · ".join(part for part in (who, channel) if part)
 
@@ -130,6 +166,16 @@ def _header(canvas: Image.Image, view: HandView) -> None:
     if view.bonus:
         right -= 18 + len(view.bonus) * (SMALL + TILE_GAP)
         tile_row(view.bonus, SMALL).paste(canvas, right, top + wind_tile.height)
+    for item in view.set_aside:  # e.g. the wild indicator: "Wild" and its tile
+        right -= 18 + _set_aside_width(item)
+        x = right + paste_text(canvas, (right, top + 4), item.label, SUB_PX, TEXT_DIM) + 6
+        for tile in item.tiles:
+            sprite = tile_sprite(tile, SMALL, wild=tile in view.wild)
+            canvas.paste(sprite, (x, top), sprite)
+            x += SMALL + 3
+        for _ in range(item.face_down):
+            canvas.paste(back_sprite(SMALL), (x, top), back_sprite(SMALL))
+            x += SMALL + 3
     room = right - MARGIN - 16
     paste_text(canvas, (MARGIN, 6), fit_text(view.table_name, TITLE_PX, room), TITLE_PX, TEXT)
     paste_text(

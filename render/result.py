@@ -1,9 +1,19 @@
-"""The result picture: each winning hand with its patterns and total, then every seat's payment."""
+"""The result picture: one compact picture per hand, however many wins it had.
+
+Wins by the same hand (a Blood Flow winner whose locked hand wins again) merge into one panel,
+"wins ×3", with each winning tile shown; a panel is drawn only where the wins differ. Two
+columns of panels when there are more than two. Below, one table says what each seat won or
+paid, by kind (wins, kongs, wall-draw checks, horse or birds) and in total.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass, field
+
 from PIL import Image
 
+from engine.tiles import Meld, Tile
 from render.compose import Group, flow, meld_group, tile_row
 from render.style import (
     BADGE_BROWN,
@@ -16,6 +26,7 @@ from render.style import (
     PLUS,
     TEXT,
     TEXT_DIM,
+    fit_size,
     fit_text,
     line_height,
     paste_text,
@@ -23,37 +34,100 @@ from render.style import (
     rounded_box,
     text_width,
 )
-from render.tiles import Geometry, frame_sprite
-from render.views import ResultView, WinView, pretty_pattern
+from render.tiles import Geometry, back_sprite, frame_sprite, tile_sprite
+from render.views import ResultView, SetAside, WinView, pretty_pattern
 
-WIDTH = 900
-TILE = 44
-MARGIN = 16
-PAD = 14
-HEADER = 70
-TITLE_PX = 25
-SUB_PX = 19
+WIDTH = 800  # half size at 400 px
+MARGIN = 12
+PAD = 12
+COLUMN_GAP = 10
+HEADER = 62
+TITLE_PX = 26
+SUB_PX = 20
 WINNER_PX = 26
 PATTERN_PX = 20
 PAY_PX = 22
-PATTERN_ROW = 28
-COLUMNS = 2
+ONE_COLUMN_TILE = 34  # hand tiles when panels span the width
+CARD_TILE = 24  # hand tiles on the half-width cards of a many-win result
+SET_ASIDE_TILE = 30
+MAX_ONE_COLUMN = 2  # more different wins than this go on half-width cards
+
+
+@dataclass(slots=True)
+class MergedWin:
+    """Wins by one winner with the same hand and score: drawn once, 'wins ×N'."""
+
+    first: WinView
+    win_tiles: list[Tile] = field(default_factory=list)  # distinct winning tiles, in order
+    ways: Counter[str] = field(default_factory=Counter)
+    count: int = 0
+
+
+def _hand_key(win: WinView) -> tuple[object, ...]:
+    return (
+        win.winner,
+        tuple(sorted(win.concealed)),
+        tuple(_meld_key(m) for m in win.melds),
+        win.patterns,
+        win.total,
+        win.limit,
+    )
+
+
+def _meld_key(meld: Meld) -> tuple[object, ...]:
+    return (meld.kind, tuple(sorted(meld.tiles)))
+
+
+def merge_wins(wins: tuple[WinView, ...]) -> list[MergedWin]:
+    """Group repeated wins by the same hand, keeping the order of each group's first win."""
+    merged: dict[tuple[object, ...], MergedWin] = {}
+    for win in wins:
+        group = merged.setdefault(_hand_key(win), MergedWin(win))
+        group.count += 1
+        if win.win_tile not in group.win_tiles:
+            group.win_tiles.append(win.win_tile)
+        group.ways[win.by or "win"] += 1
+    return list(merged.values())
 
 
 def render_result(view: ResultView) -> Image.Image:
-    """Draw the end of a hand: wins (or the draw), pattern values, totals and payments."""
-    blocks = [_win_block(view, win) for win in view.wins] or [_draw_block(view)]
-    if view.other_payments:
-        blocks.append(_other_block(view))
-    payments = _payments_block(view)
-    height = HEADER + sum(b.height + 10 for b in blocks) + payments.height + MARGIN
+    """Draw the end of a hand: merged wins (or the draw), then payments by kind and seat.
+
+    Up to two different wins get full-width panels; more get half-width cards, two a row, and
+    an odd last card shares its row with the payments, so eight wins still fit about 4:3.
+    """
+    merged = merge_wins(view.wins)
+    full = WIDTH - 2 * MARGIN
+    half = (full - COLUMN_GAP) // 2
+    if len(merged) <= MAX_ONE_COLUMN:
+        cards = [_win_panel(view, group, full, ONE_COLUMN_TILE) for group in merged]
+        columns = 1
+    else:
+        cards = [_win_panel(view, group, half, CARD_TILE) for group in merged]
+        columns = 2
+    if not cards:
+        cards = [_draw_panel(view, full)]
+    if view.set_aside:
+        cards.append(_set_aside_panel(view.set_aside, full if columns == 1 else half))
+    payments_in_row = columns == 2 and len(cards) % 2 == 1
+    payments = _payments_panel(view, half if payments_in_row else full)
+    if payments_in_row:
+        cards.append(payments)
+    rows = [cards[i : i + columns] for i in range(0, len(cards), columns)]
+    height = HEADER + sum(max(p.height for p in row) + COLUMN_GAP for row in rows) + MARGIN
+    if not payments_in_row:
+        height += payments.height
+    else:
+        height -= COLUMN_GAP
     canvas = Image.new("RGB", (WIDTH, height), FELT)
     _header(canvas, view)
     y = HEADER
-    for block in blocks:
-        canvas.paste(block, (0, y))
-        y += block.height + 10
-    canvas.paste(payments, (0, y))
+    for row in rows:
+        for column, card in enumerate(row):
+            canvas.paste(card, (MARGIN + column * (half + COLUMN_GAP), y))
+        y += max(p.height for p in row) + COLUMN_GAP
+    if not payments_in_row:
+        canvas.paste(payments, (MARGIN, y))
     return canvas
 
 
@@ -61,154 +135,193 @@ def _value(value: int, unit: str) -> str:
     return f"{value} {unit}".strip()
 
 
-def _hand_groups(win: WinView, wild: frozenset[int]) -> tuple[list[Group], Group]:
-    """Concealed tiles sorted, the winning tile apart (returned too, to frame it), melds, bonus."""
-    win_group = tile_row([win.win_tile], TILE, wild)
-    groups = [tile_row(sorted(win.concealed), TILE, wild), win_group]
-    groups += [meld_group(m, TILE, win.seat_wind, wild) for m in win.melds]
+def _panel(width: int, height: int) -> Image.Image:
+    block = Image.new("RGB", (width, height), FELT)
+    rounded_box(block, (0, 0, width, height), 12, PANEL)
+    return block
+
+
+def _hand_groups(
+    win: WinView, win_tiles: list[Tile], tile: int, wild: frozenset[Tile]
+) -> tuple[list[Group], Group]:
+    """Concealed tiles sorted; the winning tile(s) apart; melds; flowers."""
+    win_group = tile_row(win_tiles, tile, wild)
+    groups = [tile_row(sorted(win.concealed), tile, wild), win_group]
+    groups += [meld_group(m, tile, win.seat_wind, wild) for m in win.melds]
     if win.bonus:
-        groups.append(tile_row(win.bonus, round(TILE * 0.75)))
+        groups.append(tile_row(win.bonus, round(tile * 0.75)))
     return groups, win_group
 
 
-def _win_block(view: ResultView, win: WinView) -> Image.Image:
-    """A panel: who won and how, the total, the hand, and the patterns in columns."""
-    inner = WIDTH - 2 * MARGIN - 2 * PAD
-    groups, win_group = _hand_groups(win, view.wild)
-    rows = flow(groups, inner, 18)
-    patterns = win.patterns
-    pattern_rows = -(-len(patterns) // COLUMNS)
-    title_h = line_height(WINNER_PX) + 6
-    tiles_h = sum(max(r.height, Geometry(TILE).height) + 8 for r in rows)
-    paid_h = PATTERN_ROW if win.paid_by else 0
-    height = PAD + title_h + tiles_h + 8 + pattern_rows * PATTERN_ROW + paid_h + 4 + PAD
-    block = Image.new("RGB", (WIDTH, height), FELT)
-    rounded_box(block, (MARGIN, 0, WIDTH - MARGIN, height), 12, PANEL)
-    x0, y = MARGIN + PAD, PAD
-    total = f"Total {_value(win.total, view.unit)}"
-    total_w = text_width(total, WINNER_PX)
-    right = WIDTH - MARGIN - PAD
-    paste_text(block, (right, y - 4), total, WINNER_PX, GOLD, align="r")
+def pattern_line(win: WinView, unit: str) -> str:
+    """'Little three dragons 5 · Dragon pung 1 ×2 · …': repeats counted, values kept."""
+    counts = Counter(win.patterns)
+    parts = []
+    for name, value in dict.fromkeys(win.patterns):
+        times = f" ×{counts[(name, value)]}" if counts[(name, value)] > 1 else ""
+        parts.append(f"{pretty_pattern(name)} {value}{times}")
+    return " · ".join(parts)
+
+
+def _wrap(text: str, px: int, width: int, separator: str = " · ") -> list[str]:
+    """Break a ' · '-joined line into lines that fit, between its parts."""
+    lines: list[str] = []
+    for part in text.split(separator):
+        if lines and text_width(lines[-1] + separator + part, px) <= width:
+            lines[-1] += separator + part
+        else:
+            lines.append(fit_text(part, px, width))
+    return lines
+
+
+def ways_text(group: MergedWin) -> str:
+    """'self draw ×2 · on discards from Bob, Dai': how the merged wins came, counted."""
+    parts, givers = [], []
+    for way, n in group.ways.items():
+        if way.startswith("discard from ") and len(group.ways) > 1:
+            givers.append(way.removeprefix("discard from ") + (f" ×{n}" if n > 1 else ""))
+        else:
+            parts.append(f"{way} ×{n}" if n > 1 else way)
+    if givers:
+        parts.append(f"discards from {', '.join(givers)}")
+    return " · ".join(parts)
+
+
+def _win_panel(view: ResultView, group: MergedWin, width: int, tile: int) -> Image.Image:
+    """Who won (×N) and how, the total, the hand, and the patterns on wrapping lines."""
+    win = group.first
+    inner = width - 2 * PAD
+    groups, win_group = _hand_groups(win, group.win_tiles, tile, view.wild)
+    rows = flow(groups, inner, max(8, tile // 3))
+    lines = _wrap(pattern_line(win, view.unit), PATTERN_PX, inner) if win.patterns else []
+    ways_lines = _wrap(ways_text(group), PATTERN_PX, inner) if group.ways else []
+    title_h = line_height(WINNER_PX)
+    tiles_h = sum(max(r.height, Geometry(tile).height) + 6 for r in rows)
+    text_h = (len(lines) + len(ways_lines)) * line_height(PATTERN_PX)
+    block = _panel(width, PAD + title_h + tiles_h + 4 + text_h + PAD - 4)
+    x0, y = PAD, PAD - 4
+    total = _value(win.total, view.unit)
+    right = width - PAD
+    total_w = paste_text(block, (right, y), total, WINNER_PX, GOLD, align="r")
     if win.limit:
-        width = text_width("Limit", SUB_PX) + SUB_PX
-        pill(block, (right - total_w - width - 10, y + 4), "Limit", SUB_PX, BADGE_RED)
-        total_w += width + 10
-    name_w = paste_text(
-        block, (x0, y - 4), fit_text(f"{win.winner} wins", WINNER_PX, 420), WINNER_PX, TEXT
-    )
-    if win.by:
-        room = right - total_w - x0 - name_w - 30
-        paste_text(
-            block,
-            (x0 + name_w + 10, y + 4),
-            fit_text(f"by {win.by}", PATTERN_PX, room),
-            PATTERN_PX,
-            TEXT_DIM,
-        )
-    y += title_h
+        limit_w = text_width("Limit", SUB_PX) + SUB_PX
+        pill(block, (right - total_w - limit_w - 8, y + 5), "Limit", SUB_PX, BADGE_RED)
+        total_w += limit_w + 8
+    title = f"{win.winner} wins" + (f" ×{group.count}" if group.count > 1 else "")
+    title, size = fit_size(title, WINNER_PX, inner - total_w - 12, 18)
+    paste_text(block, (x0, y + (WINNER_PX - size) // 2), title, size, TEXT)
+    y = PAD + title_h
     for row in rows:
-        base = y + max(row.height, Geometry(TILE).height)
-        for group, gx in row.items:
-            group.paste(block, x0 + gx, base)
-            if group is win_group:  # the winning tile wears a gold frame
-                frame = frame_sprite(TILE, GOLD)
-                offset = (frame.width - TILE) // 2
-                block.paste(frame, (x0 + gx - offset, base - group.height - offset), frame)
-        y = base + 8
-    _patterns(block, view, win, x0, y + 6, inner)
-    if win.paid_by:
-        paid = " · ".join(f"{name}: {points:,}" for name, points in win.paid_by)
-        top = y + 6 + pattern_rows * PATTERN_ROW
-        paste_text(
-            block, (x0, top), fit_text(f"Paid by {paid}", PATTERN_PX, inner), PATTERN_PX, TEXT_DIM
-        )
+        base = y + max(row.height, Geometry(tile).height)
+        for piece, gx in row.items:
+            piece.paste(block, x0 + gx, base)
+            if piece is win_group:  # the winning tiles wear a gold frame
+                frame = frame_sprite(tile, GOLD)
+                offset = (frame.width - tile) // 2
+                for _, dx, dy in piece.pieces:
+                    block.paste(frame, (x0 + gx + dx - offset, base + dy - offset), frame)
+        y = base + 6
+    y += 2
+    for line in ways_lines:
+        paste_text(block, (x0, y), line, PATTERN_PX, TEXT_DIM)
+        y += line_height(PATTERN_PX)
+    for line in lines:
+        paste_text(block, (x0, y), line, PATTERN_PX, TEXT)
+        y += line_height(PATTERN_PX)
     return block
 
 
-def _patterns(
-    block: Image.Image, view: ResultView, win: WinView, x0: int, y: int, inner: int
-) -> None:
-    """Pattern names with their values, filling columns top to bottom."""
-    column_w = inner // COLUMNS
-    per_column = -(-len(win.patterns) // COLUMNS)
-    for index, (name, value) in enumerate(win.patterns):
-        column, row = divmod(index, per_column)
-        x = x0 + column * column_w
-        top = y + row * PATTERN_ROW
-        label = _value(value, view.unit)
-        value_w = text_width(label, PATTERN_PX)
-        right = x + column_w - 24
-        text = fit_text(pretty_pattern(name), PATTERN_PX, column_w - value_w - 40)
-        paste_text(block, (x, top), text, PATTERN_PX, TEXT)
-        paste_text(block, (right, top), label, PATTERN_PX, GOLD, align="r")
-
-
-def _draw_block(view: ResultView) -> Image.Image:
+def _draw_panel(view: ResultView, width: int) -> Image.Image:
     """No winner: say so plainly, with the reason when there is one."""
-    height = PAD + line_height(WINNER_PX) + line_height(PATTERN_PX) + PAD + 6
-    block = Image.new("RGB", (WIDTH, height), FELT)
-    rounded_box(block, (MARGIN, 0, WIDTH - MARGIN, height), 12, PANEL)
-    x = MARGIN + PAD
-    paste_text(block, (x, PAD - 4), "Draw — nobody won", WINNER_PX, TEXT)
-    note = view.note or "The wall ran out."
-    note = fit_text(note, PATTERN_PX, WIDTH - 2 * x)
-    paste_text(block, (x, PAD + line_height(WINNER_PX)), note, PATTERN_PX, TEXT_DIM)
+    block = _panel(width, PAD + line_height(WINNER_PX) + line_height(PATTERN_PX) + PAD - 4)
+    paste_text(block, (PAD, PAD - 4), "Draw — nobody won", WINNER_PX, TEXT)
+    note = fit_text(view.note or "The wall ran out.", PATTERN_PX, width - 2 * PAD)
+    paste_text(block, (PAD, PAD - 4 + line_height(WINNER_PX)), note, PATTERN_PX, TEXT_DIM)
     return block
 
 
-def _other_block(view: ResultView) -> Image.Image:
-    """Settlements besides the wins, one line each (e.g. kongs paid at once, wall-draw checks)."""
-    height = PAD + len(view.other_payments) * PATTERN_ROW + PAD - 6
-    block = Image.new("RGB", (WIDTH, height), FELT)
-    rounded_box(block, (MARGIN, 0, WIDTH - MARGIN, height), 12, PANEL)
-    x = MARGIN + PAD
-    for row, (label, deltas) in enumerate(view.other_payments):
-        amounts = " · ".join(f"{name} {delta:+,}".replace("-", "−") for name, delta in deltas)
-        text = fit_text(f"{label}: {amounts}", PATTERN_PX, WIDTH - 2 * x)
-        paste_text(block, (x, PAD - 4 + row * PATTERN_ROW), text, PATTERN_PX, TEXT)
+def _set_aside_panel(items: tuple[SetAside, ...], width: int) -> Image.Image:
+    """The horse or birds revealed at the end; hits framed in gold."""
+    size = SET_ASIDE_TILE
+    height = PAD + Geometry(size).height + PAD
+    block = _panel(width, height)
+    x = PAD
+    for item in items:
+        x += paste_text(block, (x, PAD), item.label, PATTERN_PX, TEXT_DIM) + 8
+        sprites = [tile_sprite(t, size) for t in item.tiles]
+        sprites += [back_sprite(size)] * item.face_down
+        for index, sprite in enumerate(sprites):
+            block.paste(sprite, (x, PAD), sprite)
+            if index in item.hits:
+                frame = frame_sprite(size, GOLD)
+                offset = (frame.width - size) // 2
+                block.paste(frame, (x - offset, PAD - offset), frame)
+            x += size + 3
+        if item.hits:
+            x += 6 + paste_text(block, (x + 6, PAD), f"{len(item.hits)} hit", PATTERN_PX, GOLD)
+        x += 24
     return block
 
 
-def _payments_block(view: ResultView) -> Image.Image:
-    """One card per seat: name and what they won (green) or paid (red)."""
-    cards = max(1, len(view.payments))
-    card_w = (WIDTH - 2 * MARGIN - (cards - 1) * 10) // cards
-    card_h = line_height(SUB_PX) + line_height(PAY_PX) + 14
-    height = line_height(SUB_PX) + 4 + card_h
-    block = Image.new("RGB", (WIDTH, height), FELT)
-    paste_text(block, (MARGIN + 4, 0), "Payments", SUB_PX, TEXT_DIM)
-    top = line_height(SUB_PX) + 4
-    for index, (name, delta) in enumerate(view.payments):
-        x = MARGIN + index * (card_w + 10)
-        rounded_box(block, (x, top, x + card_w, top + card_h), 10, PANEL)
-        paste_text(block, (x + 12, top + 6), fit_text(name, SUB_PX, card_w - 24), SUB_PX, TEXT)
-        colour = PLUS if delta > 0 else MINUS if delta < 0 else TEXT_DIM
-        amount = f"{delta:+,}".replace("-", "−") if delta else "0"
-        paste_text(block, (x + 12, top + 4 + line_height(SUB_PX)), amount, PAY_PX, colour)
+def payment_rows(view: ResultView) -> list[tuple[str, list[int]]]:
+    """(kind, per-seat deltas): wins first (what the totals leave after the other kinds), then
+    the other settlements as given, then the total; just the total when there is nothing else.
+    """
+    names = [name for name, _ in view.payments]
+    totals = [delta for _, delta in view.payments]
+    others = []
+    for label, deltas in view.other_payments:
+        by_name = dict(deltas)
+        others.append((label, [by_name.get(name, 0) for name in names]))
+    if not others:
+        return [("Total", totals)]
+    wins = [t - sum(row[i] for _, row in others) for i, t in enumerate(totals)]
+    first = [("Wins", wins)] if view.wins or any(wins) else []
+    return [*first, *others, ("Total", totals)]
+
+
+def _amount(delta: int) -> str:
+    return f"{delta:+,}".replace("-", "−") if delta else "0"
+
+
+def _payments_panel(view: ResultView, width: int) -> Image.Image:
+    """A small table: a column per seat, a row per kind of payment, the total in colour."""
+    rows = payment_rows(view)
+    names = [name for name, _ in view.payments]
+    label_w = max([text_width(label, PATTERN_PX) for label, _ in rows] + [60]) + 16
+    seats = max(1, len(names))
+    column_w = (width - 2 * PAD - label_w) // seats
+    row_h = line_height(PAY_PX) + 2
+    block = _panel(width, PAD + row_h * (len(rows) + 1) + PAD - 6)
+    y = PAD - 4
+    paste_text(block, (PAD, y + 2), "Points", PATTERN_PX, TEXT_DIM)
+    for index, name in enumerate(names):
+        x = PAD + label_w + index * column_w + column_w - 8
+        label, size = fit_size(name, PAY_PX, column_w - 12, 16)
+        paste_text(block, (x, y + (PAY_PX - size) // 2), label, size, TEXT, align="r")
+    for label, deltas in rows:
+        y += row_h
+        is_total = label == "Total"
+        paste_text(block, (PAD, y + 2), label, PATTERN_PX, TEXT if is_total else TEXT_DIM)
+        for index, delta in enumerate(deltas):
+            x = PAD + label_w + index * column_w + column_w - 8
+            colour = PLUS if delta > 0 else MINUS if delta < 0 else TEXT_DIM
+            if not is_total and delta:
+                colour = TEXT
+            paste_text(block, (x, y), _amount(delta), PAY_PX, colour, align="r")
     return block
 
 
 def _header(canvas: Image.Image, view: ResultView) -> None:
-    canvas.paste(FELT_DARK, (0, 0, canvas.width, HEADER - 12))
-    paste_text(
-        canvas, (MARGIN, 4), fit_text(view.table_name, TITLE_PX, WIDTH - 260), TITLE_PX, TEXT
-    )
+    canvas.paste(FELT_DARK, (0, 0, canvas.width, HEADER - 10))
+    label = "Draw" if view.is_draw else ("Win" if len(view.wins) == 1 else f"{len(view.wins)} wins")
+    pill_w = text_width(label, SUB_PX) + SUB_PX
+    room = WIDTH - 3 * MARGIN - pill_w
+    title, size = fit_size(view.table_name, TITLE_PX, room, SUB_PX)
+    paste_text(canvas, (MARGIN, 0), title, size, TEXT)
     channel = f"#{view.channel_name.lstrip('#')}" if view.channel_name else ""
     sub = " · ".join(p for p in (channel, view.preset_name, "hand result") if p)
-    paste_text(
-        canvas,
-        (MARGIN, line_height(TITLE_PX)),
-        fit_text(sub, SUB_PX, WIDTH - 2 * MARGIN),
-        SUB_PX,
-        TEXT_DIM,
-    )
-    label = "Draw" if view.is_draw else ("Win" if len(view.wins) == 1 else f"{len(view.wins)} wins")
-    width = text_width(label, SUB_PX) + SUB_PX
-    pill(
-        canvas,
-        (WIDTH - MARGIN - width, 14),
-        label,
-        SUB_PX,
-        BADGE_RED if view.is_draw else BADGE_BROWN,
-        GOLD,
-    )
+    sub_y = line_height(TITLE_PX) - 8
+    paste_text(canvas, (MARGIN, sub_y), fit_text(sub, SUB_PX, room), SUB_PX, TEXT_DIM)
+    fill = BADGE_RED if view.is_draw else BADGE_BROWN
+    pill(canvas, (WIDTH - MARGIN - pill_w, 14), label, SUB_PX, fill, GOLD)

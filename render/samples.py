@@ -9,7 +9,7 @@ import random
 
 from engine.presets import find_preset
 from engine.tiles import BONUS, Meld, MeldKind, Tile, parse_tile, parse_tiles
-from render.views import HandView, ResultView, SeatView, TableView, WinView
+from render.views import HandView, ResultView, SeatView, SetAside, TableView, WinView
 
 NAMES = ("Alice", "Bob", "Carmen", "Dai")
 
@@ -31,8 +31,38 @@ def sample_hand_view(tiles: int = 14, seed: int = 7) -> HandView:
     )
 
 
-def sample_table_view(seed: int = 7, discards: int = 16) -> TableView:
-    """A hand some turns in: ponds of about `discards` tiles, a few melds, flowers, a void."""
+def sample_marked_hand_view() -> HandView:
+    """A Hubei-style hand with every marking: a meld, the wild indicator and wild tiles, a void
+    suit (as in Sichuan) and a block on punging after a passed pung."""
+    wild = parse_tile("5p")
+    return HandView(
+        table_name="Table #3",
+        channel_name="mahjong-lounge",
+        seat_wind=2,
+        concealed=tuple(parse_tiles("1123m55p789p27s")),
+        drawn=parse_tile("5p"),
+        melds=(Meld(MeldKind.PUNG, (parse_tile("6m"),) * 3, parse_tile("6m"), 1),),
+        wild=frozenset({wild}),
+        player_name="You",
+        void_suit="s",
+        blocked=("No pung until your next draw",),
+        set_aside=wild_indicator("5p"),
+    )
+
+
+def sample_table_view(
+    seed: int = 7,
+    discards: int = 16,
+    seats: int = 4,
+    hand_size: int = 13,
+    set_aside: tuple[SetAside, ...] = (),
+    clocks: bool = False,
+) -> TableView:
+    """A hand some turns in: ponds of about `discards` tiles, a few melds, flowers, a void.
+
+    `seats` is 2, 3 or 4; `hand_size` 13 or 16 (Taiwanese); `clocks` gives the seat to act a
+    running clock and the others none.
+    """
     rng = random.Random(seed)
     wall = list(find_preset("hkos-3-v1").wall)
     rng.shuffle(wall)
@@ -44,11 +74,11 @@ def sample_table_view(seed: int = 7, discards: int = 16) -> TableView:
         (Meld(MeldKind.CONCEALED_KONG, (20,) * 4),),
         (Meld(MeldKind.ADDED_KONG, (12,) * 4, 12, 1),),
     ]
-    seats = []
-    for seat in range(4):
+    views = []
+    for seat in range(seats):
         pond = tuple(playing.pop() for _ in range(discards - seat))
-        hidden = 13 - 3 * len(melds[seat]) + (1 if seat == 0 else 0)
-        seats.append(
+        hidden = hand_size - 3 * len(melds[seat]) + (1 if seat == 0 else 0)
+        views.append(
             SeatView(
                 name=NAMES[seat],
                 wind=seat,
@@ -61,19 +91,34 @@ def sample_table_view(seed: int = 7, discards: int = 16) -> TableView:
                 claimed=frozenset({2, 7}) if seat == 2 else frozenset(),
                 void_suit="s" if seat == 3 else None,
                 won=False,
+                clock=17 if clocks and seat == 0 else None,
             )
         )
     return TableView(
         table_name="Friday night mahjong",
         channel_name="mahjong-lounge",
         preset_name="Hong Kong Old Style",
-        seats=tuple(seats),
-        wall_left=144 - 53 - 4 * discards,
+        seats=tuple(views),
+        wall_left=max(0, 144 - 53 - seats * discards),
         prevailing_wind=0,
         turn=0,
-        latest=(3, discards - 4),
-        status="East to play",
+        latest=(seats - 1, discards - seats),
+        status="Alice (East) to play",
+        set_aside=set_aside,
     )
+
+
+def horse_face_down() -> tuple[SetAside, ...]:
+    return (SetAside("Horse", face_down=1),)
+
+
+def birds_revealed() -> tuple[SetAside, ...]:
+    """Four birds shown at a win, two of them hits (a 1 and a 5)."""
+    return (SetAside("Birds", tuple(parse_tiles("1m3p5s8m")), hits=frozenset({0, 2})),)
+
+
+def wild_indicator(tile: str = "5p") -> tuple[SetAside, ...]:
+    return (SetAside("Wild", (parse_tile(tile),)),)
 
 
 def sample_result_view(draw: bool = False) -> ResultView:
@@ -121,3 +166,70 @@ def sample_result_view(draw: bool = False) -> ResultView:
 def wild_tiles() -> frozenset[Tile]:
     """The red dragon, wild in the planned red-dragon preset."""
     return frozenset({parse_tile("7z")})
+
+
+def sample_bloodflow_result() -> ResultView:
+    """A long Blood Flow hand: eight wins, two locked hands winning again and again.
+
+    Alice's locked hand wins three times on 5p and once on 8p, Bob's twice on 3m, Carmen and Dai
+    once each: five different panels, with kong payments and a wall-draw check besides.
+    """
+
+    def win(
+        who: str,
+        tiles: str,
+        tile: str,
+        by: str,
+        patterns: tuple[tuple[str, int], ...],
+        melds: tuple[Meld, ...] = (),
+        seat: int = 0,
+    ) -> WinView:
+        return WinView(
+            winner=who,
+            concealed=tuple(parse_tiles(tiles)),
+            win_tile=parse_tile(tile),
+            melds=melds,
+            patterns=patterns,
+            total=sum(v for _, v in patterns),
+            by=by,
+            seat_wind=seat,
+        )
+
+    flush = (("full_flush", 2), ("all_pungs", 1))
+    alice = "111p222p444p5p66p"
+    kong = (Meld(MeldKind.KONG, (parse_tile("9m"),) * 4, parse_tile("9m"), 2),)
+    wins = (
+        win("Alice", alice, "5p", "self draw", flush),
+        win("Bob", "123m456m789m3m", "3m", "discard from Dai", (("basic", 1),), kong, 1),
+        win("Alice", alice, "5p", "discard from Carmen", flush),
+        win(
+            "Carmen",
+            "11s234s456s789s",
+            "1s",
+            "self draw",
+            (("full_flush", 2), ("self_draw", 1)),
+            seat=2,
+        ),
+        win("Alice", alice, "5p", "discard from Dai", flush),
+        win("Bob", "123m456m789m3m", "3m", "self draw", (("basic", 1),), kong, 1),
+        win("Dai", "22m345m567m789m", "2m", "discard from Bob", (("full_flush", 2),), seat=3),
+        win(
+            "Alice",
+            "111p222p444p55p6p",
+            "6p",
+            "discard from Bob",
+            (("full_flush", 2), ("all_pungs", 1), ("kong_bloom", 1)),
+        ),
+    )
+    return ResultView(
+        table_name="Table #7 · Sunday bloodbath",
+        preset_name="Sichuan Blood Flow (swap three)",
+        unit="fan",
+        wins=wins,
+        payments=(("Alice", 88), ("Bob", -10), ("Carmen", -38), ("Dai", -40)),
+        channel_name="mahjong-lounge",
+        other_payments=(
+            ("Kongs", (("Bob", 6), ("Alice", -2), ("Carmen", -2), ("Dai", -2))),
+            ("Wall draw", (("Carmen", -4), ("Dai", 4))),
+        ),
+    )

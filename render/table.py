@@ -1,21 +1,23 @@
-"""The table picture for the channel: four seats in turn order, with ponds, melds and counts.
+"""The table picture for the channel: a square table, each seat's pond before it.
 
-Every seat is a band read left to right, top to bottom in turn order, with all tiles upright
-so anyone in the channel reads every pond the same way. Hidden hands are tile backs and a
-count: the view holds no concealed tile, so none can be drawn.
+The picture is 4:3 and 864 px wide, so Discord's embed (a 400 x 300 box) shows it at 400 px,
+where a pond tile is 16-17 px wide. Seats sit round the table in turn order, East at the
+bottom and the next seat to its right, as on every table and client; each seat is one panel
+(a pinwheel round the centre): its pond and a card with name, points, clock, the count of its
+hidden tiles, melds and flowers. The centre holds what everyone looks at: the latest discard,
+large, and a gold arrow to the seat to act. All tiles stay upright so everyone reads every pond
+the same way. Hidden hands are a count: the view holds no concealed tile, so none can be drawn.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from render.compose import TILE_GAP, Group, back_row, flow, meld_group, tile_row
+from render.compose import TILE_GAP, Group, flow, meld_group, tile_row
 from render.style import (
     BADGE_BLUE,
-    BADGE_BROWN,
-    BADGE_GOLD,
     BADGE_GREEN,
     BADGE_GREY,
     BADGE_RED,
@@ -36,36 +38,79 @@ from render.style import (
     paste_text,
     pill,
     rounded_box,
+    text_image,
     text_width,
 )
-from render.tiles import Geometry, dimmed_sprite, frame_sprite, tile_sprite
-from render.views import SeatView, TableView
+from render.tiles import Geometry, back_sprite, dimmed_sprite, frame_sprite, tile_sprite
+from render.views import SeatView, SetAside, TableView
 
-WIDTH = 940
-TILE = 36  # ponds and melds
-SMALL = 28  # hidden backs and bonus tiles
-MARGIN = 14
-PAD = 12  # inside a seat band
-BAND_GAP = 8
-INFO_W = 166  # name, points and badges left of the tiles
-COLUMN_GAP = 10
-GROUP_GAP = 12
-HEADER = 74
-NAME_PX = 22
-INFO_PX = 18
-TITLE_PX = 27
-SUB_PX = 19
+CELL_W, CELL_H = 288, 216  # the table is a 3 x 3 grid of cells: 864 x 648, 4:3
+POND = 36  # pond tiles: 16.7 px wide at 400 px
+LATEST = 68  # the latest discard in the centre: 31 px at 400 px
+MELD = 28
+SMALL = 24  # flowers, the hidden-count back, set-aside tiles
+GAP = 8  # between panels
+PAD = 8  # inside a panel
+POND_PAD = 6
+GROUP_GAP = 8
+POND_COLUMNS = 6  # the usual six discards a row
+NAME_PX = 28
+INFO_PX = 22
+SUB_PX = 20
+TITLE_PX = 26
+RIM = 4  # the gold rim of the seat to act
+
+Box = tuple[int, int, int, int]
+
+# (pond cells, card cells) per seat in grid units (column 0, row 0, column 1, row 1), seat order.
+# East sits at the bottom, the next seat to its right, then across, then left (turn order runs
+# counter-clockwise seen from above). Three seats leave the far side empty, for the header.
+Place = tuple[Box, Box]
+LAYOUTS: dict[int, tuple[tuple[Place, ...], Box, Box | None]] = {
+    4: (
+        (
+            ((1, 2, 2, 3), (2, 2, 3, 3)),  # bottom
+            ((2, 1, 3, 2), (2, 0, 3, 1)),  # right
+            ((1, 0, 2, 1), (0, 0, 1, 1)),  # top
+            ((0, 1, 1, 2), (0, 2, 1, 3)),  # left
+        ),
+        (1, 1, 2, 2),  # centre
+        None,  # header
+    ),
+    3: (
+        (
+            ((1, 2, 2, 3), (2, 2, 3, 3)),
+            ((2, 1, 3, 2), (2, 0, 3, 1)),
+            ((0, 1, 1, 2), (0, 2, 1, 3)),
+        ),
+        (1, 1, 2, 2),
+        (0, 0, 2, 1),
+    ),
+    2: (
+        (
+            ((0, 2, 2, 3), (2, 2, 3, 3)),
+            ((1, 0, 3, 1), (0, 0, 1, 1)),
+        ),
+        (1, 1, 3, 2),
+        (0, 1, 1, 2),
+    ),
+}
+SIDES = {
+    4: ("bottom", "right", "top", "left"),
+    3: ("bottom", "right", "left"),
+    2: ("bottom", "top"),
+}
 
 
 @dataclass(slots=True)
 class SeatPlan:
-    """Where one seat's band and its parts go."""
+    """Where one seat's panel and its parts go."""
 
-    top: int
-    height: int
+    side: str  # 'bottom', 'right', 'top' or 'left': where the seat sits at the table
+    box: Box  # the panel
+    card: Box  # name, points, hidden count, melds, flowers
     groups: list[tuple[Group, int, int]] = field(default_factory=list)  # (group, x, base)
-    backs: list[tuple[int, int]] = field(default_factory=list)  # top-left of each back sprite
-    count_at: tuple[int, int] | None = None  # where the hidden count label goes
+    count_at: tuple[int, int] | None = None  # top-left of the hidden-count back sprite
     pond: list[tuple[int, int, int]] = field(default_factory=list)  # (pond index, x, y)
 
 
@@ -74,183 +119,360 @@ class TablePlan:
     width: int
     height: int
     seats: list[SeatPlan]
+    centre: Box
+    header: Box | None
+    pond_tile: int = POND
+    latest_tile: int = LATEST
 
 
-def pond_columns() -> int:
-    return (WIDTH - 2 * MARGIN - 2 * PAD - INFO_W - COLUMN_GAP) // (TILE + TILE_GAP)
+def seat_count(view: TableView) -> int:
+    return len(view.seats)
+
+
+def pond_columns(view: TableView) -> int:
+    """Six a row; seven when a pond passes 24; a two-seat table's long ponds twelve or more."""
+    longest = max(len(seat.pond) for seat in view.seats)
+    if seat_count(view) == 2:
+        return max(12, -(-longest // 4))
+    return POND_COLUMNS if longest <= 4 * POND_COLUMNS else POND_COLUMNS + 1
+
+
+def _pond_step_y() -> int:
+    return Geometry(POND).face_h  # a row hides the edge of the row behind it, as on a table
+
+
+def _pond_height(rows: int) -> int:
+    return (rows - 1) * _pond_step_y() + Geometry(POND).height
+
+
+def _cells(view: TableView, columns: int) -> tuple[int, int]:
+    """Cell sizes: the usual 288 x 216, taller only for a pond past four rows."""
+    rows = max(4, *(-(-len(seat.pond) // columns) for seat in view.seats))
+    height = max(CELL_H, _pond_height(rows) + GAP + 2 * POND_PAD)
+    width = CELL_W
+    if seat_count(view) > 2:
+        width = max(CELL_W, columns * (POND + TILE_GAP) + GAP + 2 * PAD)
+    return width, height
+
+
+def _grid_box(cells: Box, cell_w: int, cell_h: int) -> Box:
+    c0, r0, c1, r1 = cells
+    half = GAP // 2
+    return (c0 * cell_w + half, r0 * cell_h + half, c1 * cell_w - half, r1 * cell_h - half)
 
 
 def plan_table(view: TableView) -> TablePlan:
-    """Lay the table out without drawing: the renderer and the tests share these positions.
-
-    Every band gets as many pond rows as the longest pond needs, so the seats line up.
-    """
-    columns = pond_columns()
-    pond_rows = max(1, *(-(-len(seat.pond) // columns) for seat in view.seats))
+    """Lay the table out without drawing: the renderer and the tests share these positions."""
+    count = seat_count(view)
+    places, centre, header = LAYOUTS[count]
+    columns = pond_columns(view)
+    cell_w, cell_h = _cells(view, columns)
     seats = []
-    top = HEADER
-    for index, seat in enumerate(view.seats):
-        plan = _plan_seat(view, index, seat, top, pond_rows)
+    for index, (seat, (pond_cells, card_cells)) in enumerate(zip(view.seats, places, strict=True)):
+        both = (
+            min(pond_cells[0], card_cells[0]),
+            min(pond_cells[1], card_cells[1]),
+            max(pond_cells[2], card_cells[2]),
+            max(pond_cells[3], card_cells[3]),
+        )
+        plan = SeatPlan(
+            SIDES[count][index],
+            _grid_box(both, cell_w, cell_h),
+            _grid_box(card_cells, cell_w, cell_h),
+        )
+        _plan_pond(plan, seat, _grid_box(pond_cells, cell_w, cell_h), columns)
+        _plan_card(plan, view, index, seat)
         seats.append(plan)
-        top += plan.height + BAND_GAP
-    return TablePlan(WIDTH, top - BAND_GAP + MARGIN, seats)
+    return TablePlan(
+        3 * cell_w,
+        3 * cell_h,
+        seats,
+        _grid_box(centre, cell_w, cell_h),
+        _grid_box(header, cell_w, cell_h) if header else None,
+    )
 
 
-def _hand_groups(view: TableView, index: int, seat: SeatView) -> list[Group]:
-    """Hidden tiles as backs (and any revealed tiles face up), then melds, then bonus tiles."""
+def _plan_pond(plan: SeatPlan, seat: SeatView, box: Box, columns: int) -> None:
+    """Discards in reading order, the block pushed towards the centre of the table."""
+    step_x, step_y = POND + TILE_GAP, _pond_step_y()
+    block_w = columns * step_x - TILE_GAP
+    rows = max(1, -(-len(seat.pond) // columns))
+    block_h = _pond_height(rows)
+    x0, y0, x1, y1 = box[0] + POND_PAD, box[1] + POND_PAD, box[2] - POND_PAD, box[3] - POND_PAD
+    left = {"left": x1 - block_w, "right": x0}.get(plan.side, (x0 + x1 - block_w) // 2)
+    top = {"top": y1 - block_h, "bottom": y0}.get(plan.side, (y0 + y1 - _pond_height(4)) // 2)
+    for i in range(len(seat.pond)):
+        row, col = divmod(i, columns)
+        plan.pond.append((i, left + col * step_x, top + row * step_y))
+
+
+def _count_group(count: int) -> Group:
+    """One face-down tile and the number of hidden tiles: the count, not a row of backs."""
+    group = Group()
+    group.append(back_sprite(SMALL))
+    label = text_image(f"×{count}", NAME_PX, TEXT)
+    group.add(label, group.width + 4, (Geometry(SMALL).height - label.height) // 2)
+    return group
+
+
+def _set_aside_group(item: SetAside, wild: frozenset[int], size: int = SMALL) -> Group:
+    """A label then its tiles (face-down ones as backs); bird hits get a gold frame later."""
+    group = Group()
+    label = text_image(item.label, SUB_PX, TEXT_DIM)
+    group.add(label, 0, (Geometry(size).height - label.height) // 2)
+    for tile in item.tiles:
+        group.append(tile_sprite(tile, size, wild=tile in wild), 3)
+    for _ in range(item.face_down):
+        group.append(back_sprite(size), 3)
+    return group
+
+
+def _card_groups(view: TableView, index: int, seat: SeatView) -> list[Group]:
+    """The hidden count (or a finished hand face up), flowers, set-aside tiles, then melds."""
     groups = []
-    if seat.revealed:
-        groups.append(tile_row(seat.revealed, SMALL, view.wild))
     if seat.concealed_count:
-        groups.append(back_row(seat.concealed_count, SMALL))
-    groups.extend(meld_group(m, TILE, index, view.wild) for m in seat.melds)
+        groups.append(_count_group(seat.concealed_count))
+    for start in range(0, len(seat.revealed), 7):  # a locked winner's hand, in wrapping parts
+        groups.append(tile_row(seat.revealed[start : start + 7], SMALL, view.wild))
     if seat.bonus:
         groups.append(tile_row(seat.bonus, SMALL))
+    groups.extend(_set_aside_group(item, view.wild) for item in seat.set_aside)
+    groups.extend(meld_group(m, MELD, index, view.wild) for m in seat.melds)
     return groups
 
 
-def _plan_seat(view: TableView, index: int, seat: SeatView, top: int, pond_rows: int) -> SeatPlan:
-    """The info column on the left; on the right the hand row(s), then the pond."""
-    plan = SeatPlan(top, 0)
-    left = MARGIN + PAD + INFO_W + COLUMN_GAP
-    count_w = text_width("×00", NAME_PX) + 8
-    groups = _hand_groups(view, index, seat)
-    rows = flow(groups, WIDTH - MARGIN - PAD - left - count_w, GROUP_GAP)
-    back_group = groups[1 if seat.revealed else 0] if seat.concealed_count else None
-    y = top + PAD
+def _info_bottom(card: Box) -> int:
+    return card[1] + PAD + line_height(NAME_PX) + line_height(INFO_PX) + 2
+
+
+def _plan_card(plan: SeatPlan, view: TableView, index: int, seat: SeatView) -> None:
+    x0, _, x1, _ = plan.card
+    left = x0 + PAD
+    groups = _card_groups(view, index, seat)
+    rows = flow(groups, x1 - PAD - left, GROUP_GAP)
+    y = _info_bottom(plan.card) + 4
+    count_group = groups[0] if seat.concealed_count else None
     for row in rows:
-        base = y + max(row.height, Geometry(TILE).height)
-        shift = 0
+        base = y + row.height
         for group, gx in row.items:
-            x = left + gx + shift
-            plan.groups.append((group, x, base))
-            if group is back_group:
-                plan.backs = [(x + dx, base + dy) for _, dx, dy in group.pieces]
-                plan.count_at = (x + group.width + 6, base - group.height // 2)
-                shift = count_w  # room for the count after the backs
-        y = base + 8
-    step_y = Geometry(TILE).height + 3
-    columns = pond_columns()
-    for i in range(len(seat.pond)):
-        row, col = divmod(i, columns)
-        plan.pond.append((i, left + col * (TILE + TILE_GAP), y + row * step_y))
-    bottom = max(y + pond_rows * step_y - 3, top + PAD + _info_height(view, index, seat))
-    plan.height = bottom + PAD - top
-    return plan
+            plan.groups.append((group, left + gx, base))
+            if group is count_group:
+                plan.count_at = (left + gx, base - Geometry(SMALL).height)
+        y = base + 6
 
 
 def render_table(view: TableView) -> Image.Image:
     """Draw the public table: no concealed tile exists in the view, so none is drawn."""
     plan = plan_table(view)
-    canvas = Image.new("RGB", (plan.width, plan.height), FELT)
-    _header(canvas, view)
+    canvas = Image.new("RGB", (plan.width, plan.height), FELT_DARK)
     for index, (seat, seat_plan) in enumerate(zip(view.seats, plan.seats, strict=True)):
         _draw_seat(canvas, view, index, seat, seat_plan)
+    _draw_centre(canvas, view, plan)
+    if plan.header:
+        _draw_header(canvas, view, plan.header)
     return canvas
 
 
 def _draw_seat(
     canvas: Image.Image, view: TableView, index: int, seat: SeatView, plan: SeatPlan
 ) -> None:
-    box = (MARGIN, plan.top, WIDTH - MARGIN, plan.top + plan.height)
+    box = plan.box
     turn = view.turn == index
-    if turn:  # a gold rim and a lighter band: whose turn it is, at a glance
-        rounded_box(canvas, (box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3), 13, GOLD)
+    if turn:  # a gold rim and a lighter panel: whose turn it is, at a glance
+        rim = (box[0] - RIM, box[1] - RIM, box[2] + RIM, box[3] + RIM)
+        rounded_box(canvas, _clip(rim, canvas), 14, GOLD)
     rounded_box(canvas, box, 10, PANEL_TURN if turn else PANEL)
     _seat_info(canvas, view, index, plan)
     for group, x, base in plan.groups:
         group.paste(canvas, x, base)
-    if plan.count_at:
-        x, y = plan.count_at
-        paste_text(
-            canvas, (x, y - line_height(NAME_PX) // 2), f"×{seat.concealed_count}", NAME_PX, TEXT
-        )
     latest = view.latest[1] if view.latest and view.latest[0] == index else None
     wild = view.wild
     for i, x, y in plan.pond:
         tile = seat.pond[i]
         sprite = (dimmed_sprite if i in seat.claimed else tile_sprite)(
-            tile, TILE, wild=tile in wild
+            tile, POND, wild=tile in wild
         )
         canvas.paste(sprite, (x, y), sprite)
-        if i == latest:
-            frame = frame_sprite(TILE, MARK)
-            offset = (frame.width - TILE) // 2
-            canvas.paste(frame, (x - offset, y - offset), frame)
+    if latest is not None and latest < len(plan.pond):  # drawn last: over the row in front
+        _, x, y = plan.pond[latest]
+        tile = seat.pond[latest]
+        sprite = tile_sprite(tile, POND, wild=tile in wild)
+        canvas.paste(sprite, (x, y), sprite)
+        frame = frame_sprite(POND, MARK)
+        offset = (frame.width - POND) // 2
+        canvas.paste(frame, (x - offset, y - offset), frame)
 
 
-def _badges(view: TableView, index: int, seat: SeatView) -> list[tuple[str, RGB]]:
+def _clip(box: Box, canvas: Image.Image) -> Box:
+    return (max(0, box[0]), max(0, box[1]), min(canvas.width, box[2]), min(canvas.height, box[3]))
+
+
+def _badges(seat: SeatView) -> list[tuple[str, RGB]]:
     badges = []
-    if seat.is_dealer:
-        badges.append(("Dealer", BADGE_RED))
     if seat.void_suit:
         badges.append((f"Void {SUIT_NAMES[seat.void_suit]}", BADGE_BLUE))
-    if seat.won:
-        badges.append(("Won", BADGE_GREEN))
-    if view.turn == index:
-        badges.append(("To play", BADGE_GOLD))
+    if seat.won or seat.wins:
+        badges.append((f"Won ×{seat.wins}" if seat.wins > 1 else "Won", BADGE_GREEN))
     return badges
 
 
-def _badge_places(badges: list[tuple[str, RGB]]) -> list[tuple[int, int]]:
-    """(dx, dy) of each badge below the name and points, wrapping inside the info column."""
-    places, dx, dy = [], 0, 0
-    for text, _ in badges:
-        width = text_width(text, INFO_PX) + INFO_PX
-        if dx and dx + width > INFO_W:
-            dx, dy = 0, dy + line_height(INFO_PX) + 4
-        places.append((dx, dy))
-        dx += width + 5
-    return places
-
-
-def _info_height(view: TableView, index: int, seat: SeatView) -> int:
-    places = _badge_places(_badges(view, index, seat))
-    badge_rows = places[-1][1] + line_height(INFO_PX) if places else 0
-    return line_height(NAME_PX) + line_height(INFO_PX) + badge_rows
+def clock_text(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _seat_info(canvas: Image.Image, view: TableView, index: int, plan: SeatPlan) -> None:
-    """Wind tile and name, points, then badges: dealer, void suit, won, to play."""
+    """Wind tile, name and dealer mark; then points, the clock and badges."""
     seat = view.seats[index]
-    x, y = MARGIN + PAD, plan.top + PAD
+    turn = view.turn == index
+    x0, y0, x1, _ = plan.card
+    x, y = x0 + PAD, y0 + PAD
     wind = tile_sprite(27 + seat.wind, SMALL)
-    canvas.paste(wind, (x, y), wind)
-    name, size = fit_size(seat.name, NAME_PX, INFO_W - SMALL - 12, round(NAME_PX * 0.75))
-    colour = GOLD if view.turn == index else TEXT
-    paste_text(canvas, (x + SMALL + 8, y - 4 + (NAME_PX - size) // 2), name, size, colour)
-    y += line_height(NAME_PX) - 2
+    canvas.paste(wind, (x, y + 2), wind)
+    right = x1 - PAD
+    if seat.is_dealer:
+        width = text_width("Dealer", INFO_PX) + INFO_PX
+        right -= width
+        pill(canvas, (right, y + 3), "Dealer", INFO_PX, BADGE_RED)
+        right -= 6
+    name_x = x + SMALL + 8
+    name, size = fit_size(seat.name, NAME_PX, right - name_x, round(NAME_PX * 0.7))
+    top = y - 3 + (NAME_PX - size) // 2
+    paste_text(canvas, (name_x, top), name, size, GOLD if turn else TEXT)
+    y += line_height(NAME_PX)
     points = f"{seat.points:,} pts".replace("-", "−")
-    paste_text(canvas, (x + SMALL + 8, y), points, INFO_PX, TEXT_DIM)
-    y += line_height(INFO_PX) + 2
-    badges = _badges(view, index, seat)
-    for (text, fill), (dx, dy) in zip(badges, _badge_places(badges), strict=True):
-        pill(canvas, (x + dx, y + dy), text, INFO_PX, fill)
+    x += paste_text(canvas, (x, y), points, INFO_PX, TEXT) + 10
+    if seat.clock is not None:
+        clock = clock_text(seat.clock)
+        x += pill(canvas, (x, y), clock, INFO_PX, GOLD if turn else BADGE_GREY, FELT_DARK) + 6
+    for text, fill in _badges(seat):
+        if x + text_width(text, SUB_PX) + SUB_PX > x1 - PAD:
+            break
+        x += pill(canvas, (x, y + 2), text, SUB_PX, fill) + 6
 
 
-def _header(canvas: Image.Image, view: TableView) -> None:
-    """Which table (name, channel, preset), the round's wind, the wall, and the status line."""
-    canvas.paste(FELT_DARK, (0, 0, canvas.width, HEADER - 8))
-    right = canvas.width - MARGIN
-    y = 10
-    wall = f"Wall {view.wall_left}"
-    right -= pill(
-        canvas, (right - text_width(wall, SUB_PX) - SUB_PX, y + 4), wall, SUB_PX, BADGE_GREY
-    )
+# ----------------------------------------------------------------------------- the centre
+
+
+def _arrow(canvas: Image.Image, tip: tuple[int, int], side: str, size: int) -> None:
+    """A gold triangle pointing at `side` with its tip at `tip` (drawn 4x, reduced: smooth)."""
+    s = 4
+    big = Image.new("L", (size * s, size * s))
+    n = size * s
+    points = {
+        "bottom": [(0, 0), (n, 0), (n // 2, n)],
+        "top": [(0, n), (n, n), (n // 2, 0)],
+        "left": [(n, 0), (n, n), (0, n // 2)],
+        "right": [(0, 0), (0, n), (n, n // 2)],
+    }[side]
+    ImageDraw.Draw(big).polygon(points, fill=255)
+    mask = big.reduce(s)
+    tx, ty = tip
+    at = {
+        "bottom": (tx - size // 2, ty - size),
+        "top": (tx - size // 2, ty),
+        "left": (tx, ty - size // 2),
+        "right": (tx - size, ty - size // 2),
+    }[side]
+    canvas.paste(GOLD, (*at, at[0] + size, at[1] + size), mask)
+
+
+def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan) -> None:
+    """Round and wall on top; the latest discard, large; the arrow to the seat to act."""
+    x0, y0, x1, y1 = plan.centre
+    rounded_box(canvas, plan.centre, 12, FELT)
+    cx = (x0 + x1) // 2
+    wind = tile_sprite(27 + view.prevailing_wind, SMALL)
     round_label = f"{WIND_NAMES[view.prevailing_wind]} round"
-    width = text_width(round_label, SUB_PX) + SUB_PX
-    right -= width + 8
-    pill(canvas, (right, y + 4), round_label, SUB_PX, BADGE_BROWN, GOLD)
-    wind = tile_sprite(27 + view.prevailing_wind, SMALL - 4)
-    right -= wind.width + 6
-    canvas.paste(wind, (right, y), wind)
-    room = right - MARGIN - 12
-    paste_text(canvas, (MARGIN, 4), fit_text(view.table_name, TITLE_PX, room), TITLE_PX, TEXT)
+    wall = f"Wall {view.wall_left}"
+    line_w = wind.width + 6 + text_width(round_label, INFO_PX) + 14 + text_width(wall, INFO_PX)
+    x = cx - line_w // 2
+    canvas.paste(wind, (x, y0 + PAD), wind)
+    x += wind.width + 6
+    x += paste_text(canvas, (x, y0 + PAD), round_label, INFO_PX, GOLD) + 14
+    paste_text(canvas, (x, y0 + PAD), wall, INFO_PX, TEXT)
+    arrow = 60
+    middle_top = y0 + PAD + line_height(INFO_PX) + 4
+    bottom = y1 - PAD
+    latest_size = LATEST
+    if plan.header is None and view.set_aside:  # no free side: a second line under the round
+        _draw_set_aside(canvas, view, (x0 + PAD, middle_top, x1 - PAD, bottom), centred=True)
+        middle_top += Geometry(SMALL).height + 6
+        latest_size = LATEST - 8
+    caption_h = line_height(SUB_PX)
+    if view.latest is not None:
+        seat, index = view.latest
+        tile = view.seats[seat].pond[index] if index < len(view.seats[seat].pond) else None
+        if tile is not None:
+            sprite = tile_sprite(tile, latest_size, wild=tile in view.wild)
+            room = bottom - middle_top - caption_h
+            top = middle_top + max(4, (room - sprite.height) // 2)
+            canvas.paste(sprite, (cx - latest_size // 2, top), sprite)
+            frame = frame_sprite(latest_size, MARK, 4)
+            offset = (frame.width - latest_size) // 2
+            canvas.paste(frame, (cx - latest_size // 2 - offset, top - offset), frame)
+            who = fit_text(view.seats[seat].name, SUB_PX, x1 - x0 - 2 * arrow - 2 * PAD)
+            paste_text(canvas, (cx, top + sprite.height + 4), who, SUB_PX, TEXT_DIM, align="c")
+    if view.turn is not None:
+        side = plan.seats[view.turn].side
+        mid_y = (middle_top + bottom) // 2
+        tip = {
+            "bottom": (cx + LATEST // 2 + 10 + arrow // 2, y1 - 6),
+            "top": (cx + LATEST // 2 + 10 + arrow // 2, y0 + 6),
+            "left": (x0 + 6, mid_y),
+            "right": (x1 - 6, mid_y),
+        }[side]
+        if side in ("bottom", "top") and seat_count(view) == 2:
+            tip = (x1 - PAD - arrow, tip[1])
+        _arrow(canvas, tip, side, arrow)
+    if view.status and view.turn is None and plan.header is None:  # the arrow says who plays
+        status = fit_text(view.status, SUB_PX, x1 - x0 - 2 * PAD)
+        paste_text(canvas, (cx, y1 - PAD - caption_h), status, SUB_PX, GOLD, align="c")
+
+
+def _draw_set_aside(
+    canvas: Image.Image, view: TableView, box: Box, *, centred: bool = False
+) -> None:
+    groups = [_set_aside_group(item, view.wild) for item in view.set_aside]
+    x = box[0]
+    if centred:
+        total = sum(g.width for g in groups) + 14 * (len(groups) - 1)
+        x = max(box[0], (box[0] + box[2] - total) // 2)
+    for item, group in zip(view.set_aside, groups, strict=True):
+        if x + group.width > box[2]:
+            break
+        group.paste(canvas, x, box[1] + group.height)
+        _frame_hits(canvas, item, group, x, box[1] + group.height)
+        x += group.width + 14
+
+
+def _frame_hits(canvas: Image.Image, item: SetAside, group: Group, x: int, base: int) -> None:
+    """Bird hits wear a gold frame (pieces: the label, then the tiles in order)."""
+    for i in item.hits:
+        if i + 1 < len(group.pieces):
+            _, dx, dy = group.pieces[i + 1]
+            frame = frame_sprite(SMALL, GOLD, 2)
+            offset = (frame.width - SMALL) // 2
+            canvas.paste(frame, (x + dx - offset, base + dy - offset), frame)
+
+
+def _draw_header(canvas: Image.Image, view: TableView, box: Box) -> None:
+    """Where a seat is empty: which table, the preset, the status and set-aside tiles."""
+    x0, y0, x1, y1 = box
+    rounded_box(canvas, box, 12, FELT)
+    x, y = x0 + PAD + 4, y0 + PAD
+    room = x1 - x - PAD
+    title, size = fit_size(view.table_name, TITLE_PX, room, SUB_PX)
+    paste_text(canvas, (x, y), title, size, TEXT)
+    y += line_height(TITLE_PX)
     channel = f"#{view.channel_name.lstrip('#')}" if view.channel_name else ""
-    sub = " · ".join(p for p in (channel, view.preset_name) if p)
-    sub_y = 4 + line_height(TITLE_PX) - 4
-    sub_w = paste_text(canvas, (MARGIN, sub_y), fit_text(sub, SUB_PX, 420), SUB_PX, TEXT_DIM)
+    parts = [p for p in (channel, view.preset_name) if p]
+    lines = [" · ".join(parts)] if text_width(" · ".join(parts), SUB_PX) <= room else parts
+    for line in lines:
+        paste_text(canvas, (x, y), fit_text(line, SUB_PX, room), SUB_PX, TEXT_DIM)
+        y += line_height(SUB_PX)
+    y += 6
     if view.status:
-        room = canvas.width - 2 * MARGIN - sub_w - 24
-        status = fit_text(view.status, SUB_PX, room)
-        paste_text(canvas, (canvas.width - MARGIN, sub_y), status, SUB_PX, TEXT, align="r")
+        paste_text(canvas, (x, y), fit_text(view.status, INFO_PX, x1 - x - PAD), INFO_PX, GOLD)
+        y += line_height(INFO_PX) + 6
+    if view.set_aside and y + Geometry(SMALL).height <= y1 - PAD:
+        _draw_set_aside(canvas, view, (x, y, x1 - PAD, y1 - PAD))

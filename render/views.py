@@ -22,9 +22,35 @@ def _freeze(view: object) -> None:
             object.__setattr__(view, f.name, frozenset(value))
 
 
+MIN_SEATS, MAX_SEATS = 2, 4  # a table has two, three or four seats (its seat count is len(seats))
+
+
+@dataclass(frozen=True, slots=True)
+class SetAside:
+    """Tiles laid apart from play and shown to everyone, e.g. a horse, four birds, the wild.
+
+    `face_down` counts tiles still hidden (the horse before it is revealed): drawn as backs.
+    """
+
+    label: str
+    tiles: tuple[Tile, ...] = ()
+    face_down: int = 0
+    hits: frozenset[int] = frozenset()  # indexes into `tiles` that counted (bird hits)
+
+    def __post_init__(self) -> None:
+        _freeze(self)
+        if self.face_down < 0:
+            raise ValueError("face_down cannot be negative")
+
+
 def _check_wind(wind: int, what: str) -> None:
     if not 0 <= wind <= 3:
         raise ValueError(f"{what} must be a wind 0-3 (East South West North), got {wind!r}")
+
+
+def _check_void(suit: str | None) -> None:
+    if suit not in (None, "m", "p", "s"):
+        raise ValueError(f"void_suit is 'm', 'p', 's' or None, got {suit!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +67,14 @@ class HandView:
     wild: frozenset[Tile] = frozenset()  # tile kinds that are wild in this preset
     fixed_first: frozenset[Tile] = frozenset()  # kinds sorted to the front (fixed-kong tiles)
     player_name: str = ""
+    void_suit: str | None = None  # 'm', 'p' or 's' once declared: those tiles are marked
+    blocked: tuple[str, ...] = ()  # short notes of what the player may not do now
+    set_aside: tuple[SetAside, ...] = ()  # the table's set-aside tiles, e.g. the wild indicator
 
     def __post_init__(self) -> None:
         _freeze(self)
         _check_wind(self.seat_wind, "seat_wind")
+        _check_void(self.void_suit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +93,16 @@ class SeatView:
     void_suit: str | None = None  # 'm', 'p' or 's' once declared (Sichuan)
     won: bool = False
     revealed: tuple[Tile, ...] = ()  # shown face up besides the backs, e.g. a locked winner
+    clock: int | None = None  # seconds this seat has left to act, when its clock runs
+    set_aside: tuple[SetAside, ...] = ()  # tiles this seat laid apart, e.g. red or wild kongs
+    wins: int = 0  # wins so far this hand (Blood Flow keeps playing after a win)
 
     def __post_init__(self) -> None:
         _freeze(self)
         _check_wind(self.wind, "wind")
         if self.concealed_count < 0:
             raise ValueError("concealed_count cannot be negative")
-        if self.void_suit not in (None, "m", "p", "s"):
-            raise ValueError(f"void_suit is 'm', 'p', 's' or None, got {self.void_suit!r}")
+        _check_void(self.void_suit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,21 +112,24 @@ class TableView:
     table_name: str
     channel_name: str
     preset_name: str
-    seats: tuple[SeatView, ...]  # four, in seat order (seat 0 is the dealer's)
+    seats: tuple[SeatView, ...]  # two to four, in seat order; the seat count is len(seats)
     wall_left: int
     prevailing_wind: int = 0
     turn: int | None = None  # the seat to act, or None between turns
     latest: tuple[int, int] | None = None  # (seat, pond index) of the latest discard
     status: str = ""  # one short line, e.g. "South may call"
     wild: frozenset[Tile] = frozenset()
+    set_aside: tuple[SetAside, ...] = ()  # horse, birds, wild indicator: shown in the centre
 
     def __post_init__(self) -> None:
         _freeze(self)
-        if len(self.seats) != 4:
-            raise ValueError(f"a table has 4 seats, got {len(self.seats)}")
+        if not MIN_SEATS <= len(self.seats) <= MAX_SEATS:
+            raise ValueError(f"a table has {MIN_SEATS}-{MAX_SEATS} seats, got {len(self.seats)}")
         _check_wind(self.prevailing_wind, "prevailing_wind")
-        if self.turn is not None and not 0 <= self.turn <= 3:
-            raise ValueError(f"turn is a seat 0-3 or None, got {self.turn!r}")
+        if self.turn is not None and not 0 <= self.turn < len(self.seats):
+            raise ValueError(f"turn is a seat 0-{len(self.seats) - 1} or None, got {self.turn!r}")
+        if self.latest is not None and not 0 <= self.latest[0] < len(self.seats):
+            raise ValueError(f"latest names seat {self.latest[0]}, not at this table")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +167,7 @@ class ResultView:
     # other settlements of the hand besides its wins: (label, ((name, delta), ...)), e.g. kongs
     other_payments: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     wild: frozenset[Tile] = frozenset()
+    set_aside: tuple[SetAside, ...] = ()  # revealed at the end: the horse, the birds and hits
 
     def __post_init__(self) -> None:
         _freeze(self)

@@ -25,10 +25,17 @@ from render import (
     to_png,
 )
 from render import hand as hand_module
+from render import result as result_module
 from render import table as table_module
 from render.cli import add_render_parser, run_render
 from render.compose import meld_group
-from render.samples import sample_hand_view, sample_result_view, sample_table_view
+from render.samples import (
+    sample_bloodflow_result,
+    sample_hand_view,
+    sample_marked_hand_view,
+    sample_result_view,
+    sample_table_view,
+)
 from render.style import font
 from render.tiles import FLOWERS, NUMERALS, SEASONS, WINDS, Geometry, turned_sprite
 
@@ -59,10 +66,19 @@ def test_every_tile_renders_at_its_size_and_all_differ(size: int) -> None:
     assert back_sprite(size).size == sprites[0].size
 
 
-def test_every_preset_tile_set_renders() -> None:
+def test_every_preset_tile_set_renders_a_face_with_artwork() -> None:
+    """Each tile is an opaque ivory face (not a back) carrying coloured ink on it."""
+    back = back_sprite(40)
     for preset in PRESETS.values():
         for tile in preset.tile_kinds:
-            assert tile_sprite(tile, 40).getbbox() is not None
+            sprite = tile_sprite(tile, 40)
+            assert sprite.tobytes() != back.tobytes()
+            face = sprite.convert("RGB").crop((8, 8, 32, 44))  # inside the rim
+            colours = face.getcolors(24 * 36) or []
+            ink = [rgb for n, rgb in colours if max(rgb) - min(rgb) > 60 or max(rgb) < 120]
+            assert sum(n for n, rgb in colours if rgb in ink) > 20, tile  # artwork, not blank
+            ivory = sum(n for n, (r, g, b) in colours if min(r, g, b) > 200 and r >= b)
+            assert ivory > 24 * 36 // 4, tile  # on an ivory face, not a green back
 
 
 def test_sprites_are_cached() -> None:
@@ -160,6 +176,24 @@ def test_drawn_tile_is_set_apart() -> None:
     assert apart.width == together.width + hand_module.DRAWN_GAP - 1
 
 
+def test_hand_title_says_your_hand_for_you_and_names_others() -> None:
+    assert hand_module._subtitle(hand("1m", player_name="You")).startswith("Your hand")
+    assert hand_module._subtitle(hand("1m")).startswith("Your hand")
+    assert hand_module._subtitle(hand("1m", player_name="Bob")).startswith("Bob's hand")
+
+
+def test_void_tiles_and_blocks_are_marked_on_the_hand() -> None:
+    plain = hand("123m45s", drawn=parse_tile("6p"))
+    marked = dataclasses.replace(plain, void_suit="s", blocked=("No pung until your next draw",))
+    image, base = render_hand(marked), render_hand(plain)
+    assert image.height > base.height  # a line of notes
+    y = hand_module.HEADER + Geometry(hand_module.TILE).height + 2
+    bamboo_x = hand_module.MARGIN + 3 * (hand_module.TILE + 1) + hand_module.TILE // 2
+    char_x = hand_module.MARGIN + hand_module.TILE // 2
+    assert image.getpixel((bamboo_x, y)) == hand_module.VOID_BAR  # under a bamboo tile
+    assert image.getpixel((char_x, y)) != hand_module.VOID_BAR  # not under a character
+
+
 def test_hand_sorts_suits_then_honours_with_fixed_kinds_first() -> None:
     view = hand("5z1s9m1m", fixed_first=frozenset({parse_tile("5z")}))
     ordered = sorted(view.concealed, key=hand_module.sort_key(view))
@@ -186,18 +220,22 @@ def hidden_table(counts: tuple[int, ...] = (14, 13, 13, 13)) -> TableView:
     return dataclasses.replace(view, seats=seats)
 
 
-def test_hidden_hands_are_backs_and_never_faces() -> None:
+def test_hidden_hands_are_a_count_with_one_back_and_never_faces() -> None:
     view = hidden_table()
     image = render_table(view)
     plan = table_module.plan_table(view)
     back = back_sprite(table_module.SMALL)
     faces = [tile_sprite(tile, table_module.SMALL) for tile in range(34)]
-    for seat, seat_plan in zip(view.seats, plan.seats, strict=True):
-        assert len(seat_plan.backs) == seat.concealed_count
-        for x, y in seat_plan.backs:
-            crop = image.crop((x, y, x + back.width, y + back.height))
-            assert same_where_opaque(crop, back)
-            assert not any(same_where_opaque(crop, face) for face in faces)
+    for seat_plan in plan.seats:
+        assert seat_plan.count_at is not None
+        x, y = seat_plan.count_at
+        crop = image.crop((x, y, x + back.width, y + back.height))
+        assert same_where_opaque(crop, back)
+        assert not any(same_where_opaque(crop, face) for face in faces)
+    # one back per seat, not a row of them: the picture holds as many backs as seats
+    assert (
+        sum(1 for sp in plan.seats for g, _, _ in sp.groups for p in g.pieces if p[0] is back) == 4
+    )
 
 
 def engine_state_with_known_hands():  # type: ignore[no-untyped-def]
@@ -225,7 +263,7 @@ def test_table_of_a_real_state_draws_none_of_its_hidden_tiles() -> None:
     assert hidden_only
     image = render_table(view)
     plan = table_module.plan_table(view)
-    sizes = (table_module.TILE, table_module.SMALL)
+    sizes = (table_module.POND, table_module.MELD, table_module.SMALL, table_module.LATEST)
     suspects = [tile_sprite(t, size) for t in hidden_only for size in sizes]
     places = [
         (x + dx, base + dy)
@@ -238,7 +276,7 @@ def test_table_of_a_real_state_draws_none_of_its_hidden_tiles() -> None:
         for sprite in suspects:
             crop = image.crop((x, y, x + sprite.width, y + sprite.height))
             assert not same_where_opaque(crop, sprite)
-    assert [len(sp.backs) for sp in plan.seats] == [len(h) for h in state.hands]
+    assert [s.concealed_count for s in view.seats] == [len(h) for h in state.hands]
 
 
 def test_table_marks_the_latest_discard_and_dims_claimed_tiles() -> None:
@@ -248,22 +286,22 @@ def test_table_marks_the_latest_discard_and_dims_claimed_tiles() -> None:
     seat, index = view.latest  # type: ignore[misc]
     _, x, y = plan.seats[seat].pond[index]
     tile = view.seats[seat].pond[index]
-    crop = image.crop((x, y, x + table_module.TILE, y + Geometry(table_module.TILE).height))
-    assert same_where_opaque(crop, tile_sprite(tile, table_module.TILE))
+    crop = image.crop((x, y, x + table_module.POND, y + Geometry(table_module.POND).height))
+    assert same_where_opaque(crop, tile_sprite(tile, table_module.POND))
     frame_pixel = image.getpixel((x - 2, y + 10))
     assert frame_pixel != image.getpixel((x - 8, y + 10))  # the frame around it
     claimed = next(i for i, s in enumerate(view.seats) if s.claimed)
     index = min(view.seats[claimed].claimed)
     _, x, y = plan.seats[claimed].pond[index]
     tile = view.seats[claimed].pond[index]
-    crop = image.crop((x, y, x + table_module.TILE, y + Geometry(table_module.TILE).height))
-    assert not same_where_opaque(crop, tile_sprite(tile, table_module.TILE))
+    crop = image.crop((x, y, x + table_module.POND, y + Geometry(table_module.POND).height))
+    assert not same_where_opaque(crop, tile_sprite(tile, table_module.POND))
 
 
-def test_table_size_is_stable_and_grows_only_with_longer_ponds() -> None:
-    short, longer = sample_table_view(discards=6), sample_table_view(discards=24)
-    assert render_table(short).width == render_table(longer).width == table_module.WIDTH
-    assert render_table(short).height < render_table(longer).height
+def test_table_size_is_stable_until_a_pond_outgrows_four_rows() -> None:
+    short, full = sample_table_view(discards=6), sample_table_view(discards=24)
+    assert render_table(short).size == render_table(full).size == (864, 648)
+    assert render_table(sample_table_view(discards=32)).height > 648
 
 
 # ----------------------------------------------------------------------------- result, PNG
@@ -275,10 +313,42 @@ def test_result_renders_for_a_win_and_a_draw() -> None:
     assert win.height > draw.height
 
 
-def test_multiple_wins_stack() -> None:
+def test_repeated_wins_by_the_same_hand_merge_into_one_panel() -> None:
     one = sample_result_view()
-    two = dataclasses.replace(one, wins=one.wins * 2)
-    assert render_result(two).height > render_result(one).height
+    three = dataclasses.replace(one, wins=one.wins * 3)
+    assert render_result(three).size == render_result(one).size
+    [merged] = result_module.merge_wins(three.wins)
+    assert merged.count == 3 and merged.win_tiles == [one.wins[0].win_tile]
+    other = dataclasses.replace(one.wins[0], winner="Bob")
+    assert len(result_module.merge_wins((*three.wins, other))) == 2
+    assert (
+        render_result(dataclasses.replace(one, wins=(one.wins[0], other))).height
+        > render_result(one).height
+    )
+
+
+def test_bloodflow_result_merges_and_pays_by_kind() -> None:
+    view = sample_bloodflow_result()
+    merged = result_module.merge_wins(view.wins)
+    assert [(g.first.winner, g.count) for g in merged] == [
+        ("Alice", 3),
+        ("Bob", 2),
+        ("Carmen", 1),
+        ("Dai", 1),
+        ("Alice", 1),
+    ]
+    assert result_module.ways_text(merged[0]) == "self draw · discards from Carmen, Dai"
+    rows = dict(result_module.payment_rows(view))
+    assert list(rows) == ["Wins", "Kongs", "Wall draw", "Total"]
+    assert rows["Total"] == [88, -10, -38, -40]
+    columns = zip(rows["Wins"], rows["Kongs"], rows["Wall draw"], strict=True)
+    assert [sum(c) for c in columns] == rows["Total"]  # the kinds add up to the totals
+    assert result_module.payment_rows(sample_result_view()) == [("Total", [64, -32, -16, -16])]
+
+
+def test_pattern_line_counts_repeats() -> None:
+    win = sample_result_view().wins[0]
+    assert "Dragon pung 1 ×2" in result_module.pattern_line(win, "faan")
 
 
 @pytest.mark.parametrize(
@@ -288,6 +358,9 @@ def test_multiple_wins_stack() -> None:
         pytest.param(lambda: render_hand(sample_hand_view(17)), id="hand17"),
         pytest.param(lambda: render_table(sample_table_view(discards=24)), id="table"),
         pytest.param(lambda: render_result(sample_result_view()), id="result"),
+        pytest.param(lambda: render_result(sample_bloodflow_result()), id="bloodflow"),
+        pytest.param(lambda: render_table(sample_table_view(seats=2, discards=44)), id="table2"),
+        pytest.param(lambda: render_hand(sample_marked_hand_view()), id="marked-hand"),
     ],
 )
 def test_png_is_a_small_palette_image(image) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,217 @@
+"""Pictures at Discord's size: scaled as an embed shows them (a 400 x 300 box), tiles measured.
+
+Each picture is drawn, reduced with a good filter as Discord's client does, and measured in the
+reduced image: pond tiles at least 16 px wide, the latest discard and the turn arrow at least
+24 px, table pictures wide enough (4:3 or wider) that the 300 px height never shrinks them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from PIL import Image
+
+from engine.presets import PRESETS
+from render import render_hand, render_result, render_table
+from render import table as table_module
+from render.adapt import engine_table_view
+from render.samples import (
+    birds_revealed,
+    horse_face_down,
+    sample_bloodflow_result,
+    sample_hand_view,
+    sample_marked_hand_view,
+    sample_result_view,
+    sample_table_view,
+    wild_indicator,
+)
+from render.style import GOLD
+from render.tiles import Geometry
+from render.views import TableView
+
+EMBED_W, EMBED_H = 400, 300
+
+
+def shown_scale(image: Image.Image) -> float:
+    """How much Discord's embed box (400 x 300, never enlarged) scales this picture."""
+    return min(1.0, EMBED_W / image.width, EMBED_H / image.height)
+
+
+def shown(image: Image.Image) -> Image.Image:
+    scale = shown_scale(image)
+    size = (round(image.width * scale), round(image.height * scale))
+    return image.resize(size, Image.Resampling.LANCZOS)
+
+
+def light_run(image: Image.Image, x: int, y: int) -> int:
+    """Width of the run of ivory pixels through (x, y) on row y: a tile face, measured."""
+
+    def light(px: int) -> bool:
+        r, g, b = image.getpixel((px, y))[:3]
+        return min(r, g, b) > 170
+
+    if not light(x):
+        return 0
+    left, right = x, x
+    while left > 0 and light(left - 1):
+        left -= 1
+    while right < image.width - 1 and light(right + 1):
+        right += 1
+    return right - left + 1
+
+
+def footprint_run(image: Image.Image, x: int, y: int, background: tuple[int, ...]) -> int:
+    """Width of the run through (x, y) of pixels unlike the background: a lone tile, measured."""
+
+    def tile(px: int) -> bool:
+        pixel = image.getpixel((px, y))
+        return sum(abs(a - b) for a, b in zip(pixel[:3], background[:3], strict=True)) > 60
+
+    left, right = x, x
+    while left > 0 and tile(left - 1):
+        left -= 1
+    while right < image.width - 1 and tile(right + 1):
+        right += 1
+    return right - left + 1 if tile(x) else 0
+
+
+def table_cases() -> list[tuple[str, TableView]]:
+    cases = [
+        (f"{preset_id}-{actions}", engine_table_view(preset_id, 5, actions))
+        for preset_id in sorted(PRESETS)
+        for actions in (1, 60, 400)
+    ]
+    cases += [
+        ("4-seats-birds-horse", sample_table_view(discards=22, set_aside=birds_revealed())),
+        ("4-seats-horse", sample_table_view(discards=12, clocks=True, set_aside=horse_face_down())),
+        ("3-seats", sample_table_view(discards=24, seats=3, set_aside=wild_indicator())),
+        ("2-seats", sample_table_view(discards=44, seats=2, set_aside=wild_indicator())),
+        ("16-tile-hands", sample_table_view(discards=18, hand_size=16)),
+    ]
+    return cases
+
+
+@pytest.mark.parametrize(("name", "view"), table_cases(), ids=[n for n, _ in table_cases()])
+def test_table_reads_at_400_px(name: str, view: TableView) -> None:
+    image = render_table(view)
+    small = shown(image)
+    scale = small.width / image.width
+    assert small.width == EMBED_W, f"{name}: {image.size} is shown {small.size}, not 400 wide"
+    plan = table_module.plan_table(view)
+    # each seat's latest discard alone in its pond (same layout): its footprint is measurable
+    alone = dataclasses.replace(
+        view,
+        latest=None,
+        seats=tuple(
+            dataclasses.replace(seat, pond=seat.pond[-1:], claimed=frozenset())
+            for seat in view.seats
+        ),
+    )
+    alone_small = shown(render_table(alone))
+    measured = []
+    for seat_plan in table_module.plan_table(alone).seats:
+        for _, x, y in seat_plan.pond:
+            middle_x = round((x + table_module.POND / 2) * scale)
+            rows = range(
+                round(y * scale) + 1, round((y + Geometry(table_module.POND).face_h) * scale)
+            )
+            # artwork unlike the face can only cut a run short: the widest row is the tile
+            widths = [
+                footprint_run(
+                    alone_small, middle_x, row, alone_small.getpixel((round((x - 4) * scale), row))
+                )
+                for row in rows
+            ]
+            measured.append(max(widths))
+    if measured:
+        assert min(measured) >= 16, f"{name}: pond tiles {measured} px wide at 400 px"
+    if view.latest is not None:
+        x0, y0, x1, y1 = plan.centre
+        gold = small.crop(tuple(round(v * scale) for v in (x0, y0 + 40, x1, y1)))
+        if view.turn is not None:  # the arrow to the seat to act
+            hits = [
+                (px, py)
+                for py in range(gold.height)
+                for px in range(gold.width)
+                if _near(gold.getpixel((px, py)), GOLD)
+            ]
+            assert hits, f"{name}: no turn arrow"
+            width = max(p for p, _ in hits) - min(p for p, _ in hits) + 1
+            assert width >= 24, f"{name}: turn arrow {width} px at 400 px"
+
+
+def _near(pixel: tuple[int, ...], colour: tuple[int, int, int]) -> bool:
+    return all(abs(a - b) <= 24 for a, b in zip(pixel[:3], colour, strict=True))
+
+
+def test_the_latest_discard_in_the_centre_is_at_least_24_px_wide_at_400() -> None:
+    view = sample_table_view(discards=10)
+    image = render_table(view)
+    small = shown(image)
+    scale = small.width / image.width
+    plan = table_module.plan_table(view)
+    x0, y0, x1, y1 = plan.centre
+    cx = (x0 + x1) // 2
+    # the tile sits in the middle of the centre: find its top by scanning down the middle
+    column = [small.getpixel((round(cx * scale), y))[:3] for y in range(small.height)]
+    top = next(
+        y for y in range(round((y0 + 40) * scale), round(y1 * scale)) if min(column[y]) > 170
+    )
+    width = light_run(small, round(cx * scale), top + 2)
+    assert width >= 24, f"latest discard {width} px at 400 px"
+
+
+def test_seat_count_changes_the_layout_not_the_size() -> None:
+    sizes = {render_table(sample_table_view(seats=n, discards=12)).size for n in (2, 3, 4)}
+    assert sizes == {(864, 648)}
+    sides = [
+        [plan.side for plan in table_module.plan_table(sample_table_view(seats=n)).seats]
+        for n in (2, 3, 4)
+    ]
+    assert sides == [
+        ["bottom", "top"],
+        ["bottom", "right", "left"],
+        ["bottom", "right", "top", "left"],
+    ]
+
+
+def test_panels_never_overlap_and_stay_inside() -> None:
+    for n in (2, 3, 4):
+        plan = table_module.plan_table(sample_table_view(seats=n, discards=20))
+        boxes = [p.box for p in plan.seats] + [plan.centre] + ([plan.header] if plan.header else [])
+        for box in boxes:
+            assert 0 <= box[0] < box[2] <= plan.width and 0 <= box[1] < box[3] <= plan.height
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+        for seat_plan in plan.seats:
+            x0, y0, x1, y1 = seat_plan.box
+            tile_h = Geometry(table_module.POND).height
+            for _, x, y in seat_plan.pond:
+                assert x0 <= x and x + table_module.POND <= x1 and y0 <= y and y + tile_h <= y1
+
+
+@pytest.mark.parametrize(
+    ("name", "draw", "min_width"),
+    [
+        ("one win", lambda: render_result(sample_result_view()), 400),
+        ("draw", lambda: render_result(sample_result_view(draw=True)), 400),
+        ("blood flow, eight wins", lambda: render_result(sample_bloodflow_result()), 360),
+        ("hand 14", lambda: render_hand(sample_hand_view(14)), 400),
+        ("hand 17", lambda: render_hand(sample_hand_view(17)), 400),
+        ("marked hand", lambda: render_hand(sample_marked_hand_view()), 400),
+    ],
+)
+def test_results_and_hands_are_shown_wide(name: str, draw, min_width: int) -> None:  # type: ignore[no-untyped-def]
+    """Wide enough that the embed's 300 px height leaves them (nearly) 400 px wide."""
+    small = shown(draw())
+    assert small.width >= min_width, f"{name}: shown {small.size}"
+
+
+def test_eight_wins_fit_where_one_panel_per_win_would_not() -> None:
+    view = sample_bloodflow_result()
+    merged = render_result(view)
+    one_each = render_result(dataclasses.replace(view, wins=view.wins[:2]))
+    assert merged.height < 2 * one_each.height
+    assert merged.width == 800
