@@ -4,8 +4,9 @@ Run from the repository root:  python bench/render.py [--runs N]
 
 Each case is timed as the bot uses it, render + palette PNG, with warm sprite caches (the first,
 cold render is reported apart). Targets: hand <= 10 ms median, table <= 30 ms median, every
-PNG <= 100 KB. The last four lines are machine-readable; the hand_* lines report the worse
-of the 14- and 17-tile hands.
+PNG <= 100 KB. The last lines are machine-readable; the hand_* lines report the worst hand
+(14, 17 tiles, all markings), the table_* lines the worst table (4, 3 and 2 seats), result_*
+the worse of a one-win result and an eight-win Blood Flow result.
 """
 
 from __future__ import annotations
@@ -25,8 +26,16 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from render import render_hand, render_table, to_png  # noqa: E402
-from render.samples import sample_hand_view, sample_table_view  # noqa: E402
+from render import render_hand, render_result, render_table, to_png  # noqa: E402
+from render.samples import (  # noqa: E402
+    birds_revealed,
+    sample_bloodflow_result,
+    sample_hand_view,
+    sample_marked_hand_view,
+    sample_result_view,
+    sample_table_view,
+    wild_indicator,
+)
 
 
 def measure(draw: Callable[[], Image.Image], runs: int) -> tuple[float, float, float, int]:
@@ -48,12 +57,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200)
     runs = parser.parse_args().runs
-    hand14, hand17 = sample_hand_view(14), sample_hand_view(17)
-    table = sample_table_view(discards=22)  # a late, full table: long ponds, melds, flowers
+    hand14, hand17, marked = sample_hand_view(14), sample_hand_view(17), sample_marked_hand_view()
+    # late, full tables: long ponds, melds, flowers, set-aside tiles
+    table4 = sample_table_view(discards=22, clocks=True, set_aside=birds_revealed())
+    table3 = sample_table_view(discards=24, seats=3, set_aside=wild_indicator())
+    table2 = sample_table_view(discards=44, seats=2, set_aside=wild_indicator())
+    one_win, eight_wins = sample_result_view(), sample_bloodflow_result()
     cases = {
         "hand 14 tiles": lambda: render_hand(hand14),
         "hand 17 tiles": lambda: render_hand(hand17),
-        "table (full)": lambda: render_table(table),
+        "hand marked": lambda: render_hand(marked),
+        "table 4 seats": lambda: render_table(table4),
+        "table 3 seats": lambda: render_table(table3),
+        "table 2 seats": lambda: render_table(table2),
+        "result 1 win": lambda: render_result(one_win),
+        "result 8 wins": lambda: render_result(eight_wins),
     }
     results = {}
     print(f"render + PNG, {runs} warm runs each")
@@ -64,12 +82,10 @@ def main() -> None:
             f"{name:14}  median {median:6.2f} ms   p99 {p99:6.2f} ms   "
             f"cold {cold:7.1f} ms   png {size / 1024:5.1f} KB"
         )
-    hand_median = max(results["hand 14 tiles"][0], results["hand 17 tiles"][0])
-    hand_bytes = max(results["hand 14 tiles"][1], results["hand 17 tiles"][1])
-    print(f"hand_ms_median: {hand_median:.2f}")
-    print(f"table_ms_median: {results['table (full)'][0]:.2f}")
-    print(f"hand_png_bytes: {hand_bytes}")
-    print(f"table_png_bytes: {results['table (full)'][1]}")
+    for kind in ("hand", "table", "result"):
+        mine = [value for name, value in results.items() if name.startswith(kind)]
+        print(f"{kind}_ms_median: {max(m for m, _ in mine):.2f}")
+        print(f"{kind}_png_bytes: {max(b for _, b in mine)}")
 
 
 if __name__ == "__main__":
