@@ -48,7 +48,7 @@ WINNER_PX = 26
 PATTERN_PX = 20
 PAY_PX = 22
 ONE_COLUMN_TILE = 34  # hand tiles when panels span the width
-CARD_TILE = 24  # hand tiles on the half-width cards of a many-win result
+CARD_TILE = 22  # hand tiles on the half-width cards of a many-win result
 SET_ASIDE_TILE = 30
 MAX_ONE_COLUMN = 2  # more different wins than this go on half-width cards
 
@@ -169,9 +169,15 @@ def _wrap(text: str, px: int, width: int, separator: str = " · ") -> list[str]:
     for part in text.split(separator):
         if lines and text_width(lines[-1] + separator + part, px) <= width:
             lines[-1] += separator + part
-        else:
-            lines.append(fit_text(part, px, width))
-    return lines
+            continue
+        words = part.split(" ")  # a part too long for a line breaks between words
+        lines.append(words[0])
+        for word in words[1:]:
+            if text_width(f"{lines[-1]} {word}", px) <= width:
+                lines[-1] += f" {word}"
+            else:
+                lines.append(word)
+    return [fit_text(line, px, width) for line in lines]
 
 
 def ways_text(group: MergedWin) -> str:

@@ -399,12 +399,14 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan) -> None:
         middle_top += Geometry(SMALL).height + 6
         latest_size = LATEST - 8
     caption_h = line_height(SUB_PX)
+    show_status = bool(view.status) and view.turn is None and plan.header is None
+    status_y = (middle_top + bottom - caption_h) // 2  # the middle, without a latest discard
     if view.latest is not None:
         seat, index = view.latest
         tile = view.seats[seat].pond[index] if index < len(view.seats[seat].pond) else None
         if tile is not None:
             sprite = tile_sprite(tile, latest_size, wild=tile in view.wild)
-            room = bottom - middle_top - caption_h
+            room = bottom - middle_top - caption_h * (2 if show_status else 1)
             top = middle_top + max(4, (room - sprite.height) // 2)
             canvas.paste(sprite, (cx - latest_size // 2, top), sprite)
             frame = frame_sprite(latest_size, MARK, 4)
@@ -412,21 +414,23 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan) -> None:
             canvas.paste(frame, (cx - latest_size // 2 - offset, top - offset), frame)
             who = fit_text(view.seats[seat].name, SUB_PX, x1 - x0 - 2 * arrow - 2 * PAD)
             paste_text(canvas, (cx, top + sprite.height + 4), who, SUB_PX, TEXT_DIM, align="c")
+            status_y = top + sprite.height + 4 + caption_h - 4
     if view.turn is not None:
         side = plan.seats[view.turn].side
         mid_y = (middle_top + bottom) // 2
+        beside = LATEST // 2 + 10 + arrow // 2  # left or right of the latest discard
         tip = {
-            "bottom": (cx + LATEST // 2 + 10 + arrow // 2, y1 - 6),
-            "top": (cx + LATEST // 2 + 10 + arrow // 2, y0 + 6),
+            "bottom": (cx + beside, y1 - 6),
+            "top": (cx - beside, middle_top),  # under the round line
             "left": (x0 + 6, mid_y),
             "right": (x1 - 6, mid_y),
         }[side]
         if side in ("bottom", "top") and seat_count(view) == 2:
             tip = (x1 - PAD - arrow, tip[1])
         _arrow(canvas, tip, side, arrow)
-    if view.status and view.turn is None and plan.header is None:  # the arrow says who plays
+    if show_status:  # with a seat to act, the arrow says it
         status = fit_text(view.status, SUB_PX, x1 - x0 - 2 * PAD)
-        paste_text(canvas, (cx, y1 - PAD - caption_h), status, SUB_PX, GOLD, align="c")
+        paste_text(canvas, (cx, status_y), status, SUB_PX, GOLD, align="c")
 
 
 def _draw_set_aside(
