@@ -199,8 +199,13 @@ def _win_panel(view: ResultView, group: MergedWin, width: int, tile: int) -> Ima
     inner = width - 2 * PAD
     groups, win_group = _hand_groups(win, group.win_tiles, tile, view.wild)
     rows = flow(groups, inner, max(8, tile // 3))
-    lines = _wrap(pattern_line(win, view.unit), PATTERN_PX, inner) if win.patterns else []
-    ways_lines = _wrap(ways_text(group), PATTERN_PX, inner) if group.ways else []
+    ways, patterns = ways_text(group), pattern_line(win, view.unit)
+    shared = f"{ways}  ·  {patterns}" if ways and patterns else ""
+    if shared and text_width(shared, PATTERN_PX) <= inner:  # how and what share one line
+        ways_lines, lines = [], [""]
+    else:
+        lines = _wrap(patterns, PATTERN_PX, inner) if patterns else []
+        ways_lines = _wrap(ways, PATTERN_PX, inner) if ways else []
     title_h = line_height(WINNER_PX)
     tiles_h = sum(max(r.height, Geometry(tile).height) + 6 for r in rows)
     text_h = (len(lines) + len(ways_lines)) * line_height(PATTERN_PX)
@@ -231,6 +236,10 @@ def _win_panel(view: ResultView, group: MergedWin, width: int, tile: int) -> Ima
     for line in ways_lines:
         paste_text(block, (x0, y), line, PATTERN_PX, TEXT_DIM)
         y += line_height(PATTERN_PX)
+    if lines == [""]:
+        x = x0 + paste_text(block, (x0, y), f"{ways}  ·  ", PATTERN_PX, TEXT_DIM)
+        paste_text(block, (x, y), patterns, PATTERN_PX, TEXT)
+        return block
     for line in lines:
         paste_text(block, (x0, y), line, PATTERN_PX, TEXT)
         y += line_height(PATTERN_PX)

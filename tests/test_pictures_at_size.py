@@ -197,7 +197,7 @@ def test_panels_never_overlap_and_stay_inside() -> None:
     [
         ("one win", lambda: render_result(sample_result_view()), 400),
         ("draw", lambda: render_result(sample_result_view(draw=True)), 400),
-        ("blood flow, eight wins", lambda: render_result(sample_bloodflow_result()), 360),
+        ("blood flow, eight wins", lambda: render_result(sample_bloodflow_result()), 380),
         ("hand 14", lambda: render_hand(sample_hand_view(14)), 400),
         ("hand 17", lambda: render_hand(sample_hand_view(17)), 400),
         ("marked hand", lambda: render_hand(sample_marked_hand_view()), 400),
