@@ -129,12 +129,17 @@ def seat_count(view: TableView) -> int:
     return len(view.seats)
 
 
+def _columns_that_fit(cells_wide: int) -> int:
+    return (cells_wide * CELL_W - GAP - 2 * POND_PAD + TILE_GAP) // (POND + TILE_GAP)
+
+
 def pond_columns(view: TableView) -> int:
-    """Six a row; seven when a pond passes 24; a two-seat table's long ponds twelve or more."""
+    """Six a row, up to seven past 24 discards; a two-seat table's ponds span two cells, so
+    twelve a row, up to fifteen. Longer ponds than four rows of those add rows."""
     longest = max(len(seat.pond) for seat in view.seats)
     if seat_count(view) == 2:
-        return max(12, -(-longest // 4))
-    return POND_COLUMNS if longest <= 4 * POND_COLUMNS else POND_COLUMNS + 1
+        return min(_columns_that_fit(2), max(2 * POND_COLUMNS, -(-longest // 4)))
+    return min(_columns_that_fit(1), max(POND_COLUMNS, -(-longest // 4)))
 
 
 def _pond_step_y() -> int:
@@ -146,13 +151,10 @@ def _pond_height(rows: int) -> int:
 
 
 def _cells(view: TableView, columns: int) -> tuple[int, int]:
-    """Cell sizes: the usual 288 x 216, taller only for a pond past four rows."""
+    """Cell sizes: 288 x 216, taller only for a pond past four full rows (the picture then
+    passes 4:3, and an embed shows it a little smaller)."""
     rows = max(4, *(-(-len(seat.pond) // columns) for seat in view.seats))
-    height = max(CELL_H, _pond_height(rows) + GAP + 2 * POND_PAD)
-    width = CELL_W
-    if seat_count(view) > 2:
-        width = max(CELL_W, columns * (POND + TILE_GAP) + GAP + 2 * PAD)
-    return width, height
+    return CELL_W, max(CELL_H, _pond_height(rows) + GAP + 2 * POND_PAD)
 
 
 def _grid_box(cells: Box, cell_w: int, cell_h: int) -> Box:
@@ -200,7 +202,8 @@ def _plan_pond(plan: SeatPlan, seat: SeatView, box: Box, columns: int) -> None:
     block_h = _pond_height(rows)
     x0, y0, x1, y1 = box[0] + POND_PAD, box[1] + POND_PAD, box[2] - POND_PAD, box[3] - POND_PAD
     left = {"left": x1 - block_w, "right": x0}.get(plan.side, (x0 + x1 - block_w) // 2)
-    top = {"top": y1 - block_h, "bottom": y0}.get(plan.side, (y0 + y1 - _pond_height(4)) // 2)
+    steady = max(block_h, _pond_height(4))  # side ponds keep their place as they grow
+    top = {"top": y1 - block_h, "bottom": y0}.get(plan.side, (y0 + y1 - steady) // 2)
     for i in range(len(seat.pond)):
         row, col = divmod(i, columns)
         plan.pond.append((i, left + col * step_x, top + row * step_y))

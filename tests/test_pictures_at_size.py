@@ -215,3 +215,17 @@ def test_eight_wins_fit_where_one_panel_per_win_would_not() -> None:
     one_each = render_result(dataclasses.replace(view, wins=view.wins[:2]))
     assert merged.height < 2 * one_each.height
     assert merged.width == 800
+
+
+@pytest.mark.parametrize(("seats", "discards"), [(4, 28), (3, 28), (2, 60), (2, 64), (4, 34)])
+def test_long_ponds_stay_inside_their_panels(seats: int, discards: int) -> None:
+    view = sample_table_view(seats=seats, discards=discards)
+    plan = table_module.plan_table(view)
+    tile_h = Geometry(table_module.POND).height
+    for seat_plan, seat in zip(plan.seats, view.seats, strict=True):
+        assert len(seat_plan.pond) == len(seat.pond)
+        x0, y0, x1, y1 = seat_plan.box
+        for _, x, y in seat_plan.pond:
+            assert x0 <= x and x + table_module.POND <= x1 and y0 <= y and y + tile_h <= y1
+    fits = discards <= (28 if seats > 2 else 60)
+    assert ((plan.width, plan.height) == (864, 648)) == fits  # grows only past four full rows
