@@ -415,13 +415,15 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan) -> None:
             frame = frame_sprite(latest_size, MARK, 4)
             offset = (frame.width - latest_size) // 2
             canvas.paste(frame, (cx - latest_size // 2 - offset, top - offset), frame)
-            who = fit_text(view.seats[seat].name, SUB_PX, x1 - x0 - 2 * arrow - 2 * PAD)
-            paste_text(canvas, (cx, top + sprite.height + 4), who, SUB_PX, TEXT_DIM, align="c")
+            room = x1 - x0 - 2 * (arrow + PAD + 6)
+            who, size = fit_size(view.seats[seat].name, SUB_PX, room, 15)
+            name_y = top + sprite.height + 4 + (SUB_PX - size) // 2
+            paste_text(canvas, (cx, name_y), who, size, TEXT_DIM, align="c")
             status_y = top + sprite.height + 4 + caption_h - 4
     if view.turn is not None:
         side = plan.seats[view.turn].side
         mid_y = (middle_top + bottom) // 2
-        beside = LATEST // 2 + 10 + arrow // 2  # left or right of the latest discard
+        beside = (x1 - x0) // 2 - PAD - arrow // 2  # in a corner: clear of the discarder's name
         tip = {
             "bottom": (cx + beside, y1 - 6),
             "top": (cx - beside, middle_top),  # under the round line
