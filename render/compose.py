@@ -9,6 +9,7 @@ from PIL import Image
 
 from engine.tiles import Meld, MeldKind, Tile
 from render.tiles import Geometry, back_sprite, tile_sprite, turned_sprite
+from render.views import MAX_SEATS
 
 TILE_GAP = 1  # pixels between touching tiles of one group
 
@@ -52,20 +53,29 @@ def back_row(count: int, size: int) -> Group:
     return group
 
 
-def _turn_index(meld: Meld, seat: int | None) -> int:
+def _turn_index(meld: Meld, seat: int | None, seats: int) -> int:
     """Which position holds the turned (claimed) tile: it points at the seat it came from.
 
     From the left-hand player (the one before) it is first, from across it is second, from the
-    right it is last, the usual table convention. Unknown giver: first.
+    right (the one after) it is last, the usual table convention. At three seats nobody sits
+    across; at two the other player does. Unknown giver: first.
     """
     if meld.kind is MeldKind.CHOW or meld.from_seat is None or seat is None:
         return 0
-    relative = (meld.from_seat - seat) % 4
-    return {3: 0, 2: 1, 1: meld.kind.size - 1}.get(relative, 0)
+    relative = (meld.from_seat - seat) % seats
+    if seats > 2 and relative == seats - 1:
+        return 0
+    if seats > 2 and relative == 1:
+        return meld.kind.size - 1
+    return 1 if relative else 0
 
 
 def meld_group(
-    meld: Meld, size: int, seat: int | None = None, wild: frozenset[Tile] = frozenset()
+    meld: Meld,
+    size: int,
+    seat: int | None = None,
+    wild: frozenset[Tile] = frozenset(),
+    seats: int = MAX_SEATS,
 ) -> Group:
     """An exposed meld with its claimed tile turned, or a concealed kong with two tiles down."""
     group = Group()
@@ -75,7 +85,7 @@ def meld_group(
             group.append(sprite or tile_sprite(tile, size, wild=tile in wild))
         return group
     shown = 3 if meld.kind is MeldKind.ADDED_KONG else meld.kind.size
-    turn = min(_turn_index(meld, seat), shown - 1)
+    turn = min(_turn_index(meld, seat, seats), shown - 1)
     claimed = meld.claimed if meld.claimed is not None else meld.tiles[turn]
     rest = list(meld.tiles[:shown])
     if claimed in rest:

@@ -57,7 +57,7 @@ def render_hand(view: HandView) -> Image.Image:
     """Draw a player's hand: concealed tiles sorted, the drawn tile apart, melds, bonus tiles."""
     concealed = sorted(view.concealed, key=sort_key(view))
     block = _hand_block(concealed, view.drawn, view.wild)
-    melds = [meld_group(m, TILE, view.seat_wind, view.wild) for m in view.melds]
+    melds = [meld_group(m, TILE, view.seat_wind, view.wild, view.seat_count) for m in view.melds]
     if melds:
         block.width += HAND_MELD_GAP - MELD_GAP  # exposed sets stand clear of the hand
     # the hand stays on the first row; melds follow it and wrap when the picture gets too wide

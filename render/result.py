@@ -147,7 +147,7 @@ def _hand_groups(
     """Concealed tiles sorted; the winning tile(s) apart; melds; flowers."""
     win_group = tile_row(win_tiles, tile, wild)
     groups = [tile_row(sorted(win.concealed), tile, wild), win_group]
-    groups += [meld_group(m, tile, win.seat_wind, wild) for m in win.melds]
+    groups += [meld_group(m, tile, win.seat_wind, wild, win.seat_count) for m in win.melds]
     if win.bonus:
         groups.append(tile_row(win.bonus, round(tile * 0.75)))
     return groups, win_group

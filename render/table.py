@@ -121,8 +121,6 @@ class TablePlan:
     seats: list[SeatPlan]
     centre: Box
     header: Box | None
-    pond_tile: int = POND
-    latest_tile: int = LATEST
 
 
 def seat_count(view: TableView) -> int:
@@ -240,7 +238,8 @@ def _card_groups(view: TableView, index: int, seat: SeatView) -> list[Group]:
     if seat.bonus:
         groups.append(tile_row(seat.bonus, SMALL))
     groups.extend(_set_aside_group(item, view.wild) for item in seat.set_aside)
-    groups.extend(meld_group(m, MELD, index, view.wild) for m in seat.melds)
+    seats = seat_count(view)
+    groups.extend(meld_group(m, MELD, index, view.wild, seats) for m in seat.melds)
     return groups
 
 

@@ -70,6 +70,7 @@ class HandView:
     void_suit: str | None = None  # 'm', 'p' or 's' once declared: those tiles are marked
     blocked: tuple[str, ...] = ()  # short notes of what the player may not do now
     set_aside: tuple[SetAside, ...] = ()  # the table's set-aside tiles, e.g. the wild indicator
+    seat_count: int = MAX_SEATS  # seats at the table: turns claimed tiles towards their giver
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -147,6 +148,7 @@ class WinView:
     by: str = ""  # e.g. 'self draw', 'discard from South'
     seat_wind: int | None = None  # turns claimed tiles towards their giver when known
     paid_by: tuple[tuple[str, int], ...] = ()  # (payer name, points paid for this win)
+    seat_count: int = MAX_SEATS  # seats at the table, with seat_wind
 
     def __post_init__(self) -> None:
         _freeze(self)

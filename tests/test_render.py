@@ -135,6 +135,19 @@ def test_claimed_tile_is_turned_towards_its_giver() -> None:
     assert len(added.pieces) == 4 and added.height > tile_sprite(pung, 40).height
 
 
+def test_claimed_tile_turns_by_the_table_s_seat_count() -> None:
+    def turned_at(giver: int, seat: int, seats: int) -> int:
+        pung = parse_tile("5z")
+        group = meld_group(Meld(MeldKind.PUNG, (pung,) * 3, pung, giver), 40, seat, seats=seats)
+        return next(i for i, (sprite, _, _) in enumerate(group.pieces) if sprite.width > 40)
+
+    assert turned_at(0, 1, 3) == 0  # three seats: the one before sits left
+    assert turned_at(2, 1, 3) == 2  # the one after sits right
+    assert turned_at(2, 0, 3) == 0  # seat 2 is before seat 0 at three seats (across at four)
+    assert turned_at(2, 0, 4) == 1
+    assert turned_at(1, 0, 2) == 1  # two seats: the other player sits across
+
+
 def test_concealed_kong_shows_two_tiles_face_down() -> None:
     kong = Meld(MeldKind.CONCEALED_KONG, (parse_tile("9s"),) * 4)
     sprites = [sprite for sprite, _, _ in meld_group(kong, 40).pieces]
