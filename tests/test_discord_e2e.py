@@ -226,7 +226,7 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
         assert [b["label"] for b in table_msg.buttons] == ["Join", "Leave", "Start"]
         for user in (bob, carol, dave):
             await click(fake, user, table_msg, label="Join")
-        await fake.wait_for(lambda: "All four seats" in table_msg.text)
+        await fake.wait_for(lambda: "All 4 seats are taken" in table_msg.text)
         # someone not seated cannot start the table
         record = await click(fake, erin, table_msg, label="Start")
         await refused(fake, record, "not seated at Table #1")
@@ -263,12 +263,13 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
         await discard(fake, bot, "2p")
         await discard(fake, bot, "3p")
 
-        # North's 3p: only the dealer may chow it; the buttons are public
+        # North's 3p: only the dealer may chow it, but the public buttons are the same on
+        # every window: every call the preset has, and Pass
         await fake.wait_for(lambda: "Chow" in [b.get("label") for b in table_msg.buttons])
         labels = [b["label"] for b in table_msg.buttons]
-        assert labels == ["Chow", "Pass", "My hand"]
+        assert labels == ["Chow", "Pung", "Kong", "Win", "Pass", "My hand"]
         record = await click(fake, bob, table_msg, label="Chow")
-        await refused(fake, record, "not yours")
+        await refused(fake, record, "You cannot chow this tile")
         record = await click(fake, erin, table_msg, label="Pass")
         await refused(fake, record, "not seated")
         assert live(bot).version == 4
@@ -277,14 +278,15 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
         await discard(fake, bot, "5m")
         await fake.wait_for(lambda: "Win" in [b.get("label") for b in table_msg.buttons])
         answer = await call(fake, bot, dave, "pass", until=lambda: live(bot).version == 7)
-        await refused(fake, answer, "Waiting for Carol")
+        await refused(fake, answer, "You passed")
+        assert "Carol" not in private_text(answer)  # nobody learns who else may claim
         await call(fake, bot, carol, "win")
 
         # the result is posted; the table waits for Ready; ratings moved
         result = await fake.wait_for(
             lambda: next((m for m in fake.channel_messages() if "won" in m.content), None)
         )
-        assert "Carol won on Alice's discard: 5 faan" in result.content
+        assert "Carol won by a discard from Alice: 5 faan" in result.content
         assert result.attachments[0].content_type == "image/png"
         assert "Ratings" in result.text
         await fake.wait_for(lambda: "Ready (0/4)" in [b.get("label") for b in table_msg.buttons])
@@ -436,7 +438,7 @@ async def test_table_message_edits_are_coalesced(fake: FakeDiscord, tmp_path: Pa
         seated = ["Dave", "Erin", "Bob", "Carol"]
         await fake.wait_for(lambda: all(name in table_msg.text for name in seated), timeout=3)
         await fake.wait_for(lambda: not bot.front.updates.busy)
-        assert "Alice" not in table_msg.text and "All four seats" in table_msg.text
+        assert "Alice" not in table_msg.text and "All 4 seats are taken" in table_msg.text
     edits = [
         p.at
         for p in fake.all_payloads
