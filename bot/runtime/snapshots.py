@@ -428,9 +428,9 @@ def event_lines(
     assert hand is not None
     lines: list[str] = []
     wins = wins_before
-    last = ""  # the event a payment pays for
-    for event in events:
+    for index, event in enumerate(events):
         kind, seat = event.kind, event.seat
+        following = events[index + 1].kind if index + 1 < len(events) else ""
         who = names[seat] if seat is not None else ""
         tile = tile_name(event.tile) if event.tile is not None else ""
         if event.private or kind in ("claim_window", "opening", "opening_done", "kong"):
@@ -445,30 +445,32 @@ def event_lines(
             )
             shape = f" ({format_tiles(_meld_tiles(event.detail))})" if verb == "chows" else ""
             lines.append(f"{who} {verb} {tile}{shape}.")
-            last = "kong" if verb == "kongs" else last
         elif kind == "kong_declared":
             if event.detail == ActionKind.ADDED_KONG.value:
                 lines.append(f"{who} adds {tile} to their pung (a kong that may be robbed).")
             else:
                 lines.append(f"{who} declares a concealed kong of {tile}.")
-            last = "kong"
         elif kind == "win":
             record = hand.wins[wins] if wins < len(hand.wins) else None
             wins += 1
-            last = "win"
             if record is None:
                 lines.append(f"{who} wins.")
                 continue
             line = win_line(record, names, hand.preset.unit)
             lines.append(f"{line} ({patterns_text(record)}).")
+            paid = payment_text(record.deltas, names)
+            if paid:
+                lines.append(f"Payment: {paid}.")
             after = hand.preset.after_win
             if after is AfterWin.LEAVE and not hand.is_over:
                 lines.append(f"{who} is out of the hand.")
             elif after is AfterWin.STAY and not hand.is_over:
                 lines.append(f"{who}'s hand is locked: they draw and discard until the end.")
         elif kind == "payment":
+            if following == "win":
+                continue  # a win's payment comes just before it: said with the win
             deltas = [int(d) for d in event.detail.split()]
-            label = {"kong": "Kong payment", "win": "Payment"}.get(last, "Wall-draw check")
+            label = "Wall-draw check" if following == "hand_over" else "Kong payment"
             lines.append(f"{label}: {payment_text(deltas, names)}.")
         elif kind == "swap":
             direction = int(event.detail)
@@ -510,15 +512,14 @@ def _meld_tiles(detail: str) -> list[int]:
 def _private_lines(
     table: LiveTable, wind: int, events: Sequence[Event], timeouts: Sequence[Action]
 ) -> list[str]:
-    """What happened to this seat's own tiles: the clock's moves, a draw, a swap's tiles."""
+    """What happened to this seat's own tiles: the clock's moves, the tiles a swap brought
+    (a drawn tile is in the hand view)."""
     hand = table.hand
     assert hand is not None
     mine = [a for a in timeouts if a.seat == wind]
     lines = [f"Time's up: {action_words(a)} was played for you." for a in mine]
     for event in events:
-        if event.kind == "draw" and event.seat == wind and event.tile is not None:
-            lines.append(f"You drew {tile_name(event.tile)}.")
-        elif event.kind == "swap":
+        if event.kind == "swap":
             direction = int(event.detail)
             source = (wind - direction) % len(hand.hands)
             picks = [a for a in hand.log if a.kind is ActionKind.SWAP and a.seat == source]
