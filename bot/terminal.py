@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
 import secrets
 import sys
+import termios
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,6 +57,8 @@ class Ask:
 def _pick(candidates: list[Action], what: str) -> Action | Ask:
     if len(candidates) == 1:
         return candidates[0]
+    if len(candidates) > 3:
+        return Ask(f"Which {what}? Type it with its tiles, e.g. '{action_words(candidates[0])}'.")
     choices = " or ".join(f"'{action_words(a)}'" for a in candidates)
     return Ask(f"Which {what}? Type {choices}.")
 
@@ -265,18 +269,32 @@ class TerminalFront:
         await self.inbox.put(snapshot)
 
     async def _write(self, name: str, view: object) -> None:
+        """Draw on the loop itself: one notice's snapshots then all arrive before the prompt
+        loop looks at them (the menu shows the table as it is)."""
         from bot.discord.pictures import draw  # Pillow loads only when pictures are wanted
 
         assert self.images is not None
-        data = await asyncio.to_thread(draw, view)  # type: ignore[arg-type]
-        (self.images / name).write_bytes(data)
+        (self.images / name).write_bytes(draw(view))  # type: ignore[arg-type]
 
 
 class LineReader:
-    """Reads one line at a time on a daemon thread, so Ctrl-C never waits for Enter."""
+    """Reads one line at a time on a daemon thread, so Ctrl-C never waits for Enter.
+
+    It cannot take back a line being typed: when the decision changes meanwhile, that line is
+    refused as being for an earlier moment.
+    """
 
     def __init__(self, read: Reader) -> None:
         self._read = read
+
+    def discard_pending(self) -> bool:
+        return False
+
+    def prompt(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
     def request(self) -> asyncio.Future[str | None]:
         loop = asyncio.get_running_loop()
@@ -293,15 +311,67 @@ class LineReader:
         return future
 
 
+class TtyReader:
+    """Reads the terminal's lines on the event loop (canonical mode: whole lines only).
+
+    When a clock plays for the player, `discard_pending` flushes whatever they were typing, so
+    every line read afterwards was typed after the new menu appeared and answers it.
+    """
+
+    def __init__(self, fd: int, out: TextIO) -> None:
+        self.fd, self.out = fd, out
+        self._lines: list[str | None] = []
+        self._partial = b""
+        self._waiter: asyncio.Future[str | None] | None = None
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(fd, self._readable)
+
+    def _readable(self) -> None:
+        data = os.read(self.fd, 4096)
+        if not data:
+            self._lines.append(None)  # Ctrl-D
+        else:
+            *complete, self._partial = (self._partial + data).split(b"\n")
+            self._lines += [line.decode(errors="replace") for line in complete]
+        self._deliver()
+
+    def _deliver(self) -> None:
+        if self._waiter is not None and not self._waiter.done() and self._lines:
+            self._waiter.set_result(self._lines.pop(0))
+            self._waiter = None
+
+    def request(self) -> asyncio.Future[str | None]:
+        self.prompt()
+        self._waiter = self._loop.create_future()
+        future = self._waiter
+        self._deliver()
+        return future
+
+    def prompt(self) -> None:
+        self.out.write("> ")
+        self.out.flush()
+
+    def discard_pending(self) -> bool:
+        termios.tcflush(self.fd, termios.TCIFLUSH)
+        self._lines = [line for line in self._lines if line is None]
+        self._partial = b""
+        return True
+
+    def close(self) -> None:
+        self._loop.remove_reader(self.fd)
+
+
+LineSource = LineReader | TtyReader
+
+
 def _key(decision: Decision | None) -> tuple[object, ...] | None:
     return None if decision is None else (decision.version, decision.kind, decision.actions)
 
 
 async def prompt_loop(
-    runtime: Runtime, front: TerminalFront, table_id: int, read: Reader, hands: int
+    runtime: Runtime, front: TerminalFront, table_id: int, reader: LineSource, hands: int
 ) -> int:
     """Answer decisions and the next-hand prompt until the player quits or `hands` are done."""
-    reader = LineReader(read)
     played = 0
     private: PrivateSnapshot | None = None  # the latest own snapshot
     over = False  # the hand is over: Enter deals the next one
@@ -326,27 +396,40 @@ async def prompt_loop(
             played += 1
             if hands and played >= hands:
                 return quit_now()
+            was = current()
             over, private = True, None
+            moved(was)
             return None
         was = current()
         private = item
         if private.decision is not None:
             over = False
-        if line is not None and current() != was:
-            front.say("Press Enter for your next decision.")
+        moved(was)
         return None
+
+    def moved(was: tuple[object, ...] | None) -> None:
+        """The decision changed while a line was being read (a clock played for the player)."""
+        nonlocal asked_for
+        if line is None or current() == was:
+            return
+        if not line.done() and reader.discard_pending():
+            asked_for = current()  # what is typed from now on answers what comes next
+        else:
+            front.say("Press Enter to go on.")
 
     while True:
         while not front.inbox.empty():  # what the last answer (or a clock) brought
             if (code := take(front.inbox.get_nowait())) is not None:
                 return code
         now = current()
-        if now is not None and shown != now and line is None:
+        if now is not None and shown != now and (line is None or asked_for == now):
             if over:
                 front.say("Press Enter for the next hand (q to quit).")
             else:
                 assert private is not None and private.decision is not None
                 show_menu(front, runtime, private)
+            if line is not None:
+                reader.prompt()  # the read under way now answers this
             shown = now
         if shown is not None and shown == now and line is None:
             line, asked_for = reader.request(), now
@@ -371,6 +454,9 @@ async def prompt_loop(
             shown = None
             continue
         if over:
+            if answer.strip():
+                front.say("Press Enter for the next hand, or q to quit.")
+                continue
             await runtime.ready(table_id, PLAYER_ID)
             over, shown = False, None
             continue
@@ -396,7 +482,7 @@ def show_menu(front: TerminalFront, runtime: Runtime, private: PrivateSnapshot) 
     front.say(hand_line(private))
     if decision.deadline is not None:
         left = max(0, math.ceil(decision.deadline - runtime.timers.now()))
-        front.say(f"You have {left} s; when time runs out the suggested move is played.")
+        front.say(f"You have {left} s before the clock plays for you.")
     for number, action in enumerate(decision.actions, 1):
         hint = "  <- suggested (Enter)" if action == decision.suggestion else ""
         front.say(f"  {number:>2}. {action_words(action)}{hint}")
@@ -420,8 +506,12 @@ def image_dir(value: str | None) -> Path | None:
 
 
 async def play(
-    args: argparse.Namespace, read: Reader, out: TextIO, timers: Timers | None = None
+    args: argparse.Namespace,
+    read: Reader | None,
+    out: TextIO,
+    timers: Timers | None = None,
 ) -> int:
+    """Play in the terminal; `read` gives the next line (None: read the terminal itself)."""
     preset = find_preset(args.preset)
     if args.time not in TIME_CONTROLS:
         raise TableError(
@@ -446,7 +536,11 @@ async def play(
             name="Terminal table",
         )
         await runtime.start_table(table.id, PLAYER_ID)
-        return await prompt_loop(runtime, front, table.id, read, args.hands)
+        reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), out)
+        try:
+            return await prompt_loop(runtime, front, table.id, reader, args.hands)
+        finally:
+            reader.close()
     except asyncio.CancelledError:  # Ctrl-C
         front.say("")
         front.say(standings(front.public))
@@ -466,7 +560,8 @@ def _stdin_line() -> str | None:
 def run_terminal(args: argparse.Namespace) -> int:
     """Entry point of `mahjong-bot play`."""
     try:
-        return asyncio.run(play(args, _stdin_line, sys.stdout))
+        read = None if sys.stdin.isatty() else _stdin_line
+        return asyncio.run(play(args, read, sys.stdout))
     except (UnknownPresetError, TableError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import os
+import sys
 import threading
 from pathlib import Path
 
@@ -106,7 +108,7 @@ async def test_an_answer_typed_before_a_timeout_is_refused_and_the_menu_shown_ag
     await timers.advance(8)
     await asyncio.sleep(0.05)
     assert "Time's up: discard " in out.getvalue() and "was played for you" in out.getvalue()
-    assert "Press Enter for your next decision." in out.getvalue()
+    assert "Press Enter to go on." in out.getvalue()
     typed.set()
     assert await asyncio.wait_for(task, 10) == 0
     text = out.getvalue()
@@ -115,6 +117,37 @@ async def test_an_answer_typed_before_a_timeout_is_refused_and_the_menu_shown_ag
     assert "<- suggested" in after  # the current menu was shown again
     # exactly one discard of ours: the clock's; the stale "1" was not applied
     assert text.count("You discard ") == 1
+
+
+async def test_on_a_terminal_what_was_being_typed_is_dropped_and_the_new_menu_shown() -> None:
+    """On a real terminal the clock's move flushes the half-typed line: the new menu appears at
+    once and the next line answers it."""
+    master, slave = os.openpty()
+    timers = ManualTimers()
+    out = io.StringIO()
+    original = sys.stdin
+    try:
+        sys.stdin = os.fdopen(slave, "r", closefd=False)
+        task = asyncio.create_task(play(options(time="bullet"), None, out, timers=timers))
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if "<- suggested" in out.getvalue():
+                break
+        os.write(master, b"99")  # half typed: not a line yet
+        await asyncio.sleep(0.05)
+        await timers.advance(8)
+        await asyncio.sleep(0.05)
+        text = out.getvalue()
+        assert "Time's up: discard " in text
+        assert text.count("<- suggested") >= 2  # the next menu is on screen already
+        assert "Press Enter to go on." not in text
+        os.write(master, b"q\n")  # "99q" was never sent whole: only "q" arrives
+        assert await asyncio.wait_for(task, 10) == 0
+        assert "There is no choice 99" not in out.getvalue() and "Bye." in out.getvalue()
+    finally:
+        sys.stdin = original
+        os.close(master)
+        os.close(slave)
 
 
 def test_menu_answers() -> None:

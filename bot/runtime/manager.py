@@ -818,6 +818,13 @@ class Runtime:
         elif notices.decisions and table.phase is Phase.PLAYING:
             players.update(table.players_to_act())
         calls: list[Awaitable[None]] = []
+        # each player first hears what happened to them (the clock played for them), then
+        # what the table saw
+        for player in sorted(players):
+            seat = table.seats[player]
+            if seat is not None and seat.human:
+                private = private_snapshot(table, player, notices.events, notices.timeouts)
+                calls.append(front.hand_changed(private))
         if notices.table or notices.ended or notices.closed is not None:
             public = public_snapshot(
                 table,
@@ -828,11 +835,6 @@ class Runtime:
                 closed=notices.closed,
             )
             calls.append(front.table_changed(public))
-        for player in sorted(players):
-            seat = table.seats[player]
-            if seat is not None and seat.human:
-                private = private_snapshot(table, player, notices.events, notices.timeouts)
-                calls.append(front.hand_changed(private))
         for call in calls:
             try:
                 await call
