@@ -16,6 +16,7 @@ import pytest
 import bot.discord.pictures as pictures
 from bot.discord import BotConfig, MahjongBot, ids
 from bot.runtime import LiveTable, ManualTimers
+from bot.runtime.snapshots import public_moment
 from data import Phase
 from engine.actions import ActionKind
 from engine.ai import choose_action
@@ -152,6 +153,13 @@ def live(bot: MahjongBot) -> LiveTable:
     return table
 
 
+def moment(bot: MahjongBot) -> int:
+    """The public moment the table's controls name now (see bot.runtime.snapshots)."""
+    hand = live(bot).hand
+    assert hand is not None
+    return public_moment(hand)
+
+
 def user_of(fake: FakeDiscord, table: LiveTable, hand_seat: int) -> FakeUser:
     player_id = table.seat(table.player_at(hand_seat)).player_id
     return next(u for u in fake.users if str(u.id) == player_id)
@@ -164,7 +172,7 @@ async def discard(fake: FakeDiscord, bot: MahjongBot, tile: str) -> None:
     assert table.hand is not None
     user = user_of(fake, table, table.hand.turn)
     version = table.version
-    message = await dm_with_controls(fake, user, version)
+    message = await dm_with_controls(fake, user, moment(bot))
     await click(fake, user, message, label=tile)
     await fake.wait_for(lambda: live(bot).version > version)
 
@@ -179,7 +187,7 @@ async def call(
     """Press a call button on the table message once it is offered for the current window."""
     message = await wait_table_message(fake)
     table = live(bot)
-    custom_id = ids.call_id(table.id, ids.decision_version(table.hand), kind)
+    custom_id = ids.call_id(table.id, moment(bot), kind)
     await fake.wait_for(
         lambda: custom_id in message.custom_ids,
         message=lambda: f"no {custom_id} on the table message: {message.custom_ids}",
@@ -239,7 +247,7 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
             (picture,) = message.attachments
             assert picture.content_type == "image/png" and picture.data[:4] == b"\x89PNG"
             assert "Table #1" in message.content and "#general" in message.content
-        first = await dm_with_controls(fake, alice, 0)
+        first = await dm_with_controls(fake, alice, moment(bot))
         assert "Your turn" in first.content
         await fake.wait_for(lambda: table_msg.attachments)
         assert "My hand" in [b["label"] for b in table_msg.buttons]
@@ -315,7 +323,7 @@ async def test_restart_in_the_middle_of_a_hand(fake: FakeDiscord, tmp_path: Path
             await click(fake, user, table_msg, label="Join")
         await click(fake, alice, table_msg, label="Start")
         await discard(fake, first_bot, "3z")
-        old_dm = await dm_with_controls(fake, bob, 1)
+        old_dm = await dm_with_controls(fake, bob, moment(first_bot))
     assert first_bot.is_closed()
 
     # a new process: same database, new runtime restored from it, no memory of messages
@@ -370,7 +378,10 @@ async def test_closed_dms_fall_back_to_my_hand(fake: FakeDiscord, tmp_path: Path
         action = choose_action(table.hand, 0)  # type: ignore[arg-type]
         assert action.kind is ActionKind.DISCARD
         await click(
-            fake, alice, private, custom_id=ids.act_id(1, 0, 0, "discard", tile_name(action.tile))
+            fake,
+            alice,
+            private,
+            custom_id=ids.act_id(1, moment(bot), 0, "discard", tile_name(action.tile)),
         )
         await fake.wait_for(lambda: live(bot).version > 0)
         await fake.wait_for(lambda: "You discarded" in private.content)
@@ -399,7 +410,7 @@ async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_
             assert hand is not None
             seat = table.hand_seat(0)
             action = choose_action(hand, seat)
-            version = ids.decision_version(hand)
+            version = public_moment(hand)
             before = hand.version
             used.add(action.kind.value)
             if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB):
@@ -456,7 +467,7 @@ async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, tmp_path:
     async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
         table_msg = await open_table(fake, alice, preset="sichuan-swap3", computers=3)
         await click(fake, alice, table_msg, label="Start")
-        message = await dm_with_controls(fake, alice, 0)
+        message = await dm_with_controls(fake, alice, moment(bot))
         assert "three tiles of one suit to pass on" in message.content
         hand = live(bot).hand
         assert hand is not None and hand.phase is HandPhase.OPENING
@@ -467,8 +478,7 @@ async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, tmp_path:
         await record.wait_response()
         await fake.wait_for(lambda: live(bot).hand.opening_stage == 1)  # type: ignore[union-attr]
         assert live(bot).hand.log[-4:][0].kind is ActionKind.SWAP  # type: ignore[union-attr]
-        version = ids.decision_version(live(bot).hand)
-        voids = await dm_with_controls(fake, alice, version)
+        voids = await dm_with_controls(fake, alice, moment(bot))
         assert "play without" in voids.content
         await click(fake, alice, voids, label="Void: bamboo")
         await fake.wait_for(lambda: live(bot).hand.void[0] == "s")  # type: ignore[union-attr]

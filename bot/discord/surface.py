@@ -213,14 +213,15 @@ def result_surface(public: PublicSnapshot, channel_name: str = "") -> Surface:
 
 
 def dm_decision(private: PrivateSnapshot) -> tuple[int, tuple[Action, ...]] | None:
-    """The player's own-turn or opening decision (its version and actions), if one is open.
+    """The player's own-turn or opening decision (the moment its controls name, and its
+    actions), if one is open.
 
     Claims on a discard are made with the public call buttons, not in the hand message.
     """
     decision = private.decision
     if decision is None or decision.kind == "claim":
         return None
-    return decision.version, decision.actions
+    return private.moment, decision.actions
 
 
 def hand_text(private: PrivateSnapshot, channel_name: str = "") -> str:

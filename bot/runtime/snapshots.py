@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
-from engine.hand import Event, WinRecord
+from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
 from engine.presets import AfterWin, TimeControl
 from engine.tiles import format_tiles, parse_tiles, tile_name
@@ -46,6 +46,19 @@ SUIT_WORDS = {"m": "characters", "p": "dots", "s": "bamboo"}
 CALL_ORDER = ("chow", "pung", "kong", "win", "pass")  # the call buttons, left to right
 SWAP_WORDS = {1: "to the next seat", 2: "across the table", 3: "to the previous seat"}
 ENDINGS = {"wall_draw": "the wall ran out", "deal_limit": "the deal's time ran out"}
+
+
+def public_moment(hand: HandState) -> int:
+    """A number naming the hand's current decision, counted from public facts only.
+
+    Controls carry it (the engine's version also counts the answers given in claim windows,
+    which tells how many seats could claim). It moves on with every discard, call, kong, win,
+    opening stage and tile taken from the wall, and between a declared kong and its robbing
+    window; answers inside one window leave it alone.
+    """
+    steps = hand.discards_made + hand.kongs_made + hand.calls_made + len(hand.wins)
+    steps += hand.opening_stage + len(hand.wall) - hand.wall_left
+    return 2 * steps + (1 if hand.phase is HandPhase.ROB else 0)
 
 
 def seat_count(table: LiveTable) -> int:
@@ -139,7 +152,7 @@ class PublicSnapshot:
     seats: tuple[SeatLine, ...]  # lobby: by table seat; in a hand: by wind (East first)
     status: str
     hand_number: int = 0  # the hand in play, or the one just played
-    version: int = 0  # the decision version the call buttons answer
+    version: int = 0  # the public moment (`public_moment`) the call buttons answer
     deadline: float | None = None
     calls: tuple[str, ...] = ()
     wall_left: int | None = None
@@ -193,7 +206,8 @@ class PrivateSnapshot:
     message_id: int | None
     hand_id: int | None
     phase: Phase
-    version: int = 0  # the hand's decision version now (what a control must name)
+    version: int = 0  # the engine's decision version now (what `Runtime.act` is given)
+    moment: int = 0  # the public moment now (what a control names: `public_moment`)
     wind: int | None = None
     hand_over: bool = False
     decision: Decision | None = None
@@ -290,7 +304,7 @@ def public_snapshot(
         seats=tuple(seats),
         status=status,
         hand_number=max(hand_number, 1),
-        version=hand.decision_version if playing else 0,
+        version=public_moment(hand) if playing else 0,
         deadline=table.deadline if playing else None,
         calls=window_calls(table),
         wall_left=hand.wall_left,
@@ -345,6 +359,7 @@ def private_snapshot(
     return PrivateSnapshot(
         **base,  # type: ignore[arg-type]
         version=hand.decision_version,
+        moment=public_moment(hand),
         wind=wind,
         hand_over=hand.is_over or table.phase is not Phase.PLAYING,
         decision=_decision(table, player),

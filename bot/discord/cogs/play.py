@@ -118,7 +118,7 @@ class PlayCog(commands.Cog, name="Play"):
         if table.player_of(user_id) is None:
             return await tell(interaction, f"You are not seated at Table #{table_id}.")
         private = self.bot.runtime.private_view(table_id, user_id)
-        if private.phase is not Phase.PLAYING or private.version != version:
+        if private.phase is not Phase.PLAYING or private.moment != version:
             return await tell(interaction, STALE)
         decision = private.decision
         options = decision.options(kind) if decision and decision.kind == "claim" else ()
@@ -132,7 +132,7 @@ class PlayCog(commands.Cog, name="Play"):
                 "Which chow?", view=chow_choice(table_id, version, list(options)), ephemeral=True
             )
             return
-        if await self._act(interaction, table_id, options[0], version):
+        if await self._act(interaction, table_id, options[0], private.version):
             # what the presser did, and nothing about who else the window waits for
             await tell(interaction, done_text(options[0]))
 
@@ -158,7 +158,12 @@ class PlayCog(commands.Cog, name="Play"):
         private = message is not None and message.flags.ephemeral
         if message is not None and not private and message.guild is None:
             self.bot.front.adopt_hand_message(table, player, message)
-        if not await self._act(interaction, table_id, action, version):
+        # controls name the public moment they were drawn for; the runtime is given the
+        # engine's version of the same decision (it refuses the answer if the hand moved on)
+        private_view = self.bot.runtime.private_view(table_id, str(interaction.user.id))
+        if private_view.phase is not Phase.PLAYING or private_view.moment != version:
+            return await tell(interaction, STALE)
+        if not await self._act(interaction, table_id, action, private_view.version):
             return
         if private:
             text = f"{done_text(action)} Press **My hand** for your hand as it is now."
