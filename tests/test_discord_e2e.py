@@ -198,6 +198,19 @@ async def call(
     return record
 
 
+CALL_ID = re.compile(r"mj:\d+:call:\d+:([a-z]+)")
+
+
+def call_button_sets(fake: FakeDiscord) -> set[tuple[str, ...]]:
+    """The sets of call buttons the public messages showed (one per distinct set)."""
+    sets = set()
+    for payload in fake.public_payloads():
+        kinds = tuple(CALL_ID.findall(json.dumps(payload.json)))
+        if kinds:
+            sets.add(kinds)
+    return sets
+
+
 def assert_no_hidden_tile_in_public(fake: FakeDiscord, drawn: Drawn) -> None:
     """Public payloads never name a tile, and their pictures are table or result pictures."""
     public = fake.public_payloads()
@@ -217,6 +230,8 @@ def assert_no_hidden_tile_in_public(fake: FakeDiscord, drawn: Drawn) -> None:
     for view, _ in drawn.of(TableView):
         for seat in view.seats:
             assert seat.revealed == () and not seat.won
+    # every claim window showed the same call buttons, whoever could use them
+    assert len(call_button_sets(fake)) <= 1, call_button_sets(fake)
     # hand pictures went to their players only
     for payload in fake.all_payloads:
         for upload in payload.files:
@@ -310,6 +325,8 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
         await fake.wait_for(lambda: "Ready (1/4)" in [b.get("label") for b in table_msg.buttons])
 
     assert_no_hidden_tile_in_public(fake, drawn)
+    # the chow window (only Alice could chow) and the win window (Carol and Dave could win)
+    assert call_button_sets(fake) == {("chow", "pung", "kong", "win", "pass")}
     wins = drawn.of(ResultView)
     assert wins and all(w.winner.startswith("Carol") for v, _ in wins for w in v.wins)
 
