@@ -22,6 +22,7 @@ from engine.hand import HandState
 from engine.hand import Phase as HandPhase
 from engine.presets import PRESETS
 from engine.session import Session
+from engine.simulate import play_out
 from engine.tiles import counts_of, is_bonus
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
@@ -162,3 +163,18 @@ def test_the_public_moment_ignores_how_many_answered_a_window() -> None:
         assert public_moment(state) == moment
     else:
         assert public_moment(state) > moment
+
+
+def test_between_hands_each_total_counts_the_finished_hand_once() -> None:
+    """The result said alice -96 total -96; the table message with Ready said -192."""
+    seed = next(s for s in range(50) if any(play_out(HandState(PRESETS["hkos-3-v1"], s)).points))
+    hand = play_out(HandState(PRESETS["hkos-3-v1"], seed))
+    table = live_table(hand, 4)
+    assert table.session is not None and table.phase is Phase.BETWEEN_HANDS
+    table.session.finish_hand(hand.outcome())  # as the runtime does when a hand ends
+    totals = [table.session.points[table.player_at(wind)] for wind in range(4)]
+    public = public_snapshot(table, ended=True)
+    assert [seat.points for seat in public.seats] == totals
+    assert public.result is not None and [t for _, _, t in public.result.points] == totals
+    assert public.table_view is not None
+    assert [seat.points for seat in public.table_view.seats] == totals
