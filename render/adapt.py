@@ -12,10 +12,11 @@ from engine.ai import choose_action
 from engine.hand import HandState, Phase, WinRecord
 from engine.presets import Opening, find_preset
 from engine.simulate import play_out
+from render.style import WIND_NAMES
 from render.views import HandView, ResultView, SeatView, TableView, WinView
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
-WIND_WORDS = ("East", "South", "West", "North")  # the wind names, for every front end
+WIND_WORDS = WIND_NAMES  # the wind names, spelled once (render.style), for every front end
 OPENING_WORDS = {
     Opening.SWAP_THREE: "each player chooses three tiles of one suit to pass on",
     Opening.DISCARD_THREE: "each player chooses three tiles of one suit to set aside",

@@ -37,12 +37,13 @@ from render.adapt import (
     table_view_from_state,
     win_how,
 )
+from render.style import SUIT_NAMES
 from render.views import HandView, ResultView, TableView, pretty_pattern
 
 if TYPE_CHECKING:
     from bot.runtime.table import LiveTable
 
-SUIT_WORDS = {"m": "characters", "p": "dots", "s": "bamboo"}
+SUIT_WORDS = SUIT_NAMES  # spelled once, in render.style
 CALL_ORDER = ("chow", "pung", "kong", "win", "pass")  # the call buttons, left to right
 SWAP_WORDS = {1: "to the next seat", 2: "across the table", 3: "to the previous seat"}
 ENDINGS = {"wall_draw": "the wall ran out", "deal_limit": "the deal's time ran out"}
