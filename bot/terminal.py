@@ -54,6 +54,9 @@ class Ask:
     text: str
 
 
+SYNONYMS = {"pass on": "swap", "set aside": "remove", "concealed kong": "kong", "add": "kong"}
+
+
 def _pick(candidates: list[Action], what: str) -> Action | Ask:
     if len(candidates) == 1:
         return candidates[0]
@@ -87,6 +90,9 @@ def read_answer(
     for action in actions:
         if text == action_words(action).lower():
             return action
+    for phrase, word in SYNONYMS.items():  # the menu's wording, with tiles in any order
+        if text.startswith(phrase + " "):
+            text = word + text[len(phrase) :]
     word, _, rest = text.partition(" ")
     kinds = decision.kinds
     # a suit: 'void m', 'm', 'characters'
@@ -112,9 +118,13 @@ def read_answer(
         tiles = _tiles(rest)
         if tiles is None:
             return Ask(f"{rest!r} is not a tile: write tiles like 5m, 7z or 345p.")
-        return _by_tiles(tiles, candidates, concealed, decision) or Ask(
-            f"You cannot {word} {format_tiles(tiles)} now."
-        )
+        found = _by_tiles(tiles, candidates, concealed, decision)
+        if found is not None:
+            return found
+        missing = _missing(tiles, concealed)
+        if missing and decision.kind != "claim":
+            return Ask(f"You don't hold {format_tiles(missing)}.")
+        return Ask(f"You cannot {word} {format_tiles(tiles)} now.")
     tiles = _tiles(text)
     if tiles is None:
         return Ask(f"I do not understand {text!r}: type a number, a tile like 5m, or Enter.")
@@ -137,14 +147,19 @@ def _by_tiles(
     return _pick(matches, "one")
 
 
+def _missing(tiles: list[int], concealed: tuple[int, ...]) -> list[int]:
+    """The tiles named more often than the hand holds them."""
+    return sorted(t for t in set(tiles) if concealed.count(t) < tiles.count(t))
+
+
 def _why_not(
     tiles: list[int], decision: Decision, concealed: tuple[int, ...], void: str | None
 ) -> Ask:
     """Say exactly what is wrong with an answer naming tiles."""
     names = format_tiles(tiles)
-    missing = [t for t in set(tiles) if concealed.count(t) < tiles.count(t)]
+    missing = _missing(tiles, concealed)
     if missing and decision.kind != "claim":
-        return Ask(f"You don't hold {format_tiles(sorted(missing))}.")
+        return Ask(f"You don't hold {format_tiles(missing)}.")
     discards = [a for a in decision.actions if a.kind is ActionKind.DISCARD]
     voids_first = all(tile_name(a.tile)[-1] == void for a in discards)
     if void and decision.kind == "turn" and len(tiles) == 1 and discards and voids_first:
@@ -245,9 +260,18 @@ class TerminalFront:
         self.images = images
         self.inbox: asyncio.Queue[PublicSnapshot | PrivateSnapshot] = asyncio.Queue()
         self.public: PublicSnapshot | None = None
+        self.at_prompt = False  # a "> " prompt ends the last line written
 
     def say(self, text: str = "") -> None:
+        if self.at_prompt:  # news while the player is at the prompt starts a line of its own
+            self.out.write("\n")
+            self.at_prompt = False
         print(text, file=self.out, flush=True)
+
+    def prompt(self) -> None:
+        self.out.write("> ")
+        self.out.flush()
+        self.at_prompt = True
 
     async def table_changed(self, snapshot: PublicSnapshot) -> None:
         self.public = snapshot
@@ -318,8 +342,8 @@ class TtyReader:
     every line read afterwards was typed after the new menu appeared and answers it.
     """
 
-    def __init__(self, fd: int, out: TextIO) -> None:
-        self.fd, self.out = fd, out
+    def __init__(self, fd: int, front: TerminalFront) -> None:
+        self.fd, self.front = fd, front
         self._lines: list[str | None] = []
         self._partial = b""
         self._waiter: asyncio.Future[str | None] | None = None
@@ -333,6 +357,7 @@ class TtyReader:
         else:
             *complete, self._partial = (self._partial + data).split(b"\n")
             self._lines += [line.decode(errors="replace") for line in complete]
+            self.front.at_prompt = False  # the terminal echoed the Enter
         self._deliver()
 
     def _deliver(self) -> None:
@@ -348,8 +373,7 @@ class TtyReader:
         return future
 
     def prompt(self) -> None:
-        self.out.write("> ")
-        self.out.flush()
+        self.front.prompt()
 
     def discard_pending(self) -> bool:
         termios.tcflush(self.fd, termios.TCIFLUSH)
@@ -536,7 +560,7 @@ async def play(
             name="Terminal table",
         )
         await runtime.start_table(table.id, PLAYER_ID)
-        reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), out)
+        reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), front)
         try:
             return await prompt_loop(runtime, front, table.id, reader, args.hands)
         finally:

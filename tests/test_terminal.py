@@ -183,6 +183,10 @@ def test_kongs_voids_and_three_tile_picks() -> None:
     assert read_answer("bamboo", void) == void.actions[2]
     swap = decision("0 swap 139p", "0 swap 123m", kind="opening")
     assert read_answer("931p", swap) == swap.actions[0]
+    assert read_answer("pass on 913p", swap) == swap.actions[0]  # as the menu says it
+    assert read_answer("swap 456s", swap, tuple(parse_tiles("139p123m"))) == Ask(
+        "You don't hold 456s."
+    )
     voided = decision("0 discard 1m", "0 discard 2m")
     held = tuple(parse_tiles("12m5p"))
     assert read_answer("5p", voided, held, "m") == Ask(

@@ -493,7 +493,7 @@ def event_lines(
             lines.append(f"Swap: everyone passes three tiles {SWAP_WORDS.get(direction, '')}.")
         elif kind == "void_revealed":
             voids = ", ".join(
-                f"{names[s]} {suit_word(v)}" for s, v in enumerate(event.detail) if s < len(names)
+                f"{names[s]} ({suit_word(v)})" for s, v in enumerate(event.detail) if s < len(names)
             )
             lines.append(f"Void suits: {voids}.")
         elif kind == "hand_over" and event.detail != "win":
