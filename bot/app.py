@@ -72,6 +72,7 @@ async def serve(
     Returns 0 after a requested stop, 1 when Discord refused the token or the connection ended
     for good.
     """
+    import aiohttp
     import discord
 
     from bot.discord.client import MahjongBot
@@ -99,6 +100,8 @@ async def serve(
                 log.error("the database cannot be used: %s", error)
             elif isinstance(error, discord.PrivilegedIntentsRequired):
                 log.error("%s", error)
+            elif isinstance(error, OSError | aiohttp.ClientError | discord.GatewayNotFound):
+                log.error("cannot reach Discord: %s", error or type(error).__name__)
             elif error is not None:
                 log.error("the bot stopped", exc_info=error)
             code = 1

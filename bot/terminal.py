@@ -1,261 +1,550 @@
-"""`mahjong-bot play`: one human in the terminal against three computers, on the same runtime
-as Discord. Each decision is a numbered menu; Enter takes the suggested move."""
+"""`mahjong-bot play`: one human in the terminal against computers, on the same runtime as
+Discord and on the same snapshots. Each public event is one line; each decision is a numbered
+menu (with the time left on a clock); Enter takes the suggested move.
+
+An answer is given for the menu that was on screen when it was typed: if the decision changed
+meanwhile (a clock ran out and played for you), the answer is refused and the current menu shown.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import math
+import os
 import secrets
 import sys
+import termios
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from bot.runtime import LiveTable, ManualTimers, Runtime, SchedulerTimers, TableError, Timers
-from data import Phase, Store
+from bot.runtime import (
+    Decision,
+    ManualTimers,
+    PrivateSnapshot,
+    PublicSnapshot,
+    Runtime,
+    SchedulerTimers,
+    StaleActionError,
+    TableError,
+    Timers,
+)
+from bot.runtime.snapshots import SUIT_WORDS, action_words, suit_word
+from data import Store
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
-from engine.tiles import SEAT_NAMES, format_tiles
+from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
+from render.adapt import WIND_WORDS
 
 PLAYER_ID = "local"
-WINDS = ("East", "South", "West", "North")
+KONGS = (ActionKind.KONG, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)
+Reader = Callable[[], str | None]
 
 
-def describe(action: Action) -> str:
-    """A menu line for an action, in words and notation."""
-    tiles = format_tiles(action.tiles)
-    words = {
-        ActionKind.DISCARD: f"discard {tiles}",
-        ActionKind.WIN: "WIN",
-        ActionKind.PASS: "pass",
-        ActionKind.CHOW: f"chow {tiles}",
-        ActionKind.PUNG: f"pung {tiles}",
-        ActionKind.KONG: f"kong {tiles}",
-        ActionKind.CONCEALED_KONG: f"concealed kong {tiles}",
-        ActionKind.ADDED_KONG: f"add {tiles} to your pung (kong)",
-        ActionKind.SWAP: f"pass on {tiles}",
-        ActionKind.REMOVE: f"set aside {tiles}",
-        ActionKind.VOID: f"declare {action.suit} void",
-    }
-    return words.get(action.kind, str(action))
+# ------------------------------------------------------------------ reading answers
 
 
-class TerminalFront:
-    """Prints the table to a text stream and hands decisions to the prompt loop."""
+@dataclass(frozen=True)
+class Ask:
+    """Not an action: what to tell the player (a mistake, or a question when it is ambiguous)."""
 
-    def __init__(self, out: TextIO, images: Path | None) -> None:
-        self.out = out
-        self.images = images
-        self.decisions: asyncio.Queue[tuple[LiveTable, list[Action], int]] = asyncio.Queue()
-        self.ended: asyncio.Queue[LiveTable] = asyncio.Queue()
-        self._last_public = ""
-
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
-
-    async def table_changed(self, table: LiveTable) -> None:
-        if table.hand is None or table.phase is not Phase.PLAYING:
-            return
-        text = table_text(table)
-        if text != self._last_public:
-            self._last_public = text
-            self.say(text)
-        if self.images:
-            await self._write("table.png", _table_png, table)
-
-    async def hand_changed(self, table: LiveTable, player: int) -> None:
-        if self.images and table.hand is not None:
-            await self._write("hand.png", _hand_png, table, player)
-
-    async def decision(
-        self, table: LiveTable, player: int, actions: list[Action], deadline: float | None
-    ) -> None:
-        await self.decisions.put((table, actions, table.version))
-
-    async def hand_ended(self, table: LiveTable) -> None:
-        self.say(result_text(table))
-        if self.images and table.session is not None:
-            name = f"result-{table.session.hand_number}.png"
-            await self._write(name, _result_png, table)
-        await self.ended.put(table)
-
-    async def table_closed(self, table: LiveTable, reason: str) -> None:
-        self.say(f"The table closed: {reason}.")
-
-    async def _write(self, name: str, draw: object, *args: object) -> None:
-        assert self.images is not None
-        data = await asyncio.to_thread(draw, *args)  # type: ignore[arg-type]
-        (self.images / name).write_bytes(data)
+    text: str
 
 
-def _hand_png(table: LiveTable, player: int) -> bytes:
-    from render import render_hand, to_png
-    from render.adapt import hand_view_from_state
-
-    assert table.hand is not None
-    view = hand_view_from_state(
-        table.hand,
-        table.hand_seat(player),
-        table_name=table.name,
-        channel_name="terminal",
-        player_name=table.seat(player).name,
-    )
-    return to_png(render_hand(view))
+SYNONYMS = {"pass on": "swap", "set aside": "remove", "concealed kong": "kong", "add": "kong"}
 
 
-def _table_png(table: LiveTable) -> bytes:
-    from render import render_table, to_png
-    from render.adapt import table_view_from_state
-
-    assert table.hand is not None
-    view = table_view_from_state(
-        table.hand,
-        table.names_by_hand_seat(),
-        table.points_by_hand_seat(),
-        table_name=table.name,
-        channel_name="terminal",
-    )
-    return to_png(render_table(view))
+def _pick(candidates: list[Action], what: str) -> Action | Ask:
+    if len(candidates) == 1:
+        return candidates[0]
+    if len(candidates) > 3:
+        return Ask(f"Which {what}? Type it with its tiles, e.g. '{action_words(candidates[0])}'.")
+    choices = " or ".join(f"'{action_words(a)}'" for a in candidates)
+    return Ask(f"Which {what}? Type {choices}.")
 
 
-def _result_png(table: LiveTable) -> bytes:
-    from render import render_result, to_png
-    from render.adapt import result_view_from_state
-
-    assert table.hand is not None
-    view = result_view_from_state(table.hand, table.names_by_hand_seat(), table_name=table.name)
-    return to_png(render_result(view))
+def _tiles(text: str) -> list[int] | None:
+    try:
+        return parse_tiles(text)
+    except (InvalidNotationError, ValueError):
+        return None
 
 
-def table_text(table: LiveTable) -> str:
-    """The public table in a few lines: each seat's melds, flowers and discards."""
-    hand = table.hand
-    assert hand is not None
-    names = table.names_by_hand_seat()
-    lines = [f"--- {WINDS[hand.round_wind]} round · wall {hand.wall_left} ---"]
-    for seat in range(4):
-        melds = " ".join(str(m) for m in hand.melds[seat]) or "-"
-        flowers = format_tiles(hand.bonus[seat]) or "-"
-        pond = format_tiles(hand.ponds[seat]) or "-"
-        marker = ">" if hand.turn == seat and hand.phase.value == "turn" else " "
+def read_answer(
+    text: str, decision: Decision, concealed: tuple[int, ...] = (), void: str | None = None
+) -> Action | Ask:
+    """A menu answer: Enter, a number, or words like '5m', 'win', 'pass', 'chow 345m',
+    'kong', 'kong 5z', 'void m', 'm', or three tiles in any order ('931p')."""
+    actions = list(decision.actions)
+    text = " ".join(text.strip().lower().split())
+    if not text:
+        return decision.suggestion or actions[0]
+    if text.isdigit():
+        index = int(text) - 1
+        if 0 <= index < len(actions):
+            return actions[index]
+        return Ask(f"There is no choice {text}: type a number from 1 to {len(actions)}.")
+    for action in actions:
+        if text == action_words(action).lower():
+            return action
+    for phrase, word in SYNONYMS.items():  # the menu's wording, with tiles in any order
+        if text.startswith(phrase + " "):
+            text = word + text[len(phrase) :]
+    word, _, rest = text.partition(" ")
+    kinds = decision.kinds
+    # a suit: 'void m', 'm', 'characters'
+    suit = next((s for s, w in SUIT_WORDS.items() if rest in (s, w) or text in (s, w)), None)
+    if ActionKind.VOID in kinds and (word == "void" or suit):
+        if suit is None:
+            return Ask("Choose a suit: m (characters), p (dots) or s (bamboo).")
+        return next(a for a in actions if a.suit == suit)
+    if word == "win":
+        wins = [a for a in actions if a.kind is ActionKind.WIN]
+        return wins[0] if wins else Ask("No win is available.")
+    if word == "pass":
+        passes = [a for a in actions if a.kind is ActionKind.PASS]
+        return passes[0] if passes else Ask("There is nothing to pass on now.")
+    if word in ("kong", "pung", "chow", "discard", "swap", "remove", "void"):
+        kind_words = {"kong": KONGS, "swap": (ActionKind.SWAP,), "remove": (ActionKind.REMOVE,)}
+        wanted = kind_words.get(word, (ActionKind(word),))
+        candidates = [a for a in actions if a.kind in wanted]
+        if not candidates:
+            return Ask(f"No {word} is available now.")
+        if not rest:
+            return _pick(candidates, word)
+        tiles = _tiles(rest)
+        if tiles is None:
+            return Ask(f"{rest!r} is not a tile: write tiles like 5m, 7z or 345p.")
+        found = _by_tiles(tiles, candidates, concealed, decision)
+        if found is not None:
+            return found
+        missing = _missing(tiles, concealed)
+        if missing and decision.kind != "claim":
+            return Ask(f"You don't hold {format_tiles(missing)}.")
+        return Ask(f"You cannot {word} {format_tiles(tiles)} now.")
+    tiles = _tiles(text)
+    if tiles is None:
+        return Ask(f"I do not understand {text!r}: type a number, a tile like 5m, or Enter.")
+    found = _by_tiles(tiles, actions, concealed, decision)
+    if isinstance(found, Action | Ask):
+        return found
+    return _why_not(tiles, decision, concealed, void)
+
+
+def _by_tiles(
+    tiles: list[int], candidates: list[Action], concealed: tuple[int, ...], decision: Decision
+) -> Action | Ask | None:
+    """The candidate whose tiles are these (in any order); a question if several are."""
+    wanted = sorted(tiles)
+    matches = [a for a in candidates if sorted(a.tiles) == wanted]
+    if not matches and len(wanted) == 1:
+        matches = [a for a in candidates if a.tiles and a.tiles[0] == wanted[0]]
+    if not matches:
+        return None
+    return _pick(matches, "one")
+
+
+def _missing(tiles: list[int], concealed: tuple[int, ...]) -> list[int]:
+    """The tiles named more often than the hand holds them."""
+    return sorted(t for t in set(tiles) if concealed.count(t) < tiles.count(t))
+
+
+def _why_not(
+    tiles: list[int], decision: Decision, concealed: tuple[int, ...], void: str | None
+) -> Ask:
+    """Say exactly what is wrong with an answer naming tiles."""
+    names = format_tiles(tiles)
+    missing = _missing(tiles, concealed)
+    if missing and decision.kind != "claim":
+        return Ask(f"You don't hold {format_tiles(missing)}.")
+    discards = [a for a in decision.actions if a.kind is ActionKind.DISCARD]
+    voids_first = all(tile_name(a.tile)[-1] == void for a in discards)
+    if void and decision.kind == "turn" and len(tiles) == 1 and discards and voids_first:
+        return Ask(f"You must discard your void suit ({suit_word(void)}) first.")
+    if decision.kind == "claim":
+        return Ask(f"You cannot claim with {names}: type pass, or a call from the list.")
+    return Ask(f"{names} is not one of the choices.")
+
+
+# ------------------------------------------------------------------ printing the table
+
+
+def seat_line(public: PublicSnapshot) -> str:
+    """Each seat's name and points, in wind order."""
+    parts = []
+    for seat in public.seats:
+        wind = WIND_WORDS[seat.wind] if seat.wind is not None else "-"
+        parts.append(f"{wind} {seat.name} {seat.points}")
+    return " · ".join(parts)
+
+
+def table_text(public: PublicSnapshot) -> str:
+    """The public table in a few lines: each seat's hidden count, melds, flowers, discards."""
+    view = public.table_view
+    if view is None:
+        return public.status
+    lines = [f"--- {WIND_WORDS[view.prevailing_wind]} round · wall {view.wall_left} ---"]
+    for wind, seat in enumerate(view.seats):
+        melds = " ".join(str(m) for m in seat.melds) or "-"
+        flowers = format_tiles(seat.bonus) or "-"
+        pond = format_tiles(seat.pond) or "-"
+        marker = ">" if view.turn == wind else " "
+        void = f" void {suit_word(seat.void_suit)}" if seat.void_suit else ""
+        state = " out" if seat.won else f" hidden {seat.concealed_count:>2}"
         lines.append(
-            f"{marker}{SEAT_NAMES[seat]} {names[seat]:<11} hidden {len(hand.hands[seat]):>2}"
+            f"{marker}{WIND_WORDS[wind]:<5} {seat.name:<11} {seat.points:>5} pts{state}{void}"
             f"  melds {melds}  flowers {flowers}  discards {pond}"
         )
     return "\n".join(lines)
 
 
-def result_text(table: LiveTable) -> str:
-    hand = table.hand
-    assert hand is not None
-    outcome = hand.outcome()
-    assert outcome is not None
-    names = table.names_by_hand_seat()
-    lines = ["=== hand over ==="]
-    for win in outcome.wins:
-        how = "self draw" if win.discarder is None else f"from {names[win.discarder]}"
-        patterns = ", ".join(f"{p.id} {p.fan}" for p in win.score.patterns)
-        verb = "win" if names[win.seat] == "You" else "wins"
-        lines.append(
-            f"{names[win.seat]} {verb} ({how}) with {format_tiles(win.concealed)}"
-            f" {' '.join(str(m) for m in win.melds)}: {win.score.fan} {hand.preset.unit}"
-            f" [{patterns}]"
-        )
-    if not outcome.wins:
-        lines.append("No winner: " + outcome.termination.value.replace("_", " "))
-    lines.append("points: " + ", ".join(f"{names[s]} {outcome.deltas[s]:+d}" for s in range(4)))
-    return "\n".join(lines)
-
-
-def private_text(table: LiveTable, player: int) -> str:
-    hand = table.hand
-    assert hand is not None
-    seat = table.hand_seat(player)
-    tiles = list(hand.hands[seat])
-    drawn = hand.drawn if hand.turn == seat and hand.phase.value == "turn" else None
-    if drawn is not None and drawn in tiles:
-        tiles.remove(drawn)
-    text = f"Your hand ({WINDS[seat]}): {format_tiles(sorted(tiles))}"
-    if drawn is not None:
-        text += f"  + drew {format_tiles([drawn])}"
-    if hand.melds[seat]:
-        text += "  melds " + " ".join(str(m) for m in hand.melds[seat])
+def hand_line(private: PrivateSnapshot) -> str:
+    view = private.hand_view
+    assert view is not None and private.wind is not None
+    text = f"Your hand ({WIND_WORDS[private.wind]}): {format_tiles(sorted(view.concealed))}"
+    if view.drawn is not None:
+        text += f"  + drew {tile_name(view.drawn)}"
+    if view.melds:
+        text += "  melds " + " ".join(str(m) for m in view.melds)
+    if private.void:
+        text += f"  void {suit_word(private.void)}"
     return text
 
 
-def parse_choice(text: str, actions: list[Action], suggestion: Action) -> Action | None:
-    """Read a menu answer: Enter, a number, or words like '5m', 'win', 'pass', 'chow 345m'."""
-    text = text.strip().lower()
-    if not text:
-        return suggestion
-    if text.isdigit():
-        index = int(text) - 1
-        return actions[index] if 0 <= index < len(actions) else None
-    for action in actions:
-        if text in (describe(action).lower(), action.kind.value, format_tiles(action.tiles)):
-            if text == action.kind.value and sum(a.kind == action.kind for a in actions) > 1:
-                return None  # ambiguous: "chow" with several chows
-            return action
-    return None
+def standings(public: PublicSnapshot | None) -> str:
+    """The totals, best first (the hand in play counted as it stands)."""
+    if public is None or not public.seats or public.seats[0].points is None:
+        return "No hand was played."
+    ranked = sorted(public.seats, key=lambda s: -(s.points or 0))
+    table = ", ".join(f"{n}. {s.name} {s.points}" for n, s in enumerate(ranked, 1))
+    return f"Standings: {table}."
+
+
+# ------------------------------------------------------------------ the front end
+
+
+SECOND_PERSON = {
+    "You discards": "You discard",
+    "You chows": "You chow",
+    "You pungs": "You pung",
+    "You kongs": "You kong",
+    "You adds": "You add",
+    "You declares": "You declare",
+    "You shows": "You show",
+    "You deals": "You deal",
+    "You is out": "You are out",
+    "You's hand": "Your hand",
+}
+
+
+def as_you(line: str) -> str:
+    """The runtime's lines name the player 'You' in the third person: say it in the second."""
+    if "You" not in line:
+        return line
+    for third, second in SECOND_PERSON.items():
+        if third.startswith("You") and third in line:
+            line = line.replace(third, second)
+    if line.startswith("You ") and "their pung" in line:
+        line = line.replace("their pung", "your pung")
+    return line
+
+
+class TerminalFront:
+    """Prints every public event as a line and queues what the prompt loop must answer."""
+
+    def __init__(self, out: TextIO, images: Path | None) -> None:
+        self.out = out
+        self.images = images
+        self.inbox: asyncio.Queue[PublicSnapshot | PrivateSnapshot] = asyncio.Queue()
+        self.public: PublicSnapshot | None = None
+        self.at_prompt = False  # a "> " prompt ends the last line written
+
+    def say(self, text: str = "") -> None:
+        if self.at_prompt:  # news while the player is at the prompt starts a line of its own
+            self.out.write("\n")
+            self.at_prompt = False
+        print(text, file=self.out, flush=True)
+
+    def prompt(self) -> None:
+        self.out.write("> ")
+        self.out.flush()
+        self.at_prompt = True
+
+    async def table_changed(self, snapshot: PublicSnapshot) -> None:
+        self.public = snapshot
+        for line in snapshot.events:
+            self.say(as_you(line))
+        if self.images:
+            if snapshot.table_view is not None:
+                await self._write("table.png", snapshot.table_view)
+            if snapshot.ended and snapshot.result is not None:
+                await self._write(f"result-{snapshot.result.hand_number}.png", snapshot.result.view)
+        if snapshot.ended:
+            await self.inbox.put(snapshot)
+
+    async def hand_changed(self, snapshot: PrivateSnapshot) -> None:
+        for line in snapshot.events:
+            self.say(line)
+        if self.images and snapshot.hand_view is not None:
+            await self._write("hand.png", snapshot.hand_view)
+        await self.inbox.put(snapshot)
+
+    async def _write(self, name: str, view: object) -> None:
+        """Draw on the loop itself: one notice's snapshots then all arrive before the prompt
+        loop looks at them (the menu shows the table as it is)."""
+        from bot.discord.pictures import draw  # Pillow loads only when pictures are wanted
+
+        assert self.images is not None
+        (self.images / name).write_bytes(draw(view))  # type: ignore[arg-type]
+
+
+class LineReader:
+    """Reads one line at a time on a daemon thread, so Ctrl-C never waits for Enter.
+
+    It cannot take back a line being typed: when the decision changes meanwhile, that line is
+    refused as being for an earlier moment.
+    """
+
+    def __init__(self, read: Reader) -> None:
+        self._read = read
+
+    def discard_pending(self) -> bool:
+        return False
+
+    def prompt(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def request(self) -> asyncio.Future[str | None]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[str | None] = loop.create_future()
+
+        def work() -> None:
+            try:
+                line: str | None = self._read()
+            except (EOFError, OSError):
+                line = None
+            loop.call_soon_threadsafe(lambda: future.done() or future.set_result(line))
+
+        threading.Thread(target=work, name="mahjong-input", daemon=True).start()
+        return future
+
+
+class TtyReader:
+    """Reads the terminal's lines on the event loop (canonical mode: whole lines only).
+
+    When a clock plays for the player, `discard_pending` flushes whatever they were typing, so
+    every line read afterwards was typed after the new menu appeared and answers it.
+    """
+
+    def __init__(self, fd: int, front: TerminalFront) -> None:
+        self.fd, self.front = fd, front
+        self._lines: list[str | None] = []
+        self._partial = b""
+        self._waiter: asyncio.Future[str | None] | None = None
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(fd, self._readable)
+
+    def _readable(self) -> None:
+        data = os.read(self.fd, 4096)
+        if not data:
+            self._lines.append(None)  # Ctrl-D
+        else:
+            *complete, self._partial = (self._partial + data).split(b"\n")
+            self._lines += [line.decode(errors="replace") for line in complete]
+            self.front.at_prompt = False  # the terminal echoed the Enter
+        self._deliver()
+
+    def _deliver(self) -> None:
+        if self._waiter is not None and not self._waiter.done() and self._lines:
+            self._waiter.set_result(self._lines.pop(0))
+            self._waiter = None
+
+    def request(self) -> asyncio.Future[str | None]:
+        self.prompt()
+        self._waiter = self._loop.create_future()
+        future = self._waiter
+        self._deliver()
+        return future
+
+    def prompt(self) -> None:
+        self.front.prompt()
+
+    def discard_pending(self) -> bool:
+        termios.tcflush(self.fd, termios.TCIFLUSH)
+        self._lines = [line for line in self._lines if line is None]
+        self._partial = b""
+        return True
+
+    def close(self) -> None:
+        self._loop.remove_reader(self.fd)
+
+
+LineSource = LineReader | TtyReader
+
+
+def _key(decision: Decision | None) -> tuple[object, ...] | None:
+    return None if decision is None else (decision.version, decision.kind, decision.actions)
 
 
 async def prompt_loop(
-    runtime: Runtime, front: TerminalFront, table: LiveTable, read: object, hands: int
+    runtime: Runtime, front: TerminalFront, table_id: int, reader: LineSource, hands: int
 ) -> int:
-    read_line = read  # a callable returning the next line, or None at end of input
+    """Answer decisions and the next-hand prompt until the player quits or `hands` are done."""
     played = 0
-    while True:
-        decision = asyncio.ensure_future(front.decisions.get())
-        ended = asyncio.ensure_future(front.ended.get())
-        done, pending = await asyncio.wait({decision, ended}, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
-        if ended in done:
+    private: PrivateSnapshot | None = None  # the latest own snapshot
+    over = False  # the hand is over: Enter deals the next one
+    shown: tuple[object, ...] | None = None  # what the prompt on screen is for
+    line: asyncio.Future[str | None] | None = None
+    asked_for: tuple[object, ...] | None = None  # what was on screen when the read began
+
+    def current() -> tuple[object, ...] | None:
+        if over:
+            return ("next hand", played)
+        return _key(private.decision) if private is not None else None
+
+    def quit_now() -> int:
+        front.say(standings(front.public))
+        front.say("Bye.")
+        return 0
+
+    def take(item: PublicSnapshot | PrivateSnapshot) -> int | None:
+        """Note what arrived; a number when the loop is done."""
+        nonlocal played, over, private
+        if isinstance(item, PublicSnapshot):
             played += 1
             if hands and played >= hands:
-                return 0
-            front.say("Press Enter for the next hand (q to quit).")
-            answer = await asyncio.to_thread(read_line)  # type: ignore[arg-type]
-            if answer is None or answer.strip().lower() in ("q", "quit"):
-                return 0
-            await runtime.ready(table.id, PLAYER_ID)
+                return quit_now()
+            was = current()
+            over, private = True, None
+            moved(was)
+            return None
+        was = current()
+        private = item
+        if private.decision is not None:
+            over = False
+        moved(was)
+        return None
+
+    def moved(was: tuple[object, ...] | None) -> None:
+        """The decision changed while a line was being read (a clock played for the player)."""
+        nonlocal asked_for
+        if line is None or current() == was:
+            return
+        if not line.done() and reader.discard_pending():
+            asked_for = current()  # what is typed from now on answers what comes next
+        else:
+            front.say("Press Enter to go on.")
+
+    while True:
+        while not front.inbox.empty():  # what the last answer (or a clock) brought
+            if (code := take(front.inbox.get_nowait())) is not None:
+                return code
+        now = current()
+        if now is not None and shown != now and (line is None or asked_for == now):
+            if over:
+                front.say("Press Enter for the next hand (q to quit).")
+            else:
+                assert private is not None and private.decision is not None
+                show_menu(front, runtime, private)
+            if line is not None:
+                reader.prompt()  # the read under way now answers this
+            shown = now
+        if shown is not None and shown == now and line is None:
+            line, asked_for = reader.request(), now
+        inbox = asyncio.ensure_future(front.inbox.get())
+        waiting: set[asyncio.Future[object]] = {inbox}  # type: ignore[arg-type]
+        if line is not None:
+            waiting.add(line)  # type: ignore[arg-type]
+        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        if inbox not in done:
+            inbox.cancel()
+        else:
+            if (code := take(inbox.result())) is not None:
+                return code
             continue
-        table, actions, version = decision.result()
-        player = table.player_of(PLAYER_ID)
-        assert player is not None and table.hand is not None
-        if version != table.version or table.phase is not Phase.PLAYING:
-            continue  # a decision that has already passed (e.g. a timeout took it)
-        suggestion = choose_action(table.hand, table.hand_seat(player))
-        front.say(private_text(table, player))
-        for number, action in enumerate(actions, 1):
-            hint = "  <- suggested (Enter)" if action == suggestion else ""
-            front.say(f"  {number:>2}. {describe(action)}{hint}")
-        while True:
-            answer = await asyncio.to_thread(read_line)  # type: ignore[arg-type]
-            if answer is None or answer.strip().lower() in ("q", "quit"):
-                front.say("Bye.")
-                return 0
-            choice = parse_choice(answer, actions, suggestion)
-            if choice is not None:
-                break
-            front.say("Type a number from the list, a tile like 5m, or press Enter.")
+        answer = line.result() if line is not None else None
+        line = None
+        if answer is None or answer.strip().lower() in ("q", "quit"):
+            return quit_now()
+        if asked_for != current():
+            if answer.strip():
+                front.say("That was for an earlier moment: here is the current one.")
+            shown = None
+            continue
+        if over:
+            if answer.strip():
+                front.say("Press Enter for the next hand, or q to quit.")
+                continue
+            await runtime.ready(table_id, PLAYER_ID)
+            over, shown = False, None
+            continue
+        assert private is not None and private.decision is not None
+        choice = read_answer(answer, private.decision, private.concealed, private.void)
+        if isinstance(choice, Ask):
+            front.say(choice.text)
+            continue
         try:
-            await runtime.act(table.id, PLAYER_ID, choice, table.version)
+            await runtime.act(table_id, PLAYER_ID, choice, private.decision.version)
+        except StaleActionError as error:
+            front.say(f"Not accepted: {error}.")
+            shown = None
         except TableError as error:
-            front.say(f"Not accepted: {error}")
+            front.say(f"Not accepted: {error}.")
 
 
-async def play(args: argparse.Namespace, read: object, out: TextIO) -> int:
+def show_menu(front: TerminalFront, runtime: Runtime, private: PrivateSnapshot) -> None:
+    decision = private.decision
+    assert decision is not None
+    if front.public is not None:
+        front.say(table_text(front.public))
+    front.say(hand_line(private))
+    if decision.deadline is not None:
+        left = max(0, math.ceil(decision.deadline - runtime.timers.now()))
+        front.say(f"You have {left} s before the clock plays for you.")
+    for number, action in enumerate(decision.actions, 1):
+        hint = "  <- suggested (Enter)" if action == decision.suggestion else ""
+        front.say(f"  {number:>2}. {action_words(action)}{hint}")
+
+
+# ------------------------------------------------------------------ running it
+
+
+def image_dir(value: str | None) -> Path | None:
+    """The --images directory, made if need be; a TableError with one line if it cannot be."""
+    if not value:
+        return None
+    path = Path(value)
+    if path.exists() and not path.is_dir():
+        raise TableError(f"--images {value}: that is a file, not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise TableError(f"--images {value}: {error.strerror or error}") from None
+    return path
+
+
+async def play(
+    args: argparse.Namespace,
+    read: Reader | None,
+    out: TextIO,
+    timers: Timers | None = None,
+) -> int:
+    """Play in the terminal; `read` gives the next line (None: read the terminal itself)."""
     preset = find_preset(args.preset)
     if args.time not in TIME_CONTROLS:
         raise TableError(
             f"unknown time control {args.time!r} (choose from {', '.join(TIME_CONTROLS)})"
         )
-    images = Path(args.images) if args.images else None
-    if images:
-        images.mkdir(parents=True, exist_ok=True)
+    images = image_dir(args.images)
     front = TerminalFront(out, images)
-    timers: Timers = ManualTimers() if TIME_CONTROLS[args.time].untimed else SchedulerTimers()
+    if timers is None:
+        timers = ManualTimers() if TIME_CONTROLS[args.time].untimed else SchedulerTimers()
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     store = await Store.open(":memory:")
     runtime = Runtime(store, front, timers, seed_source=lambda: seed)
@@ -271,7 +560,15 @@ async def play(args: argparse.Namespace, read: object, out: TextIO) -> int:
             name="Terminal table",
         )
         await runtime.start_table(table.id, PLAYER_ID)
-        return await prompt_loop(runtime, front, table, read, args.hands)
+        reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), front)
+        try:
+            return await prompt_loop(runtime, front, table.id, reader, args.hands)
+        finally:
+            reader.close()
+    except asyncio.CancelledError:  # Ctrl-C
+        front.say("")
+        front.say(standings(front.public))
+        raise
     finally:
         await runtime.close()
         await store.close()
@@ -287,7 +584,11 @@ def _stdin_line() -> str | None:
 def run_terminal(args: argparse.Namespace) -> int:
     """Entry point of `mahjong-bot play`."""
     try:
-        return asyncio.run(play(args, _stdin_line, sys.stdout))
+        read = None if sys.stdin.isatty() else _stdin_line
+        return asyncio.run(play(args, read, sys.stdout))
     except (UnknownPresetError, TableError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("Bye.")
+        return 130

@@ -10,12 +10,18 @@ from collections.abc import Sequence
 
 from engine.ai import choose_action
 from engine.hand import HandState, Phase, WinRecord
-from engine.presets import find_preset
+from engine.presets import Opening, find_preset
 from engine.simulate import play_out
+from render.style import WIND_NAMES
 from render.views import HandView, ResultView, SeatView, TableView, WinView
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
-WIND_WORDS = ("East", "South", "West", "North")
+WIND_WORDS = WIND_NAMES  # the wind names, spelled once (render.style), for every front end
+OPENING_WORDS = {
+    Opening.SWAP_THREE: "each player chooses three tiles of one suit to pass on",
+    Opening.DISCARD_THREE: "each player chooses three tiles of one suit to set aside",
+    Opening.VOID: "each player chooses the suit to play without",
+}
 _ENDINGS = {"wall_draw": "The wall ran out.", "deal_limit": "The deal's time ran out."}
 
 
@@ -53,6 +59,7 @@ def table_view_from_state(
     *,
     table_name: str = "",
     channel_name: str = "",
+    status: str | None = None,
 ) -> TableView:
     """The public table; `names` and `points` are per hand seat (seat 0 deals).
 
@@ -61,7 +68,8 @@ def table_view_from_state(
     """
     if points is None:
         points = [state.preset.start_points + delta for delta in state.points]
-    seats = tuple(_seat_view(state, seat, names[seat], points[seat]) for seat in range(4))
+    count = len(state.hands)
+    seats = tuple(_seat_view(state, seat, names[seat], points[seat]) for seat in range(count))
     return TableView(
         table_name=table_name,
         channel_name=channel_name,
@@ -71,7 +79,7 @@ def table_view_from_state(
         prevailing_wind=state.round_wind,
         turn=state.turn if state.phase is Phase.TURN else None,
         latest=state.last_discard,
-        status=status_line(state, names),
+        status=status_line(state, names) if status is None else status,
     )
 
 
@@ -96,15 +104,29 @@ def _seat_view(state: HandState, seat: int, name: str, points: int) -> SeatView:
 
 
 def status_line(state: HandState, names: Sequence[str]) -> str:
-    """One public line saying what the table waits for."""
-    phase = state.phase.value
-    if phase == "over":
-        return "Hand over"
-    if phase == "turn":
+    """One public line saying what the table waits for (the table message and picture share it).
+
+    It never says who a claim window or an opening waits for: that would tell who can call.
+    """
+    phase = state.phase
+    if phase is Phase.OVER:
+        return "The hand is over"
+    if phase is Phase.TURN:
         return f"{names[state.turn]} ({WIND_WORDS[state.turn]}) to play"
-    if phase == "opening":
-        return f"Opening: waiting for {', '.join(names[s] for s in state.seats_to_act())}"
-    return "Calls open"  # who may claim stays private: it would tell who holds what
+    if phase is Phase.OPENING:
+        return f"Opening: {OPENING_WORDS[state.preset.openings[state.opening_stage]]}"
+    if phase is Phase.ROB:
+        return "A kong is declared: it may be robbed"
+    return "The latest discard is open to calls"
+
+
+def win_how(win: WinRecord, names: Sequence[str]) -> str:
+    """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong'."""
+    by = win.by.value
+    if by == "self_draw":
+        return "self draw"
+    giver = names[win.discarder] if win.discarder is not None else "another seat"
+    return f"robbing {giver}'s kong" if by == "robbing_kong" else f"a discard from {giver}"
 
 
 def result_view_from_state(
@@ -124,11 +146,11 @@ def result_view_from_state(
         preset_name=state.preset.name,
         unit=state.preset.unit,
         wins=wins,
-        payments=tuple((names[s], outcome.deltas[s]) for s in range(4)),
+        payments=tuple((names[s], outcome.deltas[s]) for s in range(len(outcome.deltas))),
         channel_name=channel_name,
         note="" if wins else _ENDINGS.get(outcome.termination.value, ""),
         other_payments=tuple(
-            (label, tuple((names[s], ledger[s]) for s in range(4) if ledger[s]))
+            (label, tuple((names[s], amount) for s, amount in enumerate(ledger) if amount))
             for label, ledger in (("Kongs", state.kong_points), ("Wall draw", state.draw_points))
             if any(ledger)
         ),
@@ -138,12 +160,6 @@ def result_view_from_state(
 def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView:
     concealed = list(win.concealed)
     concealed.remove(win.tile)  # the record's concealed tiles include the winning tile
-    by = win.by.value
-    if by == "self_draw":
-        how = "self draw"
-    else:
-        giver = names[win.discarder] if win.discarder is not None else "another seat"
-        how = f"robbing {giver}'s kong" if by == "robbing_kong" else f"discard from {giver}"
     return WinView(
         winner=f"{names[win.seat]} ({WIND_WORDS[win.seat]})",
         concealed=tuple(concealed),
@@ -153,7 +169,7 @@ def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView
         patterns=tuple((p.id, p.fan) for p in win.score.patterns),
         total=win.score.fan,
         limit=win.score.limit,
-        by=how,
+        by=win_how(win, names),
         seat_wind=win.seat,
         paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),
     )

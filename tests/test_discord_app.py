@@ -115,6 +115,20 @@ async def test_a_refused_token_ends_with_an_error(tmp_path: Path) -> None:
         fake.rejections.clear()  # provoked on purpose
 
 
+async def test_no_network_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from discord.http import Route
+
+    monkeypatch.setattr(Route, "BASE", "http://127.0.0.1:9/api/v10")  # nothing listens there
+    config = BotConfig(token="some-token", db_path=str(tmp_path / "bot.db"))
+    code = await asyncio.wait_for(serve(config, handle_signals=False), 20)
+    assert code == 1
+    (record,) = [r for r in caplog.records if r.levelname == "ERROR" and r.name == "bot"]
+    assert record.getMessage().startswith("cannot reach Discord: ")
+    assert record.exc_info is None  # no traceback
+
+
 async def test_sigterm_stops_the_process_cleanly(tmp_path: Path) -> None:
     async with FakeDiscord(users=1) as fake:
         env = {

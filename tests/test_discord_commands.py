@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from bot.discord import MahjongBot
+from bot.discord.cogs.records import hand_outcome
 from bot.runtime import ManualTimers
-from data import Phase
+from data import HandRecord, Phase, SeatResult, WinRecord
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionRecord
 from tests.test_discord_e2e import click, live, make_bot, refused, wait_table_message
 
@@ -213,19 +214,25 @@ async def test_rules_and_score(fake: FakeDiscord, bot: MahjongBot) -> None:
 async def test_records_leaderboard_rating_and_history(fake: FakeDiscord, bot: MahjongBot) -> None:
     alice, bob, *_ = fake.users
     empty = await run(fake, alice, "leaderboard")
-    assert "Nobody has 3 rated hands" in answer(empty)
+    assert "Nobody has played a rated hand" in answer(empty)
+    carol = fake.users[2]
     await bot.store.import_ratings(
-        "hkos-3-v1", [(str(alice.id), 1612.0, 14), (str(bob.id), 1540.0, 4)]
+        "hkos-3-v1",
+        [(str(alice.id), 1612.0, 14), (str(bob.id), 1540.0, 4), (str(carol.id), 1510.0, 1)],
     )
     board = await run(fake, bob, "leaderboard", {"preset": "hkos-3-v1"})
     text = answer(board)
-    assert text.index(alice.mention) < text.index(bob.mention)
+    assert text.index(alice.mention) < text.index(bob.mention) < text.index(carol.mention)
     assert "1612" in text and "provisional" in text
+    # every rated player is listed, the first ten games marked provisional (RULES.md)
+    lines = {line for line in text.splitlines() if " hand" in line and "·" in line}
+    assert any(carol.mention in line and "1 hand · provisional" in line for line in lines)
+    assert any(alice.mention in line and "provisional" not in line for line in lines)
     past = await run(fake, bob, "leaderboard", {"page": 3})
     assert "past the end" in answer(past)
     rating = await run(fake, bob, "rating", {"user": alice})
     assert "1612 · 14 hands" in answer(rating) and rating.ephemeral
-    fresh = await run(fake, fake.users[2], "rating")
+    fresh = await run(fake, fake.users[3], "rating")
     assert "everyone starts at 1500" in answer(fresh)
     history = await run(fake, alice, "history")
     assert "no finished hands" in answer(history)
@@ -264,3 +271,20 @@ async def test_the_last_person_leaving_closes_the_table(fake: FakeDiscord, bot: 
     await fake.wait_for(lambda: "closed (everyone left)" in table_msg.text)
     assert table_msg.components == [] and not bot.runtime.tables
     await fake.wait_for(lambda: not bot.front.hand_messages and not bot.front.updates.busy)
+
+
+def test_history_says_what_happened_to_a_winner_who_finished_behind() -> None:
+    """Blood Flow: a player can win a hand and still lose points in it."""
+    seats = tuple(
+        SeatResult(seat, str(100 + seat), True, delta, placement)
+        for seat, (delta, placement) in enumerate([(-8, 3), (24, 1), (0, 2), (-16, 4)])
+    )
+    wins = (
+        WinRecord(seat=0, fan=1, patterns=(("self_draw", 1),), by="self_draw", discarder=None),
+        WinRecord(seat=1, fan=2, patterns=(), by="discard", discarder=3),
+    )
+    record = HandRecord(1, 1, 0, "bloodflow-swap3", 0.0, False, "win", seats, wins, (), ())
+    assert hand_outcome(record, seats[0]) == "**won 1**, net -8"
+    assert hand_outcome(record, seats[3]) == "placed 4, -16"
+    draw = HandRecord(2, 1, 1, "hkos-3-v1", 0.0, False, "draw", seats, (), (), ())
+    assert hand_outcome(draw, seats[1]) == "draw, +24"

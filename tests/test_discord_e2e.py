@@ -16,6 +16,7 @@ import pytest
 import bot.discord.pictures as pictures
 from bot.discord import BotConfig, MahjongBot, ids
 from bot.runtime import LiveTable, ManualTimers
+from bot.runtime.snapshots import public_moment
 from data import Phase
 from engine.actions import ActionKind
 from engine.ai import choose_action
@@ -152,6 +153,13 @@ def live(bot: MahjongBot) -> LiveTable:
     return table
 
 
+def moment(bot: MahjongBot) -> int:
+    """The public moment the table's controls name now (see bot.runtime.snapshots)."""
+    hand = live(bot).hand
+    assert hand is not None
+    return public_moment(hand)
+
+
 def user_of(fake: FakeDiscord, table: LiveTable, hand_seat: int) -> FakeUser:
     player_id = table.seat(table.player_at(hand_seat)).player_id
     return next(u for u in fake.users if str(u.id) == player_id)
@@ -164,7 +172,7 @@ async def discard(fake: FakeDiscord, bot: MahjongBot, tile: str) -> None:
     assert table.hand is not None
     user = user_of(fake, table, table.hand.turn)
     version = table.version
-    message = await dm_with_controls(fake, user, version)
+    message = await dm_with_controls(fake, user, moment(bot))
     await click(fake, user, message, label=tile)
     await fake.wait_for(lambda: live(bot).version > version)
 
@@ -179,7 +187,7 @@ async def call(
     """Press a call button on the table message once it is offered for the current window."""
     message = await wait_table_message(fake)
     table = live(bot)
-    custom_id = ids.call_id(table.id, ids.decision_version(table.hand), kind)
+    custom_id = ids.call_id(table.id, moment(bot), kind)
     await fake.wait_for(
         lambda: custom_id in message.custom_ids,
         message=lambda: f"no {custom_id} on the table message: {message.custom_ids}",
@@ -188,6 +196,19 @@ async def call(
     if until is not None:
         await fake.wait_for(until)
     return record
+
+
+CALL_ID = re.compile(r"mj:\d+:call:\d+:([a-z]+)")
+
+
+def call_button_sets(fake: FakeDiscord) -> set[tuple[str, ...]]:
+    """The sets of call buttons the public messages showed (one per distinct set)."""
+    sets = set()
+    for payload in fake.public_payloads():
+        kinds = tuple(CALL_ID.findall(json.dumps(payload.json)))
+        if kinds:
+            sets.add(kinds)
+    return sets
 
 
 def assert_no_hidden_tile_in_public(fake: FakeDiscord, drawn: Drawn) -> None:
@@ -209,6 +230,8 @@ def assert_no_hidden_tile_in_public(fake: FakeDiscord, drawn: Drawn) -> None:
     for view, _ in drawn.of(TableView):
         for seat in view.seats:
             assert seat.revealed == () and not seat.won
+    # every claim window showed the same call buttons, whoever could use them
+    assert len(call_button_sets(fake)) <= 1, call_button_sets(fake)
     # hand pictures went to their players only
     for payload in fake.all_payloads:
         for upload in payload.files:
@@ -226,7 +249,7 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
         assert [b["label"] for b in table_msg.buttons] == ["Join", "Leave", "Start"]
         for user in (bob, carol, dave):
             await click(fake, user, table_msg, label="Join")
-        await fake.wait_for(lambda: "All four seats" in table_msg.text)
+        await fake.wait_for(lambda: "All 4 seats are taken" in table_msg.text)
         # someone not seated cannot start the table
         record = await click(fake, erin, table_msg, label="Start")
         await refused(fake, record, "not seated at Table #1")
@@ -239,7 +262,7 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
             (picture,) = message.attachments
             assert picture.content_type == "image/png" and picture.data[:4] == b"\x89PNG"
             assert "Table #1" in message.content and "#general" in message.content
-        first = await dm_with_controls(fake, alice, 0)
+        first = await dm_with_controls(fake, alice, moment(bot))
         assert "Your turn" in first.content
         await fake.wait_for(lambda: table_msg.attachments)
         assert "My hand" in [b["label"] for b in table_msg.buttons]
@@ -263,12 +286,13 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
         await discard(fake, bot, "2p")
         await discard(fake, bot, "3p")
 
-        # North's 3p: only the dealer may chow it; the buttons are public
+        # North's 3p: only the dealer may chow it, but the public buttons are the same on
+        # every window: every call the preset has, and Pass
         await fake.wait_for(lambda: "Chow" in [b.get("label") for b in table_msg.buttons])
         labels = [b["label"] for b in table_msg.buttons]
-        assert labels == ["Chow", "Pass", "My hand"]
+        assert labels == ["Chow", "Pung", "Kong", "Win", "Pass", "My hand"]
         record = await click(fake, bob, table_msg, label="Chow")
-        await refused(fake, record, "not yours")
+        await refused(fake, record, "You cannot chow this tile")
         record = await click(fake, erin, table_msg, label="Pass")
         await refused(fake, record, "not seated")
         assert live(bot).version == 4
@@ -277,14 +301,15 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
         await discard(fake, bot, "5m")
         await fake.wait_for(lambda: "Win" in [b.get("label") for b in table_msg.buttons])
         answer = await call(fake, bot, dave, "pass", until=lambda: live(bot).version == 7)
-        await refused(fake, answer, "Waiting for Carol")
+        await refused(fake, answer, "You passed")
+        assert "Carol" not in private_text(answer)  # nobody learns who else may claim
         await call(fake, bot, carol, "win")
 
         # the result is posted; the table waits for Ready; ratings moved
         result = await fake.wait_for(
             lambda: next((m for m in fake.channel_messages() if "won" in m.content), None)
         )
-        assert "Carol won on Alice's discard: 5 faan" in result.content
+        assert "Carol won by a discard from Alice: 5 faan" in result.content
         assert result.attachments[0].content_type == "image/png"
         assert "Ratings" in result.text
         await fake.wait_for(lambda: "Ready (0/4)" in [b.get("label") for b in table_msg.buttons])
@@ -300,6 +325,8 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
         await fake.wait_for(lambda: "Ready (1/4)" in [b.get("label") for b in table_msg.buttons])
 
     assert_no_hidden_tile_in_public(fake, drawn)
+    # the chow window (only Alice could chow) and the win window (Carol and Dave could win)
+    assert call_button_sets(fake) == {("chow", "pung", "kong", "win", "pass")}
     wins = drawn.of(ResultView)
     assert wins and all(w.winner.startswith("Carol") for v, _ in wins for w in v.wins)
 
@@ -313,7 +340,7 @@ async def test_restart_in_the_middle_of_a_hand(fake: FakeDiscord, tmp_path: Path
             await click(fake, user, table_msg, label="Join")
         await click(fake, alice, table_msg, label="Start")
         await discard(fake, first_bot, "3z")
-        old_dm = await dm_with_controls(fake, bob, 1)
+        old_dm = await dm_with_controls(fake, bob, moment(first_bot))
     assert first_bot.is_closed()
 
     # a new process: same database, new runtime restored from it, no memory of messages
@@ -368,7 +395,10 @@ async def test_closed_dms_fall_back_to_my_hand(fake: FakeDiscord, tmp_path: Path
         action = choose_action(table.hand, 0)  # type: ignore[arg-type]
         assert action.kind is ActionKind.DISCARD
         await click(
-            fake, alice, private, custom_id=ids.act_id(1, 0, 0, "discard", tile_name(action.tile))
+            fake,
+            alice,
+            private,
+            custom_id=ids.act_id(1, moment(bot), 0, "discard", tile_name(action.tile)),
         )
         await fake.wait_for(lambda: live(bot).version > 0)
         await fake.wait_for(lambda: "You discarded" in private.content)
@@ -397,7 +427,7 @@ async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_
             assert hand is not None
             seat = table.hand_seat(0)
             action = choose_action(hand, seat)
-            version = ids.decision_version(hand)
+            version = public_moment(hand)
             before = hand.version
             used.add(action.kind.value)
             if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB):
@@ -436,7 +466,7 @@ async def test_table_message_edits_are_coalesced(fake: FakeDiscord, tmp_path: Pa
         seated = ["Dave", "Erin", "Bob", "Carol"]
         await fake.wait_for(lambda: all(name in table_msg.text for name in seated), timeout=3)
         await fake.wait_for(lambda: not bot.front.updates.busy)
-        assert "Alice" not in table_msg.text and "All four seats" in table_msg.text
+        assert "Alice" not in table_msg.text and "All 4 seats are taken" in table_msg.text
     edits = [
         p.at
         for p in fake.all_payloads
@@ -454,7 +484,7 @@ async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, tmp_path:
     async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
         table_msg = await open_table(fake, alice, preset="sichuan-swap3", computers=3)
         await click(fake, alice, table_msg, label="Start")
-        message = await dm_with_controls(fake, alice, 0)
+        message = await dm_with_controls(fake, alice, moment(bot))
         assert "three tiles of one suit to pass on" in message.content
         hand = live(bot).hand
         assert hand is not None and hand.phase is HandPhase.OPENING
@@ -465,8 +495,7 @@ async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, tmp_path:
         await record.wait_response()
         await fake.wait_for(lambda: live(bot).hand.opening_stage == 1)  # type: ignore[union-attr]
         assert live(bot).hand.log[-4:][0].kind is ActionKind.SWAP  # type: ignore[union-attr]
-        version = ids.decision_version(live(bot).hand)
-        voids = await dm_with_controls(fake, alice, version)
+        voids = await dm_with_controls(fake, alice, moment(bot))
         assert "play without" in voids.content
         await click(fake, alice, voids, label="Void: bamboo")
         await fake.wait_for(lambda: live(bot).hand.void[0] == "s")  # type: ignore[union-attr]

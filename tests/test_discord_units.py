@@ -21,8 +21,9 @@ from bot.discord.components import (
     TableButton,
     TilesSelect,
 )
-from bot.discord.surface import available_calls, hand_controls, hand_surface, table_surface
+from bot.discord.surface import hand_controls, hand_surface, table_surface
 from bot.runtime import LiveTable, Seat
+from bot.runtime.snapshots import private_snapshot, public_snapshot
 from data import Phase, TableOptions
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
@@ -164,28 +165,41 @@ def test_the_table_message_never_names_a_tile(seed: int) -> None:
     table = live_table(hand, humans=2)
     seen_calls: set[str] = set()
     while not hand.is_over:
-        surface = table_surface(table, "general")
+        surface = table_surface(public_snapshot(table), "general")
         text = public_text(surface)
         assert not TILE_TEXT.search(text), text
         assert surface.picture is not None and all(s.revealed == () for s in surface.picture.seats)
-        seen_calls.update(available_calls(table))
+        seen_calls.update(public_snapshot(table).calls)
         seat = hand.seats_to_act()[0]
         hand.apply(choose_action(hand, seat))
     assert "pass" in seen_calls
-    private = hand_surface(table, 0, "general")
+    private = hand_surface(private_snapshot(table, 0), "general")
     assert private.picture is not None and private.view is None
 
 
-def test_call_buttons_only_for_what_a_person_can_call() -> None:
+def test_every_claim_window_shows_the_same_call_buttons_whoever_can_call() -> None:
+    # the old buttons were the union of what people could call: a Pung button told the table
+    # that someone held a pair of the tile (RULES.md "Hidden information stays hidden")
     hand = HandState.arranged(HKOS, CLAIM_HANDS)
     hand.apply(Action.parse("0 discard 5m"))
     table = live_table(hand)
-    assert available_calls(table) == ["chow", "pung", "pass"]
-    labels = [b["label"] for b in flat(table_surface(table).view)]  # type: ignore[arg-type]
-    assert labels == ["Chow", "Pung", "Pass", "My hand"]
-    # seat 2 (the only pung) is a computer: its call is not offered as a button
+    everything = ("chow", "pung", "kong", "win", "pass")
+    assert public_snapshot(table).calls == everything
+    labels = [b["label"] for b in flat(table_surface(public_snapshot(table)).view)]  # type: ignore[arg-type]
+    assert labels == ["Chow", "Pung", "Kong", "Win", "Pass", "My hand"]
+    # seat 2 (the only pung) is a computer: the buttons stay the same
     table.seats[2] = Seat("cpu:1", "Computer 1")
-    assert available_calls(table) == ["chow", "pass"]
+    assert public_snapshot(table).calls == everything
+    # they do not change as people answer
+    hand.apply(Action.parse("2 pass"))
+    assert hand.phase is HandPhase.CLAIMS and public_snapshot(table).calls == everything
+    # a preset without chows has no Chow button; outside a window there are none
+    hand.apply(Action.parse("1 pass"))
+    assert public_snapshot(table).calls == ()
+    sichuan = HandState(find_preset("sichuan-bb"), seed=3)
+    while sichuan.phase is not HandPhase.CLAIMS:
+        sichuan.apply(choose_action(sichuan, sichuan.seats_to_act()[0]))
+    assert public_snapshot(live_table(sichuan)).calls == ("pung", "kong", "win", "pass")
 
 
 # ------------------------------------------------------------------ coalescing

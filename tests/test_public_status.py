@@ -1,9 +1,11 @@
-"""The public status line says a discard is open to calls, never who may claim it."""
+"""The public status line says a discard is open to calls, never who may claim it or who
+has chosen in an opening."""
 
 from __future__ import annotations
 
 from engine.actions import Action
 from engine.hand import HandState, Phase
+from engine.presets import find_preset
 from render.adapt import status_line
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
@@ -23,5 +25,14 @@ def test_claim_windows_do_not_name_the_seats_that_may_claim() -> None:
     state.apply(Action.parse("0 discard 5m"))
     assert state.phase is Phase.CLAIMS and state.seats_to_act() == [1, 2]
     line = status_line(state, NAMES)
-    assert line == "Calls open"
+    assert line == "The latest discard is open to calls"
     assert not any(name in line for name in NAMES)
+
+
+def test_openings_do_not_name_who_has_chosen() -> None:
+    state = HandState(find_preset("sichuan-swap3"), seed=4)
+    assert state.phase is Phase.OPENING
+    before = status_line(state, NAMES)
+    state.apply(state.legal_actions(2)[0])  # West has chosen; the others have not
+    after = status_line(state, NAMES)
+    assert before == after == "Opening: each player chooses three tiles of one suit to pass on"

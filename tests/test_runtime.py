@@ -11,6 +11,8 @@ from bot.runtime import (
     ManualTimers,
     NotSeatedError,
     NotYourDecisionError,
+    PrivateSnapshot,
+    PublicSnapshot,
     Runtime,
     StaleActionError,
     TableError,
@@ -38,20 +40,21 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[tuple[str, int, object]] = []
 
-    async def table_changed(self, table: LiveTable) -> None:
-        self.calls.append(("table", table.id, None))
+    async def table_changed(self, snapshot: PublicSnapshot) -> None:
+        self.calls.append(("table", snapshot.table_id, None))
+        if snapshot.ended:
+            self.calls.append(("ended", snapshot.table_id, None))
+        if snapshot.closed_reason is not None:
+            self.calls.append(("closed", snapshot.table_id, snapshot.closed_reason))
 
-    async def hand_changed(self, table: LiveTable, player: int) -> None:
-        self.calls.append(("hand", table.id, player))
-
-    async def decision(self, table: LiveTable, player: int, actions, deadline) -> None:
-        self.calls.append(("decision", table.id, (player, [str(a) for a in actions], deadline)))
-
-    async def hand_ended(self, table: LiveTable) -> None:
-        self.calls.append(("ended", table.id, None))
-
-    async def table_closed(self, table: LiveTable, reason: str) -> None:
-        self.calls.append(("closed", table.id, reason))
+    async def hand_changed(self, snapshot: PrivateSnapshot) -> None:
+        self.calls.append(("hand", snapshot.table_id, snapshot.player))
+        decision = snapshot.decision
+        if decision is not None:
+            actions = [str(a) for a in decision.actions]
+            self.calls.append(
+                ("decision", snapshot.table_id, (snapshot.player, actions, decision.deadline))
+            )
 
     def decisions_for(self, player: int) -> list[tuple[int, list[str], float | None]]:
         return [c[2] for c in self.calls if c[0] == "decision" and c[2][0] == player]  # type: ignore[index]

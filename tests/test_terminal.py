@@ -1,13 +1,22 @@
-"""`mahjong-bot play`: the terminal front end on the real runtime, driven by scripted input."""
+"""`mahjong-bot play`: the terminal front end on the real runtime and its snapshots, driven by
+scripted input (and a clock that moves when told)."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import io
+import os
+import sys
+import threading
 from pathlib import Path
 
-from bot.terminal import parse_choice, play
+import pytest
+
+from bot.runtime import Decision, ManualTimers, TableError
+from bot.terminal import Ask, as_you, image_dir, play, read_answer
 from engine.actions import Action
+from engine.tiles import parse_tiles
 
 
 def scripted(lines: list[str]):
@@ -15,37 +24,185 @@ def scripted(lines: list[str]):
     return lambda: next(answers, None)
 
 
+def decision(*notations: str, suggestion: int = 0, kind: str = "turn") -> Decision:
+    actions = tuple(Action.parse(n) for n in notations)
+    return Decision(3, kind, actions, None, actions[suggestion])
+
+
+def options(**values: object) -> argparse.Namespace:
+    defaults: dict[str, object] = {
+        "preset": "hkos-3-v1",
+        "seed": 3,
+        "images": None,
+        "hands": 0,
+        "time": "untimed",
+    }
+    return argparse.Namespace(**{**defaults, **values})
+
+
 async def test_enter_plays_the_suggestions_through_two_hands_and_writes_pictures(
     tmp_path: Path,
 ) -> None:
     out = io.StringIO()
-    args = argparse.Namespace(
-        preset="hkos-3-v1", seed=3, images=str(tmp_path), hands=2, time="untimed"
-    )
-    code = await play(args, scripted([""] * 2000), out)
+    code = await play(options(images=str(tmp_path), hands=2), scripted([""] * 2000), out)
     text = out.getvalue()
     assert code == 0
-    assert text.count("=== hand over ===") == 2
+    assert "Hand 1 over:" in text and "Hand 2 over:" in text
     assert "Your hand (" in text and "<- suggested (Enter)" in text
+    assert "Press Enter for the next hand" in text
+    assert "Standings: 1. " in text  # the final standings when it stops
+    # one line per public event, in words
+    assert "You discard " in text and "Computer 1 discards " in text
+    assert "(total " in text  # running totals after each hand
     for name in ("hand.png", "table.png", "result-1.png", "result-2.png"):
         assert (tmp_path / name).read_bytes().startswith(b"\x89PNG")
 
 
+async def test_a_win_is_told_with_its_patterns_in_words_and_its_payment() -> None:
+    out = io.StringIO()
+    await play(options(hands=1), scripted([""] * 500), out)
+    text = out.getvalue()
+    win = next(line for line in text.splitlines() if " won by " in line and "(" in line)
+    assert "_" not in win  # pattern names in words, not ids
+    assert "Payment: " in text or "A draw" in text
+
+
+async def test_sichuan_tells_the_swap_the_tiles_received_and_the_voids() -> None:
+    out = io.StringIO()
+    await play(options(preset="sichuan-swap3", seed=8, hands=1), scripted([""] * 500), out)
+    text = out.getvalue()
+    assert "Swap: everyone passes three tiles " in text
+    assert "You received " in text
+    assert "Void suits: You " in text
+
+
 async def test_quit_and_end_of_input_stop_cleanly() -> None:
     out = io.StringIO()
-    args = argparse.Namespace(preset="hkos-3-v1", seed=5, images=None, hands=0, time="untimed")
-    assert await play(args, scripted(["q"]), out) == 0
-    assert await play(args, scripted([]), io.StringIO()) == 0
+    assert await play(options(seed=5), scripted(["q"]), out) == 0
+    assert "Bye." in out.getvalue()
+    assert await play(options(seed=5), scripted([]), io.StringIO()) == 0
+
+
+async def test_an_answer_typed_before_a_timeout_is_refused_and_the_menu_shown_again() -> None:
+    """The clock plays for you while you type: your answer was for that earlier menu."""
+    timers = ManualTimers()
+    out = io.StringIO()
+    typed = threading.Event()
+    answers = ["1", "q"]
+    calls = 0
+
+    def read() -> str | None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            typed.wait(10)  # the player is still typing when the clock runs out
+        return answers.pop(0) if answers else None
+
+    task = asyncio.create_task(play(options(time="bullet"), read, out, timers=timers))
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if "<- suggested" in out.getvalue():
+            break
+    first_menu = out.getvalue()
+    assert "You have 7 s" in first_menu  # bullet: 2 s + 5 s reserve on a turn
+    await timers.advance(8)
+    await asyncio.sleep(0.05)
+    assert "Time's up: discard " in out.getvalue() and "was played for you" in out.getvalue()
+    assert "Press Enter to go on." in out.getvalue()
+    typed.set()
+    assert await asyncio.wait_for(task, 10) == 0
+    text = out.getvalue()
+    assert "That was for an earlier moment" in text
+    after = text.split("That was for an earlier moment", 1)[1]
+    assert "<- suggested" in after  # the current menu was shown again
+    # exactly one discard of ours: the clock's; the stale "1" was not applied
+    assert text.count("You discard ") == 1
+
+
+async def test_on_a_terminal_what_was_being_typed_is_dropped_and_the_new_menu_shown() -> None:
+    """On a real terminal the clock's move flushes the half-typed line: the new menu appears at
+    once and the next line answers it."""
+    master, slave = os.openpty()
+    timers = ManualTimers()
+    out = io.StringIO()
+    original = sys.stdin
+    try:
+        sys.stdin = os.fdopen(slave, "r", closefd=False)
+        task = asyncio.create_task(play(options(time="bullet"), None, out, timers=timers))
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if "<- suggested" in out.getvalue():
+                break
+        os.write(master, b"99")  # half typed: not a line yet
+        await asyncio.sleep(0.05)
+        await timers.advance(8)
+        await asyncio.sleep(0.05)
+        text = out.getvalue()
+        assert "Time's up: discard " in text
+        assert text.count("<- suggested") >= 2  # the next menu is on screen already
+        assert "Press Enter to go on." not in text
+        os.write(master, b"q\n")  # "99q" was never sent whole: only "q" arrives
+        assert await asyncio.wait_for(task, 10) == 0
+        assert "There is no choice 99" not in out.getvalue() and "Bye." in out.getvalue()
+    finally:
+        sys.stdin = original
+        os.close(master)
+        os.close(slave)
 
 
 def test_menu_answers() -> None:
-    actions = [Action.parse(t) for t in ("0 discard 5m", "0 discard 7z", "0 win")]
-    suggestion = actions[1]
-    assert parse_choice("", actions, suggestion) == suggestion
-    assert parse_choice("1", actions, suggestion) == actions[0]
-    assert parse_choice("7z", actions, suggestion) == actions[1]
-    assert parse_choice("WIN", actions, suggestion) == actions[2]
-    assert parse_choice("9", actions, suggestion) is None
-    assert parse_choice("discard", actions, suggestion) is None  # ambiguous
-    chows = [Action.parse("1 chow 345m"), Action.parse("1 chow 456m"), Action.parse("1 pass")]
-    assert parse_choice("chow 456m", chows, chows[2]) == chows[1]
+    turn = decision("0 discard 5m", "0 discard 7z", "0 win", suggestion=1)
+    assert read_answer("", turn) == turn.actions[1]
+    assert read_answer("1", turn) == turn.actions[0]
+    assert read_answer("7z", turn, tuple(parse_tiles("5m7z"))) == turn.actions[1]
+    assert read_answer("WIN", turn) == turn.actions[2]
+    assert read_answer("9", turn) == Ask("There is no choice 9: type a number from 1 to 3.")
+    assert isinstance(read_answer("discard", turn), Ask)  # which one?
+    assert read_answer("5z", turn, tuple(parse_tiles("5m7z"))) == Ask("You don't hold 5z.")
+    assert read_answer("xyz", turn).text.startswith("I do not understand")  # type: ignore[union-attr]
+    no_win = decision("0 discard 5m")
+    assert read_answer("win", no_win) == Ask("No win is available.")
+    chows = decision("1 chow 345m", "1 chow 456m", "1 pass", suggestion=2, kind="claim")
+    assert read_answer("chow 456m", chows) == chows.actions[1]
+    assert read_answer("chow 654m", chows) == chows.actions[1]  # tiles in any order
+    assert read_answer("chow", chows).text == "Which chow? Type 'chow 345m' or 'chow 456m'."  # type: ignore[union-attr]
+
+
+def test_kongs_voids_and_three_tile_picks() -> None:
+    held = tuple(parse_tiles("5555z1m"))
+    turn = decision("0 discard 5z", "0 discard 1m", "0 concealed_kong 5z")
+    assert read_answer("kong", turn) == turn.actions[2]
+    assert read_answer("kong 5z", turn) == turn.actions[2]
+    assert read_answer("5z", turn, held) == Ask(
+        "Which one? Type 'discard 5z' or 'concealed kong 5z'."
+    )
+    assert read_answer("kong 1m", turn, held) == Ask("You cannot kong 1m now.")
+    void = decision("0 void m", "0 void p", "0 void s", kind="opening")
+    assert read_answer("void m", void) == void.actions[0]
+    assert read_answer("p", void) == void.actions[1]
+    assert read_answer("bamboo", void) == void.actions[2]
+    swap = decision("0 swap 139p", "0 swap 123m", kind="opening")
+    assert read_answer("931p", swap) == swap.actions[0]
+    assert read_answer("pass on 913p", swap) == swap.actions[0]  # as the menu says it
+    assert read_answer("swap 456s", swap, tuple(parse_tiles("139p123m"))) == Ask(
+        "You don't hold 456s."
+    )
+    voided = decision("0 discard 1m", "0 discard 2m")
+    held = tuple(parse_tiles("12m5p"))
+    assert read_answer("5p", voided, held, "m") == Ask(
+        "You must discard your void suit (characters) first."
+    )
+
+
+def test_second_person_for_the_player() -> None:
+    assert as_you("You discards 5m.") == "You discard 5m."
+    assert as_you("You's hand is locked: they draw").startswith("Your hand is locked")
+    assert as_you("Computer 1 discards 5m.") == "Computer 1 discards 5m."
+
+
+def test_images_must_name_a_directory(tmp_path: Path) -> None:
+    existing = tmp_path / "file.png"
+    existing.write_bytes(b"x")
+    with pytest.raises(TableError, match="is a file, not a directory"):
+        image_dir(str(existing))
+    assert image_dir(str(tmp_path / "new")) == tmp_path / "new"

@@ -129,8 +129,8 @@ class MahjongBot(commands.Bot):
         self._announced = True
         assert self.user is not None
         log.info("logged in as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))
-        for table in list(self.runtime.tables.values()):
-            self.front.update_table(table)
+        for table_id in list(self.runtime.tables):
+            self.front.update_table(self.runtime.public_view(table_id))
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

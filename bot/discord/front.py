@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import logging
 from dataclasses import dataclass
@@ -25,22 +26,20 @@ import discord
 from bot.discord.coalesce import Coalescer
 from bot.discord.surface import (
     Surface,
+    dm_decision,
     hand_surface,
+    jump_url,
     mention,
-    private_decision,
     result_surface,
     table_surface,
-    table_url,
 )
-from bot.runtime import LiveTable, Seat
+from bot.runtime import LiveTable, PrivateSnapshot, PublicSnapshot
 from data import Phase
-from engine.actions import Action
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
 
 log = logging.getLogger(__name__)
-QUICKPLAY_NAME = "Quick Play"  # the name the runtime gives Quick Play tables
 
 
 @dataclass
@@ -55,62 +54,48 @@ class HandMessage:
 
 
 class DiscordFront:
-    """Implements the runtime's FrontEnd protocol on Discord."""
+    """Implements the runtime's FrontEnd protocol on Discord, from its snapshots."""
 
     def __init__(self, bot: MahjongBot, interval: float = 1.0) -> None:
         self.bot = bot
         self.updates = Coalescer(interval)
         self.hand_messages: dict[tuple[int, int], HandMessage] = {}
+        self.table_messages: dict[int, int] = {}  # table id -> its message (once posted)
         self._closed_dms: dict[int, tuple[int | None, set[str]]] = {}  # table -> (hand, ids)
         self._posts: set[asyncio.Task[None]] = set()
         self._announced: set[int] = set()  # Quick Play tables whose players were pinged
 
     # ------------------------------------------------------------------ FrontEnd
 
-    async def table_changed(self, table: LiveTable) -> None:
-        self.update_table(table)
-        if table.name == QUICKPLAY_NAME and table.id not in self._announced:
-            self._spawn(self._announce_quickplay(table))
+    async def table_changed(self, snapshot: PublicSnapshot) -> None:
+        self.update_table(snapshot)
+        if snapshot.ended and snapshot.channel_id is not None:
+            surface = result_surface(snapshot, self.channel_name(snapshot.channel_id))
+            self._spawn(self._post(snapshot, surface))
+        if snapshot.closed_reason is not None:
+            self._spawn(self._forget(snapshot))
+        elif snapshot.quickplay and snapshot.table_id not in self._announced:
+            self._spawn(self._announce_quickplay(snapshot))
 
-    async def hand_changed(self, table: LiveTable, player: int) -> None:
-        self._update_hand(table, player)
-
-    async def decision(
-        self, table: LiveTable, player: int, actions: list[Action], deadline: float | None
-    ) -> None:
-        self._update_hand(table, player)
-
-    async def hand_ended(self, table: LiveTable) -> None:
-        if table.channel_id is not None:
-            surface = result_surface(table, self.channel_name(table))  # as it stands now
-            self._spawn(self._post(table, surface))
-        for player in table.humans:
-            self._update_hand(table, player)
-
-    async def table_closed(self, table: LiveTable, reason: str) -> None:
-        self.update_table(table, closed=reason)
-        for player in table.humans:
-            self._update_hand(table, player)
-        self._spawn(self._forget(table))
+    async def hand_changed(self, snapshot: PrivateSnapshot) -> None:
+        if not snapshot.player_id.isdigit():
+            return  # computers have no DMs
+        key = ("hand", snapshot.table_id, snapshot.player)
+        self.updates.request(key, lambda: self._flush_hand(snapshot))
 
     # ------------------------------------------------------------------ requests
 
-    def update_table(self, table: LiveTable, *, closed: str | None = None) -> None:
+    def update_table(self, snapshot: PublicSnapshot) -> None:
         """Bring the table message up to date soon (posting it if it has none)."""
-        if table.channel_id is None:
+        if snapshot.channel_id is None:
             return
-        self.updates.request(("table", table.id), lambda: self._flush_table(table, closed))
+        key = ("table", snapshot.table_id)
+        self.updates.request(key, lambda: self._flush_table(snapshot))
 
-    def _update_hand(self, table: LiveTable, player: int) -> None:
-        seat = table.seats[player]
-        if seat is None or not seat.human:
-            return
-        key = ("hand", table.id, player)
-        self.updates.request(key, lambda: self._flush_hand(table, player))
-
-    async def settled(self, table: LiveTable) -> None:
+    async def settled(self, table: LiveTable | int) -> None:
         """Wait until the table message shows the latest state."""
-        await self.updates.wait(("table", table.id))
+        table_id = table if isinstance(table, int) else table.id
+        await self.updates.wait(("table", table_id))
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Finish pending updates and posts (at shutdown)."""
@@ -127,81 +112,94 @@ class DiscordFront:
             message.channel.id, message.id, table.hand_id, version=-1
         )
 
-    async def _forget(self, table: LiveTable) -> None:
+    async def _forget(self, snapshot: PublicSnapshot) -> None:
         """Once a closed table's last updates are out, drop what was kept about its messages."""
-        await self.settled(table)
-        for player in range(4):
-            await self.updates.wait(("hand", table.id, player))
-            self.hand_messages.pop((table.id, player), None)
-        self.bot.painter.remember(("table", table.id), None)
-        self._closed_dms.pop(table.id, None)
-        self._announced.discard(table.id)
+        table_id = snapshot.table_id
+        await self.settled(table_id)
+        for player in range(len(snapshot.seats)):
+            await self.updates.wait(("hand", table_id, player))
+            self.hand_messages.pop((table_id, player), None)
+        self.bot.painter.remember(("table", table_id), None)
+        self._closed_dms.pop(table_id, None)
+        self._announced.discard(table_id)
+        self.table_messages.pop(table_id, None)
 
-    def channel_name(self, table: LiveTable) -> str:
-        """The name of the table's channel, if the bot knows it."""
-        channel = self.bot.get_channel(table.channel_id) if table.channel_id else None
+    def channel_name(self, channel_id: int | None) -> str:
+        """The name of a channel, if the bot knows it."""
+        channel = self.bot.get_channel(channel_id) if channel_id else None
         return getattr(channel, "name", "") or ""
+
+    def message_of(self, snapshot: PublicSnapshot | PrivateSnapshot) -> int | None:
+        """The table message's id: the one this front end posted, else the one restored."""
+        return self.table_messages.get(snapshot.table_id, snapshot.message_id)
 
     # ------------------------------------------------------------------ the table message
 
-    async def _flush_table(self, table: LiveTable, closed: str | None) -> None:
-        assert table.channel_id is not None
-        surface = table_surface(table, self.channel_name(table), closed_reason=closed)
+    async def _flush_table(self, snapshot: PublicSnapshot) -> None:
+        assert snapshot.channel_id is not None
+        table_id = snapshot.table_id
+        surface = table_surface(snapshot, self.channel_name(snapshot.channel_id))
         painter = self.bot.painter
-        key = ("table", table.id)
+        key = ("table", table_id)
         files = []
         if surface.picture is not None and not painter.unchanged(key, surface.picture):
             files = [await self._file(surface)]
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        if table.message_id is not None:
+        channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        message_id = self.message_of(snapshot)
+        if message_id is not None:
             kwargs: dict[str, Any] = {"embed": surface.embed, "view": surface.view}
             if files:
                 kwargs["attachments"] = files
             elif surface.picture is None:
                 kwargs["attachments"] = []
             try:
-                await channel.get_partial_message(table.message_id).edit(**kwargs)
+                await channel.get_partial_message(message_id).edit(**kwargs)
             except discord.NotFound:
-                log.warning("table %s: its message is gone; posting a new one", table.id)
-                table.message_id = None
+                log.warning("table %s: its message is gone; posting a new one", table_id)
+                self.table_messages.pop(table_id, None)
                 painter.remember(key, None)
                 files = [await self._file(surface)] if surface.picture is not None else []
             else:
+                self.table_messages[table_id] = message_id
                 painter.remember(key, surface.picture)
                 return
-        if closed is not None:
+        if snapshot.closed_reason is not None:
             return
         message = await channel.send(
             embed=surface.embed, view=surface.view or discord.utils.MISSING,
             files=files or discord.utils.MISSING,
         )  # fmt: skip
         painter.remember(key, surface.picture)
-        table.message_id = message.id
-        await self.bot.store.set_message_id(table.id, message.id)
+        self.table_messages[table_id] = message.id
+        await self.bot.runtime.message_posted(table_id, message.id)
 
-    async def _announce_quickplay(self, table: LiveTable) -> None:
+    async def _announce_quickplay(self, snapshot: PublicSnapshot) -> None:
         """Ping the people a Quick Play table was made for, once, with its link.
 
         They queued with a private reply and may have waited a while: an edit never notifies,
         so they get one short message when their table deals.
         """
-        if table.id in self._announced or table.phase is Phase.LOBBY or table.channel_id is None:
+        table_id = snapshot.table_id
+        if table_id in self._announced or snapshot.phase is Phase.LOBBY:
             return
-        self._announced.add(table.id)
-        await self.settled(table)
-        people = " ".join(mention(table.seat(p).player_id) for p in table.humans)
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
-        await channel.send(f"{people}: your Quick Play table is ready: {table_url(table)}")
+        if snapshot.channel_id is None:
+            return
+        self._announced.add(table_id)
+        await self.settled(table_id)
+        people = " ".join(mention(player_id) for player_id in snapshot.humans)
+        link = jump_url(snapshot.guild_id, snapshot.channel_id, self.message_of(snapshot))
+        channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
+        await channel.send(f"{people}: your Quick Play table is ready: {link}")
 
     async def _file(self, surface: Surface) -> discord.File:
         assert surface.picture is not None
         data = await self.bot.painter.png(surface.picture)
         return discord.File(io.BytesIO(data), filename=surface.filename)
 
-    async def _post(self, table: LiveTable, surface: Surface) -> None:
-        assert table.channel_id is not None
+    async def _post(self, snapshot: PublicSnapshot, surface: Surface) -> None:
+        assert snapshot.channel_id is not None
         files = [await self._file(surface)] if surface.picture is not None else []
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         await channel.send(content=surface.content, embed=surface.embed, files=files)
 
     def _spawn(self, work: Any) -> None:
@@ -218,21 +216,19 @@ class DiscordFront:
 
     # ------------------------------------------------------------------ hand messages
 
-    async def _flush_hand(self, table: LiveTable, player: int) -> None:
-        seat = table.seats[player]
-        if seat is None or not seat.human or table.hand is None or table.session is None:
+    async def _flush_hand(self, snapshot: PrivateSnapshot) -> None:
+        if not snapshot.has_hand or self._dms_closed_for(snapshot):
             return
-        if self._dms_closed_for(table, seat):
-            return
-        key = (table.id, player)
-        surface = hand_surface(table, player, self.channel_name(table))
-        decision = private_decision(table, player)
+        key = (snapshot.table_id, snapshot.player)
+        located = dataclasses.replace(snapshot, message_id=self.message_of(snapshot))
+        surface = hand_surface(located, self.channel_name(snapshot.channel_id))
+        decision = dm_decision(snapshot)
         version = decision[0] if decision else None
         current = self.hand_messages.get(key)
-        if current is not None and current.hand_id != table.hand_id:
+        if current is not None and current.hand_id != snapshot.hand_id:
             current = None
         if current is None or (version is not None and version != current.version):
-            await self._new_hand_message(table, player, seat, surface, version, current)
+            await self._new_hand_message(snapshot, surface, version, current)
             return
         shown = (surface.content, surface.picture)
         if shown == current.shown and version == current.version:
@@ -250,9 +246,7 @@ class DiscordFront:
 
     async def _new_hand_message(
         self,
-        table: LiveTable,
-        player: int,
-        seat: Seat,
+        snapshot: PrivateSnapshot,
         surface: Surface,
         version: int | None,
         previous: HandMessage | None,
@@ -262,17 +256,17 @@ class DiscordFront:
             with contextlib.suppress(discord.HTTPException):
                 await self._dm_partial(previous).edit(view=None)
         try:
-            channel = await self.bot.create_dm(discord.Object(int(seat.player_id)))
+            channel = await self.bot.create_dm(discord.Object(int(snapshot.player_id)))
             message = await channel.send(
                 surface.content,
                 file=await self._file(surface),
                 view=surface.view or discord.utils.MISSING,
             )
         except discord.Forbidden:
-            await self._dms_closed(table, seat)
+            await self._dms_closed(snapshot)
             return
-        self.hand_messages[(table.id, player)] = HandMessage(
-            channel.id, message.id, table.hand_id, version, (surface.content, surface.picture)
+        self.hand_messages[(snapshot.table_id, snapshot.player)] = HandMessage(
+            channel.id, message.id, snapshot.hand_id, version, (surface.content, surface.picture)
         )
 
     def _dm_partial(self, message: HandMessage) -> discord.PartialMessage:
@@ -280,22 +274,23 @@ class DiscordFront:
             message.message_id
         )
 
-    def _dms_closed_for(self, table: LiveTable, seat: Seat) -> bool:
-        hand_id, players = self._closed_dms.get(table.id, (None, set()))
-        return hand_id == table.hand_id and seat.player_id in players
+    def _dms_closed_for(self, snapshot: PrivateSnapshot) -> bool:
+        hand_id, players = self._closed_dms.get(snapshot.table_id, (None, set()))
+        return hand_id == snapshot.hand_id and snapshot.player_id in players
 
-    async def _dms_closed(self, table: LiveTable, seat: Seat) -> None:
+    async def _dms_closed(self, snapshot: PrivateSnapshot) -> None:
         """Note a closed DM for this hand and tell the player, once, in the channel."""
-        hand_id, players = self._closed_dms.get(table.id, (None, set()))
-        if hand_id != table.hand_id:
+        table_id = snapshot.table_id
+        hand_id, players = self._closed_dms.get(table_id, (None, set()))
+        if hand_id != snapshot.hand_id:
             players = set()
-        players.add(seat.player_id)
-        self._closed_dms[table.id] = (table.hand_id, players)
-        if table.channel_id is None:
+        players.add(snapshot.player_id)
+        self._closed_dms[table_id] = (snapshot.hand_id, players)
+        if snapshot.channel_id is None:
             return
-        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         await channel.send(
-            f"{mention(seat.player_id)} I cannot send you direct messages, so your hand at "
-            f"Table #{table.id} stays here: press **My hand** on the table message or use "
+            f"{mention(snapshot.player_id)} I cannot send you direct messages, so your hand at "
+            f"Table #{table_id} stays here: press **My hand** on the table message or use "
             "`/mahjong hand` to see it and play (only you will see it)."
         )

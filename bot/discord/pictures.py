@@ -1,9 +1,9 @@
-"""The pictures the bot posts, built from a live table and drawn off the event loop.
+"""The pictures the bot posts, drawn off the event loop.
 
-Views are built on the loop (they copy the state, cheaply), then drawn and encoded on one
-worker thread, so a click is acknowledged before any pixel is drawn and renders never race.
-Public pictures come only from `TableView` and `ResultView`, which carry no concealed tile of
-a seat still playing; `HandView` pictures go only to their own player (DM or ephemeral).
+The views come in the runtime's snapshots (a public snapshot's `TableView` and `ResultView`
+carry no concealed tile of a seat still playing; a private snapshot's `HandView` goes only to
+its own player, by DM or ephemeral message). They are drawn and encoded on one worker thread,
+so a click is acknowledged before any pixel is drawn and renders never race.
 """
 
 from __future__ import annotations
@@ -12,63 +12,13 @@ import asyncio
 import io
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
 import discord
 
 from render import render_hand, render_result, render_table, to_png
-from render.adapt import hand_view_from_state, result_view_from_state, table_view_from_state
 from render.views import HandView, ResultView, TableView
 
-if TYPE_CHECKING:
-    from bot.runtime import LiveTable
-
 View = HandView | TableView | ResultView
-
-
-def table_title(table: LiveTable) -> str:
-    """'Table #12' (with its name when it has its own)."""
-    default = f"Table {table.id}"
-    name = table.name.strip()
-    return f"Table #{table.id}" + (f" · {name}" if name and name != default else "")
-
-
-def table_picture(table: LiveTable, channel_name: str = "") -> TableView | None:
-    """The public table of the hand in play (or just finished); None in the lobby."""
-    if table.hand is None or table.session is None:
-        return None
-    return table_view_from_state(
-        table.hand,
-        table.names_by_hand_seat(),
-        table.points_by_hand_seat(),
-        table_name=table_title(table),
-        channel_name=channel_name,
-    )
-
-
-def hand_picture(table: LiveTable, player: int, channel_name: str = "") -> HandView | None:
-    """Player `player`'s own hand (None without a hand in play)."""
-    if table.hand is None or table.session is None:
-        return None
-    return hand_view_from_state(
-        table.hand,
-        table.hand_seat(player),
-        table_name=table_title(table),
-        channel_name=channel_name,
-        player_name=table.seat(player).name,
-    )
-
-
-def result_picture(table: LiveTable, channel_name: str = "") -> ResultView | None:
-    """The finished hand's result (None while the hand goes on)."""
-    if table.hand is None or table.hand.outcome() is None or table.session is None:
-        return None
-    return result_view_from_state(
-        table.hand,
-        table.names_by_hand_seat(),
-        table_name=table_title(table),
-        channel_name=channel_name,
-    )
 
 
 def draw(view: View) -> bytes:

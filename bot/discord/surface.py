@@ -1,35 +1,30 @@
-"""What the table message and a player's hand message say and offer, built from a live table.
+"""What the table message and a player's hand message say and offer, formatted from snapshots.
 
-Pure builders (no network): text, embeds and views. The table message is public, so it names
-players, seats, points, clocks and whose decision it is, never a tile: the picture (a
-`TableView`) shows the ponds and melds. Hand messages are private and may name tiles.
+Pure builders (no network): text, embeds and views. The table message is formatted from the
+runtime's `PublicSnapshot` (built from nothing a seat hides), a hand message from the player's
+`PrivateSnapshot`. No rule is decided here: which calls to offer, the status sentence, what a win
+was, all come in the snapshots.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from dataclasses import dataclass
+from typing import Protocol
 
 import discord
 
-from bot.discord import ids
 from bot.discord.components import ActButton, ActSelect, CallButton, TableButton, TilesSelect
-from bot.discord.pictures import (
-    View,
-    hand_picture,
-    result_picture,
-    table_picture,
-    table_title,
-)
-from bot.runtime import LiveTable
+from bot.discord.pictures import View
+from bot.runtime import PrivateSnapshot, PublicSnapshot
+from bot.runtime.snapshots import clock_text as clock_text
+from bot.runtime.snapshots import suit_word
 from data import Phase
 from engine.actions import Action, ActionKind
-from engine.hand import Phase as HandPhase
-from engine.presets import Preset, TimeControl
+from engine.presets import Preset
 from engine.tiles import format_tiles, tile_name
+from render.adapt import WIND_WORDS
 
-WINDS = ("East", "South", "West", "North")
-SUIT_WORDS = {"m": "characters", "p": "dots", "s": "bamboo"}
 MAX_ROWS = 5
 PER_ROW = 5
 COLOURS = {
@@ -40,7 +35,7 @@ COLOURS = {
 }
 
 
-@dataclass
+@dataclasses.dataclass
 class Surface:
     """One message's content: text, embed, controls and the picture to attach (if any)."""
 
@@ -51,19 +46,15 @@ class Surface:
     filename: str
 
 
+class Located(Protocol):
+    """Anything that knows where its table message is (a live table or a snapshot)."""
+
+    guild_id: int | None
+    channel_id: int | None
+    message_id: int | None
+
+
 # ------------------------------------------------------------------ shared wording
-
-
-def clock_text(tc: TimeControl) -> str:
-    """'standard clock: 5 s a move + 20 s reserve', or 'untimed'."""
-    if tc.untimed:
-        return "untimed"
-    text = f"{tc.name} clock: {tc.base} s a move"
-    if tc.reserve:
-        text += f" + {tc.reserve} s reserve"
-    if tc.deal_limit:
-        text += f", {math.ceil(tc.deal_limit / 60)} min a deal"
-    return text
 
 
 def preset_line(preset: Preset) -> str:
@@ -71,12 +62,12 @@ def preset_line(preset: Preset) -> str:
     return f"**{preset.name}** (`{preset.id}`): {preset.summary}"
 
 
-def rules_line(table: LiveTable) -> str:
+def rules_line(public: PublicSnapshot) -> str:
     """The table's rules line: preset, rated or casual, visibility, clock."""
-    kind = "rated" if table.options.rated else "casual"
+    kind = "rated" if public.rated else "casual"
     return (
-        f"{preset_line(table.preset)}\n"
-        f"{kind} · {table.options.visibility} · {clock_text(table.time_control)}"
+        f"**{public.preset_name}** (`{public.preset_id}`): {public.preset_summary}\n"
+        f"{kind} · {public.visibility} · {public.clock}"
     )
 
 
@@ -92,7 +83,7 @@ def jump_url(guild_id: int | None, channel_id: int | None, message_id: int | Non
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
-def table_url(table: LiveTable) -> str:
+def table_url(table: Located) -> str:
     """The link to the table message."""
     return jump_url(table.guild_id, table.channel_id, table.message_id)
 
@@ -102,141 +93,91 @@ def mention(player_id: str) -> str:
     return f"<@{player_id}>" if player_id.isdigit() else player_id
 
 
-def waiting_names(table: LiveTable) -> list[str]:
-    """Names of the players the hand waits for."""
-    return [table.seat(p).name for p in table.players_to_act()]
+def with_channel(view: View | None, channel_name: str) -> View | None:
+    """The picture with the channel's name on it (the runtime does not know channel names)."""
+    if view is None or not channel_name:
+        return view
+    return dataclasses.replace(view, channel_name=channel_name)
 
 
 # ------------------------------------------------------------------ the table message
 
 
-def available_calls(table: LiveTable) -> list[str]:
-    """Call kinds some seated person may make now, in button order (empty outside windows)."""
-    hand = table.hand
-    if hand is None or table.phase is not Phase.PLAYING:
-        return []
-    if hand.phase not in (HandPhase.CLAIMS, HandPhase.ROB):
-        return []
-    kinds: set[str] = set()
-    for player in table.players_to_act():
-        if table.seat(player).human:
-            kinds.update(action.kind.value for action in table.legal_for(player))
-    return [kind for kind in ids.CALL_KINDS if kind in kinds]
-
-
-def _seat_lines(table: LiveTable) -> str:
-    if table.phase is Phase.LOBBY or table.session is None or table.hand is None:
-        lines = []
-        for index, seat in enumerate(table.seats):
-            if seat is None:
+def _seat_lines(public: PublicSnapshot) -> str:
+    lines = []
+    for index, seat in enumerate(public.seats):
+        if seat.wind is None:
+            if seat.player_id is None:
                 lines.append(f"{index + 1}. *(empty)*")
             else:
-                who = f"{seat.name} (computer)" if not seat.human else seat.name
+                who = seat.name if seat.human else f"{seat.name} (computer)"
                 lines.append(f"{index + 1}. {who}")
-        return "\n".join(lines)
-    names = table.names_by_hand_seat()
-    points = table.points_by_hand_seat()
-    timed = not table.time_control.untimed and table.time_control.reserve
-    lines = []
-    for hand_seat in range(4):
-        player = table.player_at(hand_seat)
-        line = f"**{WINDS[hand_seat]}** · {names[hand_seat]} · {points[hand_seat]} pts"
-        if hand_seat == 0:
+            continue
+        line = f"**{WIND_WORDS[seat.wind]}** · {seat.name} · {seat.points} pts"
+        if seat.wind == 0:
             line += " · deals"
-        if not table.seat(player).human:
+        if not seat.human:
             line += " · computer"
-        elif timed and table.phase is Phase.PLAYING:
-            line += f" · reserve {int(table.reserves[player])} s"
-        if table.phase is Phase.BETWEEN_HANDS and player in table.ready:
+        elif seat.reserve is not None:
+            line += f" · reserve {seat.reserve} s"
+        if seat.ready:
             line += " · ready"
         lines.append(line)
     return "\n".join(lines)
 
 
-def _status(table: LiveTable, closed_reason: str | None) -> str:
-    if closed_reason is not None or table.phase is Phase.CLOSED:
-        return f"This table is closed ({closed_reason or 'closed'})."
-    if table.phase is Phase.LOBBY:
-        seated = sum(seat is not None for seat in table.seats)
-        if table.full:
-            return "All four seats are taken: press **Start** to deal."
-        how = (
-            " (with an invitation or the join code)"
-            if table.options.visibility == "private"
-            else ""
-        )
-        return f"Waiting for players: {seated} of 4 seated. Press **Join** to sit down{how}."
-    if table.phase is Phase.BETWEEN_HANDS:
-        ready = sum(1 for p in range(4) if p in table.ready)
-        return f"{result_summary(table)}\nReady for the next hand: {ready} of 4."
-    hand = table.hand
-    assert hand is not None
-    clock = f" · {timestamp(table.deadline)}" if table.deadline else ""
-    names = ", ".join(waiting_names(table)) or "nobody"
-    if hand.phase is HandPhase.TURN:
-        player = table.player_at(hand.turn)
-        return f"**{table.seat(player).name}** ({WINDS[hand.turn]}) to play{clock}"
-    if hand.phase is HandPhase.OPENING:
-        return f"Opening: waiting for {names}{clock}"
-    # who may claim stays private: naming them would tell the table who holds what
-    if hand.phase is HandPhase.ROB:
-        return f"A kong may be robbed{clock}"
-    return f"The latest discard is open to calls{clock}"
-
-
-def table_surface(
-    table: LiveTable, channel_name: str = "", *, closed_reason: str | None = None
-) -> Surface:
-    """The table message as it should stand now."""
-    phase = Phase.CLOSED if closed_reason is not None else table.phase
+def table_surface(public: PublicSnapshot, channel_name: str = "") -> Surface:
+    """The table message as the snapshot has it."""
+    phase = public.phase
+    status = public.status
+    if public.deadline and phase is Phase.PLAYING:
+        status += f" · {timestamp(public.deadline)}"
     embed = discord.Embed(
-        title=table_title(table),
-        description=f"{rules_line(table)}\n\n{_status(table, closed_reason)}",
+        title=public.title,
+        description=f"{rules_line(public)}\n\n{status}",
         colour=COLOURS.get(phase, discord.Colour.dark_grey()),
     )
-    embed.add_field(name="Seats", value=_seat_lines(table), inline=False)
-    footer = [table.preset.id]
-    if table.session is not None:
-        number = table.session.hand_number + (1 if phase is Phase.PLAYING else 0)
-        footer.append(f"hand {max(number, 1)}")
-    if table.hand is not None and phase is Phase.PLAYING:
-        footer.append(f"wall {table.hand.wall_left}")
+    embed.add_field(name="Seats", value=_seat_lines(public), inline=False)
+    footer = [public.preset_id]
+    if public.hand_number:
+        footer.append(f"hand {public.hand_number}")
+    if public.wall_left is not None and phase is Phase.PLAYING:
+        footer.append(f"wall {public.wall_left}")
     embed.set_footer(text=" · ".join(footer))
     picture: View | None = None
-    filename = f"table-{table.id}.png"
-    if phase is Phase.BETWEEN_HANDS:
-        picture = result_picture(table, channel_name)
-        filename = f"result-{table.id}.png"
-    if picture is None and phase is not Phase.LOBBY:
-        picture = table_picture(table, channel_name)
+    filename = f"table-{public.table_id}.png"
+    if phase is Phase.BETWEEN_HANDS and public.result is not None:
+        picture = public.result.view
+        filename = f"result-{public.table_id}.png"
+    elif phase is not Phase.LOBBY:
+        picture = public.table_view
+    picture = with_channel(picture, channel_name)
     if picture is not None:
         embed.set_image(url=f"attachment://{filename}")
-    view = _table_controls(table, phase)
-    return Surface("", embed, view, picture, filename)
+    return Surface("", embed, _table_controls(public), picture, filename)
 
 
-def _table_controls(table: LiveTable, phase: Phase) -> discord.ui.View | None:
+def _table_controls(public: PublicSnapshot) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
-    if phase is Phase.LOBBY:
-        view.add_item(TableButton(table.id, "join"))
-        view.add_item(TableButton(table.id, "leave"))
-        if not table.options.rated and not table.full:
-            view.add_item(TableButton(table.id, "cpu"))
-        view.add_item(TableButton(table.id, "start"))
-    elif phase is Phase.PLAYING:
-        version = ids.decision_version(table.hand)
-        for kind in available_calls(table):
-            call = CallButton(table.id, version, kind)
+    table_id = public.table_id
+    if public.phase is Phase.LOBBY:
+        view.add_item(TableButton(table_id, "join"))
+        view.add_item(TableButton(table_id, "leave"))
+        if public.can_add_computer:
+            view.add_item(TableButton(table_id, "cpu"))
+        view.add_item(TableButton(table_id, "start"))
+    elif public.phase is Phase.PLAYING:
+        for kind in public.calls:  # the same set on every claim window
+            call = CallButton(table_id, public.version, kind)
             call.row = 0
             view.add_item(call)
-        mine = TableButton(table.id, "hand")
+        mine = TableButton(table_id, "hand")
         mine.row = 1
         view.add_item(mine)
-    elif phase is Phase.BETWEEN_HANDS:
-        number = table.session.hand_number if table.session else 0
-        ready = sum(1 for p in range(4) if p in table.ready)
-        view.add_item(TableButton(table.id, "ready", number, label=f"Ready ({ready}/4)"))
-        view.add_item(TableButton(table.id, "leave"))
+    elif public.phase is Phase.BETWEEN_HANDS:
+        label = f"Ready ({public.ready_count}/{public.seat_count})"
+        view.add_item(TableButton(table_id, "ready", public.hand_number, label=label))
+        view.add_item(TableButton(table_id, "leave"))
     else:
         return None
     return view
@@ -245,133 +186,91 @@ def _table_controls(table: LiveTable, phase: Phase) -> discord.ui.View | None:
 # ------------------------------------------------------------------ the result message
 
 
-def result_summary(table: LiveTable) -> str:
-    """Who won and how, in words (no tiles: the picture has them)."""
-    hand = table.hand
-    outcome = hand.outcome() if hand is not None else None
-    if outcome is None or hand is None:
-        return "The hand is over."
-    names = table.names_by_hand_seat()
-    if not outcome.wins:
-        ending = {"wall_draw": "the wall ran out", "deal_limit": "the deal's time ran out"}
-        return f"A draw: {ending.get(outcome.termination.value, 'nobody won')}."
-    parts = []
-    for win in outcome.wins:
-        giver = names[win.discarder] if win.discarder is not None else "another player"
-        if win.by.value == "self_draw":
-            how = "by self draw"
-        elif win.by.value == "robbing_kong":
-            how = f"robbing {giver}'s kong"
-        else:
-            how = f"on {giver}'s discard"
-        parts.append(f"{names[win.seat]} won {how}: {win.score.fan} {hand.preset.unit}")
-    return "; ".join(parts) + "."
-
-
-def result_text(table: LiveTable) -> str:
+def result_text(public: PublicSnapshot) -> str:
     """The result post's first line: which table and hand, and who won."""
-    number = table.session.hand_number if table.session else 0
-    return f"**{table_title(table)} · hand {number}**: {result_summary(table)}"
+    summary = public.result.text if public.result else "The hand is over."
+    return f"**{public.title} · hand {public.hand_number}**: {summary}"
 
 
-def result_surface(table: LiveTable, channel_name: str = "") -> Surface:
+def result_surface(public: PublicSnapshot, channel_name: str = "") -> Surface:
     """The message posted when a hand ends: its picture, the points and rating changes."""
-    embed = discord.Embed(title=f"{table_title(table)} · result", colour=discord.Colour.gold())
-    hand = table.hand
-    if hand is not None and hand.outcome() is not None and table.session is not None:
-        outcome = hand.outcome()
-        assert outcome is not None
-        names = table.names_by_hand_seat()
-        totals = table.session.points
-        lines = []
-        for seat in range(4):
-            player = table.player_at(seat)
-            delta = outcome.deltas[seat]
-            lines.append(f"{names[seat]}: {delta:+d} (total {totals[player]})")
+    embed = discord.Embed(title=f"{public.title} · result", colour=discord.Colour.gold())
+    result = public.result
+    picture = None
+    if result is not None:
+        lines = [f"{name}: {delta:+d} (total {total})" for name, delta, total in result.points]
         embed.add_field(name="Points", value="\n".join(lines), inline=False)
-    changes = table.last_result.rating_changes if table.last_result else ()
-    if changes:
-        by_id = {s.player_id: s.name for s in table.seats if s is not None}
-        lines = []
-        for change in changes:
-            before = round(change.before)
-            after = round(change.after)
-            mark = " (provisional)" if change.provisional else ""
-            who = by_id.get(change.player_id, change.player_id)
-            lines.append(f"{who}: {before} → {after} ({change.display_delta:+d}){mark}")
-        embed.add_field(name="Ratings", value="\n".join(lines), inline=False)
-    picture = result_picture(table, channel_name)
-    filename = f"result-{table.id}.png"
+        if result.ratings:
+            embed.add_field(name="Ratings", value="\n".join(result.ratings), inline=False)
+        picture = with_channel(result.view, channel_name)
+    filename = f"result-{public.table_id}.png"
     if picture is not None:
         embed.set_image(url=f"attachment://{filename}")
-    return Surface(result_text(table), embed, None, picture, filename)
+    return Surface(result_text(public), embed, None, picture, filename)
 
 
 # ------------------------------------------------------------------ a player's hand
 
 
-def private_decision(table: LiveTable, player: int) -> tuple[int, list[Action]] | None:
-    """The player's own-turn or opening decision (its version and actions), if one is open.
+def dm_decision(private: PrivateSnapshot) -> tuple[int, tuple[Action, ...]] | None:
+    """The player's own-turn or opening decision (the moment its controls name, and its
+    actions), if one is open.
 
     Claims on a discard are made with the public call buttons, not in the hand message.
     """
-    hand = table.hand
-    if hand is None or table.phase is not Phase.PLAYING:
+    decision = private.decision
+    if decision is None or decision.kind == "claim":
         return None
-    if hand.phase not in (HandPhase.TURN, HandPhase.OPENING):
-        return None
-    actions = table.legal_for(player)
-    return (ids.decision_version(hand), actions) if actions else None
+    return private.moment, decision.actions
 
 
-def hand_text(table: LiveTable, player: int, channel_name: str = "") -> str:
+def hand_text(private: PrivateSnapshot, channel_name: str = "") -> str:
     """The words above a player's hand picture (private: tiles may be named)."""
     where = f" in #{channel_name}" if channel_name else ""
-    link = table_url(table)
-    head = f"**{table_title(table)}**{where}"
+    link = table_url(private)
+    head = f"**{private.title}**{where}"
     if link:
         head += f" · [table message]({link})"
-    hand = table.hand
-    if hand is None or table.session is None:
+    if not private.has_hand or private.wind is None:
         return f"{head}\nNo hand is in play."
-    seat = table.hand_seat(player)
-    head += f" · you sit **{WINDS[seat]}**"
-    if table.phase is Phase.CLOSED:
+    head += f" · you sit **{WIND_WORDS[private.wind]}**"
+    if private.phase is Phase.CLOSED:
         return f"{head}\nThe table is closed."
-    if table.phase is not Phase.PLAYING or hand.is_over:
+    if private.hand_over:
         return f"{head}\nThe hand is over: the result is on the table message."
-    clock = f" Clock: {timestamp(table.deadline)}." if table.deadline else ""
-    decision = private_decision(table, player)
-    if decision is not None:
-        kinds = {action.kind for action in decision[1]}
-        if hand.phase is HandPhase.OPENING:
-            if ActionKind.VOID in kinds:
-                return f"{head}\nOpening: choose the suit you will play without.{clock}"
-            verb = "pass on" if ActionKind.SWAP in kinds else "set aside"
-            return f"{head}\nOpening: choose three tiles of one suit to {verb}.{clock}"
-        drew = f" You drew **{tile_name(hand.drawn)}**." if hand.drawn is not None else ""
-        extra = []
-        if ActionKind.WIN in kinds:
-            extra.append("declare a win")
-        if kinds & {ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG}:
-            extra.append("declare a kong")
-        offer = f", or {' or '.join(extra)}" if extra else ""
-        return f"{head}\nYour turn: discard a tile{offer}.{drew}{clock}"
-    # claims are made on the table message; a line about one here would outlive its window
-    return f"{head}\nWaiting for the other players: calls are made on the table message."
+    decision = private.decision
+    if decision is None or decision.kind == "claim":
+        # claims are made on the table message; a line about one here would outlive its window
+        return f"{head}\nWaiting for the other players: calls are made on the table message."
+    clock = f" Clock: {timestamp(decision.deadline)}." if decision.deadline else ""
+    kinds = decision.kinds
+    if decision.kind == "opening":
+        if ActionKind.VOID in kinds:
+            return f"{head}\nOpening: choose the suit you will play without.{clock}"
+        verb = "pass on" if ActionKind.SWAP in kinds else "set aside"
+        return f"{head}\nOpening: choose three tiles of one suit to {verb}.{clock}"
+    drew = f" You drew **{tile_name(private.drawn)}**." if private.drawn is not None else ""
+    extra = []
+    if ActionKind.WIN in kinds:
+        extra.append("declare a win")
+    if kinds & {ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG}:
+        extra.append("declare a kong")
+    offer = f", or {' or '.join(extra)}" if extra else ""
+    return f"{head}\nYour turn: discard a tile{offer}.{drew}{clock}"
 
 
-def hand_surface(table: LiveTable, player: int, channel_name: str = "") -> Surface:
+def hand_surface(private: PrivateSnapshot, channel_name: str = "") -> Surface:
     """A player's private hand message: picture, words, and controls for an open decision."""
-    decision = private_decision(table, player)
+    decision = dm_decision(private)
     view = None
-    if decision is not None and table.hand is not None:
+    if decision is not None:
         version, actions = decision
-        concealed = sorted(table.hand.hands[table.hand_seat(player)])
-        view = hand_controls(table.id, version, actions, concealed, drawn=table.hand.drawn)
-    picture = hand_picture(table, player, channel_name)
+        view = hand_controls(
+            private.table_id, version, list(actions), list(private.concealed), drawn=private.drawn
+        )
+    picture = with_channel(private.hand_view, channel_name)
     return Surface(
-        hand_text(table, player, channel_name), None, view, picture, f"hand-{table.id}.png"
+        hand_text(private, channel_name), None, view, picture, f"hand-{private.table_id}.png"
     )
 
 
@@ -390,7 +289,7 @@ def _button_for(table_id: int, version: int, action: Action, drawn: int | None) 
     elif kind is ActionKind.ADDED_KONG:
         label, style = f"Add to kong {arg}", discord.ButtonStyle.danger
     elif kind is ActionKind.VOID:
-        label, style = f"Void: {SUIT_WORDS[action.suit]}", discord.ButtonStyle.primary
+        label, style = f"Void: {suit_word(action.suit)}", discord.ButtonStyle.primary
     else:
         label, style = str(action).split(" ", 1)[1], discord.ButtonStyle.secondary
     return ActButton(table_id, version, action.seat, kind.value, arg, label=label, style=style)

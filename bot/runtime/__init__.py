@@ -9,11 +9,13 @@ from bot.runtime.errors import (
 )
 from bot.runtime.events import FrontEnd, NullFrontEnd
 from bot.runtime.manager import Runtime
+from bot.runtime.snapshots import Decision, PrivateSnapshot, PublicSnapshot, SeatLine
 from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat
 from bot.runtime.timers import ManualTimers, SchedulerTimers, Timers
 
 __all__ = [
     "COMPUTER_PREFIX",
+    "Decision",
     "FrontEnd",
     "LiveTable",
     "ManualTimers",
@@ -21,9 +23,12 @@ __all__ = [
     "NotSeatedError",
     "NotYourDecisionError",
     "NullFrontEnd",
+    "PrivateSnapshot",
+    "PublicSnapshot",
     "Runtime",
     "SchedulerTimers",
     "Seat",
+    "SeatLine",
     "StaleActionError",
     "TableError",
     "Timers",

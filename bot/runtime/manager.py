@@ -22,6 +22,7 @@ from bot.runtime.errors import (
     TableError,
 )
 from bot.runtime.events import FrontEnd, NullFrontEnd
+from bot.runtime.snapshots import PrivateSnapshot, PublicSnapshot, private_snapshot, public_snapshot
 from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat
 from bot.runtime.timers import ManualTimers, Timers
 from data import (
@@ -37,7 +38,7 @@ from data import (
 )
 from engine.actions import Action
 from engine.ai import choose_action
-from engine.hand import HandState
+from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
 from engine.presets import TIME_CONTROLS, Preset, UnknownPresetError, find_preset
 from engine.session import Session
@@ -59,6 +60,10 @@ class _Notices:
     decisions: bool = False
     ended: bool = False
     closed: str | None = None
+    dealt: bool = False  # a new hand was dealt
+    events: list[Event] = field(default_factory=list)  # the engine's events of this change
+    wins_before: int | None = None  # wins the hand held before the first of `events`
+    timeouts: list[Action] = field(default_factory=list)  # what the clock played for people
 
 
 def _playable(preset_id: str) -> Preset:
@@ -374,11 +379,24 @@ class Runtime:
         table = self.get(table_id)
         player = self._seated(table, player_id)
         if table.phase is Phase.PLAYING:
-            await self.front.hand_changed(table, player)
-            if player in table.players_to_act():
-                actions = table.legal_for(player)
-                await self.front.decision(table, player, actions, table.deadline)
+            await self.front.hand_changed(private_snapshot(table, player))
         return table
+
+    async def message_posted(self, table_id: int, message_id: int) -> None:
+        """A front end posted the table's message: remember where it is (across restarts)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.message_id = message_id
+        await self.store.set_message_id(table_id, message_id)
+
+    def public_view(self, table_id: int) -> PublicSnapshot:
+        """The table's public snapshot as it stands (e.g. to redraw its message after a restart)."""
+        return public_snapshot(self.get(table_id))
+
+    def private_view(self, table_id: int, player_id: str) -> PrivateSnapshot:
+        """A seated player's own snapshot as it stands (their hand, their decision if any)."""
+        table = self.get(table_id)
+        return private_snapshot(table, self._seated(table, player_id))
 
     async def ready(self, table_id: int, player_id: str) -> LiveTable:
         table = self.get(table_id)
@@ -499,7 +517,7 @@ class Runtime:
             deadlines=self._deadlines(table),
             now=now,
         )
-        notices = _Notices(table=True, hands=set(range(4)))
+        notices = _Notices(table=True, hands=set(range(len(table.seats))), dealt=True)
         await self._advance(table, notices)
         return notices
 
@@ -508,7 +526,10 @@ class Runtime:
         hand = table.hand
         assert hand is not None and table.hand_id is not None
         version = hand.version
+        if notices.wins_before is None:
+            notices.wins_before = len(hand.wins)
         events = hand.apply(action)
+        notices.events.extend(events)
         self._arm_deadline(table)
         # queued appends of one table share a commit (the store's group commit)
         append = self.store.append_action(
@@ -531,8 +552,8 @@ class Runtime:
                 "win",
             ):
                 notices.hands.add(table.player_at(event.seat))
-        if any(event.kind == "opening_done" for event in events):
-            notices.hands.update(range(4))
+        if any(event.kind in ("opening_done", "swap") for event in events):
+            notices.hands.update(range(len(table.seats)))
 
     async def _advance(self, table: LiveTable, notices: _Notices) -> None:
         """Let computers act until a human must decide or the hand ends; then arm the clock."""
@@ -726,6 +747,7 @@ class Runtime:
                     continue
                 if table.hand.phase is HandPhase.TURN:
                     table.reserves[player] = 0.0
+                notices.timeouts.append(action)
                 self._apply(table, action, notices)
             await self._advance(table, notices)
         await self._notify(table, notices)
@@ -785,24 +807,34 @@ class Runtime:
         table.options = options
 
     async def _notify(self, table: LiveTable, notices: _Notices) -> None:
+        """Tell the front end about a stored change: one public snapshot of the table, and one
+        private snapshot for each player whose own view changed (their hand, their decision)."""
         front = self.front
+        if isinstance(front, NullFrontEnd):
+            return  # nobody looks: build nothing
+        players: set[int] = set(notices.hands)
+        if notices.ended or notices.closed is not None:
+            players.update(table.humans)
+        elif notices.decisions and table.phase is Phase.PLAYING:
+            players.update(table.players_to_act())
         calls: list[Awaitable[None]] = []
-        if notices.closed is not None:
-            calls.append(front.table_closed(table, notices.closed))
-        else:
-            if notices.table:
-                calls.append(front.table_changed(table))
-            for player in sorted(notices.hands):
-                if table.seats[player] is not None and table.seat(player).human:
-                    calls.append(front.hand_changed(table, player))
-            if notices.ended:
-                calls.append(front.hand_ended(table))
-            elif notices.decisions and table.phase is Phase.PLAYING:
-                for player in table.players_to_act():
-                    if table.seat(player).human:
-                        calls.append(
-                            front.decision(table, player, table.legal_for(player), table.deadline)
-                        )
+        # each player first hears what happened to them (the clock played for them), then
+        # what the table saw
+        for player in sorted(players):
+            seat = table.seats[player]
+            if seat is not None and seat.human:
+                private = private_snapshot(table, player, notices.events, notices.timeouts)
+                calls.append(front.hand_changed(private))
+        if notices.table or notices.ended or notices.closed is not None:
+            public = public_snapshot(
+                table,
+                notices.events,
+                wins_before=notices.wins_before or 0,
+                ended=notices.ended,
+                dealt=notices.dealt,
+                closed=notices.closed,
+            )
+            calls.append(front.table_changed(public))
         for call in calls:
             try:
                 await call

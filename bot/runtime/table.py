@@ -93,8 +93,13 @@ class LiveTable:
         return [names[self.player_at(s)] for s in range(4)]
 
     def points_by_hand_seat(self) -> list[int]:
+        """Each seat's total: the session's points, plus the hand's while it is in play (once
+        it ends, the session holds them already)."""
         assert self.session is not None and self.hand is not None
-        return [self.session.points[self.player_at(s)] + self.hand.points[s] for s in range(4)]
+        totals = [self.session.points[self.player_at(s)] for s in range(len(self.hand.points))]
+        if self.phase is not Phase.PLAYING:
+            return totals
+        return [total + delta for total, delta in zip(totals, self.hand.points, strict=True)]
 
     def players_to_act(self) -> list[int]:
         if self.hand is None or self.phase is not Phase.PLAYING:

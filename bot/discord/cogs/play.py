@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord import ids
 from bot.discord.components import sentence, tell
 from bot.discord.options import pick_table
-from bot.discord.surface import chow_choice, hand_surface, waiting_names
+from bot.discord.surface import chow_choice, hand_surface
 from bot.runtime import LiveTable, TableError
+from bot.runtime.snapshots import suit_word
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.tiles import InvalidNotationError, format_tiles
@@ -43,9 +43,8 @@ DONE = {
 
 def done_text(action: Action) -> str:
     """What the player just did, in words (private)."""
-    suits = {"m": "characters", "p": "dots", "s": "bamboo"}
     return DONE.get(action.kind, "Done.").format(
-        tiles=format_tiles(action.tiles), suit=suits.get(action.suit, action.suit)
+        tiles=format_tiles(action.tiles), suit=suit_word(action.suit)
     )
 
 
@@ -83,7 +82,8 @@ class PlayCog(commands.Cog, name="Play"):
             return await tell(interaction, f"You are not seated at Table #{table.id}.")
         if table.hand is None:
             return await tell(interaction, f"No hand is in play at Table #{table.id} yet.")
-        surface = hand_surface(table, player, self.bot.front.channel_name(table))
+        private = self.bot.runtime.private_view(table.id, str(interaction.user.id))
+        surface = hand_surface(private, self.bot.front.channel_name(table.channel_id))
         assert surface.picture is not None
         file = await self.bot.painter.file(surface.picture, surface.filename)
         await interaction.followup.send(
@@ -115,30 +115,26 @@ class PlayCog(commands.Cog, name="Play"):
             table = self.bot.runtime.get(table_id)
         except TableError as error:
             return await tell(interaction, sentence(error))
-        player = table.player_of(user_id)
-        if player is None:
+        if table.player_of(user_id) is None:
             return await tell(interaction, f"You are not seated at Table #{table_id}.")
-        if table.phase is not Phase.PLAYING or ids.decision_version(table.hand) != version:
+        private = self.bot.runtime.private_view(table_id, user_id)
+        if private.phase is not Phase.PLAYING or private.moment != version:
             return await tell(interaction, STALE)
-        legal = table.legal_for(player)
-        options = [action for action in legal if action.kind.value == kind]
+        decision = private.decision
+        options = decision.options(kind) if decision and decision.kind == "claim" else ()
         if not options:
-            if not legal:
-                text = "That call is not yours: you have nothing to decide on this tile."
-            else:
-                mine = ", ".join(sorted({a.kind.value for a in legal}))
-                text = f"You cannot {kind} this tile; you may: {mine}."
-            return await tell(interaction, text)
+            # only about the presser's own tiles: nothing about anyone else's
+            if kind == "pass":
+                return await tell(interaction, "You have no call to make on this tile.")
+            return await tell(interaction, f"You cannot {kind} this tile.")
         if len(options) > 1:
             await interaction.followup.send(
-                "Which chow?", view=chow_choice(table_id, version, options), ephemeral=True
+                "Which chow?", view=chow_choice(table_id, version, list(options)), ephemeral=True
             )
             return
-        if await self._act(interaction, table_id, options[0], version):
-            table = self.bot.runtime.tables.get(table_id) or table
-            if ids.decision_version(table.hand) == version and table.phase is Phase.PLAYING:
-                waiting = ", ".join(waiting_names(table))
-                await tell(interaction, f"{done_text(options[0])} Waiting for {waiting}.")
+        if await self._act(interaction, table_id, options[0], private.version):
+            # what the presser did, and nothing about who else the window waits for
+            await tell(interaction, done_text(options[0]))
 
     async def on_act(
         self, interaction: Interaction, table_id: int, version: int, notations: list[str]
@@ -162,7 +158,12 @@ class PlayCog(commands.Cog, name="Play"):
         private = message is not None and message.flags.ephemeral
         if message is not None and not private and message.guild is None:
             self.bot.front.adopt_hand_message(table, player, message)
-        if not await self._act(interaction, table_id, action, version):
+        # controls name the public moment they were drawn for; the runtime is given the
+        # engine's version of the same decision (it refuses the answer if the hand moved on)
+        private_view = self.bot.runtime.private_view(table_id, str(interaction.user.id))
+        if private_view.phase is not Phase.PLAYING or private_view.moment != version:
+            return await tell(interaction, STALE)
+        if not await self._act(interaction, table_id, action, private_view.version):
             return
         if private:
             text = f"{done_text(action)} Press **My hand** for your hand as it is now."

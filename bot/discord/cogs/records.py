@@ -11,13 +11,29 @@ from discord.ext import commands
 
 from bot.discord.components import sentence, tell
 from bot.discord.options import DEFAULT_PRESET, OptionError, check_preset, preset_autocomplete
-from data.rating import START_RATING, display
+from data import HandRecord, SeatResult
+from data.rating import PROVISIONAL_GAMES, START_RATING, display
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
 
 Interaction = discord.Interaction[Any]
 PAGE_SIZE = 10
+BOARD_FROM_GAMES = 1  # every rated player is on the board; the first 10 games are marked
+
+
+def hands_text(games: int) -> str:
+    return f"{games} hand" + ("" if games == 1 else "s")
+
+
+def hand_outcome(record: HandRecord, mine: SeatResult) -> str:
+    """What happened to one player in a finished hand: 'won 1, net -8', 'placed 3, -16'."""
+    wins = sum(1 for seat in record.winners if seat == mine.seat)
+    if wins:
+        return f"**won {wins}**, net {mine.delta:+d}"
+    if record.outcome == "draw":
+        return f"draw, {mine.delta:+d}"
+    return f"placed {mine.placement}, {mine.delta:+d}"
 
 
 def who(player_id: str) -> str:
@@ -40,7 +56,7 @@ class RecordsCog(commands.Cog, name="Records"):
         preset: str = DEFAULT_PRESET,
         page: app_commands.Range[int, 1, 10_000] = 1,
     ) -> None:
-        """One page of a preset's leaderboard (players with a few rated hands)."""
+        """One page of a preset's leaderboard: every rated player, provisional ones marked."""
         try:
             found = check_preset(preset)
             if page < 1:
@@ -48,23 +64,25 @@ class RecordsCog(commands.Cog, name="Records"):
         except OptionError as error:
             return await tell(interaction, sentence(error))
         await interaction.response.defer(thinking=True)
-        board = await self.bot.store.leaderboard(found.id, page, PAGE_SIZE)
+        board = await self.bot.store.leaderboard(
+            found.id, page, PAGE_SIZE, min_games=BOARD_FROM_GAMES
+        )
         embed = discord.Embed(title=f"Leaderboard · {found.name}", colour=discord.Colour.gold())
         if not board.entries:
             embed.description = (
-                f"Nobody has {board.min_games} rated hands of `{found.id}` yet."
+                f"Nobody has played a rated hand of `{found.id}` yet."
                 if board.total == 0
                 else f"Page {page} is past the end: the board has {board.pages} page(s)."
             )
         else:
             embed.description = "\n".join(
-                f"**{e.rank}.** {who(e.player_id)} · {e.display} · {e.games} hands"
+                f"**{e.rank}.** {who(e.player_id)} · {e.display} · {hands_text(e.games)}"
                 + (" · provisional" if e.provisional else "")
                 for e in board.entries
             )
         embed.set_footer(
             text=f"page {board.page} of {board.pages} · {board.total} players · "
-            f"from {board.min_games} rated hands"
+            f"provisional: fewer than {PROVISIONAL_GAMES} rated hands"
         )
         await interaction.followup.send(embed=embed)
 
@@ -87,7 +105,7 @@ class RecordsCog(commands.Cog, name="Records"):
             )
         for row in rows:
             mark = " (provisional)" if row.provisional else ""
-            embed.add_field(name=row.preset, value=f"{row.display}{mark} · {row.games} hands")
+            embed.add_field(name=row.preset, value=f"{row.display}{mark} · {hands_text(row.games)}")
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name="history", description="Your last hands")
@@ -103,18 +121,12 @@ class RecordsCog(commands.Cog, name="Records"):
             mine = next((s for s in record.seats if s.player_id == user_id), None)
             if mine is None:
                 continue
-            if record.outcome == "draw":
-                result = "draw"
-            elif mine.seat in record.winners:
-                result = "**won**"
-            else:
-                result = f"placed {mine.placement}"
             change = next((c for c in record.rating_changes if c.player_id == user_id), None)
             rated = f" · rating {change.display_delta:+d}" if change else ""
             when = f"<t:{math.floor(record.finished_at)}:d>"
             lines.append(
                 f"{when} · Table #{record.table_id} hand {record.hand_no + 1} · `{record.preset}`"
-                f" · {result} · {mine.delta:+d}{rated}"
+                f" · {hand_outcome(record, mine)}{rated}"
             )
         embed = discord.Embed(title="Your last hands", description="\n".join(lines))
         await interaction.followup.send(embed=embed, ephemeral=True)
