@@ -139,11 +139,10 @@ async def seed_tables(path: str, tables: int, rng: random.Random) -> int:
                 PRESET, guild_id=1, channel_id=2, seats=seats, options=TableOptions(rated=True)
             )
             session = Session(preset, seed=t)
-            await store.save_session_state(tid, json.dumps(session.to_json()))
             state = session.new_hand()
-            hid = await store.start_hand(
-                tid, 1, state.seed, setup=json.dumps({"round_wind": state.round_wind})
-            )
+            # As the runtime does: the session a hand starts from travels in its setup.
+            setup = {"session": session.to_json(), "round_wind": state.round_wind}
+            hid = await store.start_hand(tid, 1, state.seed, setup=json.dumps(setup))
             for _ in range(rng.randint(20, 80)):
                 to_act = state.seats_to_act()
                 if not to_act:
@@ -163,10 +162,10 @@ def restore_all(loaded: list[LoadedTable]) -> list[tuple[Session, HandState | No
     """What the bot does at start-up: each table's session, and its hand replayed."""
     out = []
     for lt in loaded:
-        session = Session.from_json(json.loads(lt.table.session_state or "{}"))
+        setup = json.loads(lt.hand.setup or "{}") if lt.hand is not None else {}
+        session = Session.from_json(setup.get("session") or json.loads(lt.table.session_state))
         hand = None
         if lt.hand is not None:
-            setup = json.loads(lt.hand.setup or "{}")
             hand = HandState.replay(
                 lt.table.preset, lt.hand.seed, lt.hand.actions, setup.get("round_wind", 0)
             )

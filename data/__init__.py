@@ -19,6 +19,7 @@ from data.errors import (
     StoreError,
     TableNotFoundError,
     TableQuarantinedError,
+    UnusableDatabaseError,
 )
 from data.rows import (
     ACTIVE_PHASES,
@@ -37,7 +38,6 @@ from data.rows import (
     RecordedHand,
     SeatResult,
     SeatRow,
-    TableEvent,
     TableOptions,
     TableRow,
     WinRecord,
@@ -71,10 +71,10 @@ __all__ = [
     "StaleVersionError",
     "Store",
     "StoreError",
-    "TableEvent",
     "TableNotFoundError",
     "TableOptions",
     "TableQuarantinedError",
     "TableRow",
+    "UnusableDatabaseError",
     "WinRecord",
 ]
