@@ -9,6 +9,7 @@ leaderboards, expiry. The only package that talks to the database; it imports on
 1
 """
 
+from data.connection import check_database
 from data.errors import (
     AlreadyOpenError,
     HandNotActiveError,
@@ -77,4 +78,5 @@ __all__ = [
     "TableRow",
     "UnusableDatabaseError",
     "WinRecord",
+    "check_database",
 ]

@@ -112,6 +112,35 @@ def check_path(path: str) -> None:
         )
 
 
+def check_database(path: str) -> None:
+    """Whether Store.open would accept `path`, found by reading only (for start-up, before
+    anything else happens): raises what Store.open would, and changes nothing on disk."""
+    if path == MEMORY or not _check_before_connecting(path):
+        return
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        if check_compatible(conn, path):
+            _check_pages(conn, path)
+    except sqlite3.DatabaseError as error:
+        raise NotAStoreError(f"{path!r} cannot be used as the bot's database: {error}") from None
+    finally:
+        conn.close()  # the last connection: SQLite removes the -wal and -shm files it made
+
+
+def _check_before_connecting(path: str) -> bool:
+    """The file-system checks and the header's schema version; whether the file has data."""
+    check_path(path)
+    # Read-only first: a newer database must be refused without a byte written to it.
+    try:
+        found = probe_version(path)
+    except OSError as error:
+        message = f"the database {path!r} cannot be read ({error.strerror or error})"
+        raise UnusableDatabaseError(message) from None
+    if found > LATEST_VERSION:
+        raise SchemaTooNewError(path, found, LATEST_VERSION)
+    return os.path.exists(path) and os.path.getsize(path) > 0
+
+
 def configure(conn: sqlite3.Connection, path: str, synchronous: str) -> None:
     """Connection settings, checks, then migrations. Nothing is written before the checks."""
     conn.execute("PRAGMA busy_timeout = 10000")
@@ -168,16 +197,7 @@ class Connection:
                 raise AlreadyOpenError(
                     f"{path!r} is already open in this process; share that Store"
                 )
-            check_path(path)
-            # Read-only first: a newer database must be refused without a byte written to it.
-            try:
-                found = probe_version(path)
-            except OSError as error:
-                raise UnusableDatabaseError(
-                    f"the database {path!r} cannot be read ({error.strerror or error})"
-                ) from None
-            if found > LATEST_VERSION:
-                raise SchemaTooNewError(path, found, LATEST_VERSION)
+            _check_before_connecting(path)
         try:
             db = await aiosqlite.connect(path, isolation_level=None)
         except sqlite3.Error as error:
