@@ -163,7 +163,8 @@ def restore_all(loaded: list[LoadedTable]) -> list[tuple[Session, HandState | No
     out = []
     for lt in loaded:
         setup = json.loads(lt.hand.setup or "{}") if lt.hand is not None else {}
-        session = Session.from_json(setup.get("session") or json.loads(lt.table.session_state))
+        stored = setup.get("session") or json.loads(lt.table.session_state or "{}")
+        session = Session.from_json(stored)
         hand = None
         if lt.hand is not None:
             hand = HandState.replay(

@@ -108,8 +108,8 @@ def load_active_tables(
         try:
             table = table_from(row, seats.get(tid, ()))
             hand = None
-            if table.phase is Phase.PLAYING and table.current_hand_id in hands:
-                hid = table.current_hand_id
+            hid = table.current_hand_id
+            if table.phase is Phase.PLAYING and hid is not None and hid in hands:
                 hand = hand_from(hands[hid], lines.get(hid, ()), cache)
             check_table(table, hand)
         except UnreadableError as e:
