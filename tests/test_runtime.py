@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from bot.runtime import (
     TableError,
 )
 from data import Phase, Store
+from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
@@ -206,20 +208,41 @@ async def test_restore_in_the_middle_of_a_claim_window(tmp_path: Path) -> None:
     await store.close()
 
 
+Policy = Callable[[HandState, int], Action]
+
+
+def never_wins(state: HandState, seat: int) -> Action:
+    """Pass every call and discard the drawn tile: the hand ends in a wall draw."""
+    legal = [a for a in state.legal_actions(seat) if a.kind is not ActionKind.WIN]
+    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    drawn = next((a for a in discards if a.tile == state.drawn), None)
+    passed = next((a for a in legal if a.kind is ActionKind.PASS), None)
+    return drawn or passed or (discards or legal)[0]
+
+
+def wins_when_it_can(state: HandState, seat: int) -> Action:
+    legal = state.legal_actions(seat)
+    win = next((a for a in legal if a.kind is ActionKind.WIN), None)
+    return win or next((a for a in legal if a.kind is ActionKind.PASS), None) or legal[0]
+
+
+async def play_out(runtime: Runtime, table: LiveTable, policy: Policy) -> None:
+    """Every seat decides by `policy` until the hand is over."""
+    while table.phase is Phase.PLAYING:
+        assert table.hand is not None
+        player = table.players_to_act()[0]
+        action = policy(table.hand, table.hand_seat(player))
+        await runtime.act(table.id, table.seat(player).player_id, action, table.version)
+
+
 async def test_rated_hand_to_the_end_updates_ratings_and_waits_for_ready(store: Store) -> None:
     front = Recorder()
     runtime = await make_runtime(store, ManualTimers(), front)
     table = await four_humans(runtime, rated=True)
-    while table.phase is Phase.PLAYING:
-        assert table.hand is not None
-        player = table.players_to_act()[0]
-        seat = table.hand_seat(player)
-        await runtime.act(
-            table.id, table.seat(player).player_id, choose_action(table.hand, seat), table.version
-        )
+    await play_out(runtime, table, never_wins)
     assert table.phase is Phase.BETWEEN_HANDS and ("ended", table.id, None) in front.calls
     assert table.last_result is not None
-    # Seed 77 ends in a wall draw: every player still gets a rated hand (games 1, no move).
+    # A wall draw: every player still gets a rated hand (games 1, rating unmoved).
     assert table.hand is not None and table.hand.outcome().wins == ()  # type: ignore[union-attr]
     changes = table.last_result.rating_changes
     assert sorted(c.player_id for c in changes) == sorted(p for p, _ in PLAYERS)
@@ -250,13 +273,7 @@ async def test_a_won_rated_hand_moves_ratings_by_placement(store: Store) -> None
     )
     table = await four_humans(runtime, rated=True)
     await play(runtime, table, "0 discard 5m")
-    while table.phase is Phase.PLAYING:
-        assert table.hand is not None
-        player = table.players_to_act()[0]
-        offered = table.hand.legal_actions(table.hand_seat(player))
-        choice = next((a for a in offered if a.kind.value == "win"), None)
-        choice = choice or next(a for a in offered if a.kind.value == "pass")
-        await runtime.act(table.id, table.seat(player).player_id, choice, table.version)
+    await play_out(runtime, table, wins_when_it_can)
     outcome = table.hand.outcome()  # type: ignore[union-attr]
     assert outcome is not None and [w.seat for w in outcome.wins] == [2]
     assert table.last_result is not None
