@@ -120,7 +120,7 @@ def check_database(path: str) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         if check_compatible(conn, path):
-            _check_pages(conn, path)
+            check_pages(conn, path)
     except sqlite3.DatabaseError as error:
         raise NotAStoreError(f"{path!r} cannot be used as the bot's database: {error}") from None
     finally:
@@ -147,7 +147,7 @@ def configure(conn: sqlite3.Connection, path: str, synchronous: str) -> None:
     conn.execute("PRAGMA foreign_keys = ON")
     found = check_compatible(conn, path)  # before the first write: journal_mode changes it
     if found:
-        _check_pages(conn, path)
+        check_pages(conn, path)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     before, after = migrate(conn, path)
@@ -155,7 +155,7 @@ def configure(conn: sqlite3.Connection, path: str, synchronous: str) -> None:
         log.info("database %s migrated from schema version %d to %d", path, before, after)
 
 
-def _check_pages(conn: sqlite3.Connection, path: str) -> None:
+def check_pages(conn: sqlite3.Connection, path: str) -> None:
     """A damaged database is refused at start-up, not discovered one failed command at a time.
 
     quick_check reads every page once (well under a second for a database of tens of MB).
@@ -165,8 +165,9 @@ def _check_pages(conn: sqlite3.Connection, path: str) -> None:
     except sqlite3.DatabaseError as error:
         problems = [str(error)]
     if problems != ["ok"]:
+        first = " ".join(problems[0].replace("*", " ").split())[:160]  # SQLite's may span lines
         raise UnusableDatabaseError(
-            f"the database {path!r} is damaged ({problems[0]}; {len(problems)} problem(s) "
+            f"the database {path!r} is damaged ({first}; {len(problems)} problem(s) "
             "found): restore it from a backup, or set MAHJONG_DB to another file. "
             "Nothing was changed"
         )

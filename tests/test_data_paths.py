@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from data import Store, UnusableDatabaseError
+from data.connection import check_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET = "hkos-3-v1"
@@ -75,6 +76,20 @@ async def test_damaged_pages(tmp_path: Path) -> None:
         f.write(b"\xa5" * (3 * 4096))
     message = await refused(path, tmp_path, "is damaged")
     assert "backup" in message
+
+
+def test_a_damage_report_over_several_lines_becomes_one() -> None:
+    """quick_check's rows can start with '*** in database main ***' and a newline."""
+
+    class Reporting:
+        def execute(self, sql: str) -> list[tuple[str]]:
+            assert sql == "PRAGMA quick_check"
+            return [("*** in database main ***\nPage 5: btreeInitPage() returns error code 11",)]
+
+    with pytest.raises(UnusableDatabaseError) as error:
+        check_pages(Reporting(), "bot.db")  # type: ignore[arg-type]
+    assert "\n" not in str(error.value)
+    assert "in database main Page 5: btreeInitPage() returns error code 11" in str(error.value)
 
 
 async def test_a_read_only_file_is_refused(tmp_path: Path) -> None:
