@@ -6,9 +6,11 @@ Measures, on a fresh file database in a temporary directory (WAL, as the bot run
     default) and, for comparison, NORMAL; and 100 tables appending concurrently;
   * a leaderboard page over 100,000 rating rows (total + page, at five page positions);
   * restoring 1,000 tables mid-hand: loading their rows and logs from the database (time and
-    memory), then rebuilding each through the engine (Session.from_json, HandState.replay).
+    memory), then rebuilding each through the engine (Session.from_json, HandState.replay);
+  * work done under random SIGKILLs: the crash test's writer (tests/data_writer_proc.py) killed
+    at random moments over one file, restarted each time; confirmed writes per second alive.
 
-Ends with three lines: appends_per_s, leaderboard_ms, restore_1000_s.
+Ends with four lines: appends_per_s, leaderboard_ms, restore_1000_s, writes_under_kills_per_s.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import asyncio
 import json
 import os
 import random
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +36,8 @@ from engine.hand import HandState
 from engine.presets import find_preset
 from engine.session import Session
 
+ROOT = Path(__file__).resolve().parent.parent
+WRITER = ROOT / "tests" / "data_writer_proc.py"
 PRESET = "hkos-3-v1"
 # A plausible mix of log lines (what a hand's log is mostly made of).
 LINES = ["0 discard 5m", "1 pass", "2 pass", "3 pass", "1 discard 9p", "2 chow 345m", "3 pung 1z"]
@@ -133,11 +139,10 @@ async def seed_tables(path: str, tables: int, rng: random.Random) -> int:
                 PRESET, guild_id=1, channel_id=2, seats=seats, options=TableOptions(rated=True)
             )
             session = Session(preset, seed=t)
-            await store.save_session_state(tid, json.dumps(session.to_json()))
             state = session.new_hand()
-            hid = await store.start_hand(
-                tid, 1, state.seed, setup=json.dumps({"round_wind": state.round_wind})
-            )
+            # As the runtime does: the session a hand starts from travels in its setup.
+            setup = {"session": session.to_json(), "round_wind": state.round_wind}
+            hid = await store.start_hand(tid, 1, state.seed, setup=json.dumps(setup))
             for _ in range(rng.randint(20, 80)):
                 to_act = state.seats_to_act()
                 if not to_act:
@@ -157,10 +162,11 @@ def restore_all(loaded: list[LoadedTable]) -> list[tuple[Session, HandState | No
     """What the bot does at start-up: each table's session, and its hand replayed."""
     out = []
     for lt in loaded:
-        session = Session.from_json(json.loads(lt.table.session_state or "{}"))
+        setup = json.loads(lt.hand.setup or "{}") if lt.hand is not None else {}
+        stored = setup.get("session") or json.loads(lt.table.session_state or "{}")
+        session = Session.from_json(stored)
         hand = None
         if lt.hand is not None:
-            setup = json.loads(lt.hand.setup or "{}")
             hand = HandState.replay(
                 lt.table.preset, lt.hand.seed, lt.hand.actions, setup.get("round_wind", 0)
             )
@@ -197,11 +203,41 @@ async def bench_restore(path: str) -> tuple[float, float, int, int]:
     return load_s, replay_s, len(restored), peak
 
 
+def bench_kills(directory: str, kills: int, rng: random.Random) -> tuple[float, int, int]:
+    """(confirmed writes per second alive, confirmed writes, results) over `kills` SIGKILLs.
+
+    Each run: start the writer on the same file, wait for it to open the store, let it write
+    for a random 0.05-0.5 s, SIGKILL it. "Alive" counts from the store being open to the kill.
+    """
+    db = os.path.join(directory, "kills.db")
+    alive = 0.0
+    confirmed = results = 0
+    for kill in range(kills):
+        ack = Path(directory) / f"kill-ack{kill}.txt"
+        proc = subprocess.Popen([sys.executable, str(WRITER), db, str(ack), str(kill)], cwd=ROOT)
+        try:
+            while not (ack.exists() and ack.read_text().startswith("ready\n")):
+                if proc.poll() is not None:
+                    raise SystemExit(f"the writer exited with {proc.returncode}")
+                time.sleep(0.002)
+            opened = time.perf_counter()
+            time.sleep(rng.uniform(0.05, 0.5))
+            proc.send_signal(signal.SIGKILL)
+            alive += time.perf_counter() - opened
+        finally:
+            proc.wait()
+        lines = ack.read_text().split("\n")[1:-1]  # after "ready"; a torn last line is not one
+        confirmed += len(lines)
+        results += sum(1 for line in lines if line.startswith("R "))
+    return confirmed / alive, confirmed, results
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--appends", type=int, default=20_000)
     parser.add_argument("--players", type=int, default=100_000)
     parser.add_argument("--tables", type=int, default=1_000)
+    parser.add_argument("--kills", type=int, default=20)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="mahjong-bench-") as directory:
@@ -242,6 +278,12 @@ async def main() -> None:
         )
         print(f"  restore database size: {os.path.getsize(path) / 2**20:.1f} MiB")
 
+        under_kills, confirmed, results = bench_kills(directory, args.kills, random.Random(2024))
+        print(
+            f"  {args.kills} SIGKILLs of a writer on one file: {confirmed:,} confirmed writes"
+            f" ({results} hand results), {under_kills:,.0f} per second alive"
+        )
+
     print(
         "appends_per_s = 100 tables appending concurrently, synchronous=FULL "
         f"(one table in a loop: {full:,.0f}/s FULL, {normal:,.0f}/s NORMAL)"
@@ -250,6 +292,7 @@ async def main() -> None:
     print("leaderboard_ms = median at the slowest page position (the middle of the board)")
     print(f"leaderboard_ms: {board_ms:.2f}")
     print(f"restore_1000_s: {restore_s:.3f}")
+    print(f"writes_under_kills_per_s: {under_kills:.0f}")
 
 
 if __name__ == "__main__":

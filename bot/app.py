@@ -43,6 +43,13 @@ def run_bot(environ: Mapping[str, str] | None = None, *, stderr: TextIO | None =
     if not config.token:
         print(NO_TOKEN, file=err, end="")
         return 2
+    from data import StoreError, check_database
+
+    try:
+        check_database(config.db_path)  # before Discord: a bad path is one line, not a login
+    except StoreError as error:
+        print(f"error: the database cannot be used: {error}", file=err)
+        return 2
     setup_logging(config.log_level_number)
     point_discord_at(config)
     try:

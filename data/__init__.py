@@ -9,6 +9,7 @@ leaderboards, expiry. The only package that talks to the database; it imports on
 1
 """
 
+from data.connection import check_database
 from data.errors import (
     AlreadyOpenError,
     HandNotActiveError,
@@ -19,6 +20,7 @@ from data.errors import (
     StoreError,
     TableNotFoundError,
     TableQuarantinedError,
+    UnusableDatabaseError,
 )
 from data.rows import (
     ACTIVE_PHASES,
@@ -37,7 +39,6 @@ from data.rows import (
     RecordedHand,
     SeatResult,
     SeatRow,
-    TableEvent,
     TableOptions,
     TableRow,
     WinRecord,
@@ -71,10 +72,11 @@ __all__ = [
     "StaleVersionError",
     "Store",
     "StoreError",
-    "TableEvent",
     "TableNotFoundError",
     "TableOptions",
     "TableQuarantinedError",
     "TableRow",
+    "UnusableDatabaseError",
     "WinRecord",
+    "check_database",
 ]

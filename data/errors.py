@@ -63,3 +63,16 @@ class TableQuarantinedError(StoreError):
         self.table_id = table_id
         self.reason = reason
         super().__init__(f"table {table_id} is quarantined: {reason}")
+
+
+class UnusableDatabaseError(StoreError):
+    """The database cannot be used where it is: the path is a directory or in a missing folder,
+    the file or its folder is read-only, or its pages are damaged. Nothing was written; the
+    message says what is wrong and what to do (one line, for the start-up error)."""
+
+
+class UnreadableError(Exception):
+    """Stored data that does not read back (the table it belongs to gets quarantined).
+
+    Internal to data/: the store turns it into TableQuarantinedError or StoreError.
+    """

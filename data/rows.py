@@ -16,6 +16,16 @@ from data import rating as _rating
 from engine.actions import Action
 
 
+def checked_json(text: str | None, what: str) -> str | None:
+    """Caller-supplied JSON text, checked to parse, so nothing unreadable is ever stored."""
+    if text is not None:
+        try:
+            json.loads(text)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"{what} must be JSON text: {e}") from None
+    return text
+
+
 class Phase(StrEnum):
     LOBBY = "lobby"
     PLAYING = "playing"
@@ -108,15 +118,6 @@ class LoadedTable:
 class QuarantinedTable:
     table_id: int
     reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class TableEvent:
-    id: int
-    table_id: int
-    at: float
-    kind: str  # created, closed, quarantined
-    detail: str
 
 
 @dataclass(frozen=True, slots=True)

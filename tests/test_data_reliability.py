@@ -5,6 +5,10 @@ every write the store confirmed. It is killed at a random moment, 30 times over 
 (some kills land during start-up and migration), and after each kill the database must hold:
 no half-applied hand, no rating without its history row (or the reverse), contiguous action
 logs, ratings equal to the sum of their history, and every confirmed write.
+
+How much the writer gets done between kills is a speed, so it is a benchmark figure
+(`python bench/store.py` prints it), not an assertion here: each kill after start-up waits
+for the writer's progress (a few confirmed writes), not for a time.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from data.rating import START_RATING
 WRITER = Path(__file__).with_name("data_writer_proc.py")
 ROOT = Path(__file__).resolve().parent.parent
 KILLS = 30
+PROGRESS = 5  # confirmed writes (after `ready`) before a kill is allowed
 
 
 def check_invariants(path: Path) -> dict[str, int]:
@@ -146,14 +151,17 @@ def check_confirmed_writes(path: Path, ack: Path) -> int:
     return len(lines)
 
 
-def wait_for_ready(ack: Path, proc: subprocess.Popen, timeout: float = 10.0) -> None:
+def wait_for_ready(ack: Path, proc: subprocess.Popen, writes: int = 0, timeout: float = 60) -> None:
+    """Until the writer has opened the store and confirmed `writes` writes (the timeout is
+    only there so a broken writer fails the test instead of hanging it)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if ack.exists() and ack.read_text().startswith("ready\n"):
+        text = ack.read_text() if ack.exists() else ""
+        if text.startswith("ready\n") and text.count("\n") > writes:
             return
         assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
         time.sleep(0.005)
-    raise AssertionError("writer did not start")
+    raise AssertionError(f"writer did not start and confirm {writes} writes")
 
 
 def test_sigkill_at_random_points_leaves_a_consistent_database(tmp_path: Path) -> None:
@@ -171,7 +179,7 @@ def test_sigkill_at_random_points_leaves_a_consistent_database(tmp_path: Path) -
             if kill % 6 == 0:
                 time.sleep(rng.uniform(0.0, 0.4))  # during start-up, imports or migrations
             else:
-                wait_for_ready(ack, proc)
+                wait_for_ready(ack, proc, writes=PROGRESS)
                 time.sleep(rng.uniform(0.0, 0.25))
             assert proc.poll() is None, f"writer exited early: {proc.stderr.read().decode()}"
             proc.send_signal(signal.SIGKILL)
@@ -181,9 +189,8 @@ def test_sigkill_at_random_points_leaves_a_consistent_database(tmp_path: Path) -
         if db.exists():
             stats = check_invariants(db)
             confirmed += check_confirmed_writes(db, ack)
-    # The writer got real work done between kills (a loaded machine does less of it).
-    assert stats["results"] >= 10 and stats["rating_rows"] >= 20, stats
-    assert confirmed >= 200
+    # Every kill after start-up came after PROGRESS confirmed writes, all of them checked.
+    assert confirmed >= PROGRESS * sum(1 for kill in range(KILLS) if kill % 6) and stats["actions"]
 
 
 async def test_store_reopens_and_continues_after_the_crashes(tmp_path: Path) -> None:

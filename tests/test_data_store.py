@@ -1,4 +1,5 @@
-"""The store (data/store.py): tables as action logs, results and ratings, history, expiry."""
+"""The store (data/store.py and its modules): tables as action logs, results and ratings,
+history, expiry; tested through Store's methods, and the SQLite file where no method reads."""
 
 from __future__ import annotations
 
@@ -24,11 +25,12 @@ from data import (
     TableNotFoundError,
     TableOptions,
     TableQuarantinedError,
+    TableRow,
     WinRecord,
     rating,
 )
 from data.errors import AlreadyOpenError
-from data.store import IDLE_TABLES_SQL
+from data.tables import IDLE_TABLES_SQL
 from engine.actions import Action
 from engine.tiles import InvalidNotationError
 
@@ -93,13 +95,31 @@ async def rated_table(store: Store, players: tuple[str, ...] = ("a", "b", "c", "
     )
 
 
+async def table_row(store: Store, tid: int) -> TableRow:
+    """The table as stored, as restore reads it."""
+    return (await store.load_table(tid)).table
+
+
+async def events(store: Store, tid: int) -> list[tuple[str, str]]:
+    """The table's recorded lifecycle (kind, detail), oldest first: an audit trail for bug
+    reports that no command reads, so the test reads the table itself."""
+
+    def read(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+        rows = conn.execute(
+            "SELECT kind, detail FROM table_events WHERE table_id = ? ORDER BY id", (tid,)
+        )
+        return rows.fetchall()
+
+    return await store._call(read)
+
+
 async def play_hand(
     store: Store, tid: int, hand_no: int, players: tuple[str, ...], deltas: tuple[int, ...]
 ):
     hid = await store.start_hand(tid, hand_no, hand_no * 1000)
     for i, line in enumerate(["0 discard 1z", "1 pass", "2 pass", "3 pass"]):
         await store.append_action(tid, hid, line, i)
-    table = await store.get_table(tid)
+    table = await table_row(store, tid)
     return await store.record_hand_result(
         tid, hid, result(players, deltas, rated=table.options.rated)
     )
@@ -152,7 +172,7 @@ async def test_create_and_update_table(store: Store, clock: Clock) -> None:
         visibility="private", rated=True, time_control="blitz", invite_code="K7Q", extra={"x": 1}
     )
     tid = await store.create_table(PRESET, guild_id=10, channel_id=20, options=opts)
-    t = await store.get_table(tid)
+    t = await table_row(store, tid)
     assert (t.guild_id, t.channel_id, t.preset, t.options, t.phase) == (
         10,
         20,
@@ -167,45 +187,44 @@ async def test_create_and_update_table(store: Store, clock: Clock) -> None:
     await store.set_message_id(tid, 999)
     clock.advance(5)
     await store.set_message_id(tid, 1000)  # not a game action
-    t = await store.get_table(tid)
+    t = await table_row(store, tid)
     assert t.seats == (SeatRow(0, "111", True), SeatRow(2, "cpu:1", False))
     assert t.message_id == 1000
     assert t.last_action_at == clock.t - 5
 
-    assert (await store.find_by_invite("K7Q")).id == tid
-    assert await store.find_by_invite("nope") is None
-    assert await store.list_tables(10) == []  # private
-    assert [x.id for x in await store.list_tables(10, public_only=False)] == [tid]
-    assert await store.tables_of_player("111") == [tid]
-
     await store.set_options(tid, TableOptions(rated=False))
-    assert (await store.get_table(tid)).options == TableOptions()
+    assert (await table_row(store, tid)).options == TableOptions()
     await store.start_hand(tid, 1, 1)
     with pytest.raises(StoreError, match="rated is fixed"):
         await store.set_options(tid, TableOptions(rated=True))
     await store.set_options(tid, TableOptions(invite_code="NEW"))  # anything else may change
-    assert (await store.get_table(tid)).options.invite_code == "NEW"
+    assert (await table_row(store, tid)).options.invite_code == "NEW"
     await store.set_phase(tid, Phase.BETWEEN_HANDS)
-    assert (await store.get_table(tid)).phase is Phase.BETWEEN_HANDS
+    assert (await table_row(store, tid)).phase is Phase.BETWEEN_HANDS
     with pytest.raises(ValueError):
         await store.set_phase(tid, Phase.CLOSED)
 
 
 async def test_unknown_table_and_unknown_preset(store: Store) -> None:
     with pytest.raises(TableNotFoundError):
-        await store.get_table(42)
+        await store.load_table(42)
     with pytest.raises(TableNotFoundError):
         await store.set_seats(42, [])
     with pytest.raises(ValueError, match="unknown preset"):
         await store.create_table("no-such-preset")
 
 
-async def test_session_state_must_be_json(store: Store) -> None:
-    tid = await store.create_table(PRESET)
-    with pytest.raises(ValueError):
-        await store.save_session_state(tid, "{not json")
-    await store.save_session_state(tid, '{"dealer": 2}')
-    assert (await store.get_table(tid)).session_state == '{"dealer": 2}'
+async def test_session_state_and_setup_must_be_json(store: Store) -> None:
+    tid = await rated_table(store)
+    with pytest.raises(ValueError, match="hand setup"):
+        await store.start_hand(tid, 1, 1, setup="{not json")
+    hid = await store.start_hand(tid, 1, 1, setup='{"dealer": 0}')
+    res = result(("a", "b", "c", "d"), (8, -8, 0, 0))
+    with pytest.raises(ValueError, match="session state"):
+        await store.record_hand_result(tid, hid, res, session_state="{not json")
+    assert (await store.hand_log(hid)).status is HandStatus.PLAYING  # nothing was written
+    await store.record_hand_result(tid, hid, res, session_state='{"dealer": 2}')
+    assert (await table_row(store, tid)).session_state == '{"dealer": 2}'
 
 
 # ---------------------------------------------------------------- hands and the action log
@@ -276,7 +295,7 @@ async def test_one_hand_at_a_time_and_unique_hand_numbers(store: Store) -> None:
 
 
 async def play_hand_end(store: Store, tid: int) -> None:
-    t = await store.get_table(tid)
+    t = await table_row(store, tid)
     assert t.current_hand_id is not None
     await store.record_hand_result(
         tid, t.current_hand_id, result(("a", "b", "c", "d"), (8, -8, 0, 0))
@@ -290,8 +309,7 @@ async def test_restore_mid_hand_and_between_hands_matches_what_was_written(
     s = await Store.open(path, clock=clock)
     tid = await rated_table(s)
     await s.set_message_id(tid, 77)
-    await s.save_session_state(tid, '{"dealer": 0, "points": [0, 0, 0, 0]}')
-    hid = await s.start_hand(tid, 1, 99, setup='{"dealer": 0}')
+    hid = await s.start_hand(tid, 1, 99, setup='{"dealer": 0, "points": [0, 0, 0, 0]}')
     for i in range(30):
         await s.append_action(tid, hid, f"{i % 4} discard {i % 9 + 1}p", i, {"t": float(i)})
     live = await s.load_table(tid)
@@ -319,8 +337,7 @@ async def test_restore_mid_hand_and_between_hands_matches_what_was_written(
     assert restored.hand is None
     assert restored.table.session_state == '{"dealer": 1, "points": [8, -8, 0, 0]}'
     assert restored.deadlines == {"ready": 5.0}
-    logs = await s.hand_logs(tid)
-    assert [h.hand_id for h in logs] == [hid] and logs[0].status is HandStatus.FINISHED
+    assert (await s.hand_log(hid)).status is HandStatus.FINISHED
     await s.close()
 
 
@@ -344,7 +361,7 @@ async def test_result_records_history_and_ratings_once(store: Store) -> None:
     with pytest.raises(ResultConflictError):
         await store.record_hand_result(tid, hid, result(("a", "b", "c", "d"), (0, 0, 32, -32)))
     assert [(await store.rating(p, PRESET)).games for p in "abcd"] == [1, 1, 1, 1]
-    t = await store.get_table(tid)
+    t = await table_row(store, tid)
     assert t.phase is Phase.BETWEEN_HANDS and t.current_hand_id is None
 
 
@@ -356,7 +373,8 @@ async def test_concurrent_duplicate_results_apply_once(store: Store) -> None:
     assert sum(o.newly_recorded for o in outs) == 1
     assert len({o.rating_changes for o in outs}) == 1
     assert (await store.rating("a", PRESET)).games == 1
-    assert len(await store.rating_history("a", PRESET)) == 1
+    (hand,) = await store.recent_hands("a")
+    assert [c.player_id for c in hand.rating_changes] == ["a", "b", "c", "d"]
 
 
 async def test_computers_are_left_out_of_ratings(store: Store) -> None:
@@ -398,8 +416,8 @@ async def test_k_drops_after_ten_games_and_ratings_are_per_preset(store: Store) 
         a = rec.rating_changes[0]
         assert a.games == n
         assert a.provisional == (n < 10)
-    assert len(await store.rating_history("a", PRESET, limit=100)) == 11
     hands = {h.hand_no: h for h in await store.recent_hands("a", limit=20)}
+    assert sorted(hands) == list(range(1, 12)) and all(h.rating_changes for h in hands.values())
     for hand_no, k in ((10, 40.0), (11, 20.0)):  # hand 10 had 9 games behind it, 11 had 10
         changes = hands[hand_no].rating_changes
         before = [c.before for c in changes]
@@ -512,11 +530,11 @@ async def test_expire_idle_closes_quietly_and_records_it(store: Store, clock: Cl
     assert await store.expire_idle() == [lobby, playing]
     assert await store.expire_idle() == []
     for tid in (lobby, playing):
-        t = await store.get_table(tid)
+        t = await table_row(store, tid)
         assert t.phase is Phase.CLOSED and t.closed_reason.startswith("expired")
         assert t.closed_at == clock.t
-        assert [e.kind for e in await store.table_events(tid)] == ["created", "closed"]
-    assert (await store.get_table(busy)).phase is Phase.LOBBY
+        assert [kind for kind, _ in await events(store, tid)] == ["created", "closed"]
+    assert (await table_row(store, busy)).phase is Phase.LOBBY
     assert (await store.hand_log(hid)).status is HandStatus.ABANDONED
     assert (await store.rating("a", PRESET)).games == 0
     with pytest.raises(HandNotActiveError):
@@ -552,10 +570,10 @@ async def test_close_table_abandons_hand_without_rating(store: Store) -> None:
     tid = await rated_table(store)
     hid = await store.start_hand(tid, 1, 1)
     await store.close_table(tid, "ended by players")
-    assert (await store.get_table(tid)).closed_reason == "ended by players"
+    assert (await table_row(store, tid)).closed_reason == "ended by players"
     assert (await store.hand_log(hid)).status is HandStatus.ABANDONED
     await store.close_table(tid, "again")  # no-op
-    assert [e.detail for e in await store.table_events(tid)][-1] == "ended by players"
+    assert (await events(store, tid))[-1] == ("closed", "ended by players")
 
 
 # ---------------------------------------------------------------- quarantine
@@ -592,11 +610,10 @@ async def test_unreadable_tables_are_quarantined_the_rest_load(tmp_path: Path) -
     assert f"hand {bhid}: action 1 unreadable" in reasons[bad_log]
     assert "session state" in reasons[bad_session]
     for tid in reasons:
-        t = await s.get_table(tid)
-        assert t.phase is Phase.QUARANTINED and t.quarantine_reason == reasons[tid]
-        assert (await s.table_events(tid))[-1].kind == "quarantined"
-        with pytest.raises(TableQuarantinedError):
+        with pytest.raises(TableQuarantinedError) as quarantined:
             await s.load_table(tid)
+        assert quarantined.value.reason == reasons[tid]
+        assert (await events(s, tid))[-1][0] == "quarantined"
     # Set aside once: the next start loads the good ones and reports nothing new.
     loaded, bad = await s.load_active_tables()
     assert sorted(x.table.id for x in loaded) == [good, lobby] and bad == []
@@ -656,10 +673,12 @@ async def test_many_tables_appending_concurrently(tmp_path: Path, clock: Clock) 
 
 
 async def test_session_json_round_trip(store: Store) -> None:
-    tid = await store.create_table(PRESET)
+    tid = await rated_table(store)
+    hid = await store.start_hand(tid, 1, 1)
     state = {"dealer": 3, "prevailing": 1, "points": [10, -4, -3, -3], "ready": [0, 2]}
-    await store.save_session_state(tid, json.dumps(state))
-    assert json.loads((await store.load_table(tid)).table.session_state) == state
+    res = result(("a", "b", "c", "d"), (8, -8, 0, 0))
+    await store.record_hand_result(tid, hid, res, session_state=json.dumps(state))
+    assert json.loads((await table_row(store, tid)).session_state) == state
 
 
 async def test_a_cancelled_append_does_not_strand_the_others(store: Store) -> None:

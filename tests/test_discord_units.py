@@ -4,7 +4,6 @@ table surface, and the edit coalescer."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import re
 
@@ -205,29 +204,56 @@ def test_every_claim_window_shows_the_same_call_buttons_whoever_can_call() -> No
 # ------------------------------------------------------------------ coalescing
 
 
+class SteppedClock:
+    """Time that moves only when the test says so; sleepers wake once it passes their hour."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        woken = asyncio.get_running_loop().create_future()
+        self._sleepers.append((self.now + seconds, woken))
+        await woken
+
+    async def advance(self, seconds: float) -> None:
+        self.now += seconds
+        for sleeper in [s for s in self._sleepers if s[0] <= self.now]:
+            self._sleepers.remove(sleeper)
+            sleeper[1].set_result(None)
+        await settle()
+
+
+async def settle() -> None:
+    """Let every task that can run, run (a woken worker and the update it starts)."""
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
 async def test_the_coalescer_runs_the_latest_update_at_most_once_an_interval() -> None:
-    loop = asyncio.get_running_loop()
-    coalescer = Coalescer(interval=0.1)
+    clock = SteppedClock()
+    coalescer = Coalescer(interval=10, clock=clock, sleep=clock.sleep)
     runs: list[tuple[str, float]] = []
 
     def update(name: str):
         async def run() -> None:
-            runs.append((name, loop.time()))
+            runs.append((name, clock.now))
 
         return run
 
-    for index in range(20):
+    for index in range(20):  # a change every second, for 20 seconds
         coalescer.request("table", update(f"state {index}"))
-        await asyncio.sleep(0.01)
+        await settle()
+        await clock.advance(1)
     await coalescer.wait("table")
-    names = [name for name, _ in runs]
-    assert names[0] == "state 0" and names[-1] == "state 19"  # first at once, latest last
-    assert len(runs) <= 4  # 20 changes in ~0.2 s
-    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(runs)]
-    assert all(gap >= 0.095 for gap in gaps), gaps
+    # the first at once; then, once an interval, the latest of the changes made meanwhile
+    assert runs == [("state 0", 0), ("state 9", 10), ("state 19", 20)]
 
     coalescer.request("other", update("late"))
     await coalescer.drain()
-    assert runs[-1][0] == "late"
+    assert runs[-1] == ("late", 20)
     coalescer.request("other", update("after close"))
     assert not coalescer.busy and runs[-1][0] == "late"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from bot.runtime import (
     TableError,
 )
 from data import Phase, Store
+from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
@@ -209,25 +211,84 @@ async def test_restore_in_the_middle_of_a_claim_window(tmp_path: Path) -> None:
     await store.close()
 
 
+Policy = Callable[[HandState, int], Action]
+
+
+def never_wins(state: HandState, seat: int) -> Action:
+    """Pass every call and discard the drawn tile: the hand ends in a wall draw."""
+    legal = [a for a in state.legal_actions(seat) if a.kind is not ActionKind.WIN]
+    discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    drawn = next((a for a in discards if a.tile == state.drawn), None)
+    passed = next((a for a in legal if a.kind is ActionKind.PASS), None)
+    return drawn or passed or (discards or legal)[0]
+
+
+def wins_when_it_can(state: HandState, seat: int) -> Action:
+    legal = state.legal_actions(seat)
+    win = next((a for a in legal if a.kind is ActionKind.WIN), None)
+    return win or next((a for a in legal if a.kind is ActionKind.PASS), None) or legal[0]
+
+
+async def play_out(runtime: Runtime, table: LiveTable, policy: Policy) -> None:
+    """Every seat decides by `policy` until the hand is over."""
+    while table.phase is Phase.PLAYING:
+        assert table.hand is not None
+        player = table.players_to_act()[0]
+        action = policy(table.hand, table.hand_seat(player))
+        await runtime.act(table.id, table.seat(player).player_id, action, table.version)
+
+
 async def test_rated_hand_to_the_end_updates_ratings_and_waits_for_ready(store: Store) -> None:
     front = Recorder()
     runtime = await make_runtime(store, ManualTimers(), front)
     table = await four_humans(runtime, rated=True)
-    while table.phase is Phase.PLAYING:
-        assert table.hand is not None
-        player = table.players_to_act()[0]
-        seat = table.hand_seat(player)
-        await runtime.act(
-            table.id, table.seat(player).player_id, choose_action(table.hand, seat), table.version
-        )
+    await play_out(runtime, table, never_wins)
     assert table.phase is Phase.BETWEEN_HANDS and ("ended", table.id, None) in front.calls
     assert table.last_result is not None
-    outcome = table.hand.outcome()  # type: ignore[union-attr]
-    if outcome and outcome.wins:
-        assert table.last_result.rating_changes
+    # A wall draw: every player still gets a rated hand (games 1, rating unmoved).
+    assert table.hand is not None and table.hand.outcome().wins == ()  # type: ignore[union-attr]
+    changes = table.last_result.rating_changes
+    assert sorted(c.player_id for c in changes) == sorted(p for p, _ in PLAYERS)
+    assert all(c.games == 1 and c.delta == 0 for c in changes)
+    for player_id, _ in PLAYERS:
+        rows = await store.ratings_of(player_id)
+        assert [(r.preset, r.games) for r in rows] == [("hkos-3-v1", 1)]
     for player_id, _ in PLAYERS:
         await runtime.ready(table.id, player_id)
     assert table.phase is Phase.PLAYING and table.session.hand_number == 1  # type: ignore[union-attr]
+
+
+# The dealer's 14th tile, 5m, completes West's hand (half flush with East's pung); North
+# waits on it too, and South has no claim (see tests/test_discord_e2e.py).
+WINNING_DISCARD_HANDS = [
+    "234p678p234s678s3z5m",
+    "11s99s44z19p33m77m8p",
+    "123m46m789m111z99m",
+    "5m5m5z5z5z6z6z6z2z2z2z7z7z",
+]
+
+
+async def test_a_won_rated_hand_moves_ratings_by_placement(store: Store) -> None:
+    runtime = await make_runtime(
+        store,
+        ManualTimers(),
+        hand_factory=lambda s: HandState.arranged(s.preset, WINNING_DISCARD_HANDS),
+    )
+    table = await four_humans(runtime, rated=True)
+    await play(runtime, table, "0 discard 5m")
+    await play_out(runtime, table, wins_when_it_can)
+    outcome = table.hand.outcome()  # type: ignore[union-attr]
+    assert outcome is not None and [w.seat for w in outcome.wins] == [2]
+    assert table.last_result is not None
+    by_seat = {c.player_id: c for c in table.last_result.rating_changes}
+    winner = table.seat(table.player_at(2)).player_id
+    discarder = table.seat(table.player_at(0)).player_id
+    assert by_seat[winner].delta > 0 > by_seat[discarder].delta
+    assert by_seat[winner].placement == 1
+    assert sum(c.delta for c in by_seat.values()) == pytest.approx(0)
+    for player_id, _ in PLAYERS:
+        (row,) = await store.ratings_of(player_id)
+        assert row.games == 1 and row.rating == pytest.approx(by_seat[player_id].after)
 
 
 async def test_computers_play_their_seats_and_hidden_hands_stay_private(store: Store) -> None:

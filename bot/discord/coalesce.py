@@ -5,6 +5,9 @@ every few seconds. Each message gets one worker task: a request marks the messag
 if the worker is idle, starts it. The worker runs the *latest* update, then waits out the
 interval; requests arriving meanwhile collapse into one more run. The first update of a quiet
 message goes out at once.
+
+Time comes from an injectable `clock` and `sleep` (default: the event loop's), so tests can
+step through intervals without waiting for them.
 """
 
 from __future__ import annotations
@@ -17,13 +20,20 @@ from collections.abc import Awaitable, Callable, Hashable
 log = logging.getLogger(__name__)
 
 Update = Callable[[], Awaitable[None]]
+Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[object]]
 
 
 class Coalescer:
     """Per-key update workers with a minimum interval between runs of one key."""
 
-    def __init__(self, interval: float = 1.0) -> None:
+    def __init__(
+        self, interval: float = 1.0, *, clock: Clock | None = None, sleep: Sleep = asyncio.sleep
+    ) -> None:
+        """`clock` defaults to the running loop's time; `sleep(seconds)` waits on that clock."""
         self.interval = interval
+        self._clock = clock
+        self._sleep = sleep
         self._pending: dict[Hashable, Update] = {}
         self._workers: dict[Hashable, asyncio.Task[None]] = {}
         self._last_run: dict[Hashable, float] = {}
@@ -60,16 +70,16 @@ class Coalescer:
         return bool(self._workers)
 
     async def _work(self, key: Hashable) -> None:
-        loop = asyncio.get_running_loop()
+        now = self._clock or asyncio.get_running_loop().time
         try:
             while key in self._pending:
-                wait = self._last_run.get(key, -1e9) + self.interval - loop.time()
+                wait = self._last_run.get(key, -1e9) + self.interval - now()
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    await self._sleep(wait)
                 update = self._pending.pop(key, None)
                 if update is None:
                     break
-                self._last_run[key] = loop.time()
+                self._last_run[key] = now()
                 try:
                     await update()
                 except asyncio.CancelledError:

@@ -1,0 +1,271 @@
+"""Hands as seed + action log: starting a hand, appending actions with shared commits, reading.
+
+A hand's log has no gaps and never two actions for one version: an append carries the version
+it was taken at (the number of actions already stored) and is refused otherwise. Appends from
+different tables that arrive while a commit is in flight share the next transaction (group
+commit; each in its own savepoint, so one refused append does not affect the others): with
+synchronous=FULL every commit waits for the disk, and sharing that wait is what lets many busy
+tables go faster than one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from data.connection import transaction
+from data.errors import (
+    HandNotActiveError,
+    StaleVersionError,
+    StoreError,
+    TableNotFoundError,
+    UnreadableError,
+)
+from data.rows import ACTIVE_PHASES, HandLog, HandStatus
+from data.tables import replace_deadlines
+from engine.actions import Action
+from engine.tiles import InvalidNotationError
+
+HAND_COLS = "id, table_id, hand_no, seed, setup_json, status, started_at, ended_at"
+MAX_BATCH = 256  # appends per group commit: bounds the latency one commit adds
+
+
+# ------------------------------------------------------------------ rows (shared)
+
+
+def hand_from(
+    row: Sequence[Any], lines: Sequence[tuple[int, str]], cache: dict[str, Action]
+) -> HandLog:
+    """A HandLog from its row and (seq, line) pairs; UnreadableError if any part does not parse.
+
+    `cache` maps line text to its Action: logs repeat the same few hundred lines, and Actions
+    are immutable, so one parse per distinct line is enough.
+    """
+    hid, table_id, hand_no, seed, setup_json, status, started_at, ended_at = row
+    try:
+        seed_value = int(seed)
+    except ValueError:
+        raise UnreadableError(f"hand {hid}: seed {seed!r} is not an integer") from None
+    if setup_json is not None:
+        try:
+            json.loads(setup_json)
+        except ValueError as e:
+            raise UnreadableError(f"hand {hid}: setup unreadable: {e}") from None
+    actions = []
+    for expected, (seq, line) in enumerate(lines):
+        if seq != expected:
+            raise UnreadableError(f"hand {hid}: action {expected} is missing from the log")
+        act = cache.get(line)
+        if act is None:
+            try:
+                act = cache[line] = Action.parse(line)
+            except InvalidNotationError as e:
+                raise UnreadableError(f"hand {hid}: action {seq} unreadable: {e}") from None
+        actions.append(act)
+    return HandLog(
+        hand_id=hid,
+        table_id=table_id,
+        hand_no=hand_no,
+        seed=seed_value,
+        setup=setup_json,
+        status=HandStatus(status),
+        started_at=started_at,
+        ended_at=ended_at,
+        actions=tuple(actions),
+    )
+
+
+def read_hand(conn: sqlite3.Connection, hand_id: int) -> HandLog | None:
+    """One hand with its log (any status), None if there is no such hand; UnreadableError."""
+    row = conn.execute(f"SELECT {HAND_COLS} FROM hands WHERE id = ?", (hand_id,)).fetchone()
+    if row is None:
+        return None
+    lines = conn.execute(
+        "SELECT seq, action FROM actions WHERE hand_id = ? ORDER BY seq", (hand_id,)
+    ).fetchall()
+    return hand_from(row, lines, {})
+
+
+def hand_log(conn: sqlite3.Connection, hand_id: int) -> HandLog:
+    with transaction(conn, "DEFERRED"):
+        try:
+            hand = read_hand(conn, hand_id)
+        except UnreadableError as e:
+            raise StoreError(str(e)) from None
+    if hand is None:
+        raise HandNotActiveError(f"no hand {hand_id}")
+    return hand
+
+
+# ------------------------------------------------------------------ starting a hand
+
+
+def start_hand(
+    conn: sqlite3.Connection,
+    table_id: int,
+    hand_no: int,
+    seed: int,
+    setup: str | None,
+    deadlines: Mapping[str, float],
+    at: float,
+) -> int:
+    with transaction(conn):
+        row = conn.execute(
+            "SELECT t.phase, h.status FROM tables t"
+            " LEFT JOIN hands h ON h.id = t.current_hand_id WHERE t.id = ?",
+            (table_id,),
+        ).fetchone()
+        if row is None:
+            raise TableNotFoundError(f"no table {table_id}")
+        if row[0] not in ACTIVE_PHASES:
+            raise StoreError(f"table {table_id} is {row[0]}; no hand can start")
+        if row[1] == HandStatus.PLAYING:
+            raise StoreError(f"table {table_id} already has a hand in play")
+        try:
+            cur = conn.execute(
+                "INSERT INTO hands (table_id, hand_no, seed, setup_json, started_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, hand_no, str(int(seed)), setup, at),
+            )
+        except sqlite3.IntegrityError:
+            raise StoreError(f"table {table_id} already has a hand {hand_no}") from None
+        hid = int(cur.lastrowid or 0)
+        conn.execute(
+            "UPDATE tables SET phase = 'playing', current_hand_id = ?, last_action_at = ?"
+            " WHERE id = ?",
+            (hid, at, table_id),
+        )
+        replace_deadlines(conn, table_id, deadlines)
+        return hid
+
+
+# ------------------------------------------------------------------ appending, group commits
+
+
+@dataclass(slots=True)
+class Append:
+    """One action waiting for the next group commit; `done` gets its outcome."""
+
+    table_id: int
+    hand_id: int
+    line: str  # canonical text (Action.__str__), so every stored line reads back
+    version: int
+    deadlines: dict[str, float] | None  # None leaves the table's deadlines as they are
+    at: float
+    done: asyncio.Future[None]
+
+
+def _append_one(conn: sqlite3.Connection, a: Append) -> None:
+    # Inserted only if the hand is this table's, still in play, and `version` is the next
+    # number (the primary key refuses a version already taken).
+    try:
+        cur = conn.execute(
+            "INSERT INTO actions (hand_id, seq, action, at)"
+            " SELECT ?1, ?2, ?3, ?4"
+            " WHERE EXISTS (SELECT 1 FROM hands WHERE id = ?1 AND table_id = ?5"
+            "                AND status = 'playing')"
+            "   AND (?2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE hand_id = ?1 AND seq = ?2 - 1))",
+            (a.hand_id, a.version, a.line, a.at, a.table_id),
+        )
+        inserted = cur.rowcount == 1
+    except sqlite3.IntegrityError:
+        inserted = False
+    if not inserted:
+        _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
+    conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (a.at, a.table_id))
+    if a.deadlines is not None:
+        replace_deadlines(conn, a.table_id, a.deadlines)
+
+
+def _explain_refused_append(
+    conn: sqlite3.Connection, table_id: int, hand_id: int, version: int
+) -> None:
+    """Raise the precise reason an action was not appended (the transaction rolls back)."""
+    row = conn.execute("SELECT table_id, status FROM hands WHERE id = ?", (hand_id,)).fetchone()
+    if row is None or row[0] != table_id:
+        raise HandNotActiveError(f"table {table_id} has no hand {hand_id}")
+    if row[1] != HandStatus.PLAYING:
+        raise HandNotActiveError(f"hand {hand_id} is {row[1]}; it takes no more actions")
+    expected = conn.execute(
+        "SELECT coalesce(max(seq) + 1, 0) FROM actions WHERE hand_id = ?", (hand_id,)
+    ).fetchone()[0]
+    raise StaleVersionError(hand_id, version, expected)
+
+
+def append_batch(conn: sqlite3.Connection, batch: Sequence[Append]) -> list[Exception | None]:
+    """One transaction for the batch; per append None (stored) or the StoreError refusing it.
+
+    Any other error (I/O, disk full) propagates: the whole batch rolls back and every caller
+    gets the error, so nobody believes in an append that was not committed.
+    """
+    if len(batch) == 1:  # the common case needs no savepoint
+        try:
+            with transaction(conn):
+                _append_one(conn, batch[0])
+        except StoreError as e:
+            return [e]
+        return [None]
+    outcomes: list[Exception | None] = []
+    with transaction(conn):
+        for a in batch:
+            conn.execute("SAVEPOINT one_append")
+            try:
+                _append_one(conn, a)
+                outcomes.append(None)
+            except StoreError as e:
+                conn.execute("ROLLBACK TO one_append")
+                outcomes.append(e)
+            conn.execute("RELEASE one_append")
+    return outcomes
+
+
+RunBatch = Callable[[Sequence[Append]], Awaitable[list[Exception | None]]]
+
+
+class GroupCommit:
+    """Appends queued while a commit is in flight go out together in the next one.
+
+    A task, not the caller, runs the commit: if a caller is cancelled, the other appends in its
+    batch still learn their outcome, and an append once accepted is committed regardless.
+    """
+
+    def __init__(self, run_batch: RunBatch) -> None:
+        self._run_batch = run_batch
+        self._queue: list[Append] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    async def append(self, item: Append) -> None:
+        """Queue `item` and wait for the commit that stores it (or the error refusing it)."""
+        self._queue.append(item)
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush())
+        await item.done
+
+    async def drain(self) -> None:
+        """Wait until every append already accepted is committed (on close)."""
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+
+    async def _flush(self) -> None:
+        try:
+            while self._queue:
+                batch = self._queue[:MAX_BATCH]
+                del self._queue[:MAX_BATCH]
+                outcomes: list[BaseException | None]
+                try:
+                    outcomes = list(await self._run_batch(batch))
+                except BaseException as e:  # the commit failed: nothing in the batch was stored
+                    outcomes = [e] * len(batch)
+                for item, outcome in zip(batch, outcomes, strict=True):
+                    if item.done.done():
+                        continue  # its caller was cancelled; the outcome stands regardless
+                    if outcome is None:
+                        item.done.set_result(None)
+                    else:
+                        item.done.set_exception(outcome)
+        finally:
+            self._flusher = None

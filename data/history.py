@@ -1,0 +1,132 @@
+"""Leaderboard and history reads: what `/mahjong leaderboard`, `rating` and `history` show."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from data import rating as rating_math
+from data.connection import transaction
+from data.results import rating_changes
+from data.rows import (
+    HandRecord,
+    LeaderboardEntry,
+    LeaderboardPage,
+    Payment,
+    RatingRow,
+    SeatResult,
+    WinRecord,
+)
+
+LEADERBOARD_MIN_GAMES = 3  # on the board from the third rated hand; provisional ones marked
+
+
+def leaderboard(
+    conn: sqlite3.Connection, preset: str, page: int, page_size: int, min_games: int
+) -> LeaderboardPage:
+    offset = (page - 1) * page_size
+    with transaction(conn, "DEFERRED"):
+        # Counting 100,000 index entries costs milliseconds; the per-games tally is a few
+        # hundred rows at most.
+        total = conn.execute(
+            "SELECT coalesce(sum(players), 0) FROM rating_counts WHERE preset = ? AND games >= ?",
+            (preset, min_games),
+        ).fetchone()[0]
+        end = min(offset + page_size, total)
+        if offset >= total:
+            rows = []
+        elif offset <= total - end:
+            # Both walk the ratings_board index (covering; see the migration) and skip `OFFSET`
+            # entries; a page in the lower half is found from the bottom, so no page skips
+            # more than half the board.
+            rows = conn.execute(
+                "SELECT player_id, rating, games FROM ratings"
+                " WHERE preset = ? AND games >= ?"
+                " ORDER BY rating DESC, player_id LIMIT ? OFFSET ?",
+                (preset, min_games, end - offset, offset),
+            ).fetchall()
+        else:
+            rows = conn.execute(
+                "SELECT player_id, rating, games FROM ratings"
+                " WHERE preset = ? AND games >= ?"
+                " ORDER BY rating ASC, player_id DESC LIMIT ? OFFSET ?",
+                (preset, min_games, end - offset, total - end),
+            ).fetchall()[::-1]
+    entries = tuple(
+        LeaderboardEntry(offset + 1 + i, pid, r, g, rating_math.is_provisional(g))
+        for i, (pid, r, g) in enumerate(rows)
+    )
+    return LeaderboardPage(preset, page, page_size, min_games, total, entries)
+
+
+def rating(conn: sqlite3.Connection, player_id: str, preset: str) -> RatingRow:
+    row = conn.execute(
+        "SELECT rating, games, updated_at FROM ratings WHERE player_id = ? AND preset = ?",
+        (player_id, preset),
+    ).fetchone()
+    if row is None:
+        return RatingRow(player_id, preset, rating_math.START_RATING, 0, None)
+    return RatingRow(player_id, preset, *row)
+
+
+def ratings_of(conn: sqlite3.Connection, player_id: str) -> list[RatingRow]:
+    rows = conn.execute(
+        "SELECT preset, rating, games, updated_at FROM ratings WHERE player_id = ? ORDER BY preset",
+        (player_id,),
+    ).fetchall()
+    return [RatingRow(player_id, *r) for r in rows]
+
+
+def recent_hands(
+    conn: sqlite3.Connection, player_id: str, limit: int, preset: str | None
+) -> list[HandRecord]:
+    with transaction(conn, "DEFERRED"):
+        if preset is None:
+            ids = conn.execute(
+                "SELECT hand_id FROM hand_players WHERE player_id = ?"
+                " ORDER BY hand_id DESC LIMIT ?",
+                (player_id, limit),
+            ).fetchall()
+        else:
+            ids = conn.execute(
+                "SELECT p.hand_id FROM hand_players p"
+                " JOIN hand_results r ON r.hand_id = p.hand_id"
+                " WHERE p.player_id = ? AND r.preset = ?"
+                " ORDER BY p.hand_id DESC LIMIT ?",
+                (player_id, preset, limit),
+            ).fetchall()
+        return [_hand_record(conn, hid) for (hid,) in ids]
+
+
+def hand_record(conn: sqlite3.Connection, hand_id: int) -> HandRecord | None:
+    with transaction(conn, "DEFERRED"):
+        if not conn.execute("SELECT 1 FROM hand_results WHERE hand_id = ?", (hand_id,)).fetchone():
+            return None
+        return _hand_record(conn, hand_id)
+
+
+def _hand_record(conn: sqlite3.Connection, hand_id: int) -> HandRecord:
+    table_id, preset, rated, outcome, wins_json, payments_json, finished_at, hand_no = conn.execute(
+        "SELECT r.table_id, r.preset, r.rated, r.outcome, r.wins_json, r.payments_json,"
+        " r.finished_at, h.hand_no FROM hand_results r JOIN hands h ON h.id = r.hand_id"
+        " WHERE r.hand_id = ?",
+        (hand_id,),
+    ).fetchone()
+    seats = conn.execute(
+        "SELECT seat, player_id, human, delta, placement FROM hand_players"
+        " WHERE hand_id = ? ORDER BY seat",
+        (hand_id,),
+    ).fetchall()
+    return HandRecord(
+        hand_id=hand_id,
+        table_id=table_id,
+        hand_no=hand_no,
+        preset=preset,
+        finished_at=finished_at,
+        rated=bool(rated),
+        outcome=outcome,
+        seats=tuple(SeatResult(s, p, bool(h), d, pl) for s, p, h, d, pl in seats),
+        wins=tuple(WinRecord.from_json(w) for w in json.loads(wins_json)),
+        payments=tuple(Payment.from_json(p) for p in json.loads(payments_json)),
+        rating_changes=rating_changes(conn, hand_id),
+    )

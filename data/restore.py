@@ -1,0 +1,137 @@
+"""Restoring: the raw material to rebuild open tables, and quarantine for what does not read.
+
+A table naming an unknown preset, or with a log line, seed, session or option that does not
+read back, is set aside (phase 'quarantined', reason stored, event recorded, logged) and
+reported; nothing of it is deleted, so the log is still there for a bug report.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Sequence
+
+from data.action_log import HAND_COLS, hand_from, read_hand
+from data.connection import transaction
+from data.errors import TableQuarantinedError, UnreadableError
+from data.rows import HandLog, HandStatus, LoadedTable, Phase, QuarantinedTable, TableRow
+from data.tables import ACTIVE_SQL, TABLE_COLS, event, read_table, table_from
+from engine.actions import Action
+from engine.presets import PRESETS
+
+log = logging.getLogger(__name__)
+
+
+def check_table(table: TableRow, hand: HandLog | None) -> None:
+    """What a table must satisfy to be restored; UnreadableError names the first thing wrong."""
+    if table.preset not in PRESETS:
+        raise UnreadableError(f"unknown preset {table.preset!r}")
+    if table.session_state is not None:
+        try:
+            json.loads(table.session_state)
+        except ValueError as e:
+            raise UnreadableError(f"session state unreadable: {e}") from None
+    if table.phase is Phase.PLAYING and (hand is None or hand.status is not HandStatus.PLAYING):
+        raise UnreadableError("phase is playing but no hand is in play")
+
+
+def _deadlines(conn: sqlite3.Connection, table_id: int) -> dict[str, float]:
+    rows = conn.execute("SELECT name, at FROM clock_deadlines WHERE table_id = ?", (table_id,))
+    return dict(rows.fetchall())
+
+
+def load_table(conn: sqlite3.Connection, table_id: int, now: float) -> LoadedTable:
+    """One table (any phase but quarantined): its row, the hand in play, its deadlines.
+
+    A table whose data does not read back is quarantined and TableQuarantinedError raised.
+    """
+    try:
+        with transaction(conn, "DEFERRED"):
+            table = read_table(conn, table_id)
+            if table.phase is Phase.QUARANTINED:
+                raise TableQuarantinedError(table_id, table.quarantine_reason or "")
+            hand = None
+            if table.phase is Phase.PLAYING and table.current_hand_id is not None:
+                hand = read_hand(conn, table.current_hand_id)
+            check_table(table, hand)
+            return LoadedTable(table, hand, _deadlines(conn, table_id))
+    except UnreadableError as e:
+        quarantine(conn, [(table_id, str(e))], now)
+        raise TableQuarantinedError(table_id, str(e)) from None
+
+
+def load_active_tables(
+    conn: sqlite3.Connection, now: float
+) -> tuple[list[LoadedTable], list[QuarantinedTable]]:
+    """Every open table, ready to rebuild, and the ones set aside (quarantined here).
+
+    Reads one consistent snapshot with a handful of queries, however many tables there are.
+    """
+    with transaction(conn, "DEFERRED"):
+        tables = conn.execute(
+            f"SELECT {TABLE_COLS} FROM tables WHERE phase IN {ACTIVE_SQL} ORDER BY id"
+        ).fetchall()
+        seats: dict[int, list[tuple[int, str, int]]] = {}
+        for tid, seat, player, human in conn.execute(
+            "SELECT s.table_id, s.seat, s.player_id, s.human FROM table_seats s"
+            f" JOIN tables t ON t.id = s.table_id WHERE t.phase IN {ACTIVE_SQL}"
+            " ORDER BY s.table_id, s.seat"
+        ):
+            seats.setdefault(tid, []).append((seat, player, human))
+        hands = {
+            row[0]: row
+            for row in conn.execute(
+                f"SELECT {', '.join('h.' + c for c in HAND_COLS.split(', '))}"
+                " FROM hands h JOIN tables t ON t.current_hand_id = h.id"
+                " WHERE t.phase = 'playing'"
+            )
+        }
+        lines: dict[int, list[tuple[int, str]]] = {}
+        for hid, seq, line in conn.execute(
+            "SELECT a.hand_id, a.seq, a.action FROM tables t"
+            " JOIN actions a ON a.hand_id = t.current_hand_id"
+            " WHERE t.phase = 'playing' ORDER BY a.hand_id, a.seq"
+        ):
+            lines.setdefault(hid, []).append((seq, line))
+        deadlines: dict[int, dict[str, float]] = {}
+        for tid, name, at in conn.execute(
+            "SELECT d.table_id, d.name, d.at FROM clock_deadlines d"
+            f" JOIN tables t ON t.id = d.table_id WHERE t.phase IN {ACTIVE_SQL}"
+        ):
+            deadlines.setdefault(tid, {})[name] = at
+    loaded: list[LoadedTable] = []
+    bad: list[QuarantinedTable] = []
+    cache: dict[str, Action] = {}
+    for row in tables:
+        tid = row[0]
+        try:
+            table = table_from(row, seats.get(tid, ()))
+            hand = None
+            hid = table.current_hand_id
+            if table.phase is Phase.PLAYING and hid is not None and hid in hands:
+                hand = hand_from(hands[hid], lines.get(hid, ()), cache)
+            check_table(table, hand)
+        except UnreadableError as e:
+            bad.append(QuarantinedTable(tid, str(e)))
+            continue
+        loaded.append(LoadedTable(table, hand, deadlines.get(tid, {})))
+    if bad:
+        quarantine(conn, [(q.table_id, q.reason) for q in bad], now)
+    return loaded, bad
+
+
+def quarantine(conn: sqlite3.Connection, items: Sequence[tuple[int, str]], at: float) -> None:
+    """Set tables aside: phase quarantined, reason kept, previous phase in the event."""
+    for tid, reason in items:
+        log.error("table %s quarantined: %s", tid, reason)
+    with transaction(conn):
+        for tid, reason in items:
+            row = conn.execute("SELECT phase FROM tables WHERE id = ?", (tid,)).fetchone()
+            if row is None or row[0] in (Phase.QUARANTINED, Phase.CLOSED):
+                continue
+            conn.execute(
+                "UPDATE tables SET phase = 'quarantined', quarantine_reason = ? WHERE id = ?",
+                (reason, tid),
+            )
+            event(conn, tid, at, "quarantined", f"{reason} (was {row[0]})")
