@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 OPENING_MIN_SECONDS = 15
 EXPIRY_CHECK_SECONDS = 600.0
 RESUME_AFTER_FAILURE = 5.0
+QUICK_PLAY_CLOCK = "standard"
 
 
 @dataclass
@@ -67,6 +68,16 @@ def _playable(preset_id: str) -> Preset:
         return find_preset(preset_id)
     except UnknownPresetError as error:
         raise TableError(str(error)) from None
+
+
+def _fixed_clock(preset: Preset, rated: bool) -> str | None:
+    """The clock `preset` must be played under, if its rules fix one.
+
+    A clock with a deal limit is part of a preset's rules (the seed-004 table clock of the
+    Sichuan family), not a choice: such a preset is played under it and no other.
+    """
+    own = preset.rated_time_control if rated else preset.time_control
+    return own if TIME_CONTROLS[own].deal_limit else None
 
 
 def _decision_key(hand: HandState) -> tuple[object, ...]:
@@ -204,6 +215,13 @@ class Runtime:
             raise TableError(f"a table has room for 0 to 3 computer players, not {computers}")
         if rated and computers:
             raise TableError("rated tables are for four people: computers play casual tables")
+        fixed = _fixed_clock(preset, rated)
+        if fixed is not None and time_control not in (None, fixed):
+            tc = TIME_CONTROLS[fixed]
+            raise TableError(
+                f"{preset.name} is always played with its table clock ({tc.base} s a decision, "
+                f"{tc.deal_limit // 60} minutes a deal): leave the time option out"
+            )
         if time_control is None:
             time_control = preset.rated_time_control if rated else preset.time_control
         if time_control not in TIME_CONTROLS:
@@ -358,8 +376,10 @@ class Runtime:
             seat = table.hand_seat(player)
             if action.seat != seat:
                 raise NotYourDecisionError("that control belongs to another player")
-            if not table.hand.is_legal(action):
-                if not table.hand.legal_actions(seat):
+            # only what the player was offered: the clock alone plays time-outs (TIME_UP)
+            offered = table.hand.legal_actions(seat)
+            if action not in offered:
+                if not offered:
                     raise NotYourDecisionError("it is not your decision right now")
                 raise TableError(f"{action} is not allowed now")
             self._spend_clock(table, player)
@@ -461,7 +481,7 @@ class Runtime:
             guild_id=guild_id,
             channel_id=channel_id,
             rated=rated,
-            time_control="standard",
+            time_control=_fixed_clock(_playable(preset_id), rated) or QUICK_PLAY_CLOCK,
             computers=computers,
             name="Quick Play",
         )
