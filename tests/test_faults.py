@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from bot.runtime import ManualTimers, NotYourDecisionError, TableError
+from bot.runtime import ManualTimers, NotYourDecisionError, Runtime, TableError
 from data import Phase, Store
-from tests.test_runtime import PLAYERS, arranged, four_humans, make_runtime, play
+from tests.runtime_writer_proc import audit, drive, over_without_result, read_acks, stuck_reason
+from tests.test_runtime import PLAYERS, Recorder, arranged, four_humans, make_runtime, play
 
 
 @pytest.fixture
@@ -64,3 +70,135 @@ async def test_seed_004_presets_always_use_the_table_clock(store: Store) -> None
             tables.append(found)
         table = tables[-1]
         assert table is not None and table.options.time_control == clock
+
+
+# ------------------------------------------------------------------ 2. kills between commits
+
+WRITER = Path(__file__).with_name("runtime_writer_proc.py")
+
+
+def run_writer(db: Path, ack: Path, mode: str, kill_at: int, hands: int) -> int:
+    command = [sys.executable, str(WRITER), str(db), str(ack), mode, str(kill_at), str(hands)]
+    return subprocess.run(command, timeout=60, check=False).returncode
+
+
+def kill_points(calls: list[str]) -> dict[int, str]:
+    """The database calls of a clean run after which a kill tells the most: each hand stored,
+    its last move stored (no result yet), each result, each Ready press, the first moves."""
+    points: dict[int, str] = {}
+    for number, name in enumerate(calls, 1):
+        if name == "Store.start_hand":
+            points[number] = "hand stored, no move"
+            points[number + 1] = "first moves stored"
+        elif name == "Store.record_hand_result":
+            points[number - 1] = "last move stored, no result"
+            points[number] = "result stored"
+        elif name == "Store.set_options" and "Store.start_hand" in calls[:number]:
+            points[number] = "a Ready press stored"  # (before the deal: seats in the lobby)
+    return points
+
+
+@pytest.mark.parametrize("mode", ["cpu", "rated"])
+async def test_a_kill_at_each_commit_boundary_of_a_hand_is_carried_on(
+    tmp_path: Path, mode: str
+) -> None:
+    clean_db, clean_ack = tmp_path / "clean.db", tmp_path / "clean.ack"
+    assert run_writer(clean_db, clean_ack, mode, 0, 3) == 0
+    _, calls = read_acks(str(clean_ack))
+    seen: set[str] = set()
+    computer_dealer_killed = False
+    for kill_at, moment in sorted(kill_points(calls).items()):
+        db, ack = tmp_path / f"{kill_at}.db", tmp_path / f"{kill_at}.ack"
+        assert run_writer(db, ack, mode, kill_at, 3) == -signal.SIGKILL
+        acked, _ = read_acks(str(ack))
+        before = audit(str(db), acked)
+        assert before.ok, (moment, before.problems)
+        over = over_without_result(str(db))
+        store = await Store.open(str(db))
+        runtime = Runtime(store, Recorder(), ManualTimers(), seed_source=lambda: 4242)
+        try:
+            await runtime.open()
+            [table] = runtime.tables.values()
+            assert stuck_reason(table) is None, (moment, stuck_reason(table))
+            if moment == "hand stored, no move" and not table.seat(table.dealer).human:
+                computer_dealer_killed = True
+            restored = audit(str(db), acked)
+            assert restored.ok, (moment, restored.problems)
+            assert over_without_result(str(db)) == []
+            assert restored.finished == before.finished + len(over)  # recorded, and once
+            for hand_id, lines in before.hands.items():  # the log only grows
+                assert restored.hands[hand_id][: len(lines)] == lines
+            # the table moves on: one more hand is played to its end and recorded once
+            assert table.session is not None
+            await drive(runtime, table.id, table.session.hand_number + 1)
+            after = audit(str(db), acked)
+            assert after.ok, (moment, after.problems)
+            assert after.finished == restored.finished + 1
+        finally:
+            await runtime.close()
+            await store.close()
+        seen.add(moment)
+    assert seen == {
+        "hand stored, no move",
+        "first moves stored",
+        "last move stored, no result",
+        "result stored",
+        "a Ready press stored",
+    }
+    assert computer_dealer_killed or mode == "rated"
+
+
+# ------------------------------------------------------------------ 4. what a restart keeps
+
+
+async def reopen(path: str, timers: ManualTimers, front: Recorder) -> tuple[Store, Runtime]:
+    store = await Store.open(path, clock=timers.now)
+    return store, await make_runtime(store, timers, front)
+
+
+async def test_ready_presses_and_the_finished_hand_survive_a_restart(tmp_path: Path) -> None:
+    path, timers = str(tmp_path / "bot.db"), ManualTimers()
+    store, runtime = await reopen(path, timers, Recorder())
+    table = await four_humans(runtime, rated=True)
+    await drive(runtime, table.id, 0)  # to the end of the first hand, nobody ready yet
+    for player_id, _ in PLAYERS[:3]:
+        await runtime.ready(table.id, player_id)
+    assert table.hand is not None and table.last_result is not None
+    shown = (table.hand.outcome(), table.last_result.rating_changes, list(table.session.points))  # type: ignore[union-attr]
+    await runtime.close()
+    await store.close()
+
+    store, again = await reopen(path, timers, Recorder())
+    restored = again.get(table.id)
+    assert restored.phase is Phase.BETWEEN_HANDS
+    assert restored.ready == {0, 1, 2}  # "Ready 3 of 4" still
+    # the table message can show the result again: the hand, its rating changes, the points
+    assert restored.hand is not None and restored.last_result is not None
+    assert restored.dealer == table.dealer
+    assert (
+        restored.hand.outcome(),
+        restored.last_result.rating_changes,
+        list(restored.session.points),  # type: ignore[union-attr]
+    ) == shown
+    await again.ready(table.id, PLAYERS[3][0])
+    assert restored.phase is Phase.PLAYING and restored.session.hand_number == 1  # type: ignore[union-attr]
+    await store.close()
+
+
+async def test_the_player_to_act_is_asked_again_after_a_restart(tmp_path: Path) -> None:
+    path, timers = str(tmp_path / "bot.db"), ManualTimers()
+    store, runtime = await reopen(path, timers, Recorder())
+    table = await four_humans(runtime, time_control="standard")
+    to_act = table.players_to_act()
+    await runtime.close()
+    await store.close()
+
+    front = Recorder()
+    store, again = await reopen(path, timers, front)
+    assert [d[0] for d in front.decisions_for(to_act[0])] == to_act[:1]
+    assert ("table", table.id, None) in front.calls
+    # and the clock was armed again: the decision times out as it would have
+    restored = again.get(table.id)
+    await timers.advance(30)
+    assert restored.version > table.version
+    await store.close()

@@ -30,6 +30,7 @@ from data import (
     Payment,
     Phase,
     QuarantinedTable,
+    RecordedHand,
     SeatRow,
     Store,
     TableOptions,
@@ -129,10 +130,56 @@ class Runtime:
                 quarantined.append(QuarantinedTable(item.table.id, str(error)))
                 continue
             self.tables[table.id] = table
-            self._rearm(table)
         self.timers.start()
+        for table in list(self.tables.values()):
+            try:
+                await self._carry_on(table)
+            except Exception:  # one table failing to move on must not keep the others down
+                log.exception("table %s could not carry on after the restore", table.id)
         self._schedule_expiry()
         return quarantined
+
+    async def _carry_on(self, table: LiveTable) -> None:
+        """Finish what the log implies after a restart, and show the table as it stands.
+
+        A kill may fall between two commits: a hand stored but its computer dealer's first
+        move not, a hand's last move stored but not its result, all four ready but the next
+        hand not dealt. Each is carried on here (results are recorded exactly once by the
+        store); then clocks are armed and whoever must decide is asked again.
+        """
+        notices = _Notices(table=True, decisions=True)
+        async with table.lock:
+            if table.phase is Phase.PLAYING and table.hand is not None:
+                if table.deadline is None:
+                    self._arm_deadline(table)
+                else:  # the stored deadline is this decision's: answers in it keep it
+                    table.decision_key = _decision_key(table.hand)
+                await self._advance(table, notices)
+            elif table.phase is Phase.BETWEEN_HANDS:
+                await self._show_last_hand(table)
+                if table.full and len(table.ready) == len(table.seats):
+                    notices = await self._begin_hand(table)
+        await self._notify(table, notices)
+
+    async def _show_last_hand(self, table: LiveTable) -> None:
+        """Between hands: the finished hand and its recorded result, for the table message."""
+        logs = await self.store.hand_logs(table.id)
+        if not logs:
+            return
+        last = logs[-1]
+        setup = json.loads(last.setup or "{}")
+        if "session" not in setup:
+            return
+        start = Session.from_json(setup["session"])
+        wall = parse_tiles(setup["wall"]) if "wall" in setup else None
+        table.dealer = start.dealer
+        table.hand = HandState.replay(
+            table.preset, last.seed, last.actions, start.round_wind, wall=wall
+        )
+        table.hand_id = last.hand_id
+        record = await self.store.hand_record(last.hand_id)
+        if record is not None:
+            table.last_result = RecordedHand(last.hand_id, False, record.rating_changes)
 
     async def close(self) -> None:
         self.timers.shutdown()
@@ -171,6 +218,9 @@ class Runtime:
             table.deal_deadline = deadlines.get("deal")
         elif row.phase is Phase.BETWEEN_HANDS:
             table.ready = {p for p, s in enumerate(table.seats) if s is not None and not s.human}
+            pressed = row.options.extra.get("ready", {})
+            if table.session is not None and pressed.get("hand") == table.session.hand_number:
+                table.ready.update(p for p in pressed.get("players", []) if table.seats[p])
         return table
 
     # ------------------------------------------------------------------ queries
@@ -408,7 +458,10 @@ class Runtime:
                 raise TableError("there is no hand to get ready for")
             table.ready.add(player)
             notices = _Notices(table=True)
-            if table.full and len(table.ready) == 4:
+            # kept with the table: a restart between presses loses none of them
+            number = table.session.hand_number if table.session else 0
+            await self._set_extra(table, ready={"hand": number, "players": sorted(table.ready)})
+            if table.full and len(table.ready) == len(table.seats):
                 notices = await self._begin_hand(table)
             else:
                 await self.store.touch(table.id, now=self.timers.now())
@@ -716,10 +769,6 @@ class Runtime:
                 table.deal_deadline,
                 lambda: self._on_deal_limit(table.id, hand_id),
             )
-
-    def _rearm(self, table: LiveTable) -> None:
-        if table.phase is Phase.PLAYING and table.hand is not None:
-            self._arm_timers(table)
 
     def _cancel_timers(self, table: LiveTable) -> None:
         self.timers.cancel(f"decision:{table.id}")
