@@ -139,8 +139,9 @@ async def dm_with_controls(fake: FakeDiscord, user: FakeUser, version: int) -> F
 
     def found() -> FakeMessage | None:
         message = latest_dm(fake, user)
-        markers = (f":act:{version}:", f":tiles:{version}:", f":pick:{version}:")
-        if message and any(m in c for c in message.custom_ids for m in markers):
+        # any hand: `version` is the decision version within it
+        marker = re.compile(rf":(act|tiles|pick):[0-9]+\.{version}:")
+        if message and any(marker.search(c) for c in message.custom_ids):
             return message
         return None
 
@@ -179,7 +180,7 @@ async def call(
     """Press a call button on the table message once it is offered for the current window."""
     message = await wait_table_message(fake)
     table = live(bot)
-    custom_id = ids.call_id(table.id, ids.decision_version(table.hand), kind)
+    custom_id = ids.call_id(table.id, ids.stamp(table), kind)
     await fake.wait_for(
         lambda: custom_id in message.custom_ids,
         message=lambda: f"no {custom_id} on the table message: {message.custom_ids}",
@@ -368,7 +369,10 @@ async def test_closed_dms_fall_back_to_my_hand(fake: FakeDiscord, tmp_path: Path
         action = choose_action(table.hand, 0)  # type: ignore[arg-type]
         assert action.kind is ActionKind.DISCARD
         await click(
-            fake, alice, private, custom_id=ids.act_id(1, 0, 0, "discard", tile_name(action.tile))
+            fake,
+            alice,
+            private,
+            custom_id=ids.act_id(1, ids.Stamp(1, 0), 0, "discard", tile_name(action.tile)),
         )
         await fake.wait_for(lambda: live(bot).version > 0)
         await fake.wait_for(lambda: "You discarded" in private.content)
@@ -398,6 +402,7 @@ async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_
             seat = table.hand_seat(0)
             action = choose_action(hand, seat)
             version = ids.decision_version(hand)
+            stamp = ids.stamp(table)
             before = hand.version
             used.add(action.kind.value)
             if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB):
@@ -407,13 +412,13 @@ async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_
                     menu = await fake.wait_for(lambda r=record: r.followups and r.followups[-1])
                     value = str(action).split(" ", 1)[1]
                     await (
-                        await fake.select(alice, menu, ids.pick_id(1, version, seat), [value])
+                        await fake.select(alice, menu, ids.pick_id(1, stamp, seat), [value])
                     ).wait_response()
                     used.add("chow menu")
             else:
                 message = await dm_with_controls(fake, alice, version)
                 arg = "".join(tile_name(t) for t in action.tiles)
-                custom_id = ids.act_id(1, version, seat, action.kind.value, arg)
+                custom_id = ids.act_id(1, stamp, seat, action.kind.value, arg)
                 await click(fake, alice, message, custom_id=custom_id)
             await fake.wait_for(lambda v=before: live(bot).version > v)
         assert live(bot).phase is Phase.BETWEEN_HANDS

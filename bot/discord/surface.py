@@ -218,25 +218,26 @@ def table_surface(
 def _table_controls(table: LiveTable, phase: Phase) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     if phase is Phase.LOBBY:
-        view.add_item(TableButton(table.id, "join"))
-        view.add_item(TableButton(table.id, "leave"))
+        stamp = ids.stamp(table)
+        view.add_item(TableButton(table.id, "join", stamp))
+        view.add_item(TableButton(table.id, "leave", stamp))
         if not table.options.rated and not table.full:
-            view.add_item(TableButton(table.id, "cpu"))
-        view.add_item(TableButton(table.id, "start"))
+            view.add_item(TableButton(table.id, "cpu", stamp))
+        view.add_item(TableButton(table.id, "start", stamp))
     elif phase is Phase.PLAYING:
-        version = ids.decision_version(table.hand)
+        stamp = ids.stamp(table)
         for kind in available_calls(table):
-            call = CallButton(table.id, version, kind)
+            call = CallButton(table.id, stamp, kind)
             call.row = 0
             view.add_item(call)
-        mine = TableButton(table.id, "hand")
+        mine = TableButton(table.id, "hand", stamp)
         mine.row = 1
         view.add_item(mine)
     elif phase is Phase.BETWEEN_HANDS:
-        number = table.session.hand_number if table.session else 0
+        stamp = ids.stamp(table)
         ready = sum(1 for p in range(4) if p in table.ready)
-        view.add_item(TableButton(table.id, "ready", number, label=f"Ready ({ready}/4)"))
-        view.add_item(TableButton(table.id, "leave"))
+        view.add_item(TableButton(table.id, "ready", stamp, label=f"Ready ({ready}/4)"))
+        view.add_item(TableButton(table.id, "leave", stamp))
     else:
         return None
     return view
@@ -310,7 +311,7 @@ def result_surface(table: LiveTable, channel_name: str = "") -> Surface:
 # ------------------------------------------------------------------ a player's hand
 
 
-def private_decision(table: LiveTable, player: int) -> tuple[int, list[Action]] | None:
+def private_decision(table: LiveTable, player: int) -> tuple[ids.Stamp, list[Action]] | None:
     """The player's own-turn or opening decision (its version and actions), if one is open.
 
     Claims on a discard are made with the public call buttons, not in the hand message.
@@ -321,7 +322,7 @@ def private_decision(table: LiveTable, player: int) -> tuple[int, list[Action]] 
     if hand.phase not in (HandPhase.TURN, HandPhase.OPENING):
         return None
     actions = table.legal_for(player)
-    return (ids.decision_version(hand), actions) if actions else None
+    return (ids.stamp(table), actions) if actions else None
 
 
 def hand_text(table: LiveTable, player: int, channel_name: str = "") -> str:
@@ -375,7 +376,7 @@ def hand_surface(table: LiveTable, player: int, channel_name: str = "") -> Surfa
     )
 
 
-def _button_for(table_id: int, version: int, action: Action, drawn: int | None) -> ActButton:
+def _button_for(table_id: int, version: ids.Stamp, action: Action, drawn: int | None) -> ActButton:
     kind = action.kind
     arg = action.suit or "".join(tile_name(t) for t in action.tiles)
     if kind is ActionKind.DISCARD:
@@ -398,7 +399,7 @@ def _button_for(table_id: int, version: int, action: Action, drawn: int | None) 
 
 def hand_controls(
     table_id: int,
-    version: int,
+    version: ids.Stamp,
     actions: list[Action],
     concealed: list[int],
     *,
@@ -462,7 +463,7 @@ def hand_controls(
     return view
 
 
-def chow_choice(table_id: int, version: int, actions: list[Action]) -> discord.ui.View:
+def chow_choice(table_id: int, version: ids.Stamp, actions: list[Action]) -> discord.ui.View:
     """A private menu of the chows a seat may make on the discard."""
     options = [
         discord.SelectOption(

@@ -196,6 +196,7 @@ class Runtime:
             name=str(row.options.extra.get("name", f"Table {row.id}")),
             phase=row.phase,
             message_id=row.message_id,
+            lobby_version=int(row.options.extra.get("lobby_version", 0)),
         )
         for seat in row.seats:
             table.seats[seat.seat] = Seat(seat.player_id, str(names.get(seat.player_id, "?")))
@@ -363,10 +364,18 @@ class Runtime:
             await self._set_extra(table, invited=invited)
         return table.options.invite_code
 
-    async def add_computer(self, table_id: int, by_id: str) -> LiveTable:
+    async def add_computer(
+        self, table_id: int, by_id: str, lobby_version: int | None = None
+    ) -> LiveTable:
+        """Seat a computer; `lobby_version` is the seating the press was made on (a second
+        press of the same button, e.g. a double click, then adds nothing)."""
         table = self.get(table_id)
         async with table.lock:
             self._seated(table, by_id)
+            if lobby_version is not None and lobby_version != table.lobby_version:
+                raise StaleActionError(
+                    "the seats changed since that button was drawn: see the table as it is now"
+                )
             if table.phase is not Phase.LOBBY:
                 raise TableError("computers can be added in the lobby only")
             if table.options.rated:
@@ -406,14 +415,22 @@ class Runtime:
     # ------------------------------------------------------------------ playing
 
     async def act(
-        self, table_id: int, player_id: str, action: Action | str, version: int
+        self,
+        table_id: int,
+        player_id: str,
+        action: Action | str,
+        version: int,
+        hand_number: int | None = None,
     ) -> LiveTable:
-        """Apply a player's decision, made for state `version`; refused if stale or illegal."""
+        """Apply a player's decision, made for state `version` of hand `hand_number` (the
+        current hand if None); refused if stale, not offered to the player, or illegal."""
         table = self.get(table_id)
         async with table.lock:
             player = self._seated(table, player_id)
             if table.phase is not Phase.PLAYING or table.hand is None:
                 raise StaleActionError("there is no hand in play at this table right now")
+            if hand_number is not None and hand_number != table.hand_number:
+                raise StaleActionError("that was for an earlier hand; here is the current one")
             if not table.hand.decision_version <= version <= table.hand.version:
                 raise StaleActionError(
                     "that was for an earlier moment of the hand; here is the current one"
@@ -450,12 +467,18 @@ class Runtime:
                 await self.front.decision(table, player, actions, table.deadline)
         return table
 
-    async def ready(self, table_id: int, player_id: str) -> LiveTable:
+    async def ready(
+        self, table_id: int, player_id: str, hand_number: int | None = None
+    ) -> LiveTable:
+        """Ready for the next hand; `hand_number` is the finished hand the press was made
+        after (a Ready button from an earlier hand's result is refused)."""
         table = self.get(table_id)
         async with table.lock:
             player = self._seated(table, player_id)
             if table.phase is not Phase.BETWEEN_HANDS:
                 raise TableError("there is no hand to get ready for")
+            if hand_number is not None and hand_number != table.hand_number:
+                raise StaleActionError("that Ready was for an earlier hand")
             table.ready.add(player)
             notices = _Notices(table=True)
             # kept with the table: a restart between presses loses none of them
@@ -844,7 +867,8 @@ class Runtime:
 
     async def _save_seats(self, table: LiveTable) -> None:
         names = {s.player_id: s.name for s in table.seats if s is not None}
-        await self._set_extra(table, names=names)
+        table.lobby_version += 1
+        await self._set_extra(table, names=names, lobby_version=table.lobby_version)
         rows = [SeatRow(i, s.player_id, s.human) for i, s in enumerate(table.seats) if s]
         await self.store.set_seats(table.id, rows, now=self.timers.now())
 

@@ -95,18 +95,18 @@ class PlayCog(commands.Cog, name="Play"):
 
     # ------------------------------------------------------------------ between hands
 
-    async def on_ready(self, interaction: Interaction, table_id: int) -> None:
-        """The Ready button: the next hand deals when all four are ready."""
+    async def on_ready(self, interaction: Interaction, table_id: int, stamp: ids.Stamp) -> None:
+        """The Ready button (of the hand just finished): the next hand deals when all are ready."""
         await interaction.response.defer()
         try:
-            await self.bot.runtime.ready(table_id, str(interaction.user.id))
+            await self.bot.runtime.ready(table_id, str(interaction.user.id), stamp.hand)
         except TableError as error:
             await tell(interaction, sentence(error))
 
     # ------------------------------------------------------------------ calls and actions
 
     async def on_call(
-        self, interaction: Interaction, table_id: int, version: int, kind: str
+        self, interaction: Interaction, table_id: int, stamp: ids.Stamp, kind: str
     ) -> None:
         """A public call button: play it for the clicker's seat if it is theirs to make."""
         await interaction.response.defer()
@@ -118,7 +118,7 @@ class PlayCog(commands.Cog, name="Play"):
         player = table.player_of(user_id)
         if player is None:
             return await tell(interaction, f"You are not seated at Table #{table_id}.")
-        if table.phase is not Phase.PLAYING or ids.decision_version(table.hand) != version:
+        if table.phase is not Phase.PLAYING or ids.stamp(table) != stamp:
             return await tell(interaction, STALE)
         legal = table.legal_for(player)
         options = [action for action in legal if action.kind.value == kind]
@@ -131,17 +131,17 @@ class PlayCog(commands.Cog, name="Play"):
             return await tell(interaction, text)
         if len(options) > 1:
             await interaction.followup.send(
-                "Which chow?", view=chow_choice(table_id, version, options), ephemeral=True
+                "Which chow?", view=chow_choice(table_id, stamp, options), ephemeral=True
             )
             return
-        if await self._act(interaction, table_id, options[0], version):
+        if await self._act(interaction, table_id, options[0], stamp):
             table = self.bot.runtime.tables.get(table_id) or table
-            if ids.decision_version(table.hand) == version and table.phase is Phase.PLAYING:
+            if ids.stamp(table) == stamp and table.phase is Phase.PLAYING:
                 waiting = ", ".join(waiting_names(table))
                 await tell(interaction, f"{done_text(options[0])} Waiting for {waiting}.")
 
     async def on_act(
-        self, interaction: Interaction, table_id: int, version: int, notations: list[str]
+        self, interaction: Interaction, table_id: int, stamp: ids.Stamp, notations: list[str]
     ) -> None:
         """A private control (DM, My hand, a chow menu): play the action it names."""
         await interaction.response.defer()
@@ -162,17 +162,18 @@ class PlayCog(commands.Cog, name="Play"):
         private = message is not None and message.flags.ephemeral
         if message is not None and not private and message.guild is None:
             self.bot.front.adopt_hand_message(table, player, message)
-        if not await self._act(interaction, table_id, action, version):
+        if not await self._act(interaction, table_id, action, stamp):
             return
         if private:
             text = f"{done_text(action)} Press **My hand** for your hand as it is now."
             await interaction.edit_original_response(content=text, view=None, attachments=[])
 
     async def _act(
-        self, interaction: Interaction, table_id: int, action: Action, version: int
+        self, interaction: Interaction, table_id: int, action: Action, stamp: ids.Stamp
     ) -> bool:
         try:
-            await self.bot.runtime.act(table_id, str(interaction.user.id), action, version)
+            user_id = str(interaction.user.id)
+            await self.bot.runtime.act(table_id, user_id, action, stamp.version, stamp.hand)
         except TableError as error:
             await tell(interaction, sentence(error))
             return False
