@@ -160,3 +160,75 @@ async def test_a_double_click_on_add_computer_adds_one_computer(
         (again,) = [c for c in table_msg.custom_ids if ":cpu:" in c]
         await click(fake, alice, table_msg, custom_id=again)
         assert sum(s is not None for s in live(bot).seats) == 3
+
+
+# ------------------------------------------------------------------ 4. restarts
+
+
+def shown(message: FakeMessage) -> tuple[object, ...]:
+    """What a table message shows: its embed, whether it has a picture, its buttons."""
+    labels = tuple(b.get("label") for b in message.buttons)
+    return (
+        message.embeds[0].get("description"),
+        message.embeds[0].get("fields"),
+        bool(message.attachments),
+        labels,
+    )
+
+
+async def test_ready_presses_and_the_result_survive_a_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    users = fake.users[:4]
+    path = tmp_path / "bot.db"
+    async with fake.running(make_bot(path)) as bot:
+        table_msg = await open_table(fake, users[0], rated=True)
+        for user in users[1:]:
+            await click(fake, user, table_msg, label="Join")
+        await click(fake, users[0], table_msg, label="Start")
+        await drive(bot.runtime, live(bot).id, 0)  # the hand, played to its end
+        for user in users[:3]:
+            await fake.wait_for(lambda: "Ready" in str(table_msg.buttons))
+            await click(
+                fake,
+                user,
+                table_msg,
+                label=next(b["label"] for b in table_msg.buttons if b["label"].startswith("Ready")),
+            )
+        await fake.wait_for(lambda: "Ready (3/4)" in shown(table_msg)[3])
+        await fake.settle()
+        before = shown(table_msg)
+        assert before[2] and "Ready for the next hand: 3 of 4" in str(before[0])
+
+    async with fake.running(make_bot(path)) as bot:
+        edits = len(table_msg.history)
+        await fake.wait_for(lambda: len(table_msg.history) > edits)  # refreshed on start
+        await fake.settle()
+        assert shown(table_msg) == before  # summary, points, picture and "Ready (3/4)"
+        await click(fake, users[3], table_msg, label="Ready (3/4)")
+        await fake.wait_for(lambda: live(bot).phase is Phase.PLAYING)
+
+
+async def test_the_player_to_act_gets_a_fresh_hand_message_after_a_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice = fake.users[0]
+    path = tmp_path / "bot.db"
+    async with fake.running(make_bot(path, seed_source=lambda: 71)) as bot:
+        table_msg = await open_table(fake, alice, computers=3, time="untimed")
+        await click(fake, alice, table_msg, label="Start")
+        await alice_to_play(fake, bot)
+        stamp = ids.stamp(live(bot))
+        await fake.settle()
+    dms = len(fake.dms(alice))
+
+    async with fake.running(make_bot(path)) as bot:
+        fresh = await fake.wait_for(
+            lambda: len(fake.dms(alice)) > dms and fake.dms(alice)[-1],
+            message="no fresh hand message after the restart",
+        )
+        assert any(f":act:{stamp}:" in c for c in fresh.custom_ids)
+        assert fresh.attachments  # the hand picture
+        button = next(c for c in fresh.custom_ids if ":discard:" in c)
+        await click(fake, alice, fresh, custom_id=button)
+        await fake.wait_for(lambda: live(bot).version > stamp.version)
