@@ -202,3 +202,28 @@ async def test_the_player_to_act_is_asked_again_after_a_restart(tmp_path: Path) 
     await timers.advance(30)
     assert restored.version > table.version
     await store.close()
+
+
+# ------------------------------------------------------------------ 8. render -o
+
+
+@pytest.mark.parametrize(
+    ("where", "words"),
+    [
+        ("missing/dir/hand.png", "No such file or directory"),
+        (".", "Is a directory"),
+        ("/dev/full", "No space left on device"),
+    ],
+)
+def test_render_to_a_place_it_cannot_write_is_one_line(
+    where: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    if where == "/dev/full" and not Path(where).exists():
+        pytest.skip("no /dev/full here")
+    target = where if where.startswith("/") else str(tmp_path / where)
+    assert main(["render", "hand", "123m456p789s11z555z", "-o", target]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [f"error: cannot write {target}: {words}"]
+    assert captured.out == ""
