@@ -101,8 +101,12 @@ async def drive(runtime: Runtime, table_id: int, hands: int, ack: Ack | None = N
             waiting = [p for p in table.humans if p not in table.ready]
             await runtime.ready(table_id, table.seat(waiting[0]).player_id)
             continue
-        if table.phase is Phase.LOBBY:
-            await runtime.start_table(table_id, table.seat(table.humans[0]).player_id)
+        if table.phase is Phase.LOBBY:  # killed while seating: the others sit down first
+            missing = [h for h in HUMANS if table.player_of(h[0]) is None]
+            if table.full or not missing:
+                await runtime.start_table(table_id, table.seat(table.humans[0]).player_id)
+            else:
+                await runtime.join(table_id, *missing[0])
             continue
         hand, hand_id = table.hand, table.hand_id
         assert hand is not None
