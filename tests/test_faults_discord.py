@@ -128,6 +128,7 @@ async def test_a_button_from_an_earlier_hand_is_refused(fake: FakeDiscord, tmp_p
         button = next(c for c in old.custom_ids if ":discard:" in c)
         record = await click(fake, alice, old, custom_id=button)
         await refused(fake, record, "earlier hand")
+        assert FOREIGN not in private_text(record)
         assert table.hand is hand and table.version == hand.version
         assert tuple(hand.log) == (await bot.store.hand_log(table.hand_id)).actions  # type: ignore[arg-type]
         # the runtime refuses it by the hand number alone: same seat, version and a legal tile
@@ -155,6 +156,7 @@ async def test_a_double_click_on_add_computer_adds_one_computer(
         seated = [s for s in live(bot).seats if s is not None]
         assert [s.name for s in seated] == [alice.global_name or alice.username, "Computer 1"]
         await refused(fake, second, "seats changed")
+        assert FOREIGN not in private_text(first) + private_text(second)  # both were ours
         # the button as the table message now draws it adds the next one
         await fake.wait_for(lambda: cpu not in table_msg.custom_ids)
         (again,) = [c for c in table_msg.custom_ids if ":cpu:" in c]
@@ -232,3 +234,18 @@ async def test_the_player_to_act_gets_a_fresh_hand_message_after_a_restart(
         button = next(c for c in fresh.custom_ids if ":discard:" in c)
         await click(fake, alice, fresh, custom_id=button)
         await fake.wait_for(lambda: live(bot).version > stamp.version)
+
+
+# ------------------------------------------------------------------ issue 10.5 on Discord
+
+
+async def test_a_sichuan_table_with_another_clock_is_refused_clearly(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice = fake.users[0]
+    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+        record = await fake.slash(
+            alice, "mahjong", "create", {"preset": "sichuan-bb", "time": "bullet"}
+        )
+        await refused(fake, record, "always played with its table clock")
+        assert not bot.runtime.tables
