@@ -141,6 +141,11 @@ def audit(db: str, acked: list[tuple[int, int, str]] = ()) -> Audit:  # type: ig
     conn = sqlite3.connect(db)
     try:
         found.integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        schema = conn.execute("SELECT name FROM sqlite_master WHERE name = 'ratings'").fetchone()
+        if schema is None:  # killed before the schema was committed: nothing was stored yet
+            if acked:
+                found.problems.append(f"lost: {len(acked)} actions and the whole schema")
+            return found
         for hand_id, seq, line in conn.execute(
             "SELECT hand_id, seq, action FROM actions ORDER BY hand_id, seq"
         ):
