@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.runtime import ManualTimers, NotYourDecisionError, Runtime, TableError
+from bot.runtime import ManualTimers, NotYourDecisionError, Runtime, StaleActionError, TableError
 from data import Phase, Store
 from tests.runtime_writer_proc import audit, drive, over_without_result, read_acks, stuck_reason
 from tests.test_runtime import PLAYERS, Recorder, arranged, four_humans, make_runtime, play
@@ -227,3 +227,21 @@ def test_render_to_a_place_it_cannot_write_is_one_line(
     captured = capsys.readouterr()
     assert captured.err.splitlines() == [f"error: cannot write {target}: {words}"]
     assert captured.out == ""
+
+
+# ------------------------------------------------------------------ 6. lobby presses
+
+
+async def test_add_computer_once_per_seating_also_back_in_the_lobby(store: Store) -> None:
+    from bot.discord import ids
+
+    runtime = await make_runtime(store, ManualTimers())
+    table = await four_humans(runtime)
+    await drive(runtime, table.id, 0)
+    await runtime.leave(table.id, PLAYERS[3][0])  # between hands: back to the lobby
+    assert table.phase is Phase.LOBBY
+    drawn = ids.stamp(table)  # what the table message's Add computer button carries
+    await runtime.add_computer(table.id, PLAYERS[0][0], drawn.version)
+    with pytest.raises(StaleActionError, match="seats changed"):
+        await runtime.add_computer(table.id, PLAYERS[0][0], drawn.version)  # the double click
+    assert sum(not s.human for s in table.seats if s is not None) == 1

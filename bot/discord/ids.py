@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
+from data import Phase
+
 if TYPE_CHECKING:
     from bot.runtime import LiveTable
     from engine.hand import HandState
@@ -74,8 +76,8 @@ def decision_version(hand: HandState | None) -> int:
 
 def stamp(table: LiveTable) -> Stamp:
     """The stamp of controls drawn for the table as it stands now."""
-    if table.hand is None or table.session is None:
-        return Stamp(0, table.lobby_version)
+    if table.phase is Phase.LOBBY or table.session is None:  # (back) in the lobby: the seating
+        return Stamp(table.hand_number, table.lobby_version)
     return Stamp(table.hand_number, decision_version(table.hand))
 
 

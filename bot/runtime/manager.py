@@ -482,8 +482,8 @@ class Runtime:
             table.ready.add(player)
             notices = _Notices(table=True)
             # kept with the table: a restart between presses loses none of them
-            number = table.session.hand_number if table.session else 0
-            await self._set_extra(table, ready={"hand": number, "players": sorted(table.ready)})
+            pressed = {"hand": table.hand_number, "players": sorted(table.ready)}
+            await self._set_extra(table, ready=pressed)
             if table.full and len(table.ready) == len(table.seats):
                 notices = await self._begin_hand(table)
             else:
