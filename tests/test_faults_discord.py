@@ -249,3 +249,26 @@ async def test_a_sichuan_table_with_another_clock_is_refused_clearly(
         )
         await refused(fake, record, "always played with its table clock")
         assert not bot.runtime.tables
+
+
+async def test_forged_menu_values_get_a_private_answer_and_no_traceback(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    alice = fake.users[0]
+    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+        table_msg = await open_table(fake, alice, preset="sichuan-swap3", computers=3)
+        await click(fake, alice, table_msg, label="Start")
+        dm = await fake.wait_for(
+            lambda: next((m for m in fake.dms(alice) if ":tiles:" in str(m.custom_ids)), None)
+        )
+        (menu,) = [c for c in dm.custom_ids if ":tiles:" in c]
+        await fake.settle()  # the deal's messages are out: the clicks are the only work left
+        before = live(bot).version
+        caplog.clear()
+        for values in (["", "", ""], ["9" * 5000] * 3, ["1:" + "9" * 5000 + "m"] * 3, ["\x00"]):
+            channel = fake.channels[dm.channel_id]
+            data = {"custom_id": menu, "component_type": 3, "values": values}
+            record = await fake._inject(COMPONENT, alice, channel, data, dm)
+            await fake.wait_for(lambda r=record: private_text(r))
+        assert live(bot).version == before
+        assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]

@@ -275,7 +275,7 @@ class TilesSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.TILES_TEMPL
 
 
 def _order(tile: str) -> tuple[str, str]:
-    return (tile[-1], tile[:-1])
+    return (tile[-1:], tile[:-1])  # (a forged value may be empty)
 
 
 DYNAMIC_ITEMS = (TableButton, CallButton, ActButton, ActSelect, TilesSelect)

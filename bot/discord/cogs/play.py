@@ -26,6 +26,7 @@ STALE = (
     "That control was for an earlier moment of the hand and the table has moved on; "
     "press **My hand** (or `/mahjong hand`) for your hand as it is now."
 )
+NOTATION_LIMIT = 40  # characters; the longest action a control plays is far shorter
 DONE = {
     ActionKind.DISCARD: "You discarded {tiles}.",
     ActionKind.WIN: "You declared a win.",
@@ -147,6 +148,8 @@ class PlayCog(commands.Cog, name="Play"):
         await interaction.response.defer()
         if not notations:
             return await tell(interaction, "Nothing was chosen.")
+        if len(notations[0]) > NOTATION_LIMIT:  # no action is written this long: forged
+            return await tell(interaction, "That control is damaged.")
         try:
             action = Action.parse(notations[0])
         except InvalidNotationError as error:
