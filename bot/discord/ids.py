@@ -6,11 +6,12 @@ too) and a click on an outdated control is recognised, even one from an earlier 
 version happens to match. Ids stay far below Discord's 100 characters, and the templates take
 ASCII digits of bounded length only: anything else is not one of our ids.
 
-The stamp (`Stamp`) is the hand's number (1 for the first hand; the finished hand's number
-between hands; 0 in the lobby) and a version: in play the hand's *decision version*
-(`decision_version`), the state version at which the current decision opened (within one
-claim window every answer moves the hand's version on, but a Pung button drawn when the window
-opened must keep working after someone else passed); in the lobby the seating's version.
+The stamp (`Stamp`) is the hand's number (1 for the first hand; between hands, or back in the
+lobby, the last finished hand's; 0 before the first deal) and a version: in play the hand's
+*decision version* (`decision_version`), the state version at which the current decision
+opened (within one claim window every answer moves the hand's version on, but a Pung button
+drawn when the window opened must keep working after someone else passed); in the lobby the
+seating's version (`LiveTable.lobby_version`), so Add computer pressed twice adds one.
 
 >>> call_id(12, Stamp(3, 40), "pung")
 'mj:12:call:3.40:pung'
