@@ -38,7 +38,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="seed for a reproducible table")
     play.add_argument("--images", metavar="DIR", help="also write the hand/table/result PNGs here")
     play.add_argument("--hands", type=int, default=0, help="stop after this many hands (0: ask)")
-    play.add_argument("--time", default="untimed", help="time control (default untimed)")
+    play.add_argument(
+        "--time", help="time control (default untimed; the Sichuan tables: their table clock)"
+    )
 
     score = sub.add_parser("score", help="score hands given as JSON (stdin lines or --json)")
     score.add_argument("--json", dest="request", help="one request as a JSON object")

@@ -32,6 +32,7 @@ from bot.runtime import (
     TableError,
     Timers,
 )
+from bot.runtime.manager import fixed_clock
 from bot.runtime.snapshots import SUIT_WORDS, action_words, suit_word
 from data import Store
 from engine.actions import Action, ActionKind
@@ -537,14 +538,14 @@ async def play(
 ) -> int:
     """Play in the terminal; `read` gives the next line (None: read the terminal itself)."""
     preset = find_preset(args.preset)
-    if args.time not in TIME_CONTROLS:
-        raise TableError(
-            f"unknown time control {args.time!r} (choose from {', '.join(TIME_CONTROLS)})"
-        )
+    # untimed unless asked, except where the rules fix the clock (the Sichuan table clock)
+    time = args.time or fixed_clock(preset, rated=False) or "untimed"
+    if time not in TIME_CONTROLS:
+        raise TableError(f"unknown time control {time!r} (choose from {', '.join(TIME_CONTROLS)})")
     images = image_dir(args.images)
     front = TerminalFront(out, images)
     if timers is None:
-        timers = ManualTimers() if TIME_CONTROLS[args.time].untimed else SchedulerTimers()
+        timers = ManualTimers() if TIME_CONTROLS[time].untimed else SchedulerTimers()
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     store = await Store.open(":memory:")
     runtime = Runtime(store, front, timers, seed_source=lambda: seed)
@@ -556,7 +557,7 @@ async def play(
             creator_id=PLAYER_ID,
             creator_name="You",
             computers=3,
-            time_control=args.time,
+            time_control=time,
             name="Terminal table",
         )
         await runtime.start_table(table.id, PLAYER_ID)

@@ -101,6 +101,18 @@ def hand_log(conn: sqlite3.Connection, hand_id: int) -> HandLog:
     return hand
 
 
+def last_hand(conn: sqlite3.Connection, table_id: int) -> HandLog | None:
+    """The table's latest hand with its log, None before its first deal; StoreError."""
+    with transaction(conn, "DEFERRED"):
+        row = conn.execute(
+            "SELECT id FROM hands WHERE table_id = ? ORDER BY hand_no DESC LIMIT 1", (table_id,)
+        ).fetchone()
+        try:
+            return None if row is None else read_hand(conn, row[0])
+        except UnreadableError as e:
+            raise StoreError(str(e)) from None
+
+
 # ------------------------------------------------------------------ starting a hand
 
 

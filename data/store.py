@@ -233,6 +233,10 @@ class Store:
         """One hand's seed and log (any status), for replays and bug reports."""
         return await self._call(action_log.hand_log, hand_id)
 
+    async def last_hand(self, table_id: int) -> HandLog | None:
+        """The table's latest hand and its log (between hands: the one just finished)."""
+        return await self._call(action_log.last_hand, table_id)
+
     # ------------------------------------------------------------------ restoring
 
     async def load_active_tables(self) -> tuple[list[LoadedTable], list[QuarantinedTable]]:

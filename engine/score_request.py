@@ -14,6 +14,7 @@ too cheap) is a normal result with "valid": false.
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
 from importlib import import_module
@@ -36,6 +37,8 @@ from engine.tiles import (
 FIELDS = ("preset", "hand", "win", "melds", "bonus", "by", "seat", "round", "flags", "void")
 REQUIRED = ("preset", "hand", "win")
 VOID_SUITS = ("m", "p", "s")
+VALUE_LIMIT = 40  # characters of a bad value an error line echoes
+MESSAGE_LIMIT = 300  # an error line's message at most (tile errors quote their whole text)
 
 T = TypeVar("T")
 
@@ -58,21 +61,55 @@ def score_request(request: object) -> dict[str, object]:
 
 
 def run_score_lines(lines: Iterable[str], out: IO[str], err: IO[str]) -> int:
-    """Score JSON lines one by one, writing one JSON line each; stop with 2 at the first bad one."""
+    """Score JSON lines one by one, in order: each gets one result line, or one
+    `{"error": ...}` line (and its line on `err`); 2 at the end if any line was bad."""
+    status = 0
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            try:
-                request = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise RequestError(f"not valid JSON ({error.msg})") from None
-            result = score_request(request)
+            result = score_request(_loads(line))
         except RequestError as error:
-            err.write(f"error: line {number}: {error}\n")
-            return 2
+            message = excerpt(str(error), MESSAGE_LIMIT)
+            err.write(f"error: line {number}: {message}\n")
+            out.write(json.dumps({"error": message}) + "\n")
+            status = 2
+            continue
         out.write(json.dumps(result) + "\n")
-    return 0
+    return status
+
+
+def _loads(line: str) -> object:
+    """One JSON value, or a RequestError saying in a few words why the line is not one."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as error:
+        raise RequestError(f"not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise RequestError("not valid JSON (nested too deeply)") from None
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        raise RequestError(
+            f"not valid JSON (a number of more than {sys.get_int_max_str_digits()} digits)"
+        ) from None
+
+
+def excerpt(text: str, limit: int = VALUE_LIMIT) -> str:
+    """`text`, or its start and how long it was when it is longer than `limit`."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def _shown(value: object) -> str:
+    """A bad value as an error line echoes it (a string quoted, anything else as JSON), cut
+    to a short excerpt."""
+    if isinstance(value, str):
+        return repr(excerpt(value))
+    try:
+        text = json.dumps(value, default=repr)
+    except (RecursionError, ValueError):
+        text = f"a {type(value).__name__}"
+    return excerpt(text)
 
 
 def parse_request(request: object) -> tuple[Preset, WinContext]:
@@ -81,7 +118,7 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
         raise RequestError("a score request must be a JSON object")
     unknown = [key for key in request if key not in FIELDS]
     if unknown:
-        raise RequestError(f"unknown field {unknown[0]!r} (fields: {', '.join(FIELDS)})")
+        raise RequestError(f"unknown field {_shown(unknown[0])} (fields: {', '.join(FIELDS)})")
     missing = [key for key in REQUIRED if key not in request]
     if missing:
         raise RequestError(f"missing field {missing[0]!r}")
@@ -175,7 +212,7 @@ def _check_kind(preset: Preset, field: str, tile: Tile) -> None:
 def _text(request: dict[str, Any], key: str, default: str | None = None) -> str:
     value = request.get(key, default)
     if not isinstance(value, str):
-        raise RequestError(f"{key}: expected a string, got {json.dumps(value, default=repr)}")
+        raise RequestError(f"{key}: expected a string, got {_shown(value)}")
     return value
 
 
@@ -196,15 +233,11 @@ def _one_tile(request: dict[str, Any], key: str) -> Tile:
 def _melds(request: dict[str, Any]) -> tuple[Meld, ...]:
     texts = request.get("melds", [])
     if not isinstance(texts, list):
-        raise RequestError(
-            f"melds: expected a list of strings, got {json.dumps(texts, default=repr)}"
-        )
+        raise RequestError(f"melds: expected a list of strings, got {_shown(texts)}")
     melds = []
     for index, text in enumerate(texts):
         if not isinstance(text, str):
-            raise RequestError(
-                f"melds[{index}]: expected a string, got {json.dumps(text, default=repr)}"
-            )
+            raise RequestError(f"melds[{index}]: expected a string, got {_shown(text)}")
         try:
             melds.append(Meld.parse(text))
         except InvalidNotationError as error:
@@ -217,19 +250,19 @@ def _choice(
 ) -> T:
     value = _text(request, key, default)
     if value not in allowed:
-        raise RequestError(f"{key}: {value!r} is not one of {', '.join(allowed)}")
+        raise RequestError(f"{key}: {_shown(value)} is not one of {', '.join(allowed)}")
     return convert(value)
 
 
 def _flags(request: dict[str, Any]) -> frozenset[str]:
     flags = request.get("flags", [])
     if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
-        raise RequestError(
-            f"flags: expected a list of strings, got {json.dumps(flags, default=repr)}"
-        )
+        raise RequestError(f"flags: expected a list of strings, got {_shown(flags)}")
     for flag in flags:
         if flag not in FLAGS:
-            raise RequestError(f"flags: unknown flag {flag!r} (flags: {', '.join(sorted(FLAGS))})")
+            raise RequestError(
+                f"flags: unknown flag {_shown(flag)} (flags: {', '.join(sorted(FLAGS))})"
+            )
     return frozenset(flags)
 
 
@@ -238,5 +271,5 @@ def _void(request: dict[str, Any]) -> str | None:
         return None
     value = _text(request, "void")
     if value not in VOID_SUITS:
-        raise RequestError(f"void: {value!r} is not one of m, p, s")
+        raise RequestError(f"void: {_shown(value)} is not one of m, p, s")
     return value

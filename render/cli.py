@@ -87,7 +87,11 @@ def run_render(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     data = to_png(image)
-    Path(args.output).write_bytes(data)
+    try:
+        Path(args.output).write_bytes(data)
+    except OSError as error:  # a missing directory, a directory, a full or read-only disk
+        print(f"error: cannot write {args.output}: {error.strerror or error}", file=sys.stderr)
+        return 2
     print(f"wrote {args.output} ({image.width}x{image.height}, {len(data) // 1024} KB)")
     return 0
 

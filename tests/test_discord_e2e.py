@@ -140,8 +140,9 @@ async def dm_with_controls(fake: FakeDiscord, user: FakeUser, version: int) -> F
 
     def found() -> FakeMessage | None:
         message = latest_dm(fake, user)
-        markers = (f":act:{version}:", f":tiles:{version}:", f":pick:{version}:")
-        if message and any(m in c for c in message.custom_ids for m in markers):
+        # any hand: `version` is the decision version within it
+        marker = re.compile(rf":(act|tiles|pick):[0-9]+\.{version}:")
+        if message and any(marker.search(c) for c in message.custom_ids):
             return message
         return None
 
@@ -187,7 +188,7 @@ async def call(
     """Press a call button on the table message once it is offered for the current window."""
     message = await wait_table_message(fake)
     table = live(bot)
-    custom_id = ids.call_id(table.id, moment(bot), kind)
+    custom_id = ids.call_id(table.id, ids.stamp(table), kind)
     await fake.wait_for(
         lambda: custom_id in message.custom_ids,
         message=lambda: f"no {custom_id} on the table message: {message.custom_ids}",
@@ -198,7 +199,7 @@ async def call(
     return record
 
 
-CALL_ID = re.compile(r"mj:\d+:call:\d+:([a-z]+)")
+CALL_ID = re.compile(r"mj:\d+:call:\d+\.\d+:([a-z]+)")
 
 
 def call_button_sets(fake: FakeDiscord) -> set[tuple[str, ...]]:
@@ -398,7 +399,7 @@ async def test_closed_dms_fall_back_to_my_hand(fake: FakeDiscord, tmp_path: Path
             fake,
             alice,
             private,
-            custom_id=ids.act_id(1, moment(bot), 0, "discard", tile_name(action.tile)),
+            custom_id=ids.act_id(1, ids.stamp(live(bot)), 0, "discard", tile_name(action.tile)),
         )
         await fake.wait_for(lambda: live(bot).version > 0)
         await fake.wait_for(lambda: "You discarded" in private.content)
@@ -428,6 +429,7 @@ async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_
             seat = table.hand_seat(0)
             action = choose_action(hand, seat)
             version = public_moment(hand)
+            stamp = ids.stamp(table)
             before = hand.version
             used.add(action.kind.value)
             if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB):
@@ -437,13 +439,13 @@ async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_
                     menu = await fake.wait_for(lambda r=record: r.followups and r.followups[-1])
                     value = str(action).split(" ", 1)[1]
                     await (
-                        await fake.select(alice, menu, ids.pick_id(1, version, seat), [value])
+                        await fake.select(alice, menu, ids.pick_id(1, stamp, seat), [value])
                     ).wait_response()
                     used.add("chow menu")
             else:
                 message = await dm_with_controls(fake, alice, version)
                 arg = "".join(tile_name(t) for t in action.tiles)
-                custom_id = ids.act_id(1, version, seat, action.kind.value, arg)
+                custom_id = ids.act_id(1, stamp, seat, action.kind.value, arg)
                 await click(fake, alice, message, custom_id=custom_id)
             await fake.wait_for(lambda v=before: live(bot).version > v)
         assert live(bot).phase is Phase.BETWEEN_HANDS

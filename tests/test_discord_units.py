@@ -22,7 +22,7 @@ from bot.discord.components import (
 )
 from bot.discord.surface import hand_controls, hand_surface, table_surface
 from bot.runtime import LiveTable, Seat
-from bot.runtime.snapshots import private_snapshot, public_snapshot
+from bot.runtime.snapshots import private_snapshot, public_moment, public_snapshot
 from data import Phase, TableOptions
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
@@ -64,14 +64,15 @@ def live_table(hand: HandState, humans: int = 4) -> LiveTable:
 
 
 def test_every_id_matches_its_template_and_stays_short() -> None:
-    big = 10**18
+    big = 10**18 - 1
+    stamp = ids.Stamp(big, big)
     cases = [
-        (TableButton, ids.table_id(big, "ready", big)),
-        (CallButton, ids.call_id(big, big, "pung")),
-        (ActButton, ids.act_id(big, big, 3, "concealed_kong", "9s")),
-        (ActButton, ids.act_id(big, big, 3, "chow", "789m")),
-        (ActSelect, ids.pick_id(big, big, 2)),
-        (TilesSelect, ids.tiles_id(big, big, 1, "remove")),
+        (TableButton, ids.table_id(big, "ready", stamp)),
+        (CallButton, ids.call_id(big, stamp, "pung")),
+        (ActButton, ids.act_id(big, stamp, 3, "concealed_kong", "9s")),
+        (ActButton, ids.act_id(big, stamp, 3, "chow", "789m")),
+        (ActSelect, ids.pick_id(big, stamp, 2)),
+        (TilesSelect, ids.tiles_id(big, stamp, 1, "remove")),
     ]
     for item, custom_id in cases:
         assert len(custom_id) < 100
@@ -80,21 +81,22 @@ def test_every_id_matches_its_template_and_stays_short() -> None:
         ]
         assert matching == [item], custom_id
     with pytest.raises(ValueError):
-        ids.call_id(1, 1, "steal")
+        ids.call_id(1, stamp, "steal")
 
 
-def test_decision_version_stays_put_through_one_claim_window() -> None:
+def test_decision_version_and_moment_stay_put_through_one_claim_window() -> None:
     hand = HandState.arranged(HKOS, CLAIM_HANDS)
-    assert ids.decision_version(hand) == 0
+    assert hand.decision_version == 0
     hand.apply(Action.parse("0 discard 5m"))
     assert hand.phase is HandPhase.CLAIMS and sorted(hand.seats_to_act()) == [1, 2]
-    opened = ids.decision_version(hand)
+    opened, moment = hand.decision_version, public_moment(hand)
     assert opened == hand.version == 1
     hand.apply(Action.parse("2 pass"))
-    assert hand.version == 2 and ids.decision_version(hand) == opened  # seat 1 may still chow
+    assert hand.version == 2 and hand.decision_version == opened  # seat 1 may still chow
+    assert public_moment(hand) == moment  # answers in a window are not public moments
     hand.apply(Action.parse("1 pass"))
-    assert hand.phase is HandPhase.TURN and ids.decision_version(hand) == hand.version == 3
-    assert ids.decision_version(None) == 0
+    assert hand.phase is HandPhase.TURN and hand.decision_version == hand.version == 3
+    assert public_moment(hand) > moment
 
 
 # ------------------------------------------------------------------ hand controls
@@ -103,7 +105,7 @@ def test_decision_version_stays_put_through_one_claim_window() -> None:
 def test_a_turn_gets_a_button_per_tile_with_the_drawn_tile_marked() -> None:
     hand = HandState.arranged(HKOS, CLAIM_HANDS)
     actions = hand.legal_actions(0)
-    view = hand_controls(7, 0, actions, sorted(hand.hands[0]), drawn=hand.drawn)
+    view = hand_controls(7, ids.Stamp(1, 0), actions, sorted(hand.hands[0]), drawn=hand.drawn)
     buttons = flat(view)
     assert [b["label"] for b in buttons] == sorted(
         {tile_name(t) for t in hand.hands[0]}, key=lambda n: parse_tiles(n)[0]
@@ -111,7 +113,7 @@ def test_a_turn_gets_a_button_per_tile_with_the_drawn_tile_marked() -> None:
     assert all(b["type"] == 2 for b in buttons)
     drawn = next(b for b in buttons if b["label"] == "5m")
     assert drawn["style"] == discord.ButtonStyle.primary.value
-    assert drawn["custom_id"] == "mj:7:act:0:0:discard:5m"
+    assert drawn["custom_id"] == "mj:7:act:1.0:0:discard:5m"
 
 
 def test_too_many_discards_for_buttons_become_a_menu() -> None:
@@ -119,16 +121,16 @@ def test_too_many_discards_for_buttons_become_a_menu() -> None:
     tiles = parse_tiles("123456789m123456789p1234z")[:22]
     actions = [Action(1, ActionKind.DISCARD, (t,)) for t in tiles]
     actions += [Action(1, ActionKind.WIN), Action(1, ActionKind.CONCEALED_KONG, (tiles[0],))]
-    view = hand_controls(7, 40, actions, tiles)
+    view = hand_controls(7, ids.Stamp(2, 40), actions, tiles)
     rows = components(view)
     assert len(rows) <= 5 and sum(len(r["components"]) for r in rows) <= 25
     menu = rows[0]["components"][0]
-    assert menu["type"] == 3 and menu["custom_id"] == "mj:7:pick:40:1"
+    assert menu["type"] == 3 and menu["custom_id"] == "mj:7:pick:2.40:1"
     assert len(menu["options"]) == 22 and menu["options"][0]["value"] == "discard 1m"
     assert [b["label"] for b in rows[1]["components"]] == ["Win (self draw)", "Kong 1m"]
 
     # up to four rows of discards and a row of others still fit as buttons
-    view = hand_controls(7, 40, actions[:20] + actions[22:], tiles)
+    view = hand_controls(7, ids.Stamp(2, 40), actions[:20] + actions[22:], tiles)
     assert all(item["type"] == 2 for item in flat(view)) and len(components(view)) == 5
 
 
@@ -138,14 +140,14 @@ def test_openings_choose_a_suit_or_three_tiles() -> None:
     assert hand.phase is HandPhase.OPENING
     actions = hand.legal_actions(2)
     concealed = sorted(hand.hands[2])
-    (menu,) = flat(hand_controls(7, 0, actions, concealed))
-    assert menu["custom_id"] == "mj:7:tiles:0:2:swap"
+    (menu,) = flat(hand_controls(7, ids.Stamp(1, 0), actions, concealed))
+    assert menu["custom_id"] == "mj:7:tiles:1.0:2:swap"
     assert menu["min_values"] == menu["max_values"] == 3
     assert len(menu["options"]) == len(concealed) == 13
     assert len({o["value"] for o in menu["options"]}) == 13  # repeated tiles, distinct values
 
     voids = [Action(2, ActionKind.VOID, suit=s) for s in "mps"]
-    labels = [b["label"] for b in flat(hand_controls(7, 3, voids, concealed))]
+    labels = [b["label"] for b in flat(hand_controls(7, ids.Stamp(1, 3), voids, concealed))]
     assert labels == ["Void: characters", "Void: dots", "Void: bamboo"]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -419,9 +420,10 @@ async def test_a_sichuan_opening_gets_at_least_15_seconds_under_a_fast_clock(
 ) -> None:
     timers = ManualTimers()
     runtime = await make_runtime(store, timers)
-    table = await runtime.create_table(
-        "sichuan-bb", creator_id="101", creator_name="Ann", time_control="bullet"
-    )
+    table = await runtime.create_table("sichuan-bb", creator_id="101", creator_name="Ann")
+    # new Sichuan tables always use the table clock; a table stored under a fast clock
+    # before that rule still gets the opening floor
+    table.options = replace(table.options, time_control="bullet")
     for player_id, name in PLAYERS[1:]:
         await runtime.join(table.id, player_id, name)
     await runtime.start_table(table.id, "101")

@@ -225,15 +225,60 @@ def test_json_lines_invalid_hand_is_not_an_error() -> None:
         pytest.param("{not json", "not valid JSON", id="bad_json"),
         pytest.param(json.dumps(request(hand="55555m")), "5m", id="bad_request"),
         pytest.param("[1, 2]", "JSON object", id="not_an_object"),
+        pytest.param("[" * 100_000 + "]" * 100_000, "nested too deeply", id="deeply_nested"),
+        pytest.param('{"preset": ' + "7" * 5000 + "}", "4300 digits", id="huge_integer"),
+        pytest.param(json.dumps(request(seat=10**4000)), "seat: expected a string", id="big"),
     ],
 )
-def test_json_lines_stop_at_first_bad_line(bad_line: str, words: str) -> None:
+def test_json_lines_answer_every_line_in_order(bad_line: str, words: str) -> None:
     lines = [json.dumps(BASE), bad_line, json.dumps(BASE)]
     out, err = io.StringIO(), io.StringIO()
-    assert run_score_lines(lines, out, err) == 2
-    assert len(out.getvalue().splitlines()) == 1  # the line after the bad one is not scored
+    assert run_score_lines(lines, out, err) == 2  # at the end, because a line was bad
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == 3  # the line after the bad one is scored too
+    assert answers[0] == answers[2] == score_request(BASE)
+    assert list(answers[1]) == ["error"] and words in answers[1]["error"]
     errors = err.getvalue().splitlines()
     assert len(errors) == 1
     assert errors[0].startswith("error: ")
     assert "line 2" in errors[0]
     assert words in errors[0]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        request(hand="1m" * 500_000),
+        request(hand="x" * 1_000_000),
+        request(melds=["pung " + "5z" * 500_000]),
+        request(seat="N" * 1_000_000),
+        request(flags=["f" * 1_000_000]),
+        request(melds=[[1] * 300_000]),
+        {**BASE, "z" * 1_000_000: 1},
+        request(preset="p" * 1_000_000),
+    ],
+)
+def test_error_lines_echo_a_short_excerpt_of_a_bad_value(bad: dict[str, object]) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert run_score_lines([json.dumps(bad)], out, err) == 2
+    (line,) = err.getvalue().splitlines()
+    assert len(line) < 400, line[:500]
+    assert len(out.getvalue()) < 450
+
+
+def test_the_score_command_gives_one_line_and_no_traceback(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    lines = [json.dumps(BASE), "[" * 50_000, '{"seat": ' + "9" * 5000 + "}", json.dumps(BASE)]
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "score"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 2 and len(done.stdout.splitlines()) == 4

@@ -35,7 +35,7 @@ def options(**values: object) -> argparse.Namespace:
         "seed": 3,
         "images": None,
         "hands": 0,
-        "time": "untimed",
+        "time": None,
     }
     return argparse.Namespace(**{**defaults, **values})
 

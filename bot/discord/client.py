@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.cogs import COGS
-from bot.discord.components import DYNAMIC_ITEMS, tell
+from bot.discord.components import DYNAMIC_ITEMS, answer_foreign, tell
 from bot.discord.config import BotConfig
 from bot.discord.front import DiscordFront
 from bot.discord.pictures import Painter
@@ -110,6 +110,7 @@ class MahjongBot(commands.Bot):
         self.tree.add_command(self.group)
         self.tree.on_error = self.on_app_command_error
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_listener(answer_foreign, "on_interaction")  # ids none of the items take
         synced = await self.tree.sync()
         log.info("synced %d command(s)", len(synced))
         if self.application_id:

@@ -1,8 +1,9 @@
 """The bot's buttons and select menus, as DynamicItems that rebuild themselves from custom ids.
 
-An item knows only what its id says (table, verb, decision version, seat, argument); it refuses
-people who are not seated at the table in `interaction_check` (privately) and hands every
-other click to the cog that owns the concern. No game logic lives here.
+An item knows only what its id says (table, verb, stamp: hand and version, seat, argument); it
+refuses people who are not seated at the table in `interaction_check` (privately) and hands
+every other click to the cog that owns the concern. A click on an id that is not one of ours
+(forged, damaged) gets a private answer too (`answer_foreign`). No game logic lives here.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import discord
 from discord.ui import Button, DynamicItem, Select
 
 from bot.discord import ids
+from bot.discord.ids import Stamp
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
@@ -106,51 +108,52 @@ class SeatedOnly:
 class TableButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.TABLE_TEMPLATE):
     """Join, Leave, Add computer, Start, My hand, Ready: one table's own buttons."""
 
-    def __init__(self, table: int, verb: str, version: int = 0, label: str | None = None) -> None:
+    def __init__(self, table: int, verb: str, stamp: Stamp, label: str | None = None) -> None:
         text, style = TABLE_LABELS[verb]
         button: Button[Any] = Button(
-            label=label or text, style=style, custom_id=ids.table_id(table, verb, version)
+            label=label or text, style=style, custom_id=ids.table_id(table, verb, stamp)
         )
         super().__init__(button)
-        self.table, self.verb, self.version = table, verb, version
+        self.table, self.verb, self.stamp = table, verb, stamp
         self.seated_only = verb != "join"
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TableButton:
-        return cls(int(match["table"]), match["verb"], int(match["version"]))
+        return cls(int(match["table"]), match["verb"], Stamp.of(match))
 
     async def callback(self, interaction: Interaction) -> None:
         if self.verb in LOBBY_VERBS:
-            work = _lobby(interaction).on_lobby_button(interaction, self.table, self.verb)
+            lobby = _lobby(interaction)
+            work = lobby.on_lobby_button(interaction, self.table, self.verb, self.stamp)
         elif self.verb == "hand":
             work = _play(interaction).on_my_hand(interaction, self.table)
         else:
-            work = _play(interaction).on_ready(interaction, self.table)
+            work = _play(interaction).on_ready(interaction, self.table, self.stamp)
         await guarded(interaction, work)
 
 
 class CallButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.CALL_TEMPLATE):
     """A public call on the latest discard (or a kong to rob): Chow, Pung, Kong, Win, Pass."""
 
-    def __init__(self, table: int, version: int, kind: str) -> None:
+    def __init__(self, table: int, stamp: Stamp, kind: str) -> None:
         label, style = CALL_LABELS[kind]
         button: Button[Any] = Button(
-            label=label, style=style, custom_id=ids.call_id(table, version, kind)
+            label=label, style=style, custom_id=ids.call_id(table, stamp, kind)
         )
         super().__init__(button)
-        self.table, self.version, self.kind = table, version, kind
+        self.table, self.stamp, self.kind = table, stamp, kind
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> CallButton:
-        return cls(int(match["table"]), int(match["version"]), match["kind"])
+        return cls(int(match["table"]), Stamp.of(match), match["kind"])
 
     async def callback(self, interaction: Interaction) -> None:
         play = _play(interaction)
-        await guarded(interaction, play.on_call(interaction, self.table, self.version, self.kind))
+        await guarded(interaction, play.on_call(interaction, self.table, self.stamp, self.kind))
 
 
 class ActButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.ACT_TEMPLATE):
@@ -159,7 +162,7 @@ class ActButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.ACT_TEMPLATE)
     def __init__(
         self,
         table: int,
-        version: int,
+        stamp: Stamp,
         seat: int,
         kind: str,
         arg: str = "",
@@ -168,10 +171,10 @@ class ActButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.ACT_TEMPLATE)
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
     ) -> None:
-        custom_id = ids.act_id(table, version, seat, kind, arg)
+        custom_id = ids.act_id(table, stamp, seat, kind, arg)
         button: Button[Any] = Button(label=label or kind, style=style, custom_id=custom_id)
         super().__init__(button, row=row)
-        self.table, self.version, self.seat, self.kind, self.arg = table, version, seat, kind, arg
+        self.table, self.stamp, self.seat, self.kind, self.arg = table, stamp, seat, kind, arg
 
     @classmethod
     async def from_custom_id(
@@ -179,7 +182,7 @@ class ActButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.ACT_TEMPLATE)
     ) -> ActButton:
         return cls(
             int(match["table"]),
-            int(match["version"]),
+            Stamp.of(match),
             int(match["seat"]),
             match["kind"],
             match["arg"] or "",
@@ -193,7 +196,7 @@ class ActButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.ACT_TEMPLATE)
     async def callback(self, interaction: Interaction) -> None:
         play = _play(interaction)
         await guarded(
-            interaction, play.on_act(interaction, self.table, self.version, [self.notation])
+            interaction, play.on_act(interaction, self.table, self.stamp, [self.notation])
         )
 
 
@@ -203,7 +206,7 @@ class ActSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.PICK_TEMPLATE
     def __init__(
         self,
         table: int,
-        version: int,
+        stamp: Stamp,
         seat: int,
         options: list[discord.SelectOption] | None = None,
         *,
@@ -211,23 +214,23 @@ class ActSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.PICK_TEMPLATE
         row: int | None = None,
     ) -> None:
         menu: Select[Any] = Select(
-            custom_id=ids.pick_id(table, version, seat),
+            custom_id=ids.pick_id(table, stamp, seat),
             options=options or [],
             placeholder=placeholder,
         )
         super().__init__(menu, row=row)
-        self.table, self.version, self.seat = table, version, seat
+        self.table, self.stamp, self.seat = table, stamp, seat
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActSelect:
-        return cls(int(match["table"]), int(match["version"]), int(match["seat"]))
+        return cls(int(match["table"]), Stamp.of(match), int(match["seat"]))
 
     async def callback(self, interaction: Interaction) -> None:
         chosen = [f"{self.seat} {value}" for value in self.item.values[:1]]
         play = _play(interaction)
-        await guarded(interaction, play.on_act(interaction, self.table, self.version, chosen))
+        await guarded(interaction, play.on_act(interaction, self.table, self.stamp, chosen))
 
 
 class TilesSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.TILES_TEMPLATE):
@@ -239,7 +242,7 @@ class TilesSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.TILES_TEMPL
     def __init__(
         self,
         table: int,
-        version: int,
+        stamp: Stamp,
         seat: int,
         kind: str,
         options: list[discord.SelectOption] | None = None,
@@ -249,30 +252,57 @@ class TilesSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.TILES_TEMPL
     ) -> None:
         count = min(3, len(options)) if options else 3
         menu: Select[Any] = Select(
-            custom_id=ids.tiles_id(table, version, seat, kind),
+            custom_id=ids.tiles_id(table, stamp, seat, kind),
             options=options or [],
             placeholder=placeholder,
             min_values=count,
             max_values=count,
         )
         super().__init__(menu, row=row)
-        self.table, self.version, self.seat, self.kind = table, version, seat, kind
+        self.table, self.stamp, self.seat, self.kind = table, stamp, seat, kind
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TilesSelect:
-        return cls(int(match["table"]), int(match["version"]), int(match["seat"]), match["kind"])
+        return cls(int(match["table"]), Stamp.of(match), int(match["seat"]), match["kind"])
 
     async def callback(self, interaction: Interaction) -> None:
         tiles = "".join(sorted((value.partition(":")[2] for value in self.item.values), key=_order))
         chosen = [f"{self.seat} {self.kind} {tiles}"]
         play = _play(interaction)
-        await guarded(interaction, play.on_act(interaction, self.table, self.version, chosen))
+        await guarded(interaction, play.on_act(interaction, self.table, self.stamp, chosen))
 
 
 def _order(tile: str) -> tuple[str, str]:
-    return (tile[-1], tile[:-1])
+    return (tile[-1:], tile[:-1])  # (a forged value may be empty)
 
 
 DYNAMIC_ITEMS = (TableButton, CallButton, ActButton, ActSelect, TilesSelect)
+FOREIGN = "That control is not one of this bot's, or it is damaged: it does nothing."
+
+
+async def answer_foreign(interaction: Interaction) -> None:
+    """Answer, privately, a click none of our items will take: an id that is not ours (forged,
+    damaged), or one its message does not show (discord.py drops those silently). Discord
+    would otherwise show the clicker "interaction failed"."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    if ids.ours(custom_id) and custom_id in _shown(interaction.message):
+        return
+    log.info("a click on a foreign control id (%d characters)", len(custom_id))
+    with contextlib.suppress(discord.HTTPException):
+        await tell(interaction, FOREIGN)
+
+
+def _shown(message: discord.Message | None) -> set[str]:
+    """The custom ids of the components a message shows."""
+    found: set[str] = set()
+    rows: list[Any] = list(message.components) if message is not None else []
+    while rows:
+        item = rows.pop()
+        rows.extend(getattr(item, "children", ()))
+        if isinstance(getattr(item, "custom_id", None), str):
+            found.add(item.custom_id)
+    return found

@@ -1,69 +1,104 @@
-"""Custom ids of every component the bot draws: `mj:{table}:{verb}:{version}[:...]`.
+"""Custom ids of every component the bot draws: `mj:{table}:{verb}:{hand}.{version}[:...]`.
 
-An id names its table, what it does and the decision version it was drawn for, so a click is
-understood without any memory of the message (after a restart too) and a click on an outdated
-control is recognised. Ids stay far below Discord's 100 characters.
+An id names its table, what it does, the hand it was drawn for and the version of the moment
+it was drawn at, so a click is understood without any memory of the message (after a restart
+too) and a click on an outdated control is recognised, even one from an earlier hand whose
+version happens to match. Ids stay far below Discord's 100 characters, and the templates take
+ASCII digits of bounded length only: anything else is not one of our ids.
 
-The version is the hand's *decision version* (`decision_version`): the state version at which
-the current decision opened. Within one claim window every answer moves the hand's version on,
-but the window, and what another player may still answer, stays the same: a Pung button drawn
-when the window opened must keep working after someone else passed.
+The stamp (`Stamp`) is the hand's number (1 for the first hand; between hands, or back in the
+lobby, the last finished hand's; 0 before the first deal) and a version: in a hand its *public
+moment* (`bot.runtime.snapshots.public_moment`, counted from public facts only: the engine's
+own version also counts the answers given in a claim window, which would tell how many seats
+could claim); in the lobby the seating's version (`LiveTable.lobby_version`), so Add computer
+pressed twice adds one. The Discord layer maps a moment back to the engine's decision version
+before it asks the runtime to act.
 
->>> call_id(12, 40, "pung")
-'mj:12:call:40:pung'
->>> act_id(12, 40, 2, "discard", "5m")
-'mj:12:act:40:2:discard:5m'
+>>> call_id(12, Stamp(3, 40), "pung")
+'mj:12:call:3.40:pung'
+>>> act_id(12, Stamp(3, 40), 2, "discard", "5m")
+'mj:12:act:3.40:2:discard:5m'
 """
 
 from __future__ import annotations
 
-from engine.hand import HandState
+import re
+from typing import TYPE_CHECKING, NamedTuple
+
+from bot.runtime.snapshots import control_stamp
+
+if TYPE_CHECKING:
+    from bot.runtime import LiveTable
 
 PREFIX = "mj"
 TABLE_VERBS = ("join", "leave", "cpu", "start", "hand", "ready")
 CALL_KINDS = ("chow", "pung", "kong", "win", "pass")
+NUMBER = "(?:0|[1-9][0-9]{0,17})"  # at most 18 ASCII digits: no sign, no other digits
+TABLE = rf"{PREFIX}:(?P<table>{NUMBER})"
+STAMP = rf"(?P<hand>{NUMBER})\.(?P<version>{NUMBER})"
 
-TABLE_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<verb>{'|'.join(TABLE_VERBS)}):(?P<version>\d+)"
-CALL_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):call:(?P<version>\d+):(?P<kind>{'|'.join(CALL_KINDS)})"
+TABLE_TEMPLATE = rf"{TABLE}:(?P<verb>{'|'.join(TABLE_VERBS)}):{STAMP}"
+CALL_TEMPLATE = rf"{TABLE}:call:{STAMP}:(?P<kind>{'|'.join(CALL_KINDS)})"
 ACT_TEMPLATE = (
-    rf"{PREFIX}:(?P<table>\d+):act:(?P<version>\d+):(?P<seat>[0-3]):(?P<kind>[a-z_]+)"
-    r"(?::(?P<arg>[0-9a-z]+))?"
+    rf"{TABLE}:act:{STAMP}:(?P<seat>[0-3]):(?P<kind>[a-z_]{{1,20}})"
+    r"(?::(?P<arg>[0-9a-z]{1,12}))?"
 )
-PICK_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):pick:(?P<version>\d+):(?P<seat>[0-3])"
-TILES_TEMPLATE = (
-    rf"{PREFIX}:(?P<table>\d+):tiles:(?P<version>\d+):(?P<seat>[0-3]):(?P<kind>swap|remove)"
+PICK_TEMPLATE = rf"{TABLE}:pick:{STAMP}:(?P<seat>[0-3])"
+TILES_TEMPLATE = rf"{TABLE}:tiles:{STAMP}:(?P<seat>[0-3]):(?P<kind>swap|remove)"
+TEMPLATES = tuple(
+    re.compile(t)
+    for t in (TABLE_TEMPLATE, CALL_TEMPLATE, ACT_TEMPLATE, PICK_TEMPLATE, TILES_TEMPLATE)
 )
 
 
-def decision_version(hand: HandState | None) -> int:
-    """The version at which the hand's current decision opened (0 without a hand)."""
-    return 0 if hand is None else hand.decision_version
+class Stamp(NamedTuple):
+    """Which hand and which moment of it a control was drawn for."""
+
+    hand: int
+    version: int
+
+    def __str__(self) -> str:
+        return f"{self.hand}.{self.version}"
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Stamp:
+        return cls(int(match["hand"]), int(match["version"]))
 
 
-def table_id(table: int, verb: str, version: int = 0) -> str:
+def ours(custom_id: str) -> bool:
+    """Whether a custom id is one the bot draws (a forged or damaged one is not)."""
+    return any(template.fullmatch(custom_id) for template in TEMPLATES)
+
+
+def stamp(table: LiveTable) -> Stamp:
+    """The stamp of controls drawn for the table as it stands now."""
+    return Stamp(*control_stamp(table))
+
+
+def table_id(table: int, verb: str, stamp: Stamp) -> str:
     """A table-message or lobby control: join, leave, cpu, start, hand, ready."""
     if verb not in TABLE_VERBS:
         raise ValueError(f"unknown table verb {verb!r}")
-    return f"{PREFIX}:{table}:{verb}:{version}"
+    return f"{PREFIX}:{table}:{verb}:{stamp}"
 
 
-def call_id(table: int, version: int, kind: str) -> str:
-    """A public call button (chow, pung, kong, win, pass) for the decision at `version`."""
+def call_id(table: int, stamp: Stamp, kind: str) -> str:
+    """A public call button (chow, pung, kong, win, pass) for the decision at `stamp`."""
     if kind not in CALL_KINDS:
         raise ValueError(f"unknown call {kind!r}")
-    return f"{PREFIX}:{table}:call:{version}:{kind}"
+    return f"{PREFIX}:{table}:call:{stamp}:{kind}"
 
 
-def act_id(table: int, version: int, seat: int, kind: str, arg: str = "") -> str:
+def act_id(table: int, stamp: Stamp, seat: int, kind: str, arg: str = "") -> str:
     """A private control that plays one action of hand seat `seat` (e.g. discard 5m)."""
-    return f"{PREFIX}:{table}:act:{version}:{seat}:{kind}" + (f":{arg}" if arg else "")
+    return f"{PREFIX}:{table}:act:{stamp}:{seat}:{kind}" + (f":{arg}" if arg else "")
 
 
-def pick_id(table: int, version: int, seat: int) -> str:
+def pick_id(table: int, stamp: Stamp, seat: int) -> str:
     """A private select whose values are actions of `seat` without the seat ('chow 345m')."""
-    return f"{PREFIX}:{table}:pick:{version}:{seat}"
+    return f"{PREFIX}:{table}:pick:{stamp}:{seat}"
 
 
-def tiles_id(table: int, version: int, seat: int, kind: str) -> str:
+def tiles_id(table: int, stamp: Stamp, seat: int, kind: str) -> str:
     """A private select of three tiles to swap or remove (Sichuan openings)."""
-    return f"{PREFIX}:{table}:tiles:{version}:{seat}:{kind}"
+    return f"{PREFIX}:{table}:tiles:{stamp}:{seat}:{kind}"

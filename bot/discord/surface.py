@@ -14,6 +14,7 @@ from typing import Protocol
 
 import discord
 
+from bot.discord import ids
 from bot.discord.components import ActButton, ActSelect, CallButton, TableButton, TilesSelect
 from bot.discord.pictures import View
 from bot.runtime import PrivateSnapshot, PublicSnapshot
@@ -160,24 +161,25 @@ def table_surface(public: PublicSnapshot, channel_name: str = "") -> Surface:
 def _table_controls(public: PublicSnapshot) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     table_id = public.table_id
+    stamp = ids.Stamp(*public.stamp)
     if public.phase is Phase.LOBBY:
-        view.add_item(TableButton(table_id, "join"))
-        view.add_item(TableButton(table_id, "leave"))
+        view.add_item(TableButton(table_id, "join", stamp))
+        view.add_item(TableButton(table_id, "leave", stamp))
         if public.can_add_computer:
-            view.add_item(TableButton(table_id, "cpu"))
-        view.add_item(TableButton(table_id, "start"))
+            view.add_item(TableButton(table_id, "cpu", stamp))
+        view.add_item(TableButton(table_id, "start", stamp))
     elif public.phase is Phase.PLAYING:
         for kind in public.calls:  # the same set on every claim window
-            call = CallButton(table_id, public.version, kind)
+            call = CallButton(table_id, stamp, kind)
             call.row = 0
             view.add_item(call)
-        mine = TableButton(table_id, "hand")
+        mine = TableButton(table_id, "hand", stamp)
         mine.row = 1
         view.add_item(mine)
     elif public.phase is Phase.BETWEEN_HANDS:
         label = f"Ready ({public.ready_count}/{public.seat_count})"
-        view.add_item(TableButton(table_id, "ready", public.hand_number, label=label))
-        view.add_item(TableButton(table_id, "leave"))
+        view.add_item(TableButton(table_id, "ready", stamp, label=label))
+        view.add_item(TableButton(table_id, "leave", stamp))
     else:
         return None
     return view
@@ -212,8 +214,8 @@ def result_surface(public: PublicSnapshot, channel_name: str = "") -> Surface:
 # ------------------------------------------------------------------ a player's hand
 
 
-def dm_decision(private: PrivateSnapshot) -> tuple[int, tuple[Action, ...]] | None:
-    """The player's own-turn or opening decision (the moment its controls name, and its
+def dm_decision(private: PrivateSnapshot) -> tuple[ids.Stamp, tuple[Action, ...]] | None:
+    """The player's own-turn or opening decision (the stamp its controls name, and its
     actions), if one is open.
 
     Claims on a discard are made with the public call buttons, not in the hand message.
@@ -221,7 +223,7 @@ def dm_decision(private: PrivateSnapshot) -> tuple[int, tuple[Action, ...]] | No
     decision = private.decision
     if decision is None or decision.kind == "claim":
         return None
-    return private.moment, decision.actions
+    return ids.Stamp(*private.stamp), decision.actions
 
 
 def hand_text(private: PrivateSnapshot, channel_name: str = "") -> str:
@@ -274,7 +276,7 @@ def hand_surface(private: PrivateSnapshot, channel_name: str = "") -> Surface:
     )
 
 
-def _button_for(table_id: int, version: int, action: Action, drawn: int | None) -> ActButton:
+def _button_for(table_id: int, version: ids.Stamp, action: Action, drawn: int | None) -> ActButton:
     kind = action.kind
     arg = action.suit or "".join(tile_name(t) for t in action.tiles)
     if kind is ActionKind.DISCARD:
@@ -297,7 +299,7 @@ def _button_for(table_id: int, version: int, action: Action, drawn: int | None) 
 
 def hand_controls(
     table_id: int,
-    version: int,
+    version: ids.Stamp,
     actions: list[Action],
     concealed: list[int],
     *,
@@ -361,7 +363,7 @@ def hand_controls(
     return view
 
 
-def chow_choice(table_id: int, version: int, actions: list[Action]) -> discord.ui.View:
+def chow_choice(table_id: int, version: ids.Stamp, actions: list[Action]) -> discord.ui.View:
     """A private menu of the chows a seat may make on the discard."""
     options = [
         discord.SelectOption(

@@ -31,6 +31,7 @@ from data import (
     Payment,
     Phase,
     QuarantinedTable,
+    RecordedHand,
     SeatRow,
     Store,
     TableOptions,
@@ -49,6 +50,7 @@ log = logging.getLogger(__name__)
 OPENING_MIN_SECONDS = 15
 EXPIRY_CHECK_SECONDS = 600.0
 RESUME_AFTER_FAILURE = 5.0
+QUICK_PLAY_CLOCK = "standard"
 
 
 @dataclass
@@ -72,6 +74,16 @@ def _playable(preset_id: str) -> Preset:
         return find_preset(preset_id)
     except UnknownPresetError as error:
         raise TableError(str(error)) from None
+
+
+def fixed_clock(preset: Preset, rated: bool) -> str | None:
+    """The clock `preset` must be played under, if its rules fix one.
+
+    A clock with a deal limit is part of a preset's rules (the seed-004 table clock of the
+    Sichuan family), not a choice: such a preset is played under it and no other.
+    """
+    own = preset.rated_time_control if rated else preset.time_control
+    return own if TIME_CONTROLS[own].deal_limit else None
 
 
 def _decision_key(hand: HandState) -> tuple[object, ...]:
@@ -123,10 +135,55 @@ class Runtime:
                 quarantined.append(QuarantinedTable(item.table.id, str(error)))
                 continue
             self.tables[table.id] = table
-            self._rearm(table)
         self.timers.start()
+        for table in list(self.tables.values()):
+            try:
+                await self._carry_on(table)
+            except Exception:  # one table failing to move on must not keep the others down
+                log.exception("table %s could not carry on after the restore", table.id)
         self._schedule_expiry()
         return quarantined
+
+    async def _carry_on(self, table: LiveTable) -> None:
+        """Finish what the log implies after a restart, and show the table as it stands.
+
+        A kill may fall between two commits: a hand stored but its computer dealer's first
+        move not, a hand's last move stored but not its result, all four ready but the next
+        hand not dealt. Each is carried on here (results are recorded exactly once by the
+        store); then clocks are armed and whoever must decide is asked again.
+        """
+        notices = _Notices(table=True, decisions=True)
+        async with table.lock:
+            if table.phase is Phase.PLAYING and table.hand is not None:
+                if table.deadline is None:
+                    self._arm_deadline(table)
+                else:  # the stored deadline is this decision's: answers in it keep it
+                    table.decision_key = _decision_key(table.hand)
+                await self._advance(table, notices)
+            elif table.phase is Phase.BETWEEN_HANDS:
+                await self._show_last_hand(table)
+                if table.full and len(table.ready) == len(table.seats):
+                    notices = await self._begin_hand(table)
+        await self._notify(table, notices)
+
+    async def _show_last_hand(self, table: LiveTable) -> None:
+        """Between hands: the finished hand and its recorded result, for the table message."""
+        last = await self.store.last_hand(table.id)
+        if last is None:
+            return
+        setup = json.loads(last.setup or "{}")
+        if "session" not in setup:
+            return
+        start = Session.from_json(setup["session"])
+        wall = parse_tiles(setup["wall"]) if "wall" in setup else None
+        table.dealer = start.dealer
+        table.hand = HandState.replay(
+            table.preset, last.seed, last.actions, start.round_wind, wall=wall
+        )
+        table.hand_id = last.hand_id
+        record = await self.store.hand_record(last.hand_id)
+        if record is not None:
+            table.last_result = RecordedHand(last.hand_id, False, record.rating_changes)
 
     async def close(self) -> None:
         self.timers.shutdown()
@@ -143,6 +200,7 @@ class Runtime:
             name=str(row.options.extra.get("name", f"Table {row.id}")),
             phase=row.phase,
             message_id=row.message_id,
+            lobby_version=int(row.options.extra.get("lobby_version", 0)),
         )
         for seat in row.seats:
             table.seats[seat.seat] = Seat(seat.player_id, str(names.get(seat.player_id, "?")))
@@ -165,6 +223,9 @@ class Runtime:
             table.deal_deadline = deadlines.get("deal")
         elif row.phase is Phase.BETWEEN_HANDS:
             table.ready = {p for p, s in enumerate(table.seats) if s is not None and not s.human}
+            pressed = row.options.extra.get("ready", {})
+            if table.session is not None and pressed.get("hand") == table.session.hand_number:
+                table.ready.update(p for p in pressed.get("players", []) if table.seats[p])
         return table
 
     # ------------------------------------------------------------------ queries
@@ -209,6 +270,13 @@ class Runtime:
             raise TableError(f"a table has room for 0 to 3 computer players, not {computers}")
         if rated and computers:
             raise TableError("rated tables are for four people: computers play casual tables")
+        fixed = fixed_clock(preset, rated)
+        if fixed is not None and time_control not in (None, fixed):
+            tc = TIME_CONTROLS[fixed]
+            raise TableError(
+                f"{preset.name} is always played with its table clock ({tc.base} s a decision, "
+                f"{tc.deal_limit // 60} minutes a deal): leave the time option out"
+            )
         if time_control is None:
             time_control = preset.rated_time_control if rated else preset.time_control
         if time_control not in TIME_CONTROLS:
@@ -300,10 +368,18 @@ class Runtime:
             await self._set_extra(table, invited=invited)
         return table.options.invite_code
 
-    async def add_computer(self, table_id: int, by_id: str) -> LiveTable:
+    async def add_computer(
+        self, table_id: int, by_id: str, lobby_version: int | None = None
+    ) -> LiveTable:
+        """Seat a computer; `lobby_version` is the seating the press was made on (a second
+        press of the same button, e.g. a double click, then adds nothing)."""
         table = self.get(table_id)
         async with table.lock:
             self._seated(table, by_id)
+            if lobby_version is not None and lobby_version != table.lobby_version:
+                raise StaleActionError(
+                    "the seats changed since that button was drawn: see the table as it is now"
+                )
             if table.phase is not Phase.LOBBY:
                 raise TableError("computers can be added in the lobby only")
             if table.options.rated:
@@ -343,14 +419,22 @@ class Runtime:
     # ------------------------------------------------------------------ playing
 
     async def act(
-        self, table_id: int, player_id: str, action: Action | str, version: int
+        self,
+        table_id: int,
+        player_id: str,
+        action: Action | str,
+        version: int,
+        hand_number: int | None = None,
     ) -> LiveTable:
-        """Apply a player's decision, made for state `version`; refused if stale or illegal."""
+        """Apply a player's decision, made for state `version` of hand `hand_number` (the
+        current hand if None); refused if stale, not offered to the player, or illegal."""
         table = self.get(table_id)
         async with table.lock:
             player = self._seated(table, player_id)
             if table.phase is not Phase.PLAYING or table.hand is None:
                 raise StaleActionError("there is no hand in play at this table right now")
+            if hand_number is not None and hand_number != table.hand_number:
+                raise StaleActionError("that was for an earlier hand; here is the current one")
             if not table.hand.decision_version <= version <= table.hand.version:
                 raise StaleActionError(
                     "that was for an earlier moment of the hand; here is the current one"
@@ -363,8 +447,10 @@ class Runtime:
             seat = table.hand_seat(player)
             if action.seat != seat:
                 raise NotYourDecisionError("that control belongs to another player")
-            if not table.hand.is_legal(action):
-                if not table.hand.legal_actions(seat):
+            # only what the player was offered: the clock alone plays time-outs (TIME_UP)
+            offered = table.hand.legal_actions(seat)
+            if action not in offered:
+                if not offered:
                     raise NotYourDecisionError("it is not your decision right now")
                 raise TableError(f"{action} is not allowed now")
             self._spend_clock(table, player)
@@ -398,15 +484,24 @@ class Runtime:
         table = self.get(table_id)
         return private_snapshot(table, self._seated(table, player_id))
 
-    async def ready(self, table_id: int, player_id: str) -> LiveTable:
+    async def ready(
+        self, table_id: int, player_id: str, hand_number: int | None = None
+    ) -> LiveTable:
+        """Ready for the next hand; `hand_number` is the finished hand the press was made
+        after (a Ready button from an earlier hand's result is refused)."""
         table = self.get(table_id)
         async with table.lock:
             player = self._seated(table, player_id)
             if table.phase is not Phase.BETWEEN_HANDS:
                 raise TableError("there is no hand to get ready for")
+            if hand_number is not None and hand_number != table.hand_number:
+                raise StaleActionError("that Ready was for an earlier hand")
             table.ready.add(player)
             notices = _Notices(table=True)
-            if table.full and len(table.ready) == 4:
+            # kept with the table: a restart between presses loses none of them
+            pressed = {"hand": table.hand_number, "players": sorted(table.ready)}
+            await self._set_extra(table, ready=pressed)
+            if table.full and len(table.ready) == len(table.seats):
                 notices = await self._begin_hand(table)
             else:
                 await self.store.touch(table.id, now=self.timers.now())
@@ -479,7 +574,7 @@ class Runtime:
             guild_id=guild_id,
             channel_id=channel_id,
             rated=rated,
-            time_control="standard",
+            time_control=fixed_clock(_playable(preset_id), rated) or QUICK_PLAY_CLOCK,
             computers=computers,
             name="Quick Play",
         )
@@ -718,10 +813,6 @@ class Runtime:
                 lambda: self._on_deal_limit(table.id, hand_id),
             )
 
-    def _rearm(self, table: LiveTable) -> None:
-        if table.phase is Phase.PLAYING and table.hand is not None:
-            self._arm_timers(table)
-
     def _cancel_timers(self, table: LiveTable) -> None:
         self.timers.cancel(f"decision:{table.id}")
         self.timers.cancel(f"deal:{table.id}")
@@ -797,7 +888,8 @@ class Runtime:
 
     async def _save_seats(self, table: LiveTable) -> None:
         names = {s.player_id: s.name for s in table.seats if s is not None}
-        await self._set_extra(table, names=names)
+        table.lobby_version += 1
+        await self._set_extra(table, names=names, lobby_version=table.lobby_version)
         rows = [SeatRow(i, s.player_id, s.human) for i, s in enumerate(table.seats) if s]
         await self.store.set_seats(table.id, rows, now=self.timers.now())
 

@@ -62,6 +62,19 @@ def public_moment(hand: HandState) -> int:
     return 2 * steps + (1 if hand.phase is HandPhase.ROB else 0)
 
 
+def control_stamp(table: LiveTable) -> tuple[int, int]:
+    """What a control drawn now names: the hand it belongs to and the moment within it.
+
+    The hand is `LiveTable.hand_number` (a button from an earlier hand is refused even when
+    its moment matches); the moment is the public moment in a hand, and in the lobby the
+    seating's version (so Add computer pressed twice adds one).
+    """
+    hand = table.hand
+    if table.phase is Phase.LOBBY or table.session is None or hand is None:
+        return table.hand_number, table.lobby_version
+    return table.hand_number, public_moment(hand)
+
+
 def seat_count(table: LiveTable) -> int:
     """How many seats the table has (the engine's `seat_count` once it has one)."""
     hand = table.hand
@@ -154,6 +167,7 @@ class PublicSnapshot:
     status: str
     hand_number: int = 0  # the hand in play, or the one just played
     version: int = 0  # the public moment (`public_moment`) the call buttons answer
+    stamp: tuple[int, int] = (0, 0)  # what its controls name (`control_stamp`)
     deadline: float | None = None
     calls: tuple[str, ...] = ()
     wall_left: int | None = None
@@ -209,6 +223,7 @@ class PrivateSnapshot:
     phase: Phase
     version: int = 0  # the engine's decision version now (what `Runtime.act` is given)
     moment: int = 0  # the public moment now (what a control names: `public_moment`)
+    stamp: tuple[int, int] = (0, 0)  # what its controls name (`control_stamp`)
     wind: int | None = None
     hand_over: bool = False
     decision: Decision | None = None
@@ -255,6 +270,7 @@ def public_snapshot(
         "seat_count": count,
         "closed_reason": closed,
         "quickplay": table.name == "Quick Play",
+        "stamp": control_stamp(table),
     }
     if hand is None or session is None or table.phase is Phase.LOBBY:
         seats = tuple(
@@ -347,6 +363,7 @@ def private_snapshot(
         "message_id": table.message_id,
         "hand_id": table.hand_id,
         "phase": table.phase,
+        "stamp": control_stamp(table),
     }
     if hand is None or table.session is None:
         return PrivateSnapshot(**base)  # type: ignore[arg-type]

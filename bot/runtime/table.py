@@ -45,6 +45,7 @@ class LiveTable:
     decision_key: tuple[object, ...] | None = None  # which decision `deadline` belongs to
     deal_deadline: float | None = None
     message_id: int | None = None
+    lobby_version: int = 0  # moves on with every change of seats (lobby controls carry it)
     last_result: RecordedHand | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     unsaved: list[asyncio.Future[None]] = field(default_factory=list)  # appends not yet stored
@@ -111,6 +112,13 @@ class LiveTable:
         if self.hand is None or self.phase is not Phase.PLAYING:
             return []
         return self.hand.legal_actions(self.hand_seat(player))
+
+    @property
+    def hand_number(self) -> int:
+        """The hand in play or just finished, counted from 1 (0 before the first deal)."""
+        if self.session is None:
+            return 0
+        return self.session.hand_number + (1 if self.phase is Phase.PLAYING else 0)
 
     @property
     def version(self) -> int:

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.components import sentence, tell
+from bot.discord.ids import Stamp
 from bot.discord.options import (
     DEFAULT_PRESET,
     TIME_CHOICES,
@@ -277,8 +278,14 @@ class LobbyCog(commands.Cog, name="Lobby"):
 
     # ------------------------------------------------------------------ buttons
 
-    async def on_lobby_button(self, interaction: Interaction, table_id: int, verb: str) -> None:
-        """Join, Leave, Add computer or Start on the table message."""
+    async def on_lobby_button(
+        self, interaction: Interaction, table_id: int, verb: str, stamp: Stamp
+    ) -> None:
+        """Join, Leave, Add computer or Start on the table message, as drawn at `stamp`.
+
+        Join, Leave and Start are idempotent by nature (seated already, not seated, started);
+        Add computer is not, so it carries the seating's version: pressed twice on one
+        drawing (a double click), it adds one computer."""
         await interaction.response.defer()
         runtime, user_id = self.bot.runtime, str(interaction.user.id)
         try:
@@ -287,7 +294,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             elif verb == "leave":
                 await runtime.leave(table_id, user_id)
             elif verb == "cpu":
-                await runtime.add_computer(table_id, user_id)
+                await runtime.add_computer(table_id, user_id, stamp.version)
             else:
                 await runtime.start_table(table_id, user_id)
         except TableError as error:

@@ -9,10 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import ids
 from bot.discord.components import sentence, tell
 from bot.discord.options import pick_table
 from bot.discord.surface import chow_choice, hand_surface
-from bot.runtime import LiveTable, TableError
+from bot.runtime import LiveTable, PrivateSnapshot, TableError
 from bot.runtime.snapshots import suit_word
 from data import Phase
 from engine.actions import Action, ActionKind
@@ -22,10 +23,27 @@ if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
 
 Interaction = discord.Interaction[Any]
+
+
+def _stale(private: PrivateSnapshot, stamp: ids.Stamp) -> str | None:
+    """Why a control drawn at `stamp` no longer applies (None: it is for this very moment)."""
+    hand, moment = private.stamp
+    if stamp.hand != hand:
+        return STALE_HAND
+    if private.phase is not Phase.PLAYING or stamp.version != moment:
+        return STALE
+    return None
+
+
 STALE = (
     "That control was for an earlier moment of the hand and the table has moved on; "
     "press **My hand** (or `/mahjong hand`) for your hand as it is now."
 )
+STALE_HAND = (
+    "That control was for an earlier hand; "
+    "press **My hand** (or `/mahjong hand`) for your hand as it is now."
+)
+NOTATION_LIMIT = 40  # characters; the longest action a control plays is far shorter
 DONE = {
     ActionKind.DISCARD: "You discarded {tiles}.",
     ActionKind.WIN: "You declared a win.",
@@ -95,18 +113,18 @@ class PlayCog(commands.Cog, name="Play"):
 
     # ------------------------------------------------------------------ between hands
 
-    async def on_ready(self, interaction: Interaction, table_id: int) -> None:
-        """The Ready button: the next hand deals when all four are ready."""
+    async def on_ready(self, interaction: Interaction, table_id: int, stamp: ids.Stamp) -> None:
+        """The Ready button (of the hand just finished): the next hand deals when all are ready."""
         await interaction.response.defer()
         try:
-            await self.bot.runtime.ready(table_id, str(interaction.user.id))
+            await self.bot.runtime.ready(table_id, str(interaction.user.id), stamp.hand)
         except TableError as error:
             await tell(interaction, sentence(error))
 
     # ------------------------------------------------------------------ calls and actions
 
     async def on_call(
-        self, interaction: Interaction, table_id: int, version: int, kind: str
+        self, interaction: Interaction, table_id: int, stamp: ids.Stamp, kind: str
     ) -> None:
         """A public call button: play it for the clicker's seat if it is theirs to make."""
         await interaction.response.defer()
@@ -118,8 +136,8 @@ class PlayCog(commands.Cog, name="Play"):
         if table.player_of(user_id) is None:
             return await tell(interaction, f"You are not seated at Table #{table_id}.")
         private = self.bot.runtime.private_view(table_id, user_id)
-        if private.phase is not Phase.PLAYING or private.moment != version:
-            return await tell(interaction, STALE)
+        if (stale := _stale(private, stamp)) is not None:
+            return await tell(interaction, stale)
         decision = private.decision
         options = decision.options(kind) if decision and decision.kind == "claim" else ()
         if not options:
@@ -129,20 +147,22 @@ class PlayCog(commands.Cog, name="Play"):
             return await tell(interaction, f"You cannot {kind} this tile.")
         if len(options) > 1:
             await interaction.followup.send(
-                "Which chow?", view=chow_choice(table_id, version, list(options)), ephemeral=True
+                "Which chow?", view=chow_choice(table_id, stamp, list(options)), ephemeral=True
             )
             return
-        if await self._act(interaction, table_id, options[0], private.version):
+        if await self._act(interaction, table_id, options[0], private.version, stamp.hand):
             # what the presser did, and nothing about who else the window waits for
             await tell(interaction, done_text(options[0]))
 
     async def on_act(
-        self, interaction: Interaction, table_id: int, version: int, notations: list[str]
+        self, interaction: Interaction, table_id: int, stamp: ids.Stamp, notations: list[str]
     ) -> None:
         """A private control (DM, My hand, a chow menu): play the action it names."""
         await interaction.response.defer()
         if not notations:
             return await tell(interaction, "Nothing was chosen.")
+        if len(notations[0]) > NOTATION_LIMIT:  # no action is written this long: forged
+            return await tell(interaction, "That control is damaged.")
         try:
             action = Action.parse(notations[0])
         except InvalidNotationError as error:
@@ -158,22 +178,23 @@ class PlayCog(commands.Cog, name="Play"):
         private = message is not None and message.flags.ephemeral
         if message is not None and not private and message.guild is None:
             self.bot.front.adopt_hand_message(table, player, message)
-        # controls name the public moment they were drawn for; the runtime is given the
-        # engine's version of the same decision (it refuses the answer if the hand moved on)
+        # controls name the hand and public moment they were drawn for; the runtime is given
+        # the engine's version of the same decision (it refuses the answer if the hand moved on)
         private_view = self.bot.runtime.private_view(table_id, str(interaction.user.id))
-        if private_view.phase is not Phase.PLAYING or private_view.moment != version:
-            return await tell(interaction, STALE)
-        if not await self._act(interaction, table_id, action, private_view.version):
+        if (stale := _stale(private_view, stamp)) is not None:
+            return await tell(interaction, stale)
+        if not await self._act(interaction, table_id, action, private_view.version, stamp.hand):
             return
         if private:
             text = f"{done_text(action)} Press **My hand** for your hand as it is now."
             await interaction.edit_original_response(content=text, view=None, attachments=[])
 
     async def _act(
-        self, interaction: Interaction, table_id: int, action: Action, version: int
+        self, interaction: Interaction, table_id: int, action: Action, version: int, hand: int
     ) -> bool:
         try:
-            await self.bot.runtime.act(table_id, str(interaction.user.id), action, version)
+            user_id = str(interaction.user.id)
+            await self.bot.runtime.act(table_id, user_id, action, version, hand)
         except TableError as error:
             await tell(interaction, sentence(error))
             return False

@@ -1,0 +1,288 @@
+"""A table writer for the kill tests and the soak: plays one table's hands until killed.
+
+    python tests/runtime_writer_proc.py DB ACK MODE KILL_AT HANDS
+
+MODE is `cpu` (one human and three computers, casual) or `rated` (four humans, rated). The
+process opens the runtime on DB (restoring what is there, as the bot does at start-up), opens
+the table if there is none yet, and plays every human decision itself (the computer player's
+choice, as a click would) until HANDS hands are finished; then exits 0.
+
+KILL_AT > 0 makes it SIGKILL itself right after its KILL_AT-th database call returned (every
+store operation is one call: a commit, or a read), which is a kill between two commits; 0
+never. Each call's name goes to ACK as `C <n> <name>` before the kill check, each human action
+the runtime confirmed as `A <hand id> <version> <action>` (confirmed means stored), flushed
+line by line. A restored table nobody can move on writes `STUCK <reason>` and exits 3.
+
+The functions here are also used in-process by the tests: `drive` plays a table on and
+`audit` checks a database (integrity, results and ratings exactly once, acknowledged actions).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.runtime import ManualTimers, NullFrontEnd, Runtime
+from bot.runtime.table import LiveTable
+from data import Phase, Store
+from engine.ai import choose_action
+from engine.hand import HandState
+
+PRESETS = {"cpu": "hkos-3-v1", "rated": "hkos-3-v1"}
+HUMANS = [("201", "Ann"), ("202", "Bob"), ("203", "Cat"), ("204", "Dan")]
+STEP_LIMIT = 5_000  # far more decisions than one hand has: a table that needs more is stuck
+
+Ack = Callable[[str], None]
+
+
+class Stuck(Exception):
+    """A table that cannot move on: nobody may act, or everyone is ready and nothing deals."""
+
+
+def stuck_reason(table: LiveTable) -> str | None:
+    """Why this table cannot move on by itself or by its humans, or None if it can."""
+    if table.phase is Phase.PLAYING:
+        hand = table.hand
+        if hand is None:
+            return "playing without a hand"
+        if hand.is_over:
+            return "the hand is over but no result was recorded"
+        to_act = table.players_to_act()
+        if not to_act:
+            return "nobody may act"
+        if not any(table.seat(p).human for p in to_act):
+            return "only computers may act and they do not"
+    elif table.phase is Phase.BETWEEN_HANDS and len(table.ready) == len(table.seats):
+        return "everyone is ready and no hand was dealt"
+    return None
+
+
+async def open_table(runtime: Runtime, mode: str) -> LiveTable:
+    """The one table of the writer: restored, or opened and started now."""
+    if runtime.tables:
+        return next(iter(runtime.tables.values()))
+    first_id, first_name = HUMANS[0]
+    rated = mode == "rated"
+    table = await runtime.create_table(
+        PRESETS[mode],
+        creator_id=first_id,
+        creator_name=first_name,
+        rated=rated,
+        computers=0 if rated else 3,
+    )
+    if rated:
+        for player_id, name in HUMANS[1:]:
+            await runtime.join(table.id, player_id, name)
+    await runtime.start_table(table.id, first_id)
+    return table
+
+
+async def drive(runtime: Runtime, table_id: int, hands: int, ack: Ack | None = None) -> None:
+    """Play the humans' decisions (and Ready presses) until `hands` hands are finished."""
+    for _ in range(STEP_LIMIT):
+        table = runtime.get(table_id)
+        reason = stuck_reason(table)
+        if reason is not None:
+            raise Stuck(reason)
+        session = table.session
+        if table.phase is Phase.BETWEEN_HANDS:
+            assert session is not None
+            if session.hand_number >= hands:
+                return
+            waiting = [p for p in table.humans if p not in table.ready]
+            await runtime.ready(table_id, table.seat(waiting[0]).player_id)
+            continue
+        if table.phase is Phase.LOBBY:  # killed while seating: the others sit down first
+            missing = [h for h in HUMANS if table.player_of(h[0]) is None]
+            if table.full or not missing:
+                await runtime.start_table(table_id, table.seat(table.humans[0]).player_id)
+            else:
+                await runtime.join(table_id, *missing[0])
+            continue
+        hand, hand_id = table.hand, table.hand_id
+        assert hand is not None
+        player = next(p for p in table.players_to_act() if table.seat(p).human)
+        action = choose_action(hand, table.hand_seat(player))
+        version = hand.version
+        await runtime.act(table_id, table.seat(player).player_id, action, version)
+        if ack is not None:
+            ack(f"A {hand_id} {version} {action}")
+    raise Stuck(f"{STEP_LIMIT} steps did not finish {hands} hand(s)")
+
+
+# ------------------------------------------------------------------ checking a database
+
+
+@dataclass
+class Audit:
+    integrity: str = ""
+    hands: dict[int, list[str]] = field(default_factory=dict)  # hand id -> log lines
+    finished: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.integrity == "ok" and not self.problems
+
+
+def audit(db: str, acked: list[tuple[int, int, str]] = ()) -> Audit:  # type: ignore[assignment]
+    """Check a database as a restart finds it: integrity, no gaps, each finished hand's
+    result once and (rated) its ratings once, every acknowledged action in the log."""
+    found = Audit()
+    conn = sqlite3.connect(db)
+    try:
+        found.integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        schema = conn.execute("SELECT name FROM sqlite_master WHERE name = 'ratings'").fetchone()
+        if schema is None:  # killed before the schema was committed: nothing was stored yet
+            if acked:
+                found.problems.append(f"lost: {len(acked)} actions and the whole schema")
+            return found
+        for hand_id, seq, line in conn.execute(
+            "SELECT hand_id, seq, action FROM actions ORDER BY hand_id, seq"
+        ):
+            lines = found.hands.setdefault(hand_id, [])
+            if seq != len(lines):
+                found.problems.append(f"hand {hand_id}: action {seq} after {len(lines)} lines")
+            lines.append(line)
+        for hand_id, version, line in acked:
+            lines = found.hands.get(hand_id, [])
+            if len(lines) <= version or lines[version] != line:
+                found.problems.append(f"lost: hand {hand_id} action {version} {line}")
+        rows = conn.execute(
+            "SELECT h.id, h.status, r.rated, t.rated, "
+            " (SELECT count(*) FROM hand_players p WHERE p.hand_id = h.id),"
+            " (SELECT count(*) FROM rating_history g WHERE g.hand_id = h.id),"
+            " (SELECT count(*) FROM table_seats s WHERE s.table_id = h.table_id AND s.human = 1),"
+            " (SELECT count(*) FROM table_seats s WHERE s.table_id = h.table_id)"
+            " FROM hands h JOIN tables t ON t.id = h.table_id"
+            " LEFT JOIN hand_results r ON r.hand_id = h.id"
+        ).fetchall()
+        for hand_id, status, result_rated, table_rated, players, ratings, humans, seats in rows:
+            recorded = result_rated is not None
+            if (status == "finished") != recorded:
+                found.problems.append(f"hand {hand_id} is {status} with result={recorded}")
+            if recorded:
+                found.finished += 1
+                if players != seats:
+                    found.problems.append(f"hand {hand_id}: {players} placement rows")
+                expected = humans if table_rated else 0
+                if ratings != expected:
+                    found.problems.append(f"hand {hand_id}: {ratings} rating rows, not {expected}")
+        for player, preset, games, history in conn.execute(
+            "SELECT r.player_id, r.preset, r.games, (SELECT count(*) FROM rating_history g"
+            " WHERE g.player_id = r.player_id AND g.preset = r.preset) FROM ratings r"
+        ):
+            if games != history:
+                found.problems.append(f"{player} {preset}: {games} games, {history} rated hands")
+    finally:
+        conn.close()
+    return found
+
+
+def read_acks(path: str) -> tuple[list[tuple[int, int, str]], list[str]]:
+    """The acknowledged actions and the database calls named in an ACK file."""
+    actions: list[tuple[int, int, str]] = []
+    calls: list[str] = []
+    if not os.path.exists(path):
+        return actions, calls
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            if not line.endswith("\n"):
+                break  # the kill cut this line
+            parts = line.split(" ", 3)
+            if parts[0] == "A":
+                actions.append((int(parts[1]), int(parts[2]), parts[3].rstrip("\n")))
+            elif parts[0] == "C":
+                calls.append(parts[2].rstrip("\n"))
+    return actions, calls
+
+
+def over_without_result(db: str) -> list[int]:
+    """Hands whose log plays to the end but that have no result (a kill before the result)."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute(
+            "SELECT h.id, h.seed, h.setup_json, t.preset FROM hands h JOIN tables t"
+            " ON t.id = h.table_id WHERE h.status = 'playing'"
+        ).fetchall()
+        found = []
+        for hand_id, seed, setup, preset in rows:
+            lines = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT action FROM actions WHERE hand_id = ? ORDER BY seq", (hand_id,)
+                )
+            ]
+            if _replays_to_the_end(preset, int(seed), setup, lines):
+                found.append(hand_id)
+        return found
+    finally:
+        conn.close()
+
+
+def _replays_to_the_end(preset_id: str, seed: int, setup: str | None, lines: list[str]) -> bool:
+    import json
+
+    from engine.presets import find_preset
+    from engine.session import Session
+
+    session = Session.from_json(json.loads(setup or "{}")["session"])
+    hand = HandState.replay(find_preset(preset_id), seed, lines, session.round_wind)
+    return hand.is_over
+
+
+# ------------------------------------------------------------------ the process
+
+
+def _count_calls(kill_at: int, ack: Ack) -> None:
+    """Name every database call in ACK; SIGKILL this process after call number `kill_at`."""
+    real = Store._call
+    calls = 0
+
+    async def counted(self: Store, fn: Callable[..., Any], *args: Any) -> Any:
+        nonlocal calls
+        result = await real(self, fn, *args)
+        calls += 1
+        ack(f"C {calls} {fn.__qualname__.split('.<locals>')[0].rsplit('.', 1)[-1]}")
+        if calls == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return result
+
+    Store._call = counted  # type: ignore[method-assign]
+
+
+async def main(db: str, ack_path: str, mode: str, kill_at: int, hands: int) -> int:
+    with open(ack_path, "a", encoding="utf-8", buffering=1) as out:
+
+        def ack(line: str) -> None:
+            out.write(line + "\n")
+            out.flush()
+
+        _count_calls(kill_at, ack)
+        store = await Store.open(db)
+        runtime = Runtime(store, NullFrontEnd(), ManualTimers(), seed_source=lambda: 4242)
+        try:
+            await runtime.open()
+            table = await open_table(runtime, mode)
+            await drive(runtime, table.id, hands, ack)
+        except Stuck as error:
+            ack(f"STUCK {error}")
+            return 3
+        finally:
+            await runtime.close()
+            await store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    db_path, ack_file, mode_name, kill, hand_count = sys.argv[1:6]
+    sys.exit(asyncio.run(main(db_path, ack_file, mode_name, int(kill), int(hand_count))))

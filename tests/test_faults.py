@@ -1,0 +1,256 @@
+"""Faults and forged clicks (issue 12): what a click may carry, what a restart must finish."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.runtime import ManualTimers, NotYourDecisionError, Runtime, StaleActionError, TableError
+from data import Phase, Store
+from tests.runtime_writer_proc import audit, drive, over_without_result, read_acks, stuck_reason
+from tests.test_runtime import PLAYERS, Recorder, arranged, four_humans, make_runtime, play
+
+
+@pytest.fixture
+async def store():
+    s = await Store.open(":memory:")
+    yield s
+    await s.close()
+
+
+# ------------------------------------------------------------------ 1. only what was offered
+
+
+async def test_a_forged_time_up_from_a_click_is_refused_and_changes_nothing(store: Store) -> None:
+    runtime = await make_runtime(store, ManualTimers(), hand_factory=arranged)
+    table = await four_humans(runtime, rated=True)
+    await play(runtime, table, "0 discard 5m")  # seats 1 and 2 may claim; the dealer may not
+    dealer = table.seat(table.player_at(0)).player_id
+    claimer = table.seat(table.player_at(1)).player_id
+    before = table.version
+    with pytest.raises(NotYourDecisionError):
+        await runtime.act(table.id, dealer, "0 time_up", table.hand.decision_version)  # type: ignore[union-attr]
+    # a seat with a decision open may not time it out either: only the clock does that
+    with pytest.raises(TableError, match="not allowed"):
+        await runtime.act(table.id, claimer, "1 time_up", table.version)
+    await play(runtime, table, "1 pass")
+    pung_by = table.seat(table.player_at(2)).player_id
+    with pytest.raises(TableError, match="not allowed"):
+        await runtime.act(table.id, pung_by, "2 time_up", table.version)
+    assert table.phase is Phase.PLAYING and table.version == before + 1
+    log = await store.hand_log(table.hand_id)  # type: ignore[arg-type]
+    assert log.lines == ("0 discard 5m", "1 pass")
+
+
+# ------------------------------------------------------------------ issue 10.5: the table clock
+
+
+async def test_seed_004_presets_always_use_the_table_clock(store: Store) -> None:
+    runtime = await make_runtime(store, ManualTimers(), quickplay_fill_after=1.0)
+    for preset in ("sichuan-bb", "sichuan-swap3"):
+        for clock in ("bullet", "standard", "untimed"):
+            with pytest.raises(TableError, match="table clock"):
+                await runtime.create_table(
+                    preset, creator_id="101", creator_name="Ann", time_control=clock
+                )
+        table = await runtime.create_table(
+            preset, creator_id="101", creator_name="Ann", time_control="table", rated=True
+        )
+        assert table.options.time_control == "table"
+        await runtime.close_table(table.id, "101")
+    # Quick Play of a Sichuan preset gets the table clock, other presets the standard one
+    for preset, clock in (("sichuan-bb", "table"), ("hkos-3-v1", "standard")):
+        tables = []
+        for player_id, name in PLAYERS:
+            found = await runtime.quickplay(preset, player_id, name, rated=True)
+            tables.append(found)
+        table = tables[-1]
+        assert table is not None and table.options.time_control == clock
+
+
+# ------------------------------------------------------------------ 2. kills between commits
+
+WRITER = Path(__file__).with_name("runtime_writer_proc.py")
+
+
+def run_writer(db: Path, ack: Path, mode: str, kill_at: int, hands: int) -> int:
+    command = [sys.executable, str(WRITER), str(db), str(ack), mode, str(kill_at), str(hands)]
+    return subprocess.run(command, timeout=60, check=False).returncode
+
+
+def kill_points(calls: list[str], every_call_of_hand: int | None) -> dict[int, str]:
+    """The database calls of a clean run after which to kill: those that tell the most (each
+    hand stored, its first moves, its last move stored with no result yet, each result, each
+    Ready press), and every call from the deal to the result of hand `every_call_of_hand`."""
+    points: dict[int, str] = {}
+    deals = [n for n, name in enumerate(calls, 1) if name == "start_hand"]
+    results = [n for n, name in enumerate(calls, 1) if name == "record_hand_result"]
+    if every_call_of_hand is not None:
+        hand = every_call_of_hand - 1
+        for number in range(deals[hand], results[hand] + 1):
+            points[number] = "a move of the hand stored"
+    for number, name in enumerate(calls, 1):
+        if name == "start_hand":
+            points[number] = "hand stored, no move"
+            points[number + 1] = "first moves stored"
+        elif name == "record_hand_result":
+            points[number - 1] = "last move stored, no result"
+            points[number] = "result stored"
+        elif name == "set_options" and "start_hand" in calls[:number]:
+            points[number] = "a Ready press stored"  # (before the deal: seats in the lobby)
+    return points
+
+
+@pytest.mark.parametrize("mode", ["cpu", "rated"])
+async def test_a_kill_at_each_commit_boundary_of_a_hand_is_carried_on(
+    tmp_path: Path, mode: str
+) -> None:
+    clean_db, clean_ack = tmp_path / "clean.db", tmp_path / "clean.ack"
+    assert run_writer(clean_db, clean_ack, mode, 0, 3) == 0
+    _, calls = read_acks(str(clean_ack))
+    seen: set[str] = set()
+    computer_dealer_killed = False
+    # every boundary of the second hand (a computer deals it) on the casual table
+    points = kill_points(calls, 2 if mode == "cpu" else None)
+    for kill_at, moment in sorted(points.items()):
+        db, ack = tmp_path / f"{kill_at}.db", tmp_path / f"{kill_at}.ack"
+        assert run_writer(db, ack, mode, kill_at, 3) == -signal.SIGKILL
+        acked, _ = read_acks(str(ack))
+        before = audit(str(db), acked)
+        assert before.ok, (moment, before.problems)
+        over = over_without_result(str(db))
+        store = await Store.open(str(db))
+        runtime = Runtime(store, Recorder(), ManualTimers(), seed_source=lambda: 4242)
+        try:
+            await runtime.open()
+            [table] = runtime.tables.values()
+            assert stuck_reason(table) is None, (moment, stuck_reason(table))
+            if moment == "hand stored, no move" and not table.seat(table.dealer).human:
+                computer_dealer_killed = True
+            restored = audit(str(db), acked)
+            assert restored.ok, (moment, restored.problems)
+            assert over_without_result(str(db)) == []
+            assert restored.finished == before.finished + len(over)  # recorded, and once
+            for hand_id, lines in before.hands.items():  # the log only grows
+                assert restored.hands[hand_id][: len(lines)] == lines
+            # the table moves on: one more hand is played to its end and recorded once
+            assert table.session is not None
+            await drive(runtime, table.id, table.session.hand_number + 1)
+            after = audit(str(db), acked)
+            assert after.ok, (moment, after.problems)
+            assert after.finished == restored.finished + 1
+        finally:
+            await runtime.close()
+            await store.close()
+        seen.add(moment)
+    assert seen - {"a move of the hand stored"} == {
+        "hand stored, no move",
+        "first moves stored",
+        "last move stored, no result",
+        "result stored",
+        "a Ready press stored",
+    }
+    assert computer_dealer_killed or mode == "rated"
+
+
+# ------------------------------------------------------------------ 4. what a restart keeps
+
+
+async def reopen(path: str, timers: ManualTimers, front: Recorder) -> tuple[Store, Runtime]:
+    store = await Store.open(path, clock=timers.now)
+    return store, await make_runtime(store, timers, front)
+
+
+async def test_ready_presses_and_the_finished_hand_survive_a_restart(tmp_path: Path) -> None:
+    path, timers = str(tmp_path / "bot.db"), ManualTimers()
+    store, runtime = await reopen(path, timers, Recorder())
+    table = await four_humans(runtime, rated=True)
+    await drive(runtime, table.id, 0)  # to the end of the first hand, nobody ready yet
+    for player_id, _ in PLAYERS[:3]:
+        await runtime.ready(table.id, player_id)
+    assert table.hand is not None and table.last_result is not None
+    shown = (table.hand.outcome(), table.last_result.rating_changes, list(table.session.points))  # type: ignore[union-attr]
+    await runtime.close()
+    await store.close()
+
+    store, again = await reopen(path, timers, Recorder())
+    restored = again.get(table.id)
+    assert restored.phase is Phase.BETWEEN_HANDS
+    assert restored.ready == {0, 1, 2}  # "Ready 3 of 4" still
+    # the table message can show the result again: the hand, its rating changes, the points
+    assert restored.hand is not None and restored.last_result is not None
+    assert restored.dealer == table.dealer
+    assert (
+        restored.hand.outcome(),
+        restored.last_result.rating_changes,
+        list(restored.session.points),  # type: ignore[union-attr]
+    ) == shown
+    await again.ready(table.id, PLAYERS[3][0])
+    assert restored.phase is Phase.PLAYING and restored.session.hand_number == 1  # type: ignore[union-attr]
+    await store.close()
+
+
+async def test_the_player_to_act_is_asked_again_after_a_restart(tmp_path: Path) -> None:
+    path, timers = str(tmp_path / "bot.db"), ManualTimers()
+    store, runtime = await reopen(path, timers, Recorder())
+    table = await four_humans(runtime, time_control="standard")
+    to_act = table.players_to_act()
+    await runtime.close()
+    await store.close()
+
+    front = Recorder()
+    store, again = await reopen(path, timers, front)
+    assert [d[0] for d in front.decisions_for(to_act[0])] == to_act[:1]
+    assert ("table", table.id, None) in front.calls
+    # and the clock was armed again: the decision times out as it would have
+    restored = again.get(table.id)
+    await timers.advance(30)
+    assert restored.version > table.version
+    await store.close()
+
+
+# ------------------------------------------------------------------ 8. render -o
+
+
+@pytest.mark.parametrize(
+    ("where", "words"),
+    [
+        ("missing/dir/hand.png", "No such file or directory"),
+        (".", "Is a directory"),
+        ("/dev/full", "No space left on device"),
+    ],
+)
+def test_render_to_a_place_it_cannot_write_is_one_line(
+    where: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    if where == "/dev/full" and not Path(where).exists():
+        pytest.skip("no /dev/full here")
+    target = where if where.startswith("/") else str(tmp_path / where)
+    assert main(["render", "hand", "123m456p789s11z555z", "-o", target]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [f"error: cannot write {target}: {words}"]
+    assert captured.out == ""
+
+
+# ------------------------------------------------------------------ 6. lobby presses
+
+
+async def test_add_computer_once_per_seating_also_back_in_the_lobby(store: Store) -> None:
+    from bot.discord import ids
+
+    runtime = await make_runtime(store, ManualTimers())
+    table = await four_humans(runtime)
+    await drive(runtime, table.id, 0)
+    await runtime.leave(table.id, PLAYERS[3][0])  # between hands: back to the lobby
+    assert table.phase is Phase.LOBBY
+    drawn = ids.stamp(table)  # what the table message's Add computer button carries
+    await runtime.add_computer(table.id, PLAYERS[0][0], drawn.version)
+    with pytest.raises(StaleActionError, match="seats changed"):
+        await runtime.add_computer(table.id, PLAYERS[0][0], drawn.version)  # the double click
+    assert sum(not s.human for s in table.seats if s is not None) == 1

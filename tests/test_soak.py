@@ -1,0 +1,37 @@
+"""A short run of the kill soak, tests/soak.py (long: `python -m tests.soak --kills 200`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.runtime_writer_proc import audit
+from tests.soak import soak
+
+
+def test_random_kills_during_whole_hands_lose_nothing_and_stick_nowhere(tmp_path: Path) -> None:
+    tally = soak(kills=16, seed=3, hands=2, folder=tmp_path)
+    print(tally.line())
+    assert tally.kills >= 16 and tally.tables >= 2  # both kinds of table: 1+3 casual, 4 rated
+    assert tally.clean, (tally.line(), tally.other)
+    assert tally.hands >= 2 * tally.tables - 1  # every table but the last played its hands
+
+
+def test_the_audit_sees_a_lost_action_and_a_changed_log(tmp_path: Path) -> None:
+    """The soak's checks can fail: an acknowledged action missing from the log is found."""
+    import sqlite3
+
+    db = tmp_path / "empty.db"
+    sqlite3.connect(db).executescript(
+        "CREATE TABLE actions (hand_id, seq, action);"
+        "CREATE TABLE hands (id, table_id, status);"
+        "CREATE TABLE tables (id, rated);"
+        "CREATE TABLE hand_results (hand_id, rated);"
+        "CREATE TABLE hand_players (hand_id);"
+        "CREATE TABLE rating_history (hand_id, player_id, preset);"
+        "CREATE TABLE table_seats (table_id, human);"
+        "CREATE TABLE ratings (player_id, preset, games);"
+        "INSERT INTO actions VALUES (1, 0, '0 discard 5m');"
+    )
+    assert audit(str(db), [(1, 0, "0 discard 5m")]).ok
+    found = audit(str(db), [(1, 0, "0 discard 5m"), (1, 1, "1 pass")])
+    assert not found.ok and found.problems == ["lost: hand 1 action 1 1 pass"]
