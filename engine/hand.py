@@ -64,6 +64,7 @@ class WinRecord:
     deltas: tuple[int, ...]
     concealed: tuple[Tile, ...]  # the winning hand's concealed tiles, winning tile included
     melds: tuple[Meld, ...]
+    at: int = 0  # discards made in the hand before this win (the same for wins on one tile)
 
 
 @dataclass(frozen=True, slots=True)
@@ -800,6 +801,7 @@ class HandState:
                     tuple(deltas),
                     tuple(sorted(hand)),
                     tuple(self.melds[seat]),
+                    self.discards_made,
                 )
             )
             self._events.append(Event("win", seat, tile, by.value))

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.ai import choose_action
-from engine.hand import HandState
+from engine.hand import HandState, Outcome
 from engine.presets import Preset
 from engine.session import Session
 
@@ -31,6 +31,15 @@ class SimulatedHand:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """One finished hand of a session and the player (0-3 in seating order) who dealt it."""
+
+    state: HandState
+    outcome: Outcome
+    dealer: int
+
+
 def play_out(state: HandState, max_actions: int = 10_000) -> HandState:
     """Let computer players make every decision until the hand is over."""
     for _ in range(max_actions):
@@ -41,14 +50,22 @@ def play_out(state: HandState, max_actions: int = 10_000) -> HandState:
     raise RuntimeError(f"hand did not end within {max_actions} actions: {state.describe()}")
 
 
-def simulate(preset: Preset, hands: int, seed: int) -> Iterator[SimulatedHand]:
-    """Play `hands` consecutive hands of one session with four computer players."""
+def play_session(preset: Preset, hands: int, seed: int) -> Iterator[PlayedHand]:
+    """Play `hands` consecutive hands of one session, computer players in every seat."""
     session = Session(preset, seed)
     for _ in range(hands):
+        dealer = session.dealer
         state = play_out(session.new_hand())
         outcome = state.outcome()
         assert outcome is not None
         session.finish_hand(outcome)
+        yield PlayedHand(state, outcome, dealer)
+
+
+def simulate(preset: Preset, hands: int, seed: int) -> Iterator[SimulatedHand]:
+    """Play `hands` consecutive hands of one session with computer players."""
+    for played in play_session(preset, hands, seed):
+        state, outcome = played.state, played.outcome
         yield SimulatedHand(
             seed=state.seed,
             winners=outcome.winners,
