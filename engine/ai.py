@@ -190,8 +190,9 @@ def _off_suit(rest: list[Tile], tile: Tile) -> bool:
 def _kong_pays(state: HandState, seat: int) -> bool:
     """Whether the preset's family pays an exposed kong at once (Sichuan: 2 from the discarder)."""
     source = state.claim_from
-    in_play = [s for s in range(4) if state.active(s)]
-    return scoring.kong_deltas(state.preset, MeldKind.KONG, seat, source, in_play)[seat] > 0
+    in_play = [s for s in state.seats if state.active(s)]
+    paid = scoring.kong_payments(state.preset, MeldKind.KONG, seat, source, in_play)
+    return any(payment.payee == seat for payment in paid)
 
 
 def _best_after_call(state: HandState, rest: list[Tile], kind: ActionKind) -> int:
