@@ -55,6 +55,8 @@ def choose_action(state: HandState, seat: int) -> Action:
         own_kong = kind is _CONCEALED_KONG or kind is _ADDED_KONG
         if own_kong and _kong_keeps_shanten(state, seat, action, legal):
             return action
+    if legal[-1].kind is _PASS:  # a turn with no discard (a last draw): keep the tile
+        return legal[-1]
     return _discard_choice(state, seat, legal)
 
 

@@ -115,7 +115,7 @@ class Preset:
     time_control: str = "classic"
     rated_time_control: str = "classic"
     start_points: int = 0
-    seat_counts: tuple[int, ...] = (4,)  # the numbers of players a table of this preset seats
+    seat_counts: tuple[int, ...] = (4,)  # players a table may seat; the first is the default
     # the wall (engine.rules.WallRule): tiles set aside at the deal, a dead wall, last draws
     set_aside: int = 0
     dead_wall: int = 0

@@ -50,9 +50,12 @@ def play_out(state: HandState, max_actions: int = 10_000) -> HandState:
     raise RuntimeError(f"hand did not end within {max_actions} actions: {state.describe()}")
 
 
-def play_session(preset: Preset, hands: int, seed: int) -> Iterator[PlayedHand]:
-    """Play `hands` consecutive hands of one session, computer players in every seat."""
-    session = Session(preset, seed)
+def play_session(
+    preset: Preset, hands: int, seed: int, seat_count: int = 0
+) -> Iterator[PlayedHand]:
+    """Play `hands` consecutive hands of one session, computer players in every seat
+    (`seat_count` 0: the preset's first allowed number of players)."""
+    session = Session(preset, seed, seat_count=seat_count)
     for _ in range(hands):
         dealer = session.dealer
         state = play_out(session.new_hand())
@@ -62,9 +65,9 @@ def play_session(preset: Preset, hands: int, seed: int) -> Iterator[PlayedHand]:
         yield PlayedHand(state, outcome, dealer)
 
 
-def simulate(preset: Preset, hands: int, seed: int) -> Iterator[SimulatedHand]:
+def simulate(preset: Preset, hands: int, seed: int, seat_count: int = 0) -> Iterator[SimulatedHand]:
     """Play `hands` consecutive hands of one session with computer players."""
-    for played in play_session(preset, hands, seed):
+    for played in play_session(preset, hands, seed, seat_count):
         state, outcome = played.state, played.outcome
         yield SimulatedHand(
             seed=state.seed,
