@@ -164,6 +164,7 @@ _SICHUAN_COMMON = dict(
     thirteen_orphans=False,
     kong_as_two_pairs=True,
     concealed_rob=ConcealedRob.NEVER,
+    rotation=Rotation.WINNER_DEALS,
     fan_cap=4,
     unit="fan",
     time_control="table",

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.ai import choose_action
-from engine.hand import HandState, Outcome
+from engine.hand import HandState, Outcome, WinRecord
 from engine.presets import Preset
 from engine.session import Session
 
@@ -19,6 +19,8 @@ class SimulatedHand:
     deltas: tuple[int, ...]  # points change per hand seat
     wall_left: int
     actions: int
+    dealer: int = 0  # the player (0-3 in seating order) who dealt the hand
+    wins: tuple[WinRecord, ...] = ()  # in the order they happened
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -28,6 +30,11 @@ class SimulatedHand:
             "deltas": list(self.deltas),
             "wall_left": self.wall_left,
             "actions": self.actions,
+            "dealer": self.dealer,
+            "wins": [
+                {"seat": w.seat, "by": w.by.value, "from": w.discarder, "at": w.at}
+                for w in self.wins
+            ],
         }
 
 
@@ -76,4 +83,6 @@ def simulate(preset: Preset, hands: int, seed: int, seat_count: int = 0) -> Iter
             deltas=outcome.deltas,
             wall_left=state.wall_left,
             actions=len(state.log),
+            dealer=played.dealer,
+            wins=outcome.wins,
         )
