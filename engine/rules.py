@@ -50,6 +50,19 @@ class Part:
         self.rule = rule
         self.state = state
 
+    def _own_state(self) -> dict[str, Any]:
+        return {k: v for k, v in vars(self).items() if k != "state"}
+
+    def __eq__(self, other: object) -> bool:
+        """Parts are equal when they play the same rule from the same state (a replayed hand
+        equals the live one)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Part)
+        return self._own_state() == other._own_state()
+
+    __hash__ = None  # type: ignore[assignment]
+
     def after_deal(self) -> None:
         return None
 

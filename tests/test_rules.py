@@ -298,3 +298,10 @@ def test_only_an_open_hand_may_win() -> None:
     assert not part.may_win(0, counts, 0, WinBy.SELF_DRAW)  # a concealed kong keeps it closed
     state.melds[0].append(Meld(MeldKind.PUNG, (1,) * 3, 1, 2))
     assert part.may_win(0, counts, 0, WinBy.SELF_DRAW)
+
+
+def test_a_replayed_hand_has_parts_equal_to_the_live_ones() -> None:
+    live = play_out(HandState(TRIO_BLOOD, 8))
+    again = HandState.replay(TRIO_BLOOD, 8, live.log)
+    assert again.parts == live.parts
+    assert HandState(TRIO_BLOOD, 9).parts != live.parts
