@@ -162,6 +162,7 @@ class HandState:
         self.wall = list(wall)
         self.front = 0
         self.back = len(wall)
+        self._dead_wall = preset.dead_wall
         self.hands: list[list[Tile]] = [[] for _ in self.seats]
         # counts_of(hands[seat]) kept up to date by _add/_remove: every discard asks three seats
         # whether they can win on it, and recounting the hand each time was the cost
@@ -350,7 +351,7 @@ class HandState:
     @property
     def wall_left(self) -> int:
         """Tiles still to be drawn (a dead wall is never drawn and not counted)."""
-        return self.back - self.front - self.preset.dead_wall
+        return self.back - self.front - self._dead_wall
 
     @property
     def is_over(self) -> bool:
@@ -532,22 +533,21 @@ class HandState:
         options: list[Action] = []
         if self._win_score(seat, tile, _ROBBING_KONG if robbing else _ON_DISCARD):
             options.append(_WIN_ACTIONS[seat])
-        if robbing or self.wall_left == 0:  # no calls on the last tile
+        if robbing or self.back - self.front == self._dead_wall:  # no calls on the last tile
             return options
         for part in self._claim_rules:  # a locked hand, the void suit, wild tiles
             if not part.may_claim(seat, tile):
                 return options
-        calls: list[Action] = []
         held = self._counts[seat][tile]
         if held >= 2:
-            calls.append(Action(seat, ActionKind.PUNG, (tile,)))
+            options.append(Action(seat, ActionKind.PUNG, (tile,)))
         if held == 3:
-            calls.append(Action(seat, ActionKind.KONG, (tile,)))
+            options.append(Action(seat, ActionKind.KONG, (tile,)))
         if tile < 27 and self.preset.chow and seat == next_seat:
-            calls += [Action(seat, ActionKind.CHOW, run) for run in self._chows(seat, tile)]
+            options += [Action(seat, ActionKind.CHOW, run) for run in self._chows(seat, tile)]
         for part in self._call_rules:  # pass rules, wilds in a run
-            calls = [call for call in calls if part.allows_call(seat, call)]
-        return options + calls
+            options = [o for o in options if o.kind is _WIN or part.allows_call(seat, o)]
+        return options
 
     def _chows(self, seat: int, tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
         counts = self._counts[seat]

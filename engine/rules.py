@@ -124,9 +124,18 @@ HOOKS = (
 )
 
 
+_ANSWERS: dict[type[Part], frozenset[str]] = {}
+
+
 def overrides(part: Part, hook: str) -> bool:
     """Whether the part answers this hook (the loop skips parts that keep the default)."""
-    return getattr(type(part), hook) is not getattr(Part, hook)
+    kind = type(part)
+    answers = _ANSWERS.get(kind)
+    if answers is None:
+        answers = _ANSWERS[kind] = frozenset(
+            name for name in HOOKS if getattr(kind, name) is not getattr(Part, name)
+        )
+    return hook in answers
 
 
 class Rule:
@@ -346,6 +355,10 @@ class AfterWinRule(Rule):
 
     mode: AfterWin = AfterWin.END
 
+    def bind(self, state: HandState) -> Part:
+        # only locked hands answer the turn and claim hooks, so the other modes cost nothing there
+        return (LockedHandsPart if self.mode is AfterWin.STAY else AfterWinPart)(self, state)
+
 
 class AfterWinPart(Part):
     def __init__(self, rule: AfterWinRule, state: HandState) -> None:
@@ -378,6 +391,14 @@ class AfterWinPart(Part):
             return
         state._next_draw(state._next_seat(winners[-1]))
 
+    def held_tiles(self) -> list[Tile]:
+        return [t for tiles in self.won_tiles for t in tiles]
+
+
+class LockedHandsPart(AfterWinPart):
+    """Blood flow: a winner's hand is locked; only its drawn tile moves (or a kong that keeps
+    its waits), and it makes no new exposed melds."""
+
     def turn_actions(self, seat: int) -> list[Action] | None:
         if not self.locked[seat]:
             return None
@@ -402,9 +423,6 @@ class AfterWinPart(Part):
 
     def may_claim(self, seat: int, tile: Tile) -> bool:
         return not self.locked[seat]  # no new exposed melds
-
-    def held_tiles(self) -> list[Tile]:
-        return [t for tiles in self.won_tiles for t in tiles]
 
 
 AfterWinRule.part = AfterWinPart
