@@ -227,6 +227,7 @@ class HandState:
         self._draw_rules = answering("on_draw")
         self._discard_watchers = answering("on_discard")
         self._context_rules = answering("context")
+        self._settle_rules = answering("settle_win")
 
     def part_of(self, kind: type[_P]) -> _P | None:
         """This hand's part of the given kind, if the preset plays that rule."""
@@ -842,6 +843,8 @@ class HandState:
                 hand.append(tile)
             result = self._score(self._win_context(seat, hand, tile, by))
             paid = scoring.win_payments(self.preset, result, seat, by, source, self._in_play())
+            for part in self._settle_rules:  # a horse, a dealer bonus, liability, caps
+                paid = part.settle_win(seat, by, source, paid)
             self._pay(paid)
             self.wins.append(
                 WinRecord(

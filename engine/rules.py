@@ -17,6 +17,8 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `allows_call(seat, action)` — one offered call (pass rules, wilds in a chow).
 - `discard_is_kong(seat, tile)` — a discard that is a kong instead (fixed kong tiles).
 - `on_pass(seat, offered)`, `on_draw(seat)`, `on_discard(seat, tile)` — pass-rule bookkeeping.
+- `settle_win(seat, by, source, payments)` — change one win's payments (a horse mirroring them,
+  a dealer bonus, liability, a cap: small functions over a list of `Payment`s).
 - `after_wins(winners, tile, source)` — what a win does to the hand (end, leave, stay).
 - `context(seat)` — extra WinContext fields for scoring (the void suit).
 - `held_tiles()` — tiles the part keeps out of hands, wall and ponds (conservation checks).
@@ -35,6 +37,7 @@ from engine.actions import Action, ActionKind
 from engine.events import Event
 from engine.presets import AfterWin, ConcealedRob, Opening, Preset
 from engine.scoring.base import WinBy
+from engine.settlement import Payment
 from engine.tiles import ORPHANS, MeldKind, Tile, suit_of
 
 if TYPE_CHECKING:
@@ -96,6 +99,11 @@ class Part:
     def on_discard(self, seat: int, tile: Tile) -> None:
         return None
 
+    def settle_win(
+        self, seat: int, by: WinBy, source: int | None, payments: list[Payment]
+    ) -> list[Payment]:
+        return payments
+
     def after_wins(self, winners: list[int], tile: Tile, source: int | None) -> None:
         return None
 
@@ -118,6 +126,7 @@ HOOKS = (
     "on_pass",
     "on_draw",
     "on_discard",
+    "settle_win",
     "after_wins",
     "context",
     "held_tiles",

@@ -7,11 +7,13 @@ components the coming presets need.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine.actions import ActionKind
 from engine.presets import HKOS, PRESETS, ConcealedRob, MultiWin, Preset
-from engine.rules import FixedKongs, OpenHandToWin, PassEnds, PassRule, Wilds
+from engine.rules import FixedKongs, OpenHandToWin, Part, PassEnds, PassRule, Rule, Wilds
+from engine.scoring.base import WinBy
+from engine.settlement import Payment, Reason
 from engine.tiles import COPIES, RED, parse_tile
 
 _SUITS = tuple(t for t in range(27) for _ in range(COPIES))
@@ -66,4 +68,38 @@ WILD_KONGS = Preset(
     ),
 )
 
-TEST_PRESETS = (SMALL_HK, TRIO_BLOOD, DUO_FLOW, DEAD_WALL, SET_ASIDE, WILD_KONGS)
+
+@dataclass(frozen=True, slots=True)
+class MirrorSeat(Rule):
+    """guangdong's horse in miniature: every win payment to or from `seat` is paid a second
+    time with the dealer in its place (one between the dealer and the dealer vanishes)."""
+
+    seat: int = 1
+
+
+class MirrorSeatPart(Part):
+    def settle_win(
+        self, seat: int, by: WinBy, source: int | None, payments: list[Payment]
+    ) -> list[Payment]:
+        horse = self.rule.seat
+        mirrored = []
+        for paid in payments:
+            payer = 0 if paid.payer == horse else paid.payer
+            payee = 0 if paid.payee == horse else paid.payee
+            if (payer, payee) != (paid.payer, paid.payee) and payer != payee:
+                mirrored.append(Payment(payer, payee, paid.amount, Reason.HORSE))
+        return payments + mirrored
+
+
+MirrorSeat.part = MirrorSeatPart
+
+# Sichuan scoring without openings, seat 1 as the horse
+HORSE = replace(
+    PRESETS["sichuan-bb"],
+    id="test-horse",
+    openings=(),
+    after_win=PRESETS["hkos-3-v1"].after_win,
+    rules=(MirrorSeat(1),),
+)
+
+TEST_PRESETS = (SMALL_HK, TRIO_BLOOD, DUO_FLOW, DEAD_WALL, SET_ASIDE, WILD_KONGS, HORSE)

@@ -27,6 +27,7 @@ from engine.tiles import Meld, MeldKind, parse_tile, parse_tiles
 from tests.rule_presets import (
     DEAD_WALL,
     DUO_FLOW,
+    HORSE,
     SET_ASIDE,
     SMALL_HK,
     TEST_PRESETS,
@@ -305,3 +306,21 @@ def test_a_replayed_hand_has_parts_equal_to_the_live_ones() -> None:
     again = HandState.replay(TRIO_BLOOD, 8, live.log)
     assert again.parts == live.parts
     assert HandState(TRIO_BLOOD, 9).parts != live.parts
+
+
+def test_a_settling_rule_turns_a_win_into_more_payments() -> None:
+    """RULES.md's horse example: dealer E, horse S, S self-draws at 1 fan: E, W, N pay S 2 each;
+    mirrored, W and N pay E 2 each: E +2, S +6, W -4, N -4."""
+    hands = [
+        "234s678s234m678m9s" + "9p",
+        "123m456m789m123p5p",
+        "11s99s55s19p33m77m8p",
+        "22s66s44p28p44m99m1p",
+    ]
+    state = HandState.arranged(HORSE, hands, draws="5p")
+    act(state, "0 discard 9p", "1 win")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.wins[0].score.fan == 1
+    assert outcome.deltas == (2, 6, -4, -4)
+    assert outcome.paid_for(Reason.HORSE) == [4, 0, -2, -2]
+    assert outcome.wins[0].deltas == outcome.deltas
