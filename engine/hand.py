@@ -4,6 +4,12 @@
 changes; `outcome()` says whether the hand is over and who won. Replaying the same seed and log
 rebuilds the same state (`HandState.replay`).
 
+The loop here is the one every preset shares: deal, openings, turns, claims and robbing, what a
+win does, the end. Everything a preset adds to it (void suits, leaving or locked winners, the
+swap, pass rules, wilds, fixed kongs, a dead wall, last draws, ...) is one of its rule components
+(`engine.rules`), asked at named hook points; every point that moves is a `Payment`
+(`engine.settlement`). Seats are 0..seat_count-1 from the dealer (2, 3 or 4 seats).
+
 >>> state = HandState(find_preset("hkos-3-v1"), seed=7)
 >>> state.phase, state.turn, len(state.hands[0]) + len(state.bonus[0]) >= 14
 (<Phase.TURN: 'turn'>, 0, True)
