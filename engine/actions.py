@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.tiles import InvalidNotationError, Tile, format_tiles, parse_tiles
+from engine.tiles import MAX_SEATS, InvalidNotationError, Tile, format_tiles, parse_tiles
 
 
 class ActionKind(StrEnum):
@@ -53,8 +53,10 @@ class Action:
     def parse(cls, text: str) -> Action:
         """Parse '<seat> <kind> [tiles|suit]', e.g. '0 discard 5m', '1 void s', '3 win'."""
         parts = text.split()
-        if len(parts) not in (2, 3) or not parts[0].isdigit() or int(parts[0]) > 3:
-            raise InvalidNotationError(f"an action is '<seat 0-3> <kind> [tiles]', got {text!r}")
+        if len(parts) not in (2, 3) or not parts[0].isdigit() or int(parts[0]) >= MAX_SEATS:
+            raise InvalidNotationError(
+                f"an action is '<seat 0-{MAX_SEATS - 1}> <kind> [tiles]', got {text!r}"
+            )
         try:
             kind = ActionKind(parts[1])
         except ValueError:

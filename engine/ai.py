@@ -55,6 +55,8 @@ def choose_action(state: HandState, seat: int) -> Action:
         own_kong = kind is _CONCEALED_KONG or kind is _ADDED_KONG
         if own_kong and _kong_keeps_shanten(state, seat, action, legal):
             return action
+    if legal[-1].kind is _PASS:  # a turn with no discard (a last draw): keep the tile
+        return legal[-1]
     return _discard_choice(state, seat, legal)
 
 
@@ -190,8 +192,9 @@ def _off_suit(rest: list[Tile], tile: Tile) -> bool:
 def _kong_pays(state: HandState, seat: int) -> bool:
     """Whether the preset's family pays an exposed kong at once (Sichuan: 2 from the discarder)."""
     source = state.claim_from
-    in_play = [s for s in range(4) if state.active(s)]
-    return scoring.kong_deltas(state.preset, MeldKind.KONG, seat, source, in_play)[seat] > 0
+    in_play = [s for s in state.seats if state.active(s)]
+    paid = scoring.kong_payments(state.preset, MeldKind.KONG, seat, source, in_play)
+    return any(payment.payee == seat for payment in paid)
 
 
 def _best_after_call(state: HandState, rest: list[Tile], kind: ActionKind) -> int:

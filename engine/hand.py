@@ -4,6 +4,12 @@
 changes; `outcome()` says whether the hand is over and who won. Replaying the same seed and log
 rebuilds the same state (`HandState.replay`).
 
+The loop here is the one every preset shares: deal, openings, turns, claims and robbing, what a
+win does, the end. Everything a preset adds to it (void suits, leaving or locked winners, the
+swap, pass rules, wilds, fixed kongs, a dead wall, last draws, ...) is one of its rule components
+(`engine.rules`), asked at named hook points; every point that moves is a `Payment`
+(`engine.settlement`). Seats are 0..seat_count-1 from the dealer (2, 3 or 4 seats).
+
 >>> state = HandState(find_preset("hkos-3-v1"), seed=7)
 >>> state.phase, state.turn, len(state.hands[0]) + len(state.bonus[0]) >= 14
 (<Phase.TURN: 'turn'>, 0, True)
@@ -15,15 +21,20 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import combinations, compress
+from itertools import compress
+from typing import TypeVar
 
-from engine import scoring, shapes
+from engine import rules, scoring, shapes
 from engine.actions import CLAIM_PRIORITY, Action, ActionKind
-from engine.presets import AfterWin, MultiWin, Opening, Preset, find_preset, shape_options
+from engine.events import Event
+from engine.presets import MultiWin, Preset, find_preset, shape_options
+from engine.rules import AfterWinPart, OpeningsPart, Part, VoidPart, WallPart
 from engine.scoring.base import Score, WinBy, WinContext
+from engine.settlement import WALL_DRAW_REASONS, Payment, Reason, deltas_of
 from engine.tiles import (
+    COPIES,
+    MAX_SEATS,
     NUM_KINDS,
-    ORPHANS,
     Meld,
     MeldKind,
     Tile,
@@ -31,9 +42,10 @@ from engine.tiles import (
     format_tiles,
     is_bonus,
     parse_tiles,
-    suit_of,
     tile_name,
 )
+
+__all__ = ["Event", "HandState", "Outcome", "Phase", "Termination", "WinRecord"]
 
 
 class IllegalActionError(ValueError):
@@ -64,28 +76,24 @@ class WinRecord:
     deltas: tuple[int, ...]
     concealed: tuple[Tile, ...]  # the winning hand's concealed tiles, winning tile included
     melds: tuple[Meld, ...]
+    at: int = 0  # discards made in the hand before this win (the same for wins on one tile)
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     termination: Termination
     wins: tuple[WinRecord, ...]
-    deltas: tuple[int, ...]  # the whole hand's point changes per seat, kong payments included
+    deltas: tuple[int, ...]  # the whole hand's point changes per seat: the sum of `payments`
+    payments: tuple[Payment, ...] = ()  # every point that moved, in the order it moved
 
     @property
     def winners(self) -> tuple[int, ...]:
         return tuple(win.seat for win in self.wins)
 
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened; `private` events concern only `seat`'s hidden tiles."""
-
-    kind: str
-    seat: int | None = None
-    tile: Tile | None = None
-    detail: str = ""
-    private: bool = False
+    def paid_for(self, *reasons: Reason) -> list[int]:
+        """Each seat's net change over the payments made for these reasons."""
+        chosen = [p for p in self.payments if p.reason in reasons]
+        return deltas_of(chosen, len(self.deltas))
 
 
 # Enum members compared on every action. On Python 3.11 a lookup such as `Phase.TURN` costs
@@ -95,14 +103,17 @@ _SELF_DRAW, _ON_DISCARD, _ROBBING_KONG = WinBy.SELF_DRAW, WinBy.DISCARD, WinBy.R
 _WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
 _TIME_UP, _CONCEALED_KONG = ActionKind.TIME_UP, ActionKind.CONCEALED_KONG
 
-_SUIT_SLICES = {suit: slice(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
-_SEATS_AFTER = tuple(tuple((seat + k) % 4 for k in (1, 2, 3)) for seat in range(4))
+_SEATS = range(MAX_SEATS)
+# per table size, per seat: the other seats in turn order
+_SEATS_AFTER = {
+    count: tuple(tuple((seat + k) % count for k in range(1, count)) for seat in range(count))
+    for count in range(2, MAX_SEATS + 1)
+}
 
 # Actions are immutable values, so the ones offered on every turn and every claim window are
 # built once and shared instead of being rebuilt for each legal-action list.
 _DISCARD_ACTIONS = tuple(
-    tuple(Action(seat, ActionKind.DISCARD, (tile,)) for tile in range(NUM_KINDS))
-    for seat in range(4)
+    tuple(Action(seat, ActionKind.DISCARD, (tile,)) for tile in range(NUM_KINDS)) for seat in _SEATS
 )
 # per suited tile, the runs of its suit through it and the two other tiles each run needs
 _CHOW_RUNS = tuple(
@@ -113,26 +124,23 @@ _CHOW_RUNS = tuple(
     )
     for tile in range(27)
 )
-_WIN_ACTIONS = tuple(Action(seat, ActionKind.WIN) for seat in range(4))
-_PASS_ACTIONS = tuple(Action(seat, ActionKind.PASS) for seat in range(4))
+_WIN_ACTIONS = tuple(Action(seat, ActionKind.WIN) for seat in _SEATS)
+_PASS_ACTIONS = tuple(Action(seat, ActionKind.PASS) for seat in _SEATS)
 
 # The events of every turn, built once per seat and tile: events are immutable values.
 _DISCARD_EVENTS = tuple(
-    tuple(Event("discard", seat, tile) for tile in range(NUM_KINDS)) for seat in range(4)
+    tuple(Event("discard", seat, tile) for tile in range(NUM_KINDS)) for seat in _SEATS
 )
 _DRAW_EVENTS = tuple(
-    tuple(Event("draw", seat, tile, private=True) for tile in range(NUM_KINDS)) for seat in range(4)
+    tuple(Event("draw", seat, tile, private=True) for tile in range(NUM_KINDS)) for seat in _SEATS
 )
 
-_OPENING_KIND = {
-    Opening.SWAP_THREE: ActionKind.SWAP,
-    Opening.DISCARD_THREE: ActionKind.REMOVE,
-    Opening.VOID: ActionKind.VOID,
-}
+_P = TypeVar("_P", bound=Part)
 
 
 class HandState:
-    """The mutable state of one hand. Seats are 0-3 counted from the dealer (seat winds E S W N)."""
+    """The mutable state of one hand. Seats are 0..seat_count-1 counted from the dealer (seat
+    winds E S W N). Rules beyond the shared loop live in the preset's components (`parts`)."""
 
     def __init__(
         self,
@@ -141,10 +149,15 @@ class HandState:
         round_wind: int = 0,
         *,
         wall: Sequence[Tile] | None = None,
+        seat_count: int | None = None,
     ) -> None:
         self.preset = preset
         self.seed = seed
         self.round_wind = round_wind
+        count = preset.seat_counts[0] if seat_count is None else seat_count
+        rules.check_seat_count(preset, count)
+        self.seat_count = count
+        self.seats = range(count)
         self.version = 0
         self.log: list[Action] = []
         if wall is None:
@@ -155,22 +168,17 @@ class HandState:
         self.wall = list(wall)
         self.front = 0
         self.back = len(wall)
-        self.hands: list[list[Tile]] = [[] for _ in range(4)]
+        self._dead_wall = preset.dead_wall
+        self.hands: list[list[Tile]] = [[] for _ in self.seats]
         # counts_of(hands[seat]) kept up to date by _add/_remove: every discard asks three seats
         # whether they can win on it, and recounting the hand each time was the cost
-        self._counts: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
-        self.melds: list[list[Meld]] = [[] for _ in range(4)]
-        self.bonus: list[list[Tile]] = [[] for _ in range(4)]
-        self.ponds: list[list[Tile]] = [[] for _ in range(4)]
-        self.claimed: list[set[int]] = [set() for _ in range(4)]  # pond indexes taken by calls
-        self.won_tiles: list[list[Tile]] = [[] for _ in range(4)]
-        self.removed: list[list[Tile]] = [[] for _ in range(4)]
-        self.void: list[str | None] = [None] * 4
-        self.left = [False] * 4  # blood battle winners leave the hand
-        self.locked = [False] * 4  # blood flow winners keep a locked hand
-        self.points = [0] * 4  # this hand's running point changes
-        self.kong_points = [0] * 4  # the part of `points` paid for kongs at once
-        self.draw_points = [0] * 4  # the part paid in wall-draw checks
+        self._counts: list[list[int]] = [[0] * NUM_KINDS for _ in self.seats]
+        self.melds: list[list[Meld]] = [[] for _ in self.seats]
+        self.bonus: list[list[Tile]] = [[] for _ in self.seats]
+        self.ponds: list[list[Tile]] = [[] for _ in self.seats]
+        self.claimed: list[set[int]] = [set() for _ in self.seats]  # pond indexes taken by calls
+        self.points = [0] * count  # this hand's running point changes: the sum of `payments`
+        self.payments: list[Payment] = []
         self.wins: list[WinRecord] = []
         self.phase = Phase.TURN
         self.turn = 0
@@ -184,8 +192,6 @@ class HandState:
         self.claim_tile: Tile | None = None
         self.claim_from: int | None = None
         self.rob_kind: ActionKind | None = None
-        self.opening_stage = 0
-        self.swap_direction: int | None = None
         self._termination: Termination | None = None
         self._legal_cache: dict[int, list[Action]] = {}
         # each claiming seat's options in the open window: answers do not change them
@@ -198,7 +204,48 @@ class HandState:
             options["kong_as_two_pairs"],
         )
         self._events: list[Event] = []
+        self._bind_rules()
         self._deal()
+
+    def _bind_rules(self) -> None:
+        """Make each rule component's part for this hand, and list who answers which hook."""
+        components = rules.rules_of(self.preset)
+        self.parts: list[Part] = [rule.bind(self) for rule in components]
+        self._robbing = next(r for r in components if isinstance(r, rules.Robbing))
+        self._conditions = next(r for r in components if isinstance(r, rules.WinConditions))
+        self._wall_part = self._require(WallPart)
+        self._after_win = self._require(AfterWinPart)
+        self._openings = self.part_of(OpeningsPart)
+        # the per-seat list the seat loops read on every discard, shared with its owner
+        self._left = self._after_win.left
+
+        def answering(hook: str) -> tuple[Part, ...]:
+            return tuple(part for part in self.parts if rules.overrides(part, hook))
+
+        self._turn_rules = answering("turn_actions")
+        self._discard_rules = answering("discard_choices")
+        self._kong_rules = answering("may_kong")
+        self._win_rules = answering("may_win")
+        self._claim_rules = answering("may_claim")
+        self._call_rules = answering("allows_call")
+        self._kong_discards = answering("discard_is_kong")
+        self._pass_rules = answering("on_pass")
+        self._draw_rules = answering("on_draw")
+        self._discard_watchers = answering("on_discard")
+        self._context_rules = answering("context")
+        self._settle_rules = answering("settle_win")
+
+    def part_of(self, kind: type[_P]) -> _P | None:
+        """This hand's part of the given kind, if the preset plays that rule."""
+        for part in self.parts:
+            if isinstance(part, kind):
+                return part
+        return None
+
+    def _require(self, kind: type[_P]) -> _P:
+        part = self.part_of(kind)
+        assert part is not None, f"every preset plays {kind.__name__}"
+        return part
 
     # ----------------------------------------------------------------- construction
 
@@ -211,10 +258,11 @@ class HandState:
         round_wind: int = 0,
         *,
         wall: Sequence[Tile] | None = None,
+        seat_count: int | None = None,
     ) -> HandState:
         """Rebuild a hand from its seed (or arranged wall) and its action log."""
         preset = find_preset(preset) if isinstance(preset, str) else preset
-        state = cls(preset, seed, round_wind, wall=wall)
+        state = cls(preset, seed, round_wind, wall=wall, seat_count=seat_count)
         for action in actions:
             state.apply(Action.parse(action) if isinstance(action, str) else action)
         return state
@@ -249,19 +297,24 @@ class HandState:
             rest.remove(tile)
         # spare bonus tiles go first so that the back holds ordinary replacements
         rest.sort(key=lambda t: not is_bonus(t))
-        return cls(preset, 0, round_wind, wall=order + rest + back[::-1])
+        return cls(preset, 0, round_wind, wall=order + rest + back[::-1], seat_count=len(hands))
 
     def _deal(self) -> None:
-        for seat in range(4):
+        self._wall_part.take_set_aside()
+        for seat in self.seats:
             for _ in range(self.preset.hand_size):
                 self._add(seat, self._take(front=True))
         self._add(0, self._take(front=True))
         self.drawn = self.hands[0][-1]
-        for seat in range(4):
+        for seat in self.seats:
             self._replace_bonus(seat)
-        if self.preset.openings:
-            self.phase = Phase.OPENING
-            self._events.append(Event("opening", detail=self._opening.value))
+        for part in self.parts:
+            part.after_deal()
+
+    def _begin_openings(self, first: str) -> None:
+        """Called by the openings part after the deal: every seat decides at once."""
+        self.phase = Phase.OPENING
+        self._events.append(Event("opening", detail=first))
 
     def _take(self, *, front: bool) -> Tile:
         if front:
@@ -304,15 +357,64 @@ class HandState:
 
     @property
     def wall_left(self) -> int:
-        return self.back - self.front
+        """Tiles still to be drawn (a dead wall is never drawn and not counted)."""
+        return self.back - self.front - self._dead_wall
 
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
+    # The components' per-seat state, read by the runtime, pictures and scoring under the
+    # names it had when HandState held it itself.
+
     @property
-    def _opening(self) -> Opening:
-        return self.preset.openings[self.opening_stage]
+    def void(self) -> list[str | None]:
+        part = self.part_of(VoidPart)
+        return part.void if part is not None else [None] * self.seat_count
+
+    @property
+    def left(self) -> list[bool]:
+        return self._after_win.left
+
+    @property
+    def locked(self) -> list[bool]:
+        return self._after_win.locked
+
+    @property
+    def won_tiles(self) -> list[list[Tile]]:
+        return self._after_win.won_tiles
+
+    @property
+    def removed(self) -> list[list[Tile]]:
+        part = self._openings
+        return part.removed if part is not None else [[] for _ in self.seats]
+
+    @property
+    def opening_stage(self) -> int:
+        return self._openings.stage if self._openings is not None else 0
+
+    @property
+    def swap_direction(self) -> int | None:
+        return self._openings.swap_direction if self._openings is not None else None
+
+    @property
+    def set_aside(self) -> list[Tile]:
+        """Tiles set aside face down at the deal (a horse, birds), out of play."""
+        return self._wall_part.set_aside
+
+    @property
+    def kong_points(self) -> list[int]:
+        """The part of `points` paid for kongs at once."""
+        return self._paid_for(Reason.KONG)
+
+    @property
+    def draw_points(self) -> list[int]:
+        """The part of `points` paid in wall-draw checks."""
+        return self._paid_for(*WALL_DRAW_REASONS)
+
+    def _paid_for(self, *reasons: Reason) -> list[int]:
+        chosen = [p for p in self.payments if p.reason in reasons]
+        return deltas_of(chosen, self.seat_count)
 
     @property
     def decision_version(self) -> int:
@@ -327,7 +429,7 @@ class HandState:
         return self.version
 
     def active(self, seat: int) -> bool:
-        return not self.left[seat]
+        return not self._left[seat]
 
     def tile_counts(self, seat: int) -> list[int]:
         """A copy of the seat's concealed tiles as a 34-count vector (as `counts_of` gives)."""
@@ -341,7 +443,9 @@ class HandState:
         """How the hand ended, or None while it goes on."""
         if self._termination is None:
             return None
-        return Outcome(self._termination, tuple(self.wins), tuple(self.points))
+        return Outcome(
+            self._termination, tuple(self.wins), tuple(self.points), tuple(self.payments)
+        )
 
     def seats_to_act(self) -> list[int]:
         """The seats whose decision the hand waits for now."""
@@ -350,7 +454,7 @@ class HandState:
         if self.phase in (_CLAIMS, _ROB):
             return [seat for seat, answer in self.pending.items() if answer is None]
         if self.phase is _OPENING:
-            return [seat for seat in range(4) if not self._opening_done(seat)]
+            return [seat for seat in self.seats if not self._opening_done(seat)]
         return []
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -364,7 +468,7 @@ class HandState:
     def is_legal(self, action: Action) -> bool:
         if action.kind is _TIME_UP:
             return not self.is_over and action == Action(0, _TIME_UP)
-        if not 0 <= action.seat < 4:
+        if not 0 <= action.seat < self.seat_count:
             return False
         legal = self.legal_actions(action.seat)
         # callers mostly pass back an offered action itself: identity is the quick check
@@ -385,7 +489,8 @@ class HandState:
                 options = self._claim_options(seat, self._next_seat(self.claim_from))
             return [_PASS_ACTIONS[seat], *options]
         if self.phase is _OPENING and not self._opening_done(seat):
-            return self._opening_actions(seat)
+            assert self._openings is not None
+            return self._openings.actions(seat)
         return []
 
     # ----------------------------------------------------------------- legal actions
@@ -395,20 +500,25 @@ class HandState:
         actions: list[Action] = []
         if self.drawn is not None and self._win_score(seat, self.drawn, _SELF_DRAW):
             actions.append(_WIN_ACTIONS[seat])
-        if self.locked[seat]:
-            return actions + self._locked_turn_actions(seat)
-        void_tiles = self._void_tiles(seat)
+        for part in self._turn_rules:  # a locked hand, the last-draw phase
+            replaced = part.turn_actions(seat)
+            if replaced is not None:
+                return actions + replaced
+        restricted = None
+        for part in self._discard_rules:  # the void suit goes first
+            restricted = part.discard_choices(seat)
+            if restricted:
+                break
         # the concealed hand never holds bonus tiles here, so its kinds are the counted ones
         discardable: Iterable[Tile]
-        discardable = sorted(set(void_tiles)) if void_tiles else compress(range(34), counts)
+        discardable = restricted if restricted else compress(range(NUM_KINDS), counts)
         actions.extend(map(_DISCARD_ACTIONS[seat].__getitem__, discardable))
         if self.drawn is not None and self.wall_left > 0:
-            void = self.void[seat]
             if 4 in counts:  # rare: skip the scan of every kind
                 actions += [
                     Action(seat, _CONCEALED_KONG, (t,))
-                    for t in range(34)
-                    if counts[t] == 4 and suit_of(t) != void
+                    for t in range(NUM_KINDS)
+                    if counts[t] == 4 and all(p.may_kong(seat, t) for p in self._kong_rules)
                 ]
             if self.melds[seat]:
                 actions += [
@@ -418,28 +528,8 @@ class HandState:
                 ]
         return actions
 
-    def _locked_turn_actions(self, seat: int) -> list[Action]:
-        """A blood-flow winner: discard the drawn tile, or kong it if the waits stay the same."""
-        assert self.drawn is not None
-        tile = self.drawn
-        actions = [Action(seat, ActionKind.DISCARD, (tile,))]
-        if self.wall_left == 0:
-            return actions
-        hand = self.hands[seat]
-        if hand.count(tile) == 4 and self._kong_keeps_waits(seat, tile):
-            actions.append(Action(seat, ActionKind.CONCEALED_KONG, (tile,)))
-        if any(m.kind is MeldKind.PUNG and m.first == tile for m in self.melds[seat]):
-            actions.append(Action(seat, ActionKind.ADDED_KONG, (tile,)))
-        return actions
-
-    def _kong_keeps_waits(self, seat: int, tile: Tile) -> bool:
-        hand = list(self.hands[seat])
-        hand.remove(self.drawn)  # type: ignore[arg-type]
-        before = self._waits(hand)
-        after_hand = [t for t in self.hands[seat] if t != tile]
-        return before == self._waits(after_hand)
-
-    def _waits(self, hand: Sequence[Tile]) -> list[Tile]:
+    def waits(self, hand: Sequence[Tile]) -> list[Tile]:
+        """The tiles that would complete this concealed hand under the preset's shapes."""
         return shapes.waits(counts_of(hand), **shape_options(self.preset))
 
     def _claim_options(self, seat: int, next_seat: int) -> list[Action]:
@@ -450,11 +540,11 @@ class HandState:
         options: list[Action] = []
         if self._win_score(seat, tile, _ROBBING_KONG if robbing else _ON_DISCARD):
             options.append(_WIN_ACTIONS[seat])
-        if robbing or self.locked[seat] or self.back == self.front:  # no calls on the last tile
+        if robbing or self.back - self.front == self._dead_wall:  # no calls on the last tile
             return options
-        void = self.void[seat]
-        if void is not None and suit_of(tile) == void:
-            return options
+        for part in self._claim_rules:  # a locked hand, the void suit, wild tiles
+            if not part.may_claim(seat, tile):
+                return options
         held = self._counts[seat][tile]
         if held >= 2:
             options.append(Action(seat, ActionKind.PUNG, (tile,)))
@@ -462,31 +552,16 @@ class HandState:
             options.append(Action(seat, ActionKind.KONG, (tile,)))
         if tile < 27 and self.preset.chow and seat == next_seat:
             options += [Action(seat, ActionKind.CHOW, run) for run in self._chows(seat, tile)]
+        for part in self._call_rules:  # pass rules, wilds in a run
+            options = [o for o in options if o.kind is _WIN or part.allows_call(seat, o)]
         return options
 
     def _chows(self, seat: int, tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
         counts = self._counts[seat]
         return [run for run, (a, b) in _CHOW_RUNS[tile] if counts[a] and counts[b]]
 
-    def _opening_actions(self, seat: int) -> list[Action]:
-        kind = _OPENING_KIND[self._opening]
-        hand = self.hands[seat]
-        if kind is ActionKind.VOID:
-            return [Action(seat, kind, suit=s) for s in "mps"]
-        picks: set[tuple[Tile, ...]] = set()
-        for suit in range(3):
-            suited = sorted(t for t in hand if t // 9 == suit)
-            picks.update(combinations(suited, 3))
-        return [Action(seat, kind, pick) for pick in sorted(picks)]
-
     def _opening_done(self, seat: int) -> bool:
         return self.pending.get(seat) is not None
-
-    def _void_tiles(self, seat: int) -> list[Tile]:
-        void = self.void[seat]
-        if void is None:
-            return []
-        return [t for t in self.hands[seat] if suit_of(t) == void]
 
     # ----------------------------------------------------------------- win checks
 
@@ -496,12 +571,12 @@ class HandState:
             return None
         counts = self._counts[seat]
         if by is _SELF_DRAW:
-            complete = self._complete(seat, counts)
+            complete = self._complete(seat, counts, tile, by)
         else:
             # try the tile in the kept counts and take it out again: no copy per check
             counts[tile] += 1
             try:
-                complete = self._complete(seat, counts)
+                complete = self._complete(seat, counts, tile, by)
             finally:
                 counts[tile] -= 1
         if not complete:
@@ -523,14 +598,13 @@ class HandState:
             found = self._scores[ctx] = scoring.score(self.preset, ctx)
         return found
 
-    def _complete(self, seat: int, counts: list[int]) -> bool:
+    def _complete(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
         """Whether these counts (the seat's concealed tiles with the winning tile) may win."""
-        void = self.void[seat]
-        if void is not None and any(counts[_SUIT_SLICES[void]]):
-            return False
+        for part in self._win_rules:  # the void suit, pass rules, an open hand, fixed kongs
+            if not part.may_win(seat, counts, tile, by):
+                return False
         if self.phase is _ROB and self.rob_kind is _CONCEALED_KONG:
-            # only thirteen orphans may rob a concealed kong
-            return all(counts[t] for t in ORPHANS) and sum(counts) == 14
+            return self._robbing.may_rob_concealed(counts)
         seven_pairs, thirteen_orphans, kong_as_two_pairs = self._shape_switches
         # keywords given one by one: unpacking a dict of them costs more on every discard
         return shapes.is_win(
@@ -541,16 +615,9 @@ class HandState:
         )
 
     def _win_context(self, seat: int, hand: list[Tile], tile: Tile, by: WinBy) -> WinContext:
-        flags = set()
-        if by is WinBy.SELF_DRAW and self.after_kong:
-            flags.add("kong_replacement")
-        if self.wall_left == 0:
-            flags.add("last_tile")
-        untouched = self.kongs_made == 0 and self.calls_made == 0
-        if by is WinBy.SELF_DRAW and seat == 0 and self.discards_made == 0 and untouched:
-            flags.add("heavenly")
-        if by is WinBy.DISCARD and self.discards_made == 1 and self.claim_from == 0 and untouched:
-            flags.add("earthly")
+        extra: dict[str, object] = {}
+        for part in self._context_rules:  # the void suit
+            extra.update(part.context(seat))
         return WinContext(
             concealed=tuple(sorted(hand)),
             win_tile=tile,
@@ -559,8 +626,8 @@ class HandState:
             by=by,
             seat=seat,
             round_wind=self.round_wind,
-            flags=frozenset(flags),
-            void_suit=self.void[seat],
+            flags=self._conditions.flags(self, seat, by),
+            **extra,  # type: ignore[arg-type]
         )
 
     # ----------------------------------------------------------------- applying actions
@@ -590,22 +657,33 @@ class HandState:
 
     def _apply_turn(self, action: Action) -> None:
         seat = action.seat
-        if action.kind is _WIN:
+        kind = action.kind
+        if kind is _WIN:
             tile = self.drawn
             assert tile is not None
             self._settle_wins([(seat, _SELF_DRAW)], tile, None)
-        elif action.kind is _DISCARD:
+        elif kind is _DISCARD:
             self._discard(seat, action.tile)
+        elif kind is _PASS:  # the last-draw phase: keep the drawn tile
+            self._wall_part.keep_last_draw(seat)
         else:
-            self._declare_kong(seat, action.kind, action.tile)
+            self._declare_kong(seat, kind, action.tile)
 
     def _discard(self, seat: int, tile: Tile) -> None:
         self._remove(seat, tile)
+        for part in self._kong_discards:  # fixed kong tiles: set down, replaced, play on
+            if part.discard_is_kong(seat, tile):
+                self._events.append(Event("fixed_kong", seat, tile))
+                self.kongs_made += 1
+                self._draw(seat, replacement=True)
+                return
         self.ponds[seat].append(tile)
         self.last_discard = (seat, len(self.ponds[seat]) - 1)
         self.drawn = None
         self.after_kong = False
         self.discards_made += 1
+        for part in self._discard_watchers:
+            part.on_discard(seat, tile)
         self._events.append(_DISCARD_EVENTS[seat][tile])
         self._open_window(_CLAIMS, tile, seat, None)
 
@@ -635,6 +713,9 @@ class HandState:
 
     def _apply_answer(self, action: Action) -> None:
         self.pending[action.seat] = action
+        if action.kind is _PASS:
+            for part in self._pass_rules:
+                part.on_pass(action.seat, self._window_options.get(action.seat, ()))
         if all(answer is not None for answer in self.pending.values()):
             self._close_window()
 
@@ -690,8 +771,8 @@ class HandState:
         self.after_kong = False
         if claim.kind is ActionKind.KONG:
             self.kongs_made += 1
-            kong = scoring.kong_deltas(self.preset, MeldKind.KONG, seat, source, self._in_play())
-            self._pay(kong, self.kong_points)
+            kong = scoring.kong_payments(self.preset, MeldKind.KONG, seat, source, self._in_play())
+            self._pay(kong)
             self._draw(seat, replacement=True)
 
     def _commit_kong(self, seat: int, tile: Tile) -> None:
@@ -703,17 +784,16 @@ class HandState:
                 if m.kind is MeldKind.PUNG and m.first == tile
             )
             old = self.melds[seat][index]
-            meld = Meld(MeldKind.ADDED_KONG, (tile,) * 4, old.claimed, old.from_seat)
+            meld = Meld(MeldKind.ADDED_KONG, (tile,) * COPIES, old.claimed, old.from_seat)
             self.melds[seat][index] = meld
         else:
-            for _ in range(4):
+            for _ in range(COPIES):
                 self._remove(seat, tile)
-            meld = Meld(MeldKind.CONCEALED_KONG, (tile,) * 4)
+            meld = Meld(MeldKind.CONCEALED_KONG, (tile,) * COPIES)
             self.melds[seat].append(meld)
         self.kongs_made += 1
         self._events.append(Event("kong", seat, tile, str(meld)))
-        kong = scoring.kong_deltas(self.preset, meld.kind, seat, None, self._in_play())
-        self._pay(kong, self.kong_points)
+        self._pay(scoring.kong_payments(self.preset, meld.kind, seat, None, self._in_play()))
         self.turn = seat
         self.phase = Phase.TURN
         self._draw(seat, replacement=True)
@@ -731,6 +811,8 @@ class HandState:
         self._add(seat, tile)
         self.drawn = tile
         self.after_kong = replacement
+        for part in self._draw_rules:
+            part.on_draw(seat)
         self._replace_bonus(seat)
         drawn = self.drawn
         if drawn is None:
@@ -742,41 +824,19 @@ class HandState:
 
     def _apply_opening(self, action: Action) -> None:
         self.pending[action.seat] = action
-        if not all(self._opening_done(seat) for seat in range(4)):
+        if not all(self._opening_done(seat) for seat in self.seats):
             return
-        answers = [self.pending[seat] for seat in range(4)]
+        answers = [self.pending[seat] for seat in self.seats]
         self.pending = {}
-        opening = self._opening
-        if opening is Opening.SWAP_THREE:
-            self._swap([a.tiles for a in answers if a is not None])
-        elif opening is Opening.DISCARD_THREE:
-            for answer in answers:
-                assert answer is not None
-                for tile in answer.tiles:
-                    self._remove(answer.seat, tile)
-                    self.removed[answer.seat].append(tile)
-        else:
-            self.void = [a.suit if a is not None else None for a in answers]
-            self._events.append(Event("void_revealed", detail="".join(self.void)))  # type: ignore[arg-type]
-        self.opening_stage += 1
-        if self.opening_stage == len(self.preset.openings):
+        openings = self._openings
+        assert openings is not None
+        opening = openings.resolve([a for a in answers if a is not None])
+        if openings.done:
             self.phase = Phase.TURN
             self.turn = 0
             # the dealer's 14th tile may have moved; any held tile stands for the opening draw
             self.drawn = self.hands[0][-1]
         self._events.append(Event("opening_done", detail=opening.value))
-
-    def _swap(self, picks: list[tuple[Tile, ...]]) -> None:
-        """All picks move at once in one direction drawn from the seed: left, right or across."""
-        direction = random.Random(f"{self.seed}:swap").choice((1, 2, 3))
-        self.swap_direction = direction
-        for seat, pick in enumerate(picks):
-            for tile in pick:
-                self._remove(seat, tile)
-        for seat, pick in enumerate(picks):
-            for tile in pick:
-                self._add((seat + direction) % 4, tile)
-        self._events.append(Event("swap", detail=str(direction)))
 
     # ----------------------------------------------------------------- wins and settling
 
@@ -788,8 +848,10 @@ class HandState:
             if by is not WinBy.SELF_DRAW:
                 hand.append(tile)
             result = self._score(self._win_context(seat, hand, tile, by))
-            deltas = scoring.win_deltas(self.preset, result, seat, by, source, self._in_play())
-            self._pay(deltas)
+            paid = scoring.win_payments(self.preset, result, seat, by, source, self._in_play())
+            for part in self._settle_rules:  # a horse, a dealer bonus, liability, caps
+                paid = part.settle_win(seat, by, source, paid)
+            self._pay(paid)
             self.wins.append(
                 WinRecord(
                     seat,
@@ -797,46 +859,27 @@ class HandState:
                     tile,
                     source,
                     result,
-                    tuple(deltas),
+                    tuple(deltas_of(paid, self.seat_count)),
                     tuple(sorted(hand)),
                     tuple(self.melds[seat]),
+                    self.discards_made,
                 )
             )
             self._events.append(Event("win", seat, tile, by.value))
-        self._after_wins([seat for seat, _ in winners], tile, source)
-
-    def _after_wins(self, winners: list[int], tile: Tile, source: int | None) -> None:
-        after = self.preset.after_win
-        if after is AfterWin.END:
-            if source is not None:
-                self._add(winners[0], tile)
-            self._end(Termination.WIN)
-            return
-        if source is None:
-            self._remove(winners[0], tile)
-        # the winning tile is set aside: one physical tile, kept by the first winner
-        self.won_tiles[winners[0]].append(tile)
-        for seat in winners:
-            if after is AfterWin.LEAVE:
-                self.left[seat] = True
-            else:
-                self.locked[seat] = True
-        self.drawn = None
-        self.after_kong = False
-        if sum(not gone for gone in self.left) <= 1:
-            self._end(Termination.WIN)
-            return
-        last = winners[-1]
-        self._next_draw(self._next_seat(last))
+        self._after_win.after_wins([seat for seat, _ in winners], tile, source)
 
     def _in_play(self) -> tuple[int, ...]:
-        return tuple(seat for seat in range(4) if not self.left[seat])
+        left = self._left
+        return tuple(seat for seat in self.seats if not left[seat])
 
-    def _pay(self, deltas: Sequence[int], ledger: list[int] | None = None) -> None:
+    def _pay(self, payments: Sequence[Payment]) -> None:
+        """Record payments; every point that moves in a hand goes through here."""
+        if not payments:
+            return
+        self.payments.extend(payments)
+        deltas = deltas_of(payments, self.seat_count)
         for seat, delta in enumerate(deltas):
             self.points[seat] += delta
-            if ledger is not None:
-                ledger[seat] += delta
         if any(deltas):
             self._events.append(Event("payment", detail=" ".join(map(str, deltas))))
 
@@ -844,9 +887,15 @@ class HandState:
         """End the hand with no further winner: the table clock's deal limit ran out."""
         return self.apply(Action(0, ActionKind.TIME_UP))
 
+    def _end_with_win(self) -> None:
+        self._end(Termination.WIN)
+
+    def _end_wall_draw(self) -> None:
+        self._end(Termination.WALL_DRAW)
+
     def _end(self, termination: Termination) -> None:
         if termination is Termination.WALL_DRAW:
-            self._pay(scoring.wall_draw_deltas(self.preset, self), self.draw_points)
+            self._pay(scoring.wall_draw_payments(self.preset, self))
             if self.wins:
                 termination = Termination.WIN
         self.phase = Phase.OVER
@@ -860,15 +909,15 @@ class HandState:
 
     def _next_seat(self, seat: int) -> int:
         """The first seat after `seat` still in the hand (`seat` itself when it is alone)."""
-        left = self.left
-        for other in _SEATS_AFTER[seat]:
+        left = self._left
+        for other in _SEATS_AFTER[self.seat_count][seat]:
             if not left[other]:
                 return other
         return seat
 
     def _seats_after(self, seat: int) -> list[int]:
-        left = self.left
-        return [other for other in _SEATS_AFTER[seat] if not left[other]]
+        left = self._left
+        return [other for other in _SEATS_AFTER[self.seat_count][seat] if not left[other]]
 
     # ----------------------------------------------------------------- policy and checks
 
@@ -883,11 +932,11 @@ class HandState:
         if self.phase in (Phase.CLAIMS, Phase.ROB):
             return Action(seat, ActionKind.PASS)
         if self.phase is Phase.OPENING:
-            if self._opening is Opening.VOID:
-                held = [sum(1 for t in self.hands[seat] if suit_of(t) == s) for s in "mps"]
-                return Action(seat, ActionKind.VOID, suit="mps"[held.index(min(held))])
-            return legal[0]
+            assert self._openings is not None
+            return self._openings.default(seat, legal)
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+        if not discards:  # the last-draw phase: keep the tile
+            return legal[0]
         for action in discards:
             if action.tile == self.drawn:
                 return action
@@ -897,15 +946,16 @@ class HandState:
     def tiles_in_play(self) -> list[Tile]:
         """Every tile the hand accounts for: wall, hands, melds, bonus, ponds, set-aside tiles."""
         tiles = self.wall[self.front : self.back]
-        for seat in range(4):
-            tiles = tiles + self.hands[seat] + self.bonus[seat] + self.won_tiles[seat]
-            tiles = tiles + self.removed[seat]
+        for seat in self.seats:
+            tiles = tiles + self.hands[seat] + self.bonus[seat]
             tiles = tiles + [t for m in self.melds[seat] for t in m.tiles]
             pond = self.ponds[seat]
             tiles = tiles + [t for i, t in enumerate(pond) if i not in self.claimed[seat]]
+        for part in self.parts:
+            tiles = tiles + part.held_tiles()
         return tiles
 
     def describe(self) -> str:
         """A one-line summary for errors and logs."""
-        hands = " ".join(format_tiles(self.concealed(s)) for s in range(4))
+        hands = " ".join(format_tiles(self.concealed(s)) for s in self.seats)
         return f"v{self.version} {self.phase} turn={self.turn} wall={self.wall_left} [{hands}]"

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from engine.tiles import BONUS, HONOURS, Tile
+from engine.tiles import BONUS, COPIES, HONOURS, Tile
+
+if TYPE_CHECKING:
+    from engine.rules import Rule
 
 
 class UnknownPresetError(ValueError):
@@ -25,6 +29,19 @@ class AfterWin(StrEnum):
     END = "end"  # the hand ends at the first win
     LEAVE = "leave"  # blood battle: the winner leaves, the rest play on
     STAY = "stay"  # blood flow: the winner stays with a locked hand
+
+
+class ConcealedRob(StrEnum):
+    NEVER = "never"  # seed 004: a concealed kong cannot be robbed
+    THIRTEEN_ORPHANS = "thirteen_orphans"  # Hong Kong: only thirteen orphans may rob it
+
+
+class Rotation(StrEnum):
+    """Who deals next (RULES.md "Who deals next"); engine.session.next_dealer plays them."""
+
+    HONG_KONG = "hong_kong"  # the dealer keeps the deal after winning or a hand with no win
+    FOUR_WINDS = "four_winds"  # hk-fw2: the dealer keeps the deal only by winning
+    WINNER_DEALS = "winner_deals"  # the first winner (or the discarder of a multiple win)
 
 
 class Opening(StrEnum):
@@ -63,7 +80,7 @@ TIME_CONTROLS: dict[str, TimeControl] = {
 
 
 def _tiles_136() -> tuple[Tile, ...]:
-    return tuple(t for t in range(34) for _ in range(4))
+    return tuple(t for t in range(34) for _ in range(COPIES))
 
 
 def _tiles_144() -> tuple[Tile, ...]:
@@ -71,7 +88,7 @@ def _tiles_144() -> tuple[Tile, ...]:
 
 
 def _tiles_108() -> tuple[Tile, ...]:
-    return tuple(t for t in range(27) for _ in range(4))
+    return tuple(t for t in range(27) for _ in range(COPIES))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +115,14 @@ class Preset:
     time_control: str = "classic"
     rated_time_control: str = "classic"
     start_points: int = 0
+    seat_counts: tuple[int, ...] = (4,)  # players a table may seat; the first is the default
+    # the wall (engine.rules.WallRule): tiles set aside at the deal, a dead wall, last draws
+    set_aside: int = 0
+    dead_wall: int = 0
+    last_draws: int = 0
+    concealed_rob: ConcealedRob = ConcealedRob.THIRTEEN_ORPHANS
+    rotation: Rotation = Rotation.HONG_KONG
+    rules: tuple[Rule, ...] = ()  # further rule components (engine.rules) beyond those above
     extra: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -138,6 +163,8 @@ _SICHUAN_COMMON = dict(
     seven_pairs=True,
     thirteen_orphans=False,
     kong_as_two_pairs=True,
+    concealed_rob=ConcealedRob.NEVER,
+    rotation=Rotation.WINNER_DEALS,
     fan_cap=4,
     unit="fan",
     time_control="table",

@@ -21,12 +21,14 @@ from importlib import import_module
 from typing import IO, Any, TypeVar
 
 from engine.presets import Preset, UnknownPresetError, find_preset
+from engine.rules import VoidSuit, rules_of
 from engine.scoring import score
 from engine.scoring.base import FLAGS, WinBy, WinContext
 from engine.tiles import (
     SEAT_NAMES,
     InvalidNotationError,
     Meld,
+    MeldKind,
     Tile,
     is_bonus,
     parse_tile,
@@ -142,8 +144,22 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
         void_suit=_void(request),
     )
     check_tiles(preset, ctx)
+    check_rules(preset, ctx)
     check_circumstances(ctx)
     return preset, ctx
+
+
+def check_rules(preset: Preset, ctx: WinContext) -> None:
+    """Refuse what the preset's rules rule out: a chow where nobody may chow, a void suit where
+    there is none. (A circumstance that can happen but scores nothing is accepted.)"""
+    if not preset.chow:
+        for index, meld in enumerate(ctx.melds):
+            if meld.kind is MeldKind.CHOW:
+                raise RequestError(
+                    f"melds[{index}]: {meld} cannot be claimed in {preset.id}, which has no chows"
+                )
+    if ctx.void_suit is not None and not any(isinstance(r, VoidSuit) for r in rules_of(preset)):
+        raise RequestError(f"void: {preset.id} has no void suit, so a request may not name one")
 
 
 def check_tiles(preset: Preset, ctx: WinContext) -> None:

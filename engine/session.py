@@ -1,11 +1,11 @@
 """A table's run of hands: who deals, the prevailing wind, and points carried forward.
 
-Players are numbered 0-3 in seating order for the whole session; within a hand, seat 0 is the
-dealer (East), so hand seat s is player (dealer + s) % 4.
+Players are numbered 0..seat_count-1 in seating order for the whole session; within a hand, seat
+0 is the dealer (East), so hand seat s is player (dealer + s) % seat_count.
 
 >>> session = Session(find_preset("hkos-3-v1"), seed=1)
->>> session.dealer, session.round_wind, session.points
-(0, 0, [0, 0, 0, 0])
+>>> session.dealer, session.round_wind, session.points, session.seat_count
+(0, 0, [0, 0, 0, 0], 4)
 """
 
 from __future__ import annotations
@@ -13,8 +13,34 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from engine.hand import HandState, Outcome, Termination
-from engine.presets import Preset, find_preset
+from engine.hand import HandState, Outcome
+from engine.presets import Preset, Rotation, find_preset
+from engine.rules import check_seat_count
+from engine.scoring.base import WinBy
+
+
+def next_dealer_seat(rotation: Rotation, outcome: Outcome) -> int:
+    """The hand seat (0 = this hand's dealer) who deals the next hand (RULES "Who deals next").
+
+    >>> from engine.hand import Termination
+    >>> next_dealer_seat(Rotation.WINNER_DEALS, Outcome(Termination.WALL_DRAW, (), (0, 0, 0, 0)))
+    0
+    """
+    wins = outcome.wins
+    if rotation is Rotation.WINNER_DEALS:
+        if not wins:
+            return 0
+        first = wins[0]
+        if first.by is not WinBy.SELF_DRAW:
+            # several winners on one discard (or one robbed kong): the discarder deals
+            same_tile = [w for w in wins if w.at == first.at and w.discarder == first.discarder]
+            if len(same_tile) > 1:
+                assert first.discarder is not None
+                return first.discarder
+        return first.seat
+    dealer_won = any(win.seat == 0 for win in wins)
+    keeps = dealer_won or (rotation is Rotation.HONG_KONG and not wins)
+    return 0 if keeps else 1
 
 
 @dataclass
@@ -26,10 +52,14 @@ class Session:
     dealer_changes: int = 0
     hand_number: int = 0  # hands finished so far
     points: list[int] = field(default_factory=list)
+    seat_count: int = 0  # players at the table (0: the preset's first allowed count)
 
     def __post_init__(self) -> None:
+        if not self.seat_count:
+            self.seat_count = self.preset.seat_counts[0]
+        check_seat_count(self.preset, self.seat_count)
         if not self.points:
-            self.points = [self.preset.start_points] * 4
+            self.points = [self.preset.start_points] * self.seat_count
 
     def hand_seed(self, number: int | None = None) -> int:
         """The seed of hand `number` (default: the next one), derived from the session seed."""
@@ -37,28 +67,28 @@ class Session:
         return random.Random(f"{self.seed}:hand:{n}").getrandbits(48)
 
     def new_hand(self) -> HandState:
-        return HandState(self.preset, self.hand_seed(), self.round_wind)
+        return HandState(self.preset, self.hand_seed(), self.round_wind, seat_count=self.seat_count)
 
     def player_at(self, seat: int) -> int:
-        return (self.dealer + seat) % 4
+        return (self.dealer + seat) % self.seat_count
 
     def seat_of(self, player: int) -> int:
-        return (player - self.dealer) % 4
+        return (player - self.dealer) % self.seat_count
 
     def finish_hand(self, outcome: Outcome) -> list[int]:
         """Carry the hand's points forward and move the deal; returns deltas per player."""
-        by_player = [0] * 4
+        by_player = [0] * self.seat_count
         for seat, delta in enumerate(outcome.deltas):
             by_player[self.player_at(seat)] += delta
         for player, delta in enumerate(by_player):
             self.points[player] += delta
-        dealer_won = 0 in outcome.winners
-        keeps = dealer_won or outcome.termination is not Termination.WIN or not outcome.wins
-        if not keeps:
-            self.dealer = (self.dealer + 1) % 4
+        dealer = self.player_at(next_dealer_seat(self.preset.rotation, outcome))
+        if dealer != self.dealer:
+            self.dealer = dealer
             self.dealer_changes += 1
-            if self.dealer_changes % 4 == 0:
-                self.round_wind = (self.round_wind + 1) % 4
+            # the prevailing wind moves on once every seat has dealt (four changes at four seats)
+            if self.dealer_changes % self.seat_count == 0:
+                self.round_wind = (self.round_wind + 1) % self.seat_count
         self.hand_number += 1
         return by_player
 
@@ -71,10 +101,12 @@ class Session:
             "dealer_changes": self.dealer_changes,
             "hand_number": self.hand_number,
             "points": list(self.points),
+            "seat_count": self.seat_count,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Session:
+        points = [int(p) for p in data["points"]]  # type: ignore[attr-defined]
         return cls(
             preset=find_preset(str(data["preset"])),
             seed=int(data["seed"]),  # type: ignore[call-overload]
@@ -82,5 +114,7 @@ class Session:
             round_wind=int(data["round_wind"]),  # type: ignore[call-overload]
             dealer_changes=int(data["dealer_changes"]),  # type: ignore[call-overload]
             hand_number=int(data["hand_number"]),  # type: ignore[call-overload]
-            points=[int(p) for p in data["points"]],  # type: ignore[attr-defined]
+            points=points,
+            # sessions stored before seat counts were data seated one player per point total
+            seat_count=int(data.get("seat_count", len(points))),  # type: ignore[call-overload]
         )

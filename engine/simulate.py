@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.ai import choose_action
-from engine.hand import HandState
+from engine.hand import HandState, Outcome, WinRecord
 from engine.presets import Preset
 from engine.session import Session
 
@@ -19,6 +19,8 @@ class SimulatedHand:
     deltas: tuple[int, ...]  # points change per hand seat
     wall_left: int
     actions: int
+    dealer: int = 0  # the player (0-3 in seating order) who dealt the hand
+    wins: tuple[WinRecord, ...] = ()  # in the order they happened
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -28,7 +30,21 @@ class SimulatedHand:
             "deltas": list(self.deltas),
             "wall_left": self.wall_left,
             "actions": self.actions,
+            "dealer": self.dealer,
+            "wins": [
+                {"seat": w.seat, "by": w.by.value, "from": w.discarder, "at": w.at}
+                for w in self.wins
+            ],
         }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """One finished hand of a session and the player (0-3 in seating order) who dealt it."""
+
+    state: HandState
+    outcome: Outcome
+    dealer: int
 
 
 def play_out(state: HandState, max_actions: int = 10_000) -> HandState:
@@ -41,14 +57,25 @@ def play_out(state: HandState, max_actions: int = 10_000) -> HandState:
     raise RuntimeError(f"hand did not end within {max_actions} actions: {state.describe()}")
 
 
-def simulate(preset: Preset, hands: int, seed: int) -> Iterator[SimulatedHand]:
-    """Play `hands` consecutive hands of one session with four computer players."""
-    session = Session(preset, seed)
+def play_session(
+    preset: Preset, hands: int, seed: int, seat_count: int = 0
+) -> Iterator[PlayedHand]:
+    """Play `hands` consecutive hands of one session, computer players in every seat
+    (`seat_count` 0: the preset's first allowed number of players)."""
+    session = Session(preset, seed, seat_count=seat_count)
     for _ in range(hands):
+        dealer = session.dealer
         state = play_out(session.new_hand())
         outcome = state.outcome()
         assert outcome is not None
         session.finish_hand(outcome)
+        yield PlayedHand(state, outcome, dealer)
+
+
+def simulate(preset: Preset, hands: int, seed: int, seat_count: int = 0) -> Iterator[SimulatedHand]:
+    """Play `hands` consecutive hands of one session with computer players."""
+    for played in play_session(preset, hands, seed, seat_count):
+        state, outcome = played.state, played.outcome
         yield SimulatedHand(
             seed=state.seed,
             winners=outcome.winners,
@@ -56,4 +83,6 @@ def simulate(preset: Preset, hands: int, seed: int) -> Iterator[SimulatedHand]:
             deltas=outcome.deltas,
             wall_left=state.wall_left,
             actions=len(state.log),
+            dealer=played.dealer,
+            wins=outcome.wins,
         )

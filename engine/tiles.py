@@ -30,6 +30,8 @@ FLOWERS = tuple(range(34, 38))
 SEASONS = tuple(range(38, 42))
 BONUS = FLOWERS + SEASONS
 SEAT_NAMES = "ESWN"
+COPIES = 4  # of each tile kind in a full set (a kong is all of them)
+MAX_SEATS = len(SEAT_NAMES)  # a table seats 2, 3 or 4 (Preset.seat_counts); hands E, S, W, N
 
 
 class InvalidNotationError(ValueError):

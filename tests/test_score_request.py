@@ -100,11 +100,17 @@ def test_below_minimum_result_has_fan() -> None:
     }
 
 
-def test_void_is_accepted_and_passed_on() -> None:
-    _, ctx = parse_request(request(void="s"))
+def test_void_is_passed_on_where_the_preset_has_void_suits() -> None:
+    sichuan = {"preset": "sichuan-bb", "hand": "111222333m777p55p", "win": "5p"}
+    _, ctx = parse_request({**sichuan, "void": "s"})
     assert ctx.void_suit == "s"
-    assert score_request(request(void="m")) == score_request(BASE)
-    assert parse_request(BASE)[1].void_suit is None
+    assert parse_request(sichuan)[1].void_suit is None
+    assert parse_request(request(void=None))[1].void_suit is None  # null is the same as absent
+
+
+def test_a_chow_is_fine_where_the_preset_has_chows() -> None:
+    _, ctx = parse_request(request(hand="111m555p999s77m", melds=["chow 123s"]))
+    assert [str(m) for m in ctx.melds] == ["chow 123s"]
 
 
 def test_parsed_context() -> None:
@@ -172,7 +178,18 @@ ERRORS = [
     ("meld_not_a_string", request(melds=[5]), "melds[0]"),
     ("bad_meld", request(hand="111m555p999s77m", melds=["pung 223s"]), "melds[0]"),
     ("bad_meld_kind", request(hand="111m555p999s77m", melds=["triple 222s"]), "'triple'"),
-    ("bad_void", request(void="z"), "void"),
+    ("bad_void", request(preset="sichuan-bb", void="z"), "void"),
+    ("void_without_void_suits", request(void="s"), "void: hkos-3-v1 has no void suit"),
+    (
+        "chow_without_chows",
+        {
+            "preset": "sichuan-bb",
+            "hand": "555p999p22m",
+            "win": "2m",
+            "melds": ["pung 777p", "chow 123m"],
+        },
+        "melds[1]: chow 123m cannot be claimed in sichuan-bb",
+    ),
     (
         "kong_replacement_without_kong",
         request(by="self_draw", flags=["kong_replacement"]),

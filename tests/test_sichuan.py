@@ -20,10 +20,11 @@ from engine import shapes
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import Event, HandState, Phase, Termination
-from engine.presets import AfterWin, find_preset
+from engine.presets import AfterWin, Preset, find_preset
 from engine.score_request import RequestError, run_score_lines, score_request
 from engine.scoring import sichuan
 from engine.scoring.base import WinBy
+from engine.settlement import deltas_of
 from engine.simulate import play_out, simulate
 from engine.tiles import MeldKind, counts_of, format_tiles, parse_tile, parse_tiles, suit_of
 
@@ -621,13 +622,23 @@ def test_robbing_an_added_kong_is_paid_by_the_robbed_player() -> None:
     assert state.turn == 3  # play goes on after the winner
 
 
+def kong_deltas(
+    preset: Preset, kind: MeldKind, seat: int, discarder: int | None, in_play: tuple[int, ...]
+) -> list[int]:
+    return deltas_of(sichuan.kong_payments(preset, kind, seat, discarder, in_play), 4)
+
+
+def wall_draw_deltas(preset: Preset, state: HandState) -> list[int]:
+    return deltas_of(sichuan.wall_draw_payments(preset, state), state.seat_count)
+
+
 def test_kong_payment_hook() -> None:
     preset = find_preset("sichuan-bb")
     everyone = (0, 1, 2, 3)
-    assert sichuan.kong_deltas(preset, MeldKind.KONG, 2, 3, everyone) == [0, 0, 2, -2]
-    assert sichuan.kong_deltas(preset, MeldKind.ADDED_KONG, 2, None, everyone) == [-1, -1, 3, -1]
+    assert kong_deltas(preset, MeldKind.KONG, 2, 3, everyone) == [0, 0, 2, -2]
+    assert kong_deltas(preset, MeldKind.ADDED_KONG, 2, None, everyone) == [-1, -1, 3, -1]
     # seat 1 has left (blood battle): it pays nothing
-    assert sichuan.kong_deltas(preset, MeldKind.CONCEALED_KONG, 2, None, (0, 2, 3)) == [
+    assert kong_deltas(preset, MeldKind.CONCEALED_KONG, 2, None, (0, 2, 3)) == [
         -2,
         0,
         4,
@@ -684,10 +695,10 @@ def test_wall_draw_checks_only_the_players_who_have_not_won() -> None:
     state = wall_draw_state()
     preset = state.preset
     state.locked[0] = True  # as if seat 0 had won in blood flow
-    assert sichuan.wall_draw_deltas(preset, state) == [0, 16 - 2, 16 + 2, -32]
+    assert wall_draw_deltas(preset, state) == [0, 16 - 2, 16 + 2, -32]
     state.locked[0] = False
     state.left[2] = True  # as if seat 2 had won and left in blood battle
-    assert sichuan.wall_draw_deltas(preset, state) == [16 + 8, 16 - 8, 0, -32]
+    assert wall_draw_deltas(preset, state) == [16 + 8, 16 - 8, 0, -32]
     assert sichuan.is_flower_pig(state, 3) and not sichuan.is_flower_pig(state, 0)
     assert [sichuan.best_win(preset, state, s) for s in range(3)] == [8, 0, 2]
 
@@ -757,7 +768,7 @@ def test_random_play_pays_only_by_the_table_rules(
     finished_by_wins = preset.after_win is AfterWin.LEAVE and len(winners) == 3
     if not finished_by_wins:
         assert state.wall_left == 0
-        checks = sichuan.wall_draw_deltas(preset, state)
+        checks = wall_draw_deltas(preset, state)
         if any(checks):
             assert payments[-1] == checks
     # replaying the log gives the same hand

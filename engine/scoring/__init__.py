@@ -1,8 +1,9 @@
 """Scoring per preset family.
 
 Each family module `engine.scoring.<family>` exposes `score(preset, ctx) -> Score` and may
-override the settling hooks below (`win_deltas`, `kong_deltas`, `wall_draw_deltas`); the shared
-hand loop calls only these functions, so a family is scoring data plus these few hooks.
+override the settling hooks below (`win_payments`, `kong_payments`, `wall_draw_payments`); the
+shared hand loop calls only these functions, each giving `engine.settlement.Payment` records, so
+a family is scoring data plus these few hooks.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.presets import Preset
 from engine.scoring.base import Score, WinBy, WinContext
+from engine.settlement import Payment, Reason, from_each
 from engine.tiles import MeldKind
 
 if TYPE_CHECKING:
@@ -33,41 +35,34 @@ def score(preset: Preset, ctx: WinContext) -> Score:
     return family_module(preset).score(preset, ctx)
 
 
-def win_deltas(
+def win_payments(
     preset: Preset,
     result: Score,
     winner: int,
     by: WinBy,
     discarder: int | None,
     in_play: Sequence[int],
-) -> list[int]:
-    """Point changes per seat for one win: the discarder (or robbed player) pays the table value,
-    or every other seat still in play pays its share of a self draw."""
-    hook = _hook(preset, "win_deltas")
+) -> list[Payment]:
+    """The payments of one win: the discarder (or robbed player) pays the table value, or every
+    other seat still in play pays its share of a self draw."""
+    hook = _hook(preset, "win_payments")
     if hook is not None:
         return hook(preset, result, winner, by, discarder, in_play)
-    deltas = [0] * 4
     if by is WinBy.SELF_DRAW:
-        for seat in in_play:
-            if seat != winner:
-                deltas[seat] -= result.points["each"]
-                deltas[winner] += result.points["each"]
-    else:
-        assert discarder is not None
-        deltas[discarder] -= result.points["discarder"]
-        deltas[winner] += result.points["discarder"]
-    return deltas
+        return from_each(in_play, winner, result.points["each"], Reason.WIN)
+    assert discarder is not None
+    return [Payment(discarder, winner, result.points["discarder"], Reason.WIN)]
 
 
-def kong_deltas(
+def kong_payments(
     preset: Preset, kind: MeldKind, seat: int, discarder: int | None, in_play: Sequence[int]
-) -> list[int]:
+) -> list[Payment]:
     """Immediate kong payments (none unless the family defines them)."""
-    hook = _hook(preset, "kong_deltas")
-    return hook(preset, kind, seat, discarder, in_play) if hook is not None else [0] * 4
+    hook = _hook(preset, "kong_payments")
+    return hook(preset, kind, seat, discarder, in_play) if hook is not None else []
 
 
-def wall_draw_deltas(preset: Preset, state: HandState) -> list[int]:
+def wall_draw_payments(preset: Preset, state: HandState) -> list[Payment]:
     """Payments when the wall runs out (none unless the family defines them)."""
-    hook = _hook(preset, "wall_draw_deltas")
-    return hook(preset, state) if hook is not None else [0] * 4
+    hook = _hook(preset, "wall_draw_payments")
+    return hook(preset, state) if hook is not None else []

@@ -33,6 +33,7 @@ from engine import shapes
 from engine.decompose import decompositions
 from engine.presets import Opening, Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.settlement import Payment, Reason, from_each
 from engine.tiles import MeldKind, Tile, counts_of, suit_of
 
 if TYPE_CHECKING:
@@ -149,14 +150,16 @@ def _patterns(found: list[tuple[str, bool | int]]) -> tuple[Pattern, ...]:
 # ------------------------------------------------------------------------------- settling hooks
 
 
-def kong_deltas(
+def kong_payments(
     preset: Preset, kind: MeldKind, seat: int, discarder: int | None, in_play: Sequence[int]
-) -> list[int]:
+) -> list[Payment]:
     """Kong payments at once: exposed 2 from its discarder; added 1 and concealed 2 from each
     other active player.
 
     >>> from engine.presets import find_preset
-    >>> kong_deltas(find_preset("sichuan-bb"), MeldKind.CONCEALED_KONG, 1, None, (0, 1, 3))
+    >>> from engine.settlement import deltas_of
+    >>> paid = kong_payments(find_preset("sichuan-bb"), MeldKind.CONCEALED_KONG, 1, None, (0, 1, 3))
+    >>> deltas_of(paid, 4)
     [-2, 4, 0, -2]
     """
     if kind is MeldKind.KONG:
@@ -164,29 +167,24 @@ def kong_deltas(
         payers = [discarder]
     else:
         payers = [other for other in in_play if other != seat]
-    deltas = [0] * 4
-    for payer in payers:
-        _transfer(deltas, payer, seat, KONG_PAYMENTS[kind])
-    return deltas
+    return from_each(payers, seat, KONG_PAYMENTS[kind], Reason.KONG)
 
 
-def wall_draw_deltas(preset: Preset, state: HandState) -> list[int]:
+def wall_draw_payments(preset: Preset, state: HandState) -> list[Payment]:
     """The checks at a wall draw among the players who have not won: flower pigs pay 16 to each
     clean player; a clean player that is not ready pays each ready one its highest capped win."""
-    deltas = [0] * 4
-    still = [s for s in range(4) if not state.left[s] and not state.locked[s]]
+    paid: list[Payment] = []
+    still = [s for s in state.seats if not state.left[s] and not state.locked[s]]
     pigs = [s for s in still if is_flower_pig(state, s)]
     clean = [s for s in still if s not in pigs]
     for pig in pigs:
-        for other in clean:
-            _transfer(deltas, pig, other, FLOWER_PIG_PAYS)
+        paid += [Payment(pig, other, FLOWER_PIG_PAYS, Reason.FLOWER_PIG) for other in clean]
     values = {s: best_win(preset, state, s) for s in clean}
     ready = [s for s in clean if values[s]]
     for payer in clean:
         if not values[payer]:
-            for other in ready:
-                _transfer(deltas, payer, other, values[other])
-    return deltas
+            paid += [Payment(payer, other, values[other], Reason.NOT_READY) for other in ready]
+    return paid
 
 
 def is_flower_pig(state: HandState, seat: int) -> bool:
@@ -219,8 +217,3 @@ def best_win(preset: Preset, state: HandState, seat: int) -> int:
         if result.valid:
             best = max(best, result.points["discarder"])
     return best
-
-
-def _transfer(deltas: list[int], payer: int, payee: int, amount: int) -> None:
-    deltas[payer] -= amount
-    deltas[payee] += amount

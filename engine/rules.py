@@ -1,0 +1,637 @@
+"""Rule components: what a preset adds to the shared loop, as data plus small hooks.
+
+The loop in `engine.hand` keeps the sequence — deal, openings, turns, claims and robbing, what
+follows a win, the end — and asks the preset's components at named points (python-chess's
+`variant.py` hooks, riichi_advanced's rules as data). A component is a frozen dataclass (the
+rule's data, shared by every hand of the preset); `bind(state)` makes its `Part`, which owns the
+component's per-seat state for one hand and answers the hooks below. A part answers only the
+hooks it overrides; the loop calls nothing else, so a preset without a rule pays nothing for it.
+
+Hook points (all on `Part`, defaults say "no objection"):
+- `after_deal()` — the deal is done (openings start here).
+- `turn_actions(seat)` — replace a seat's whole turn (a locked blood-flow hand).
+- `discard_choices(seat)` — the tiles a seat must choose its discard from (void suit first).
+- `may_kong(seat, tile)` — an own-turn concealed kong of `tile`.
+- `may_win(seat, counts, tile, by)` — a win with these counts (winning tile included).
+- `may_claim(seat, tile)` — any call at all on this tile (void suit, locked hand, wild kinds).
+- `allows_call(seat, action)` — one offered call (pass rules, wilds in a chow).
+- `discard_is_kong(seat, tile)` — a discard that is a kong instead (fixed kong tiles).
+- `on_pass(seat, offered)`, `on_draw(seat)`, `on_discard(seat, tile)` — pass-rule bookkeeping.
+- `settle_win(seat, by, source, payments)` — change one win's payments (a horse mirroring them,
+  a dealer bonus, liability, a cap: small functions over a list of `Payment`s).
+- `after_wins(winners, tile, source)` — what a win does to the hand (end, leave, stay).
+- `context(seat)` — extra WinContext fields for scoring (the void suit).
+- `held_tiles()` — tiles the part keeps out of hands, wall and ponds (conservation checks).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.actions import Action, ActionKind
+from engine.events import Event
+from engine.presets import AfterWin, ConcealedRob, Opening, Preset
+from engine.scoring.base import WinBy
+from engine.settlement import Payment
+from engine.tiles import ORPHANS, MeldKind, Tile, suit_of
+
+if TYPE_CHECKING:
+    from engine.hand import HandState
+
+_SUIT_SLICES = {suit: slice(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
+
+
+class Part:
+    """One component's state in one hand, and its answers at the loop's hook points."""
+
+    def __init__(self, rule: Any, state: HandState) -> None:
+        self.rule = rule
+        self.state = state
+
+    def _own_state(self) -> dict[str, Any]:
+        return {k: v for k, v in vars(self).items() if k != "state"}
+
+    def __eq__(self, other: object) -> bool:
+        """Parts are equal when they play the same rule from the same state (a replayed hand
+        equals the live one)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Part)
+        return self._own_state() == other._own_state()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def after_deal(self) -> None:
+        return None
+
+    def turn_actions(self, seat: int) -> list[Action] | None:
+        return None
+
+    def discard_choices(self, seat: int) -> list[Tile] | None:
+        return None
+
+    def may_kong(self, seat: int, tile: Tile) -> bool:
+        return True
+
+    def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
+        return True
+
+    def may_claim(self, seat: int, tile: Tile) -> bool:
+        return True
+
+    def allows_call(self, seat: int, action: Action) -> bool:
+        return True
+
+    def discard_is_kong(self, seat: int, tile: Tile) -> bool:
+        return False
+
+    def on_pass(self, seat: int, offered: Sequence[Action]) -> None:
+        return None
+
+    def on_draw(self, seat: int) -> None:
+        return None
+
+    def on_discard(self, seat: int, tile: Tile) -> None:
+        return None
+
+    def settle_win(
+        self, seat: int, by: WinBy, source: int | None, payments: list[Payment]
+    ) -> list[Payment]:
+        return payments
+
+    def after_wins(self, winners: list[int], tile: Tile, source: int | None) -> None:
+        return None
+
+    def context(self, seat: int) -> dict[str, Any]:
+        return {}
+
+    def held_tiles(self) -> list[Tile]:
+        return []
+
+
+HOOKS = (
+    "after_deal",
+    "turn_actions",
+    "discard_choices",
+    "may_kong",
+    "may_win",
+    "may_claim",
+    "allows_call",
+    "discard_is_kong",
+    "on_pass",
+    "on_draw",
+    "on_discard",
+    "settle_win",
+    "after_wins",
+    "context",
+    "held_tiles",
+)
+
+
+_ANSWERS: dict[type[Part], frozenset[str]] = {}
+
+
+def overrides(part: Part, hook: str) -> bool:
+    """Whether the part answers this hook (the loop skips parts that keep the default)."""
+    kind = type(part)
+    answers = _ANSWERS.get(kind)
+    if answers is None:
+        answers = _ANSWERS[kind] = frozenset(
+            name for name in HOOKS if getattr(kind, name) is not getattr(Part, name)
+        )
+    return hook in answers
+
+
+class Rule:
+    """A rule component: frozen data; `bind` makes the part that plays it in one hand."""
+
+    part: ClassVar[type[Part]] = Part
+
+    def bind(self, state: HandState) -> Part:
+        return self.part(self, state)
+
+
+# ------------------------------------------------------------------------------- wall
+
+
+@dataclass(frozen=True, slots=True)
+class WallRule(Rule):
+    """How the wall is used: tiles set aside at the deal (a horse, birds), a dead wall that is
+    never drawn, and a last-draw phase (the last `last_draws` tiles: draw and keep, win only)."""
+
+    set_aside: int = 0  # taken from the back before the deal, out of play until revealed
+    dead_wall: int = 0  # the last tiles of the wall: never drawn; the hand ends when they remain
+    last_draws: int = 0  # from this many tiles left, a turn may only win by self draw or pass
+
+    def bind(self, state: HandState) -> Part:
+        return (LastDrawsPart if self.last_draws else WallPart)(self, state)
+
+
+class WallPart(Part):
+    def __init__(self, rule: WallRule, state: HandState) -> None:
+        super().__init__(rule, state)
+        self.set_aside: list[Tile] = []
+
+    def take_set_aside(self) -> None:
+        for _ in range(self.rule.set_aside):
+            self.set_aside.append(self.state._take(front=False))
+
+    def held_tiles(self) -> list[Tile]:
+        return list(self.set_aside)
+
+    def in_last_draws(self) -> bool:
+        rule = self.rule
+        return rule.last_draws > 0 and self.state.wall_left < rule.last_draws
+
+    def keep_last_draw(self, seat: int) -> None:
+        raise AssertionError("keeping a drawn tile is offered only in a last-draw phase")
+
+
+class LastDrawsPart(WallPart):
+    """From `last_draws` tiles left, each seat in turn draws once and keeps the tile: a win by
+    self draw or nothing; when every seat in play has drawn, the hand is a draw."""
+
+    def __init__(self, rule: WallRule, state: HandState) -> None:
+        super().__init__(rule, state)
+        self.kept = 0
+
+    def turn_actions(self, seat: int) -> list[Action] | None:
+        if not self.in_last_draws():
+            return None
+        return [Action(seat, ActionKind.PASS)]
+
+    def keep_last_draw(self, seat: int) -> None:
+        state = self.state
+        self.kept += 1
+        if self.kept >= len(state._in_play()) or state.wall_left == 0:
+            state._end_wall_draw()
+        else:
+            state._next_draw(state._next_seat(seat))
+
+
+# ------------------------------------------------------------------------------- openings
+
+
+_OPENING_KIND = {
+    Opening.SWAP_THREE: ActionKind.SWAP,
+    Opening.DISCARD_THREE: ActionKind.REMOVE,
+    Opening.VOID: ActionKind.VOID,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Openings(Rule):
+    """Decisions every seat makes at once before the first turn (seed 004: swap three, discard
+    three, void declaration), in order."""
+
+    stages: tuple[Opening, ...]
+
+
+class OpeningsPart(Part):
+    def __init__(self, rule: Openings, state: HandState) -> None:
+        super().__init__(rule, state)
+        self.stage = 0
+        self.swap_direction: int | None = None
+        self.removed: list[list[Tile]] = [[] for _ in range(state.seat_count)]
+
+    @property
+    def current(self) -> Opening:
+        return self.rule.stages[self.stage]
+
+    @property
+    def done(self) -> bool:
+        return self.stage == len(self.rule.stages)
+
+    def after_deal(self) -> None:
+        self.state._begin_openings(self.current.value)
+
+    def actions(self, seat: int) -> list[Action]:
+        kind = _OPENING_KIND[self.current]
+        hand = self.state.hands[seat]
+        if kind is ActionKind.VOID:
+            return [Action(seat, kind, suit=s) for s in "mps"]
+        picks: set[tuple[Tile, ...]] = set()
+        for suit in range(3):
+            suited = sorted(t for t in hand if t // 9 == suit)
+            picks.update(combinations(suited, 3))
+        return [Action(seat, kind, pick) for pick in sorted(picks)]
+
+    def default(self, seat: int, legal: list[Action]) -> Action:
+        """The timeout choice: void the suit held least, else the first offered pick."""
+        if self.current is Opening.VOID:
+            held = [sum(1 for t in self.state.hands[seat] if suit_of(t) == s) for s in "mps"]
+            return Action(seat, ActionKind.VOID, suit="mps"[held.index(min(held))])
+        return legal[0]
+
+    def resolve(self, answers: list[Action]) -> Opening:
+        """Every seat has answered the current stage: carry it out, move to the next."""
+        state = self.state
+        opening = self.current
+        if opening is Opening.SWAP_THREE:
+            self._swap([a.tiles for a in answers])
+        elif opening is Opening.DISCARD_THREE:
+            for answer in answers:
+                for tile in answer.tiles:
+                    state._remove(answer.seat, tile)
+                    self.removed[answer.seat].append(tile)
+        else:
+            void = state.part_of(VoidPart)
+            assert void is not None, "a void opening needs the VoidSuit rule"
+            void.declare([a.suit for a in answers])
+        self.stage += 1
+        return opening
+
+    def _swap(self, picks: list[tuple[Tile, ...]]) -> None:
+        """All picks move at once in one direction drawn from the seed (1 = to the next seat)."""
+        state = self.state
+        count = state.seat_count
+        direction = random.Random(f"{state.seed}:swap").choice(tuple(range(1, count)))
+        self.swap_direction = direction
+        for seat, pick in enumerate(picks):
+            for tile in pick:
+                state._remove(seat, tile)
+        for seat, pick in enumerate(picks):
+            for tile in pick:
+                state._add((seat + direction) % count, tile)
+        state._events.append(Event("swap", detail=str(direction)))
+
+    def held_tiles(self) -> list[Tile]:
+        return [t for tiles in self.removed for t in tiles]
+
+
+Openings.part = OpeningsPart
+
+
+# ------------------------------------------------------------------------------- void suit
+
+
+@dataclass(frozen=True, slots=True)
+class VoidSuit(Rule):
+    """Seed 004's void suit: tiles of it go first, are never called, and block a win."""
+
+
+class VoidPart(Part):
+    def __init__(self, rule: VoidSuit, state: HandState) -> None:
+        super().__init__(rule, state)
+        self.void: list[str | None] = [None] * state.seat_count
+
+    def declare(self, suits: list[str]) -> None:
+        self.void = list(suits)  # type: ignore[arg-type]
+        self.state._events.append(Event("void_revealed", detail="".join(suits)))
+
+    def discard_choices(self, seat: int) -> list[Tile] | None:
+        void = self.void[seat]
+        if void is None:
+            return None
+        held = [t for t in self.state.hands[seat] if suit_of(t) == void]
+        return sorted(set(held)) or None
+
+    def may_kong(self, seat: int, tile: Tile) -> bool:
+        return suit_of(tile) != self.void[seat]
+
+    def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
+        void = self.void[seat]
+        return void is None or not any(counts[_SUIT_SLICES[void]])
+
+    def may_claim(self, seat: int, tile: Tile) -> bool:
+        void = self.void[seat]
+        return void is None or suit_of(tile) != void
+
+    def context(self, seat: int) -> dict[str, Any]:
+        return {"void_suit": self.void[seat]}
+
+    def holds_void(self, seat: int) -> bool:
+        """A "flower pig": the seat still holds a tile of its declared void suit."""
+        void = self.void[seat]
+        return void is not None and any(suit_of(t) == void for t in self.state.hands[seat])
+
+
+VoidSuit.part = VoidPart
+
+
+# ------------------------------------------------------------------------------- after a win
+
+
+@dataclass(frozen=True, slots=True)
+class AfterWinRule(Rule):
+    """What a win does: end the hand, the winner leaves (blood battle), or stays locked (blood
+    flow: draws, wins again on a winning tile, else discards the drawn tile)."""
+
+    mode: AfterWin = AfterWin.END
+
+    def bind(self, state: HandState) -> Part:
+        # only locked hands answer the turn and claim hooks, so the other modes cost nothing there
+        return (LockedHandsPart if self.mode is AfterWin.STAY else AfterWinPart)(self, state)
+
+
+class AfterWinPart(Part):
+    def __init__(self, rule: AfterWinRule, state: HandState) -> None:
+        super().__init__(rule, state)
+        count = state.seat_count
+        self.left = [False] * count  # blood battle winners leave the hand
+        self.locked = [False] * count  # blood flow winners keep a locked hand
+        self.won_tiles: list[list[Tile]] = [[] for _ in range(count)]
+
+    def after_wins(self, winners: list[int], tile: Tile, source: int | None) -> None:
+        state = self.state
+        if self.rule.mode is AfterWin.END:
+            if source is not None:
+                state._add(winners[0], tile)
+            state._end_with_win()
+            return
+        if source is None:
+            state._remove(winners[0], tile)
+        # the winning tile is set aside: one physical tile, kept by the first winner
+        self.won_tiles[winners[0]].append(tile)
+        for seat in winners:
+            if self.rule.mode is AfterWin.LEAVE:
+                self.left[seat] = True
+            else:
+                self.locked[seat] = True
+        state.drawn = None
+        state.after_kong = False
+        if sum(not gone for gone in self.left) <= 1:
+            state._end_with_win()
+            return
+        state._next_draw(state._next_seat(winners[-1]))
+
+    def held_tiles(self) -> list[Tile]:
+        return [t for tiles in self.won_tiles for t in tiles]
+
+
+class LockedHandsPart(AfterWinPart):
+    """Blood flow: a winner's hand is locked; only its drawn tile moves (or a kong that keeps
+    its waits), and it makes no new exposed melds."""
+
+    def turn_actions(self, seat: int) -> list[Action] | None:
+        if not self.locked[seat]:
+            return None
+        state = self.state
+        tile = state.drawn
+        assert tile is not None
+        actions = [Action(seat, ActionKind.DISCARD, (tile,))]
+        if state.wall_left == 0:
+            return actions
+        if state.hands[seat].count(tile) == 4 and self._kong_keeps_waits(seat, tile):
+            actions.append(Action(seat, ActionKind.CONCEALED_KONG, (tile,)))
+        if any(m.kind is MeldKind.PUNG and m.first == tile for m in state.melds[seat]):
+            actions.append(Action(seat, ActionKind.ADDED_KONG, (tile,)))
+        return actions
+
+    def _kong_keeps_waits(self, seat: int, tile: Tile) -> bool:
+        state = self.state
+        hand = list(state.hands[seat])
+        hand.remove(state.drawn)  # type: ignore[arg-type]
+        after_hand = [t for t in state.hands[seat] if t != tile]
+        return state.waits(hand) == state.waits(after_hand)
+
+    def may_claim(self, seat: int, tile: Tile) -> bool:
+        return not self.locked[seat]  # no new exposed melds
+
+
+AfterWinRule.part = AfterWinPart
+
+
+# ------------------------------------------------------------------------------- robbing
+
+
+@dataclass(frozen=True, slots=True)
+class Robbing(Rule):
+    """Which kongs may be robbed: an added kong by any winning hand; a concealed one per rule."""
+
+    concealed: ConcealedRob = ConcealedRob.THIRTEEN_ORPHANS
+
+    def may_rob_concealed(self, counts: list[int]) -> bool:
+        if self.concealed is ConcealedRob.NEVER:
+            return False
+        return all(counts[t] for t in ORPHANS) and sum(counts) == 14
+
+
+# ------------------------------------------------------------------------------- circumstances
+
+
+@dataclass(frozen=True, slots=True)
+class WinConditions(Rule):
+    """The circumstances the loop reports to scoring as flags (scoring decides their worth)."""
+
+    heavenly: bool = True  # the dealer's dealt hand is complete, before any call or kong
+    earthly: bool = True  # a win on the dealer's first discard, before any call or kong
+    last_tile: bool = True  # a win on the final draw, or on the discard after it
+
+    def flags(self, state: HandState, seat: int, by: WinBy) -> frozenset[str]:
+        flags = set()
+        if by is WinBy.SELF_DRAW and state.after_kong:
+            flags.add("kong_replacement")
+        if self.last_tile and state.wall_left == 0:
+            flags.add("last_tile")
+        untouched = state.kongs_made == 0 and state.calls_made == 0
+        first = state.discards_made
+        if self.heavenly and by is WinBy.SELF_DRAW and seat == 0 and first == 0 and untouched:
+            flags.add("heavenly")
+        if (
+            self.earthly
+            and by is WinBy.DISCARD
+            and first == 1
+            and state.claim_from == 0
+            and untouched
+        ):
+            flags.add("earthly")
+        return frozenset(flags)
+
+
+# ------------------------------------------------------------------------------- calls
+
+
+class PassEnds(StrEnum):
+    OWN_DISCARD = "own_discard"  # tw-16: until the passing player's next discard
+    OWN_DRAW = "own_draw"  # hubei-laizi: until the passing player's next draw
+
+
+@dataclass(frozen=True, slots=True)
+class PassRule(Rule):
+    """Passing an offered call blocks something for a while.
+
+    `passed` is the kind of call whose refusal counts (WIN or PUNG). `block_kind_only`: a passed
+    win blocks winning on that tile kind only (tw-16), else every win (or pung) on a discard or
+    robbed kong (hubei-laizi). `self_draw_too`: the block covers self draws as well.
+    """
+
+    passed: ActionKind = ActionKind.WIN
+    until: PassEnds = PassEnds.OWN_DISCARD
+    block_kind_only: bool = True
+    self_draw_too: bool = True
+
+
+class PassPart(Part):
+    def __init__(self, rule: PassRule, state: HandState) -> None:
+        super().__init__(rule, state)
+        # per seat: the blocked tile kinds (block_kind_only) or {-1} for "everything"
+        self.blocked: list[set[Tile]] = [set() for _ in range(state.seat_count)]
+
+    def on_pass(self, seat: int, offered: Sequence[Action]) -> None:
+        if any(a.kind is self.rule.passed for a in offered):
+            tile = self.state.claim_tile
+            assert tile is not None
+            self.blocked[seat].add(tile if self.rule.block_kind_only else -1)
+
+    def _blocks(self, seat: int, tile: Tile) -> bool:
+        blocked = self.blocked[seat]
+        return bool(blocked) and (-1 in blocked or tile in blocked)
+
+    def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
+        if self.rule.passed is not ActionKind.WIN:
+            return True
+        if by is WinBy.SELF_DRAW and not self.rule.self_draw_too:
+            return True
+        return not self._blocks(seat, tile)
+
+    def allows_call(self, seat: int, action: Action) -> bool:
+        if action.kind is not self.rule.passed or action.kind is ActionKind.WIN:
+            return True
+        return not self._blocks(seat, action.tile)
+
+    def on_draw(self, seat: int) -> None:
+        if self.rule.until is PassEnds.OWN_DRAW:
+            self.blocked[seat].clear()
+
+    def on_discard(self, seat: int, tile: Tile) -> None:
+        if self.rule.until is PassEnds.OWN_DISCARD:
+            self.blocked[seat].clear()
+
+
+PassRule.part = PassPart
+
+
+@dataclass(frozen=True, slots=True)
+class Wilds(Rule):
+    """Wild tile kinds: never claimed, never part of a claimed meld or an own-turn kong.
+    (Shape analysis with wilds comes with the presets that use them.)"""
+
+    kinds: frozenset[Tile] = frozenset()
+
+
+class WildsPart(Part):
+    def may_claim(self, seat: int, tile: Tile) -> bool:
+        return tile not in self.rule.kinds
+
+    def allows_call(self, seat: int, action: Action) -> bool:
+        return not any(t in self.rule.kinds for t in action.tiles)
+
+    def may_kong(self, seat: int, tile: Tile) -> bool:
+        return tile not in self.rule.kinds
+
+
+Wilds.part = WildsPart
+
+
+@dataclass(frozen=True, slots=True)
+class FixedKongs(Rule):
+    """Tiles "discarded" as kongs (hubei-laizi's red dragons): set down, a replacement drawn
+    from the back, the player plays on; nobody may claim them, and a hand holding one cannot win."""
+
+    kinds: frozenset[Tile] = frozenset()
+
+
+class FixedKongsPart(Part):
+    def __init__(self, rule: FixedKongs, state: HandState) -> None:
+        super().__init__(rule, state)
+        self.kongs: list[list[Tile]] = [[] for _ in range(state.seat_count)]
+
+    def discard_is_kong(self, seat: int, tile: Tile) -> bool:
+        if tile not in self.rule.kinds:
+            return False
+        self.kongs[seat].append(tile)
+        return True
+
+    def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
+        return not any(counts[kind] for kind in self.rule.kinds)
+
+    def held_tiles(self) -> list[Tile]:
+        return [t for tiles in self.kongs for t in tiles]
+
+
+FixedKongs.part = FixedKongsPart
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHandToWin(Rule):
+    """Only an open hand may win: a chow, pung, exposed or added kong made (hubei-laizi)."""
+
+
+class OpenHandPart(Part):
+    def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
+        return any(m.kind is not MeldKind.CONCEALED_KONG for m in self.state.melds[seat])
+
+
+OpenHandToWin.part = OpenHandPart
+
+
+# ------------------------------------------------------------------------------- a preset's rules
+
+
+def rules_of(preset: Preset) -> tuple[Rule, ...]:
+    """The components a preset plays with: those its data fields name, then its own `rules`."""
+    found: list[Rule] = [
+        WallRule(preset.set_aside, preset.dead_wall, preset.last_draws),
+        Robbing(preset.concealed_rob),
+        WinConditions(),
+    ]
+    if preset.openings:
+        found.append(Openings(preset.openings))
+    if Opening.VOID in preset.openings:
+        found.append(VoidSuit())
+    found.append(AfterWinRule(preset.after_win))
+    found.extend(preset.rules)
+    return tuple(found)
+
+
+def check_seat_count(preset: Preset, seat_count: int) -> None:
+    """Refuse a table size the preset does not seat."""
+    if seat_count not in preset.seat_counts:
+        allowed = ", ".join(map(str, preset.seat_counts))
+        raise ValueError(f"{preset.id} seats {allowed} players, not {seat_count}")

@@ -1,0 +1,1 @@
+"""Readable goldens of seeded computer-only sessions, one file per preset (see regen.py)."""
