@@ -150,6 +150,7 @@ class HandState:
         *,
         wall: Sequence[Tile] | None = None,
         seat_count: int | None = None,
+        always_ask: Iterable[int] = (),
     ) -> None:
         self.preset = preset
         self.seed = seed
@@ -158,6 +159,9 @@ class HandState:
         rules.check_seat_count(preset, count)
         self.seat_count = count
         self.seats = range(count)
+        # seats asked on every claim window even with nothing to claim (their only answer is
+        # Pass): where calls are public, whether a window opens must not tell who can call
+        self.always_ask = frozenset(always_ask)
         self.version = 0
         self.log: list[Action] = []
         if wall is None:
@@ -259,10 +263,13 @@ class HandState:
         *,
         wall: Sequence[Tile] | None = None,
         seat_count: int | None = None,
+        always_ask: Iterable[int] = (),
     ) -> HandState:
         """Rebuild a hand from its seed (or arranged wall) and its action log."""
         preset = find_preset(preset) if isinstance(preset, str) else preset
-        state = cls(preset, seed, round_wind, wall=wall, seat_count=seat_count)
+        state = cls(
+            preset, seed, round_wind, wall=wall, seat_count=seat_count, always_ask=always_ask
+        )
         for action in actions:
             state.apply(Action.parse(action) if isinstance(action, str) else action)
         return state
@@ -692,7 +699,8 @@ class HandState:
         self._open_window(Phase.ROB, tile, seat, kind)
 
     def _open_window(self, phase: Phase, tile: Tile, seat: int, rob: ActionKind | None) -> None:
-        """Offer `tile` to every other active seat; skip the window when nobody can claim."""
+        """Offer `tile` to every other active seat; skip the window when nobody can claim
+        (nobody of `always_ask` either: those are asked whatever they hold)."""
         self.phase = phase
         self.claim_tile = tile
         self.claim_from = seat
@@ -702,7 +710,7 @@ class HandState:
         after = self._seats_after(seat)
         for other in after:
             options = self._claim_options(other, after[0])
-            if options:
+            if options or other in self.always_ask:
                 self.pending[other] = None
                 self._window_options[other] = options
         self._legal_cache.clear()

@@ -44,9 +44,16 @@ def arranged(session: Session) -> HandState:
     return HandState.arranged(session.preset, ARRANGED, draws=DRAWS)
 
 
-def make_bot(path: Path, *, edit_interval: float = 0.02, **options: Any) -> MahjongBot:
+def make_bot(
+    path: Path, *, edit_interval: float = 0.02, no_call_wait: float = 0.0, **options: Any
+) -> MahjongBot:
     """A bot on the fake: quick edits, a clock that never moves unless told, a fixed seed."""
-    config = BotConfig(token="fake-token", db_path=str(path), edit_interval=edit_interval)
+    config = BotConfig(
+        token="fake-token",
+        db_path=str(path),
+        edit_interval=edit_interval,
+        no_call_wait=no_call_wait,
+    )
     options.setdefault("timers", ManualTimers())
     options.setdefault("seed_source", lambda: 7)
     return MahjongBot(config, guild_ready_timeout=0.05, **options)
@@ -502,3 +509,41 @@ async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, tmp_path:
         await click(fake, alice, voids, label="Void: bamboo")
         await fake.wait_for(lambda: live(bot).hand.void[0] == "s")  # type: ignore[union-attr]
         await fake.wait_for(lambda: "Opening" not in table_msg.text)
+
+
+async def test_every_computer_discard_shows_the_call_buttons_and_passes_after_the_wait(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """With the claim wait on (as in production), the table message shows the call buttons
+    on every discard Alice did not make, whether or not she can call; with nothing to claim
+    her seat passes by itself when the wait is over."""
+    alice = fake.users[0]
+    timers = ManualTimers()
+    bot_ = make_bot(tmp_path / "bot.db", no_call_wait=2.0, timers=timers, seed_source=lambda: 71)
+    async with fake.running(bot_) as bot:
+        table_msg = await open_table(fake, alice, computers=3, time="untimed")
+        await click(fake, alice, table_msg, label="Start")
+        seen_windows = 0
+        for _ in range(40):
+            table = live(bot)
+            hand = table.hand
+            if table.phase is not Phase.PLAYING or hand is None:
+                break
+            seat = table.hand_seat(0)
+            if hand.phase is HandPhase.CLAIMS and len(table.legal_for(0)) == 1:
+                stamp = ids.stamp(table)
+                pass_id = ids.call_id(table.id, stamp, "pass")
+                await fake.wait_for(
+                    lambda p=pass_id: p in table_msg.custom_ids,  # type: ignore[misc]
+                    message=lambda: f"no call buttons on a window: {table_msg.custom_ids}",
+                )
+                seen_windows += 1
+                version = hand.version
+                await timers.advance(2.1)
+                await fake.wait_for(lambda v=version: live(bot).version > v)  # type: ignore[misc]
+                continue
+            await bot.runtime.act(
+                table.id, str(alice.id), choose_action(hand, seat), hand.decision_version
+            )
+        assert seen_windows >= 3
+        assert call_button_sets(fake) == {("chow", "pung", "kong", "win", "pass")}

@@ -75,6 +75,7 @@ class MahjongBot(commands.Bot):
             "hand_factory": hand_factory,
             "seed_source": seed_source,
             "quickplay_fill_after": quickplay_fill_after,
+            "no_call_wait": config.no_call_wait,
         }
         self._timers = timers
         self._store: Store | None = None

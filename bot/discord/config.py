@@ -34,6 +34,9 @@ class BotConfig:
     gateway_url: str | None = None
     log_level: str = "INFO"
     edit_interval: float = 1.0  # seconds between two edits of one message
+    # a claim window opens for every seated person on every discard; one with nothing to
+    # claim passes after this many seconds (so a window's length does not tell who can call)
+    no_call_wait: float = 2.0
 
     @classmethod
     def from_env(

@@ -26,6 +26,7 @@ from bot.runtime.snapshots import PrivateSnapshot, PublicSnapshot, private_snaps
 from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat
 from bot.runtime.timers import ManualTimers, Timers
 from data import (
+    HandLog,
     HandResult,
     LoadedTable,
     Payment,
@@ -37,7 +38,7 @@ from data import (
     TableOptions,
     WinRecord,
 )
-from engine.actions import Action
+from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
@@ -76,6 +77,36 @@ def _playable(preset_id: str) -> Preset:
         raise TableError(str(error)) from None
 
 
+def _nothing_to_claim(table: LiveTable) -> list[int]:
+    """The people still to answer an open claim window whose only answer is Pass."""
+    hand = table.hand
+    if hand is None or hand.phase not in (HandPhase.CLAIMS, HandPhase.ROB):
+        return []
+    return [
+        player
+        for player in table.players_to_act()
+        if table.seat(player).human and len(table.legal_for(player)) == 1
+    ]
+
+
+def replay_stored(preset: Preset, stored: HandLog) -> tuple[Session, HandState]:
+    """A stored hand rebuilt from its setup (session, arranged wall, who is always asked) and
+    its log; the session is as it stood when the hand was dealt."""
+    setup = json.loads(stored.setup or "{}")
+    session = Session.from_json(setup["session"])
+    wall = parse_tiles(setup["wall"]) if "wall" in setup else None
+    hand = HandState.replay(
+        preset,
+        stored.seed,
+        stored.actions,
+        session.round_wind,
+        wall=wall,
+        seat_count=session.seat_count,
+        always_ask=setup.get("ask", ()),
+    )
+    return session, hand
+
+
 def fixed_clock(preset: Preset, rated: bool) -> str | None:
     """The clock `preset` must be played under, if its rules fix one.
 
@@ -111,6 +142,7 @@ class Runtime:
         quickplay_fill_after: float = 60.0,
         seed_source: Callable[[], int] | None = None,
         hand_factory: Callable[[Session], HandState] | None = None,
+        no_call_wait: float = 0.0,
     ) -> None:
         self.store = store
         self.front: FrontEnd = front or NullFrontEnd()
@@ -120,6 +152,11 @@ class Runtime:
         self._seed_source = seed_source or (lambda: secrets.randbits(48))
         # tests and demos deal chosen walls; the wall is then stored with the hand
         self._hand_factory = hand_factory
+        # where calls are public (Discord), every discard opens a claim window for the people
+        # at the table, and one with nothing to claim passes after this many seconds: how
+        # long a window stays open then does not tell whether anyone could call. 0: nobody
+        # watches (the terminal, tests), windows open only for those who can claim.
+        self.no_call_wait = no_call_wait
         self._queues: dict[tuple[str, bool], list[tuple[str, str, int | None, int | None]]] = {}
 
     # ------------------------------------------------------------------ lifecycle
@@ -171,15 +208,10 @@ class Runtime:
         last = await self.store.last_hand(table.id)
         if last is None:
             return
-        setup = json.loads(last.setup or "{}")
-        if "session" not in setup:
+        if "session" not in json.loads(last.setup or "{}"):
             return
-        start = Session.from_json(setup["session"])
-        wall = parse_tiles(setup["wall"]) if "wall" in setup else None
+        start, table.hand = replay_stored(table.preset, last)
         table.dealer = start.dealer
-        table.hand = HandState.replay(
-            table.preset, last.seed, last.actions, start.round_wind, wall=wall
-        )
         table.hand_id = last.hand_id
         record = await self.store.hand_record(last.hand_id)
         if record is not None:
@@ -207,14 +239,9 @@ class Runtime:
         if row.session_state:
             table.session = Session.from_json(json.loads(row.session_state))
         if row.phase is Phase.PLAYING and item.hand is not None:
-            setup = json.loads(item.hand.setup or "{}")
-            session = Session.from_json(setup["session"])
+            session, table.hand = replay_stored(table.preset, item.hand)
             table.session = session
             table.dealer = session.dealer
-            wall = parse_tiles(setup["wall"]) if "wall" in setup else None
-            table.hand = HandState.replay(
-                table.preset, item.hand.seed, item.hand.actions, session.round_wind, wall=wall
-            )
             table.hand_id = item.hand.hand_id
             deadlines = item.deadlines
             table.reserves = [deadlines.get(f"reserve:{p}", 0.0) for p in range(4)]
@@ -591,6 +618,10 @@ class Runtime:
         hand = factory(table.session) if factory else table.session.new_hand()
         table.hand = hand
         table.dealer = table.session.dealer
+        if self.no_call_wait > 0:  # before the first action: the log replays with the same
+            hand.always_ask = frozenset(
+                table.hand_seat(p) for p, seat in enumerate(table.seats) if seat and seat.human
+            )
         table.phase = Phase.PLAYING
         table.ready = set()
         table.last_result = None
@@ -603,6 +634,8 @@ class Runtime:
         setup_data: dict[str, object] = {"session": table.session.to_json()}
         if factory is not None:
             setup_data["wall"] = format_tiles(hand.wall)
+        if hand.always_ask:
+            setup_data["ask"] = sorted(hand.always_ask)
         setup = json.dumps(setup_data)
         table.hand_id = await self.store.start_hand(
             table.id,
@@ -668,6 +701,36 @@ class Runtime:
             return
         notices.decisions = True
         self._arm_timers(table)
+        self._arm_no_call(table)
+
+    def _arm_no_call(self, table: LiveTable) -> None:
+        """In a claim window, pass for the people with nothing to claim once the wait is over."""
+        hand = table.hand
+        key = f"nocall:{table.id}"
+        if hand is None or not _nothing_to_claim(table):
+            self.timers.cancel(key)
+            return
+        version = hand.decision_version
+        if table.no_call_version == version:
+            return  # this window's passes are already due
+        table.no_call_version = version
+        self.timers.schedule(
+            key, self.timers.now() + self.no_call_wait, lambda: self._on_no_call(table.id, version)
+        )
+
+    async def _on_no_call(self, table_id: int, version: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            hand = table.hand
+            if table.phase is not Phase.PLAYING or hand is None or hand.decision_version != version:
+                return  # the window has closed
+            notices = _Notices()
+            for player in _nothing_to_claim(table):
+                self._apply(table, Action(table.hand_seat(player), ActionKind.PASS), notices)
+            await self._advance(table, notices)
+        await self._notify(table, notices)
 
     async def _save(self, table: LiveTable) -> None:
         """Wait until every queued action is in the log; on a failed write, rebuild the hand
@@ -681,7 +744,13 @@ class Runtime:
         assert hand is not None and table.hand_id is not None
         stored = await self.store.hand_log(table.hand_id)
         table.hand = HandState.replay(
-            table.preset, hand.seed, stored.actions, hand.round_wind, wall=hand.wall
+            table.preset,
+            hand.seed,
+            stored.actions,
+            hand.round_wind,
+            wall=hand.wall,
+            seat_count=hand.seat_count,
+            always_ask=hand.always_ask,
         )
         table.decision_key = None
         self._arm_deadline(table)

@@ -43,6 +43,7 @@ class LiveTable:
     decision_started: float = 0.0
     deadline: float | None = None  # the current decision's deadline
     decision_key: tuple[object, ...] | None = None  # which decision `deadline` belongs to
+    no_call_version: int | None = None  # the claim window whose no-call passes are due
     deal_deadline: float | None = None
     message_id: int | None = None
     lobby_version: int = 0  # moves on with every change of seats (lobby controls carry it)
