@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from engine.actions import Action
 from engine.ai import choose_action
+from engine.computer import computer_for
 from engine.hand import HandState
 from engine.presets import Preset
 from engine.session import Session
@@ -31,21 +33,26 @@ class SimulatedHand:
         }
 
 
-def play_out(state: HandState, max_actions: int = 10_000) -> HandState:
-    """Let computer players make every decision until the hand is over."""
+def play_out(
+    state: HandState,
+    max_actions: int = 10_000,
+    computer: Callable[[HandState, int], Action] = choose_action,
+) -> HandState:
+    """Let computer players (`computer`, by default the easy one) make every decision."""
     for _ in range(max_actions):
         seats = state.seats_to_act()
         if not seats:
             return state
-        state.apply(choose_action(state, seats[0]))
+        state.apply(computer(state, seats[0]))
     raise RuntimeError(f"hand did not end within {max_actions} actions: {state.describe()}")
 
 
-def simulate(preset: Preset, hands: int, seed: int) -> Iterator[SimulatedHand]:
-    """Play `hands` consecutive hands of one session with four computer players."""
+def simulate(preset: Preset, hands: int, seed: int, level: str = "easy") -> Iterator[SimulatedHand]:
+    """Play `hands` consecutive hands of one session with four computer players of `level`."""
+    computer = computer_for(level)
     session = Session(preset, seed)
     for _ in range(hands):
-        state = play_out(session.new_hand())
+        state = play_out(session.new_hand(), computer=computer)
         outcome = state.outcome()
         assert outcome is not None
         session.finish_hand(outcome)

@@ -75,6 +75,20 @@ class PlanShape:
         whole = _merged_id(_merged_id(_merged_id(ids[0], ids[1]), ids[2]), ids[3])
         return 3 * self.sets + 1 - _TABLES[whole][self.sets * 2 + 1]
 
+    def moved(self, kind: int, delta: int) -> PlanShape:
+        """The same plan once `delta` tiles of `kind` have entered or left the hand."""
+        new = PlanShape.__new__(PlanShape)
+        new.keep, new.sets, new.chows = self.keep, self.sets, self.chows
+        new.counts = list(self.counts)
+        new.ids = list(self.ids)
+        new.shanten = self.shanten
+        if kind in self.keep:
+            new.counts[kind] += delta
+            component = 3 if kind >= 27 else kind // 9
+            new.ids[component] = _component(new.counts, component, self.chows)
+            new.shanten = new._distance(new.ids)
+        return new
+
     def after(self, kind: int, delta: int) -> int:
         """The plan's shanten with `delta` more tiles of `kind` (a kind outside the plan: as is)."""
         if kind not in self.keep:
@@ -97,18 +111,42 @@ class PlanShape:
             return sorted(self.keep)
         return _near_kinds(self.counts, self.keep)
 
-    def improving(self, unseen: Sequence[int]) -> tuple[int, list[int]]:
+    def improving(self, unseen: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         """Live copies (per `unseen`) of kinds that bring a 3n+1 hand closer, and those kinds."""
-        best = self.shanten
-        live = 0
-        kinds = []
+        key = (tuple(self.counts), self.sets, self.chows, self.keep)
+        kinds = _IMPROVING.get(key)
+        if kinds is None:
+            if len(_IMPROVING) > _CACHE_LIMIT:
+                _IMPROVING.clear()
+            kinds = _IMPROVING[key] = self._improving_kinds()
+        return sum([unseen[kind] for kind in kinds]), kinds
+
+    def _improving_kinds(self) -> tuple[int, ...]:
+        counts, ids, sets, chows = self.counts, self.ids, self.sets, self.chows
+        # a drawn tile changes one component: merge the other three once per component
+        rests = (
+            _merged_id(_merged_id(ids[1], ids[2]), ids[3]),
+            _merged_id(_merged_id(ids[0], ids[2]), ids[3]),
+            _merged_id(_merged_id(ids[0], ids[1]), ids[3]),
+            _merged_id(_merged_id(ids[0], ids[1]), ids[2]),
+        )
+        target = 3 * sets + 1 - self.shanten  # overlap to beat
+        index = sets * 2 + 1
+        found = []
         for kind in self._near():
-            if unseen[kind] <= 0:
+            if counts[kind] >= 4:
                 continue
-            if self.after(kind, 1) < best:
-                live += unseen[kind]
-                kinds.append(kind)
-        return live, kinds
+            component = 3 if kind >= 27 else kind // 9
+            counts[kind] += 1
+            changed = _component(counts, component, chows)
+            counts[kind] -= 1
+            if _TABLES[_merged_id(rests[component], changed)][index] > target:
+                found.append(kind)
+        return tuple(found)
+
+
+_IMPROVING: dict[tuple[object, ...], tuple[int, ...]] = {}
+_CACHE_LIMIT = 200_000
 
 
 def _near_kinds(counts: Sequence[int], keep: frozenset[int]) -> list[int]:

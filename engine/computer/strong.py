@@ -40,6 +40,11 @@ _SUIT_KINDS = (range(0, 9), range(9, 18), range(18, 27))
 _HONOUR_DANGER = (0.0, 0.2, 0.5)  # by copies unseen: none, one, more
 _RANK_DANGER = (0.55, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 0.55)
 _CALL_MARGIN = 1.15  # a call gives up flexibility and shows the hand: it must gain this much
+# A hand with a line to a valid win near its shape is worth this much more than a dead one:
+# more than the guesses of defence weigh, less than a real difference in value.
+_LIVE_BONUS = 0.05
+_DEAD_READY = 0.00005  # a ready hand none of whose waits can win: below any live plan
+_LIVE_REACH = 3  # exchanges beyond the hand's best shape that still count as a line
 _WIDTH = 10  # live tiles at which a step is half as likely as with unlimited tiles
 _DRAWS_PER_STEP = 3  # own draws an exchange takes, for the time left
 
@@ -48,17 +53,11 @@ _DRAWS_PER_STEP = 3  # own draws an exchange takes, for the time left
 class _Plan:
     name: str
     shape: PlanShape
-    fan: int  # fan the plan is sure of on a discard win, patterns of the plan included
-    hope: int  # fan it may still add (a valued honour pair that may become a pung)
+    fan: int  # fan of the plan's own pattern (a flush, all pungs, seven pairs; 0 for any hand)
+    honours: bool  # whether valued honour pungs add to it (a plan that keeps honours)
 
-
-@dataclass(slots=True)
-class _Hand:
-    """One hypothetical own hand: concealed counts and melds, and the plans it can follow."""
-
-    counts: list[int]
-    melds: tuple[Meld, ...]
-    plans: list[_Plan]
+    def moved(self, kind: int, delta: int) -> _Plan:
+        return _Plan(self.name, self.shape.moved(kind, delta), self.fan, self.honours)
 
 
 def choose(view: SeatView) -> Action:
@@ -109,15 +108,13 @@ class _Player:
     # ------------------------------------------------------------------ plans and worth
 
     def plans(self, counts: list[int], melds: tuple[Meld, ...]) -> list[_Plan]:
-        """The plans open to a hand of these concealed counts and melds."""
+        """The plans open to a hand of these concealed counts and melds (the first: any hand)."""
         know, preset = self.know, self.preset
         sets = preset.sets - len(melds)
         meld_suits = {m.first // 9 for m in melds if m.first < 27}
         honour_melds = any(m.first >= 27 for m in melds)
         chow_melds = any(m.kind is MeldKind.CHOW for m in melds)
-        fixed = self.bonus_fan + self._roots(counts, melds)
-        honour_fan, hope = self._honour_fan(counts, melds)
-        plans = [_Plan("any", PlanShape(counts, sets, self.allowed), fixed + honour_fan, hope)]
+        plans = [_Plan("any", PlanShape(counts, sets, self.allowed), 0, True)]
         suited = [sum(counts[k] for k in kinds) for kinds in _SUIT_KINDS]
         for m in melds:
             if m.first < 27:
@@ -129,22 +126,17 @@ class _Player:
             kinds = _SUIT_KINDS[suit]
             if know.half_flush:
                 keep = self.allowed & frozenset((*kinds, *HONOURS))
-                fan = fixed + honour_fan + know.half_flush
-                plans.append(_Plan("half", PlanShape(counts, sets, keep), fan, hope))
+                plans.append(_Plan("half", PlanShape(counts, sets, keep), know.half_flush, True))
             if not honour_melds:
-                fan = fixed + know.pure_flush
-                plans.append(_Plan("pure", PlanShape(counts, sets, kinds), fan, 0))
+                shape = PlanShape(counts, sets, kinds)
+                plans.append(_Plan("pure", shape, know.pure_flush, False))
         pairs = sum(1 for c in counts if c >= 2)
         if know.all_pungs and not chow_melds and pairs + len(melds) >= 3:
             shape = PlanShape(counts, sets, self.allowed, chows=False)
-            plans.append(_Plan("pungs", shape, fixed + honour_fan + know.all_pungs, hope))
+            plans.append(_Plan("pungs", shape, know.all_pungs, True))
         if know.seven_pairs and self.preset.seven_pairs and not melds and pairs >= 4:
-            shape = PlanShape(counts, sets, self.allowed)
-            shape.shanten = seven_pairs_shanten(
-                [c if k in self.allowed else 0 for k, c in enumerate(counts)],
-                self.preset.kong_as_two_pairs,
-            )
-            plans.append(_Plan("pairs", shape, fixed + know.seven_pairs, 0))
+            # the shape stands in; worth() measures seven pairs from the counts
+            plans.append(_Plan("pairs", plans[0].shape, know.seven_pairs, False))
         return plans
 
     def _roots(self, counts: Sequence[int], melds: tuple[Meld, ...]) -> int:
@@ -193,27 +185,58 @@ class _Player:
         time = min(1.0, self.draws_left / (_DRAWS_PER_STEP * (shanten + 1)))
         return width * self.know.step**shanten * time
 
-    def worth(self, counts: list[int], melds: tuple[Meld, ...], exact: bool = True) -> float:
-        """What a 3n+1 hand is worth: its best plan's value times its chance."""
-        plans = self.plans(counts, melds)
-        best = 0.0
+    def worth(
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        base: list[_Plan] | None = None,
+        discarded: int = -1,
+    ) -> float:
+        """What a 3n+1 hand is worth: its best plan's value times its chance.
+
+        `base` are the plans of the full hand that `discarded` left (cheaper than anew).
+        """
+        if base is None:
+            plans = self.plans(counts, melds)
+        else:
+            plans = [plan.moved(discarded, -1) for plan in base]
         general = plans[0].shape
-        if exact and general.shanten == 0:
-            return self.ready_worth(counts, melds)
+        if general.shanten == 0:
+            ready = self.ready_worth(counts, melds)
+            if ready > _DEAD_READY:
+                return ready
+            # ready but dead: what other plans offer (a flush, all pungs) is all it has
+        fixed = self.bonus_fan + self._roots(counts, melds)
+        honour_fan, hope = self._honour_fan(counts, melds)
+        minimum = self.preset.min_fan - self.know.self_draw
+        best = live_line = 0.0
         for plan in plans:
-            shanten = plan.shape.shanten
-            if shanten > general.shanten + 2:
+            if plan.name == "pairs":
+                shanten = seven_pairs_shanten(
+                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
+                    self.preset.kong_as_two_pairs,
+                )
+            else:
+                shanten = plan.shape.shanten
+            fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
+            extra = hope if plan.honours else 0
+            if fan + extra < minimum:
                 continue
-            value = self.value(plan.fan + 0.5 * plan.hope)
-            if plan.fan + plan.hope + self.know.self_draw < self.preset.min_fan:
-                continue
+            value = self.value(fan + 0.5 * extra)
             if value <= 0:
                 continue
-            live, _ = plan.shape.improving(self.unseen)
+            if plan.name == "pairs":  # a single held becomes a pair
+                live = sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
+            else:
+                live, _ = plan.shape.improving(self.unseen)
             best = max(best, value * self.chance(shanten, live))
-        # a dead hand keeps a trace of its shape so that ties still go to efficiency
+            if shanten <= general.shanten + _LIVE_REACH:
+                live_line = _LIVE_BONUS
+        best += live_line
+        # a dead hand keeps a trace of its shape so that ties still go to efficiency, far below
+        # what any live plan is worth
         live, _ = general.improving(self.unseen)
-        return best + 0.01 * self.chance(general.shanten, live)
+        return best + 0.0001 * self.chance(general.shanten, live)
 
     def ready_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
         """A ready hand, valued exactly: each live wait scored as a discard win and a self draw."""
@@ -235,8 +258,8 @@ class _Player:
                 total_live += live
                 value += live * worth
         if not total_live:
-            return 0.005
-        return value / total_live * self.chance(0, total_live) + 0.01
+            return _DEAD_READY
+        return value / total_live * self.chance(0, total_live) + _LIVE_BONUS
 
     def _score(
         self, counts: list[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
@@ -340,7 +363,8 @@ class _Player:
             counts[tile] += 1
             return discards[0], worth
         dangers = self.dangers()
-        general = PlanShape(counts, self.preset.sets - len(melds), self.allowed)
+        base = self.plans(counts, melds)
+        general = base[0].shape
         # worth is measured only for discards that keep the shape within one of the best
         after = {a.tile: general.after(a.tile, -1) for a in discards}
         floor = min(after.values())
@@ -350,7 +374,7 @@ class _Player:
             if after[tile] > floor + 1 and dangers[tile] <= 0:
                 continue
             counts[tile] -= 1
-            worth = self.worth(counts, melds)
+            worth = self.worth(counts, melds, base, tile)
             counts[tile] += 1
             score = worth - dangers[tile]
             if best is None or score > best[0]:
