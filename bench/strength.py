@@ -14,7 +14,9 @@ Per preset, candidate and baseline side by side: points per hand (mean, 95% inte
 win), mean fan of its wins, dead-hand rate at wall draws, decisions per second (time inside the
 decision function only). A hand at a wall draw is *near ready* when it is ready or one exchange
 from ready; it is *dead* when near ready but no completion can reach the preset's minimum (or win
-at all), even by self draw. The dead-hand rate is dead / near-ready hands at wall draws.
+at all), even by self draw, within two more tiles: one exchange and the winning tile (for a ready
+hand: its waits, or the waits of a hand one exchange away). The dead-hand rate is dead /
+near-ready hands at wall draws.
 
 The last lines per preset are for the bar: `points_per_hand_gain: X` (candidate minus baseline per
 seat-hand, with its 95% interval in the line before) and `dead_hand_rate: Y` (the candidate's).
@@ -106,8 +108,9 @@ def hand_verdict(state: HandState, seat: int) -> str:
     distance = shapes.shanten(counts, **options)
     if distance > 1:
         return "far"
-    if distance == 0:
-        return "live" if _reaches(state, seat, counts, options) else "dead"
+    if distance == 0 and _reaches(state, seat, counts, options):
+        return "live"
+    # one exchange on: a ready hand may still turn to a live one, as a one-away hand must
     for draw in range(34):
         if counts[draw] >= 4 or draw not in preset.tile_kinds:
             continue

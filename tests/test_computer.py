@@ -292,3 +292,36 @@ def test_the_benchmark_calls_the_issues_example_dead() -> None:
     assert strength.hand_verdict(own_flowers, 0) == "live"  # type: ignore[arg-type]
     far = _EndState("1357m2468p13579s", [], [])
     assert strength.hand_verdict(far, 0) == "far"  # type: ignore[arg-type]
+
+
+def _win_offer(preset_id: str, wall_left: int) -> SeatView:
+    """Seat 0 may win on seat 3's 1s with 123m456m789m11s22s (waits 1s and 2s)."""
+    hand = sorted(parse_tiles("123m456m789m11s22s"))
+    seen = list(counts_of(hand))
+    seen[parse_tile("1s")] += 1
+    return replace(
+        _view("123m456m789m11s22s4s"),
+        preset=find_preset(preset_id),
+        phase="claims",
+        legal=(Action(0, ActionKind.PASS), Action(0, ActionKind.WIN)),
+        hand=tuple(hand),
+        counts=tuple(counts_of(hand)),
+        drawn=None,
+        ponds=((), (), (), (parse_tile("1s"),)),
+        void=("p", "m", "m", "m"),
+        claim_tile=parse_tile("1s"),
+        claim_from=3,
+        wall_left=wall_left,
+        visible=tuple(seen),
+    )
+
+
+def test_a_blood_battle_win_on_a_discard_is_passed_early_for_a_self_draw() -> None:
+    # a self draw pays twice the points from each of three; the hand stays ready after a pass
+    assert strong.choose(_win_offer("sichuan-bb", 40)).kind is ActionKind.PASS
+    # with one draw left the discard win is the surer money
+    assert strong.choose(_win_offer("sichuan-bb", 4)).kind is ActionKind.WIN
+    # a blood-flow winner stays and keeps winning: take it at once
+    assert strong.choose(_win_offer("bloodflow-swap3", 40)).kind is ActionKind.WIN
+    # and where the winner's hand ends the deal, as in hkos, the win is always taken
+    assert strong.choose(_win_offer("hkos-3-v1", 40)).kind is ActionKind.WIN
