@@ -36,6 +36,9 @@ class FamilyKnowledge:
     # chance that a likely-ready hand waits on one particular plausible tile; kept low where
     # folding on guesses costs more wins than it saves (measured with bench/strength.py)
     danger_share: float
+    # value a hand one exchange from ready by scoring the ready hands it leads to (where a
+    # minimum makes many of them worthless; elsewhere the plans' estimate is close and cheaper)
+    exact_one_away: bool
 
 
 def _hkos_pay(fan: int) -> tuple[int, int]:
@@ -69,6 +72,7 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
         flush_value=40.0,
         step=0.15,
         danger_share=0.002,
+        exact_one_away=True,
     ),
     "sichuan": FamilyKnowledge(
         pure_flush=sichuan.FAN["full_flush"],
@@ -86,6 +90,7 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
         flush_value=8.0,
         step=0.15,
         danger_share=0.01,
+        exact_one_away=False,
     ),
 }
 

@@ -109,7 +109,7 @@ class PlanShape:
         """Kinds a drawn tile could help: held kinds and their neighbours within the plan."""
         if not any(self.counts):
             return sorted(self.keep)
-        return _near_kinds(self.counts, self.keep)
+        return near_kinds(self.counts, self.keep)
 
     def improving(self, unseen: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         """Live copies (per `unseen`) of kinds that bring a 3n+1 hand closer, and those kinds."""
@@ -149,7 +149,7 @@ _IMPROVING: dict[tuple[object, ...], tuple[int, ...]] = {}
 _CACHE_LIMIT = 200_000
 
 
-def _near_kinds(counts: Sequence[int], keep: frozenset[int]) -> list[int]:
+def near_kinds(counts: Sequence[int], keep: frozenset[int]) -> list[int]:
     near: set[int] = set()
     for kind, count in enumerate(counts):
         if not count:

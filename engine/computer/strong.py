@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.computer.knowledge import FamilyKnowledge, knowledge_for
-from engine.computer.shape_tables import PlanShape, seven_pairs_shanten
+from engine.computer.shape_tables import PlanShape, near_kinds, seven_pairs_shanten
 from engine.presets import AfterWin, Opening, shape_options
 from engine.scoring.base import WinBy, WinContext
 from engine.seat_view import SeatView
@@ -45,10 +46,11 @@ _CALL_MARGIN = 1.15  # a call gives up flexibility and shows the hand: it must g
 # more than the guesses of defence weigh, less than a real difference in value.
 _LIVE_BONUS = 0.05
 _DEAD_READY = 0.00005  # a ready hand none of whose waits can win: below any live plan
-_LIVE_REACH = 3  # exchanges beyond the hand's best shape that still count as a line
+_LIVE_REACH = 0  # exchanges beyond the hand's best shape that still count as a line
 # A self draw must be expected to pay this many times the discard win it passes (1.0, 1.5 and
 # never were measured in sichuan-bb and sichuan-swap3: 1.0 gained the most)
 _HOLD_MARGIN = 1.0
+_REFINED = 3  # discards whose estimate is refined by the exact one-away value
 _WIDTH = 10  # live tiles at which a step is half as likely as with unlimited tiles
 _DRAWS_PER_STEP = 3  # own draws an exchange takes, for the time left
 
@@ -113,6 +115,8 @@ class _Player:
                 self.valued[tile] += self.know.honour_pung
         self.bonus_fan = self.know.bonus_fan(view.bonus[self.seat], self.seat)
         self.active = active
+        # what scores depend on besides the tiles: keys of the per-hand caches
+        self._context = (view.bonus[self.seat], self.seat, view.round_wind, self.void, active)
 
     # ------------------------------------------------------------------ plans and worth
 
@@ -200,21 +204,27 @@ class _Player:
         melds: tuple[Meld, ...],
         base: list[_Plan] | None = None,
         discarded: int = -1,
+        *,
+        exact: bool = True,
     ) -> float:
         """What a 3n+1 hand is worth: its best plan's value times its chance.
 
-        `base` are the plans of the full hand that `discarded` left (cheaper than anew).
+        `base` are the plans of the full hand that `discarded` left (cheaper than anew);
+        `exact` values a hand one exchange from ready by the ready hands it leads to.
         """
         if base is None:
             plans = self.plans(counts, melds)
         else:
             plans = [plan.moved(discarded, -1) for plan in base]
         general = plans[0].shape
+        exact = 0.0
         if general.shanten == 0:
             ready = self.ready_worth(counts, melds)
             if ready > _DEAD_READY:
                 return ready
             # ready but dead: what other plans offer (a flush, all pungs) is all it has
+        elif exact and general.shanten == 1 and self.know.exact_one_away:
+            exact = self.one_away_worth(counts, melds)
         fixed = self.bonus_fan + self._roots(counts, melds)
         honour_fan, hope = self._honour_fan(counts, melds)
         minimum = self.preset.min_fan - self.know.self_draw
@@ -241,7 +251,7 @@ class _Player:
             best = max(best, value * self.chance(shanten, live))
             if shanten <= general.shanten + _LIVE_REACH:
                 live_line = _LIVE_BONUS
-        best += live_line
+        best = max(best + live_line, exact)
         # a dead hand keeps a trace of its shape so that ties still go to efficiency, far below
         # what any live plan is worth
         live, _ = general.improving(self.unseen)
@@ -249,26 +259,92 @@ class _Player:
 
     def ready_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
         """A ready hand, valued exactly: each live wait scored as a discard win and a self draw."""
-        total_live = 0
+        value, live = self._ready_value(self._wait_values(counts, melds))
+        if not live:
+            return _DEAD_READY
+        return value * self.chance(0, live) + _LIVE_BONUS
+
+    def _ready_value(self, waits: tuple[tuple[Tile, float], ...]) -> tuple[float, int]:
+        """The mean points of a ready hand's live winning tiles, and how many are live."""
+        live = 0
         value = 0.0
+        for tile, worth in waits:
+            copies = self.unseen[tile]
+            if copies > 0 and worth:
+                live += copies
+                value += copies * worth
+        return (value / live if live else 0.0), live
+
+    def _wait_values(
+        self, counts: list[int], melds: tuple[Meld, ...]
+    ) -> tuple[tuple[Tile, float], ...]:
+        """Each wait of a ready hand with its points, discard win and self draw mixed."""
+        key = (self.preset.id, "waits", tuple(counts), melds, *self._context)
+        found = _WAITS.get(key)
+        if found is not None:
+            return found
+        payers = self.active - 1
+        values = []
         for tile in shapes.waits(counts, **self.options):
-            live = self.unseen[tile]
-            if tile not in self.allowed or live <= 0:
+            if tile not in self.allowed:
                 continue
             on_discard = self._score(counts, melds, tile, WinBy.DISCARD)
             self_draw = self._score(counts, melds, tile, WinBy.SELF_DRAW)
-            payers = self.active - 1
             worth = 0.0
             if self_draw is not None:
                 worth += 0.35 * payers * self_draw.points["each"]
             if on_discard is not None:
                 worth += 0.65 * on_discard.points["discarder"]
-            if worth:
-                total_live += live
-                value += live * worth
-        if not total_live:
-            return _DEAD_READY
-        return value / total_live * self.chance(0, total_live) + _LIVE_BONUS
+            values.append((tile, worth))
+        if len(_WAITS) > _CACHE_LIMIT:
+            _WAITS.clear()
+        found = _WAITS[key] = tuple(values)
+        return found
+
+    def one_away_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
+        """A hand one exchange from ready, valued by the ready hands its live draws lead to."""
+        live = 0
+        value = 0.0
+        for tile, readies in self._one_away(counts, melds):
+            copies = self.unseen[tile]
+            if copies <= 0:
+                continue
+            best = max(self._ready_value(waits)[0] for waits in readies)
+            if best > 0:
+                live += copies
+                value += copies * best
+        if not live:
+            return 0.0
+        return value / live * self.chance(1, live) + _LIVE_BONUS
+
+    def _one_away(
+        self, counts: list[int], melds: tuple[Meld, ...]
+    ) -> tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]:
+        """Per draw that makes the hand ready, the waits of each ready hand it allows."""
+        key = (self.preset.id, "one_away", tuple(counts), melds, *self._context)
+        found = _ONE_AWAY.get(key)
+        if found is not None:
+            return found
+        entries = []
+        held = [kind for kind, c in enumerate(counts) if c]
+        for tile in near_kinds(counts, self.allowed):
+            if counts[tile] >= 4:
+                continue
+            counts[tile] += 1
+            exchange = shapes.DiscardShanten(counts, **self.options)
+            if exchange.full == 0:
+                readies = []
+                for out in {*held, tile}:
+                    if counts[out] and exchange.after(out) == 0:
+                        counts[out] -= 1
+                        readies.append(self._wait_values(counts, melds))
+                        counts[out] += 1
+                entries.append((tile, tuple(readies)))
+            counts[tile] -= 1
+        if len(_ONE_AWAY) > _CACHE_LIMIT:
+            _ONE_AWAY.clear()
+        found = _ONE_AWAY[key] = tuple(entries)
+        return found
 
     def _score(
         self, counts: list[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
@@ -405,19 +481,27 @@ class _Player:
         # worth is measured only for discards that keep the shape within one of the best
         after = {a.tile: general.after(a.tile, -1) for a in discards}
         floor = min(after.values())
-        best: tuple[float, Action] | None = None
+        scored: list[tuple[float, Action]] = []
         for action in discards:
             tile = action.tile
             if after[tile] > floor + 1 and dangers[tile] <= 0:
                 continue
             counts[tile] -= 1
-            worth = self.worth(counts, melds, base, tile)
+            worth = self.worth(counts, melds, base, tile, exact=False)
             counts[tile] += 1
-            score = worth - dangers[tile]
-            if best is None or score > best[0]:
-                best = (score, action)
-        assert best is not None
-        return best[1], best[0] + dangers[best[1].tile]
+            scored.append((worth - dangers[tile], action))
+        # the exact value of one-away hands is dear: it refines only the few best estimates
+        scored.sort(key=itemgetter(0), reverse=True)
+        if self.know.exact_one_away:
+            for index, (_, action) in enumerate(scored[:_REFINED]):
+                tile = action.tile
+                if after[tile] == 1:
+                    counts[tile] -= 1
+                    worth = self.worth(counts, melds, base, tile)
+                    counts[tile] += 1
+                    scored[index] = (worth - dangers[tile], action)
+        score, action = max(scored, key=itemgetter(0))
+        return action, score + dangers[action.tile]
 
     def _kong_worth(self, counts: list[int], melds: tuple[Meld, ...], kong: Action) -> float:
         tile = kong.tile
@@ -517,6 +601,11 @@ class _Player:
 
 
 _SCORES: dict[tuple[str, WinContext], scoring.Score] = {}
+_WAITS: dict[tuple[object, ...], tuple[tuple[Tile, float], ...]] = {}
+_ONE_AWAY: dict[
+    tuple[object, ...], tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]
+] = {}
+_CACHE_LIMIT = 100_000
 
 
 def _flush_suit(melds: Sequence[Meld], pond: Sequence[Tile]) -> int | None:
