@@ -105,9 +105,9 @@ def _claim_state(seat1: str, discard: str) -> HandState:
 
 
 def test_a_call_that_leaves_no_way_to_the_minimum_is_declined() -> None:
-    # after pung 555s the hand is ready but worthless: a man hand with no honour and no flower
+    # after pung 555s the hand is ready but worthless: a man hand, a north wind, no flower
     # can never make three faan beside the s pung, so the call kills it
-    state = _claim_state("12345678m1z5566s", "5s")
+    state = _claim_state("12345678m4z5566s", "5s")
     assert any(a.kind is ActionKind.PUNG for a in state.legal_actions(1))
     assert choose_action(state, 1).kind is ActionKind.PUNG  # today's player calls it
     assert computer_for("strong")(state, 1).kind is ActionKind.PASS
@@ -325,3 +325,14 @@ def test_a_blood_battle_win_on_a_discard_is_passed_early_for_a_self_draw() -> No
     assert strong.choose(_win_offer("bloodflow-swap3", 40)).kind is ActionKind.WIN
     # and where the winner's hand ends the deal, as in hkos, the win is always taken
     assert strong.choose(_win_offer("hkos-3-v1", 40)).kind is ActionKind.WIN
+
+
+def test_a_hand_one_away_is_valued_by_the_ready_hands_it_leads_to() -> None:
+    player = strong._Player(_view("123m456p789s234s11p"))
+    # the pung of 1m rules out all chows: with no flower these ready hands stay below three faan
+    dead = counts_of(parse_tiles("111m456p789s55p19s"))
+    # the same with a dragon pair: a third red dragon makes every ready hand worth three
+    live = counts_of(parse_tiles("111m456p789s55z19s"))
+    assert player.one_away_worth(dead, ()) == 0
+    assert player.one_away_worth(live, ()) > 0
+    assert player.worth(live, ()) > player.worth(dead, ())

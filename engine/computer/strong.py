@@ -217,14 +217,14 @@ class _Player:
         else:
             plans = [plan.moved(discarded, -1) for plan in base]
         general = plans[0].shape
-        exact = 0.0
+        one_away = 0.0
         if general.shanten == 0:
             ready = self.ready_worth(counts, melds)
             if ready > _DEAD_READY:
                 return ready
             # ready but dead: what other plans offer (a flush, all pungs) is all it has
         elif exact and general.shanten == 1 and self.know.exact_one_away:
-            exact = self.one_away_worth(counts, melds)
+            one_away = self.one_away_worth(counts, melds)
         fixed = self.bonus_fan + self._roots(counts, melds)
         honour_fan, hope = self._honour_fan(counts, melds)
         minimum = self.preset.min_fan - self.know.self_draw
@@ -251,7 +251,7 @@ class _Player:
             best = max(best, value * self.chance(shanten, live))
             if shanten <= general.shanten + _LIVE_REACH:
                 live_line = _LIVE_BONUS
-        best = max(best + live_line, exact)
+        best = max(best + live_line, one_away)
         # a dead hand keeps a trace of its shape so that ties still go to efficiency, far below
         # what any live plan is worth
         live, _ = general.improving(self.unseen)
