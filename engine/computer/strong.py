@@ -39,6 +39,7 @@ _WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
 _CHOW, _PUNG, _KONG = ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG
 _CONCEALED_KONG, _ADDED_KONG = ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG
 _SUIT_KINDS = (range(0, 9), range(9, 18), range(18, 27))
+_REVEALED_DANGER = 1.5  # a locked hand's known wait costs more than a typical win: it stays
 _HONOUR_DANGER = (0.0, 0.2, 0.5)  # by copies unseen: none, one, more
 _RANK_DANGER = (0.55, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 0.55)
 _CALL_MARGIN = 1.15  # a call gives up flexibility and shows the hand: it must gain this much
@@ -410,24 +411,25 @@ class _Player:
                 continue
             pond = view.ponds[other]
             melds = view.melds[other]
+            void = view.void[other]
+            void_suit = "mps".index(void) if void is not None else -1
             if view.locked[other]:
-                hand = view.revealed[other]
+                # a revealed blood-flow hand: its waits are known, not guessed
                 counts = [0] * 34
-                for t in hand:
+                for t in view.revealed[other]:
                     counts[t] += 1
                 for t in shapes.waits(counts, **self.options):
-                    danger[t] += know.opponent_value * 1.5
+                    if t // 9 != void_suit:
+                        danger[t] += know.opponent_value * _REVEALED_DANGER
                 continue
             ready = min(0.85, know.ready_per_discard * len(pond) + know.ready_per_meld * len(melds))
             if ready <= 0.05:
                 continue
             flush = _flush_suit(melds, pond)
             value = know.flush_value if flush is not None else know.opponent_value
-            void = view.void[other]
-            void_suit = "mps".index(void) if void is not None else -1
             seen = set(pond)
             weight = ready * value * know.danger_share
-            for kind in self.allowed_or_held():
+            for kind in self._held_kinds():
                 if kind >= 27:
                     # an honour waits only as a pair or a pung: none left unseen, no danger
                     chance = _HONOUR_DANGER[min(self.unseen[kind], 2)]
@@ -445,7 +447,7 @@ class _Player:
                 danger[kind] += weight * chance
         return danger
 
-    def allowed_or_held(self) -> list[int]:
+    def _held_kinds(self) -> list[int]:
         return [k for k, c in enumerate(self.view.counts) if c]
 
     # ------------------------------------------------------------------ decisions
