@@ -39,7 +39,10 @@ def _honour_like(key: tuple[int, ...]) -> int:
 
 
 def _component(counts: Sequence[int], component: int, chows: bool) -> int:
-    key = tuple(counts[_STARTS[component] : _ENDS[component]])
+    return _component_of(tuple(counts[_STARTS[component] : _ENDS[component]]), component, chows)
+
+
+def _component_of(key: tuple[int, ...], component: int, chows: bool) -> int:
     if component == 3:
         return _honour_like(key)
     if not chows:
@@ -48,6 +51,29 @@ def _component(counts: Sequence[int], component: int, chows: bool) -> int:
         return _merged_id(_honour_like(key[:7]), _honour_like((*key[7:], 0, 0, 0, 0, 0)))
     found = _SUIT_IDS.get(key)
     return _fill_component_id(key, _SUIT_IDS, True) if found is None else found
+
+
+def _drawn_ids(counts: Sequence[int], component: int, chows: bool) -> tuple[int, ...]:
+    """Per kind of a component, its table id once one more tile of that kind is held (-1 where
+    four are held): a component's counts recur across hands, so these are worked out once."""
+    key = tuple(counts[_STARTS[component] : _ENDS[component]])
+    cache_key = (key, component == 3, chows)
+    found = _DRAWN_IDS.get(cache_key)
+    if found is None:
+        ids = []
+        work = list(key)
+        for position, count in enumerate(key):
+            if count >= 4:
+                ids.append(-1)
+                continue
+            work[position] += 1
+            ids.append(_component_of(tuple(work), component, chows))
+            work[position] -= 1
+        found = _DRAWN_IDS[cache_key] = tuple(ids)
+    return found
+
+
+_DRAWN_IDS: dict[tuple[tuple[int, ...], bool, bool], tuple[int, ...]] = {}
 
 
 class PlanShape:
@@ -133,13 +159,15 @@ class PlanShape:
         target = 3 * sets + 1 - self.shanten  # overlap to beat
         index = sets * 2 + 1
         found = []
+        drawn: dict[int, tuple[int, ...]] = {}
         for kind in self._near():
             if counts[kind] >= 4:
                 continue
             component = 3 if kind >= 27 else kind // 9
-            counts[kind] += 1
-            changed = _component(counts, component, chows)
-            counts[kind] -= 1
+            ids_after = drawn.get(component)
+            if ids_after is None:
+                ids_after = drawn[component] = _drawn_ids(counts, component, chows)
+            changed = ids_after[kind - _STARTS[component]]
             if _TABLES[_merged_id(rests[component], changed)][index] > target:
                 found.append(kind)
         return tuple(found)
