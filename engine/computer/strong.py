@@ -480,13 +480,14 @@ class _Player:
         dangers = self.dangers()
         base = self.plans(counts, melds)
         general = base[0].shape
-        # worth is measured only for discards that keep the shape within one of the best
+        # worth is measured only for discards that keep the shape within one of the best (one
+        # tile seldom sets a hand back further, and such a discard is seldom worth it)
         after = {a.tile: general.after(a.tile, -1) for a in discards}
         floor = min(after.values())
         scored: list[tuple[float, Action]] = []
         for action in discards:
             tile = action.tile
-            if after[tile] > floor + 1 and dangers[tile] <= 0:
+            if after[tile] > floor + 1:
                 continue
             counts[tile] -= 1
             worth = self.worth(counts, melds, base, tile, exact=False)
