@@ -50,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--hands", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--json", action="store_true", help="one JSON object per hand")
+    sim.add_argument("--level", default="easy", choices=("easy", "strong"), help="computer level")
 
     sub.add_parser("presets", help="list the rule presets")
 
@@ -83,7 +84,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     wins = draws = total_wins = 0
-    for hand in simulate(preset, args.hands, args.seed):
+    for hand in simulate(preset, args.hands, args.seed, level=args.level):
         if args.json:
             print(json.dumps(hand.to_json()), flush=False)
         total_wins += len(hand.winners)

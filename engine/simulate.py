@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from engine.actions import Action
 from engine.ai import choose_action
+from engine.computer import computer_for
 from engine.hand import HandState, Outcome, WinRecord
 from engine.presets import Preset
 from engine.session import Session
@@ -47,34 +49,41 @@ class PlayedHand:
     dealer: int
 
 
-def play_out(state: HandState, max_actions: int = 10_000) -> HandState:
-    """Let computer players make every decision until the hand is over."""
+def play_out(
+    state: HandState,
+    max_actions: int = 10_000,
+    computer: Callable[[HandState, int], Action] = choose_action,
+) -> HandState:
+    """Let computer players (`computer`, by default the easy one) make every decision."""
     for _ in range(max_actions):
         seats = state.seats_to_act()
         if not seats:
             return state
-        state.apply(choose_action(state, seats[0]))
+        state.apply(computer(state, seats[0]))
     raise RuntimeError(f"hand did not end within {max_actions} actions: {state.describe()}")
 
 
 def play_session(
-    preset: Preset, hands: int, seed: int, seat_count: int = 0
+    preset: Preset, hands: int, seed: int, seat_count: int = 0, level: str = "easy"
 ) -> Iterator[PlayedHand]:
-    """Play `hands` consecutive hands of one session, computer players in every seat
-    (`seat_count` 0: the preset's first allowed number of players)."""
+    """Play `hands` consecutive hands of one session, computer players of `level` in every
+    seat (`seat_count` 0: the preset's first allowed number of players)."""
+    computer = computer_for(level)
     session = Session(preset, seed, seat_count=seat_count)
     for _ in range(hands):
         dealer = session.dealer
-        state = play_out(session.new_hand())
+        state = play_out(session.new_hand(), computer=computer)
         outcome = state.outcome()
         assert outcome is not None
         session.finish_hand(outcome)
         yield PlayedHand(state, outcome, dealer)
 
 
-def simulate(preset: Preset, hands: int, seed: int, seat_count: int = 0) -> Iterator[SimulatedHand]:
-    """Play `hands` consecutive hands of one session with computer players."""
-    for played in play_session(preset, hands, seed, seat_count):
+def simulate(
+    preset: Preset, hands: int, seed: int, seat_count: int = 0, level: str = "easy"
+) -> Iterator[SimulatedHand]:
+    """Play `hands` consecutive hands of one session with computer players of `level`."""
+    for played in play_session(preset, hands, seed, seat_count, level):
         state, outcome = played.state, played.outcome
         yield SimulatedHand(
             seed=state.seed,

@@ -1,0 +1,47 @@
+"""Computer players by level: `computer_for(level)` gives a decision function `(state, seat)`.
+
+`easy` is today's player (engine/ai.py, the baseline `v1` of bench/strength.py); `strong`
+decides from a SeatView only (engine/computer/strong.py).
+
+>>> from engine.hand import HandState
+>>> from engine.presets import find_preset
+>>> state = HandState(find_preset("sichuan-bb"), seed=5)
+>>> computer_for("strong")(state, 0) in state.legal_actions(0)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.actions import Action
+from engine.ai import choose_action
+from engine.computer import strong
+from engine.hand import HandState
+from engine.seat_view import SeatView
+
+Computer = Callable[[HandState, int], Action]
+
+
+def choose_strong(state: HandState, seat: int) -> Action:
+    """The strong computer's choice for `seat`, made from what that seat can see."""
+    return strong.choose(SeatView.of(state, seat))
+
+
+LEVELS: dict[str, Computer] = {"easy": choose_action, "strong": choose_strong}
+ALIASES = {"v1": "easy"}  # bench/strength.py names the baseline by its version
+
+
+class UnknownLevelError(ValueError):
+    """A computer level that does not exist."""
+
+
+def computer_for(level: str) -> Computer:
+    """The decision function of a computer level (`easy`, `strong`; `v1` is `easy`)."""
+    name = ALIASES.get(level, level)
+    try:
+        return LEVELS[name]
+    except KeyError:
+        raise UnknownLevelError(
+            f"unknown computer level {level!r} (known: {', '.join(LEVELS)})"
+        ) from None

@@ -1,0 +1,639 @@
+"""The strong computer player: plans for value, counts live tiles, defends, from a SeatView only.
+
+Every decision weighs the hands it could reach. A *plan* is a way to score (any hand, a flush in
+one suit, all pungs, seven pairs); each has the tiles it keeps, the fan it brings (from
+engine/computer/knowledge.py) and a distance in tile exchanges. A hand's worth is, over its plans,
+the points the plan pays times the chance of completing it from the live tiles that improve it
+(tiles this seat can see are not live). Plans below the preset's minimum are worth nothing, so a
+call or a discard that leaves only such plans is not made while a live one exists; a ready hand is
+valued exactly by scoring each wait. Against opponents who look ready (many melds, a long pond, a
+one-suit pond, a revealed blood-flow hand) each discard carries a danger in points, and the
+discard chosen is the best worth less danger: when the own hand is far and the table is hot,
+that is folding. Where a winner leaves the hand (blood battle), a discard win is passed when the
+self draw it waits for is expected to pay more.
+
+>>> from engine.hand import HandState
+>>> from engine.presets import find_preset
+>>> from engine.seat_view import SeatView
+>>> state = HandState(find_preset("hkos-3-v1"), seed=3)
+>>> choose(SeatView.of(state, 0)) in state.legal_actions(0)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+
+from engine import scoring, shapes
+from engine.actions import Action, ActionKind
+from engine.computer.knowledge import FamilyKnowledge, knowledge_for
+from engine.computer.shape_tables import PlanShape, near_kinds, seven_pairs_shanten
+from engine.presets import AfterWin, Opening, shape_options
+from engine.scoring.base import WinBy, WinContext
+from engine.seat_view import SeatView
+from engine.settlement import deltas_of
+from engine.tiles import DRAGONS, HONOURS, WINDS, Meld, MeldKind, Tile
+
+_WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
+_CHOW, _PUNG, _KONG = ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG
+_CONCEALED_KONG, _ADDED_KONG = ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG
+_SUIT_KINDS = (range(0, 9), range(9, 18), range(18, 27))
+_REVEALED_DANGER = 1.5  # a locked hand's known wait costs more than a typical win: it stays
+_HONOUR_DANGER = (0.0, 0.2, 0.5)  # by copies unseen: none, one, more
+_RANK_DANGER = (0.55, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 0.55)
+_CALL_MARGIN = 1.15  # a call gives up flexibility and shows the hand: it must gain this much
+# A hand with a line to a valid win near its shape is worth this much more than a dead one:
+# more than the guesses of defence weigh, less than a real difference in value.
+_LIVE_BONUS = 0.05
+_DEAD_READY = 0.00005  # a ready hand none of whose waits can win: below any live plan
+_LIVE_REACH = 0  # exchanges beyond the hand's best shape that still count as a line
+# A self draw must be expected to pay this many times the discard win it passes (1.0, 1.5 and
+# never were measured in sichuan-bb and sichuan-swap3: 1.0 gained the most)
+_HOLD_MARGIN = 1.0
+_REFINED = 3  # discards whose estimate is refined by the exact one-away value
+_WIDTH = 10  # live tiles at which a step is half as likely as with unlimited tiles
+_DRAWS_PER_STEP = 3  # own draws an exchange takes, for the time left
+
+
+@dataclass(slots=True)
+class _Plan:
+    name: str
+    shape: PlanShape
+    fan: int  # fan of the plan's own pattern (a flush, all pungs, seven pairs; 0 for any hand)
+    honours: bool  # whether valued honour pungs add to it (a plan that keeps honours)
+
+    def moved(self, kind: int, delta: int) -> _Plan:
+        return _Plan(self.name, self.shape.moved(kind, delta), self.fan, self.honours)
+
+
+def choose(view: SeatView) -> Action:
+    """The strong computer's choice; the view's seat must have a decision to make."""
+    legal = view.legal
+    if not legal:
+        raise ValueError(f"seat {view.seat} has no decision to make")
+    player: _Player | None = None
+    for action in legal:
+        if action.kind is _WIN:
+            if view.phase == "claims" and view.preset.after_win is AfterWin.LEAVE:
+                player = _Player(view)
+                if player.holds_for_self_draw():
+                    return next(a for a in legal if a.kind is _PASS)
+            return action
+    if len(legal) == 1:
+        return legal[0]
+    player = player or _Player(view)
+    if view.phase == "opening":
+        return player.opening(legal)
+    if view.phase in ("claims", "rob"):
+        return player.claim(legal)
+    return player.turn(legal)
+
+
+class _Player:
+    """The work of one decision: the view, the family's knowledge and cached facts."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        self.preset = view.preset
+        self.know: FamilyKnowledge = knowledge_for(view.preset.family)
+        self.seat = view.seat
+        self.options = shape_options(view.preset)
+        self.unseen = [4 - v for v in view.visible]
+        self.unseen_total = max(1, sum(self.unseen))
+        active = sum(1 for s in range(view.seat_count) if not view.left[s])
+        self.draws_left = max(1.0, view.wall_left / max(1, active))
+        self.void = view.void[self.seat]
+        self.allowed = frozenset(
+            kind
+            for kind in self.preset.tile_kinds
+            if kind < 34 and (self.void is None or kind // 9 != "mps".index(self.void))
+        )
+        seat_wind, round_wind = WINDS[self.seat], WINDS[view.round_wind]
+        self.valued = {tile: 0 for tile in HONOURS}
+        if self.know.honour_pung:
+            for tile in (*DRAGONS, seat_wind, round_wind):
+                self.valued[tile] += self.know.honour_pung
+        self.bonus_fan = self.know.bonus_fan(view.bonus[self.seat], self.seat)
+        self.active = active
+        # what scores depend on besides the tiles: keys of the per-hand caches
+        self._context = (view.bonus[self.seat], self.seat, view.round_wind, self.void, active)
+
+    # ------------------------------------------------------------------ plans and worth
+
+    def plans(self, counts: list[int], melds: tuple[Meld, ...]) -> list[_Plan]:
+        """The plans open to a hand of these concealed counts and melds (the first: any hand)."""
+        know, preset = self.know, self.preset
+        sets = preset.sets - len(melds)
+        meld_suits = {m.first // 9 for m in melds if m.first < 27}
+        honour_melds = any(m.first >= 27 for m in melds)
+        chow_melds = any(m.kind is MeldKind.CHOW for m in melds)
+        plans = [_Plan("any", PlanShape(counts, sets, self.allowed), 0, True)]
+        suited = [sum(counts[k] for k in kinds) for kinds in _SUIT_KINDS]
+        for m in melds:
+            if m.first < 27:
+                suited[m.first // 9] += 3
+        candidates = [s for s in range(3) if all(x == s for x in meld_suits)]
+        candidates = [s for s in candidates if any(k in self.allowed for k in _SUIT_KINDS[s])]
+        if candidates and know.pure_flush:
+            suit = max(candidates, key=suited.__getitem__)
+            kinds = _SUIT_KINDS[suit]
+            if know.half_flush:
+                keep = self.allowed & frozenset((*kinds, *HONOURS))
+                plans.append(_Plan("half", PlanShape(counts, sets, keep), know.half_flush, True))
+            if not honour_melds:
+                shape = PlanShape(counts, sets, kinds)
+                plans.append(_Plan("pure", shape, know.pure_flush, False))
+        pairs = sum(1 for c in counts if c >= 2)
+        if know.all_pungs and not chow_melds and pairs + len(melds) >= 3:
+            shape = PlanShape(counts, sets, self.allowed, chows=False)
+            plans.append(_Plan("pungs", shape, know.all_pungs, True))
+        if know.seven_pairs and self.preset.seven_pairs and not melds and pairs >= 4:
+            # the shape stands in; worth() measures seven pairs from the counts
+            plans.append(_Plan("pairs", plans[0].shape, know.seven_pairs, False))
+        return plans
+
+    def _roots(self, counts: Sequence[int], melds: tuple[Meld, ...]) -> int:
+        if not self.know.root:
+            return 0
+        roots = sum(1 for c in counts if c == 4)
+        roots += sum(1 for m in melds if m.kind.is_kong or counts[m.first])
+        return roots * self.know.root
+
+    def _honour_fan(self, counts: Sequence[int], melds: tuple[Meld, ...]) -> tuple[int, int]:
+        """Fan of valued honour pungs held (melded or concealed), and of pairs that may grow."""
+        if not self.know.honour_pung:
+            return 0, 0
+        sure = sum(self.valued[m.first] for m in melds if m.first >= 27)
+        hope = 0
+        for tile in HONOURS:
+            value = self.valued[tile]
+            if value and counts[tile] >= 3:
+                sure += value
+            elif value and counts[tile] == 2 and self.unseen[tile] > 0:
+                hope = max(hope, value)
+        return sure, hope
+
+    def value(self, fan: float) -> float:
+        """Points one win of this fan is worth to the winner, discard and self draw mixed."""
+        minimum = self.preset.min_fan
+        payers = self.active - 1
+        self_draw_fan = int(fan) + self.know.self_draw
+        if self_draw_fan < minimum:
+            return 0.0
+        cap = self.preset.fan_cap
+        self_draw = payers * self.know.pay(min(self_draw_fan, cap))[1]
+        if fan < minimum:
+            return 0.35 * self_draw
+        return 0.65 * self.know.pay(min(int(fan), cap))[0] + 0.35 * self_draw
+
+    def chance(self, shanten: int, live: int) -> float:
+        """A rough chance of completing from `shanten` with `live` improving tiles left.
+
+        Each further exchange multiplies it by the family's `step`: the live tiles of a far hand
+        overstate it, as every improvement leaves fewer ways on. Few draws left shrink it more.
+        """
+        if shanten < 0:
+            return 1.0
+        width = live / (live + _WIDTH)
+        time = min(1.0, self.draws_left / (_DRAWS_PER_STEP * (shanten + 1)))
+        return width * self.know.step**shanten * time
+
+    def worth(
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        base: list[_Plan] | None = None,
+        discarded: int = -1,
+        *,
+        exact: bool = True,
+    ) -> float:
+        """What a 3n+1 hand is worth: its best plan's value times its chance.
+
+        `base` are the plans of the full hand that `discarded` left (cheaper than anew);
+        `exact` values a hand one exchange from ready by the ready hands it leads to.
+        """
+        if base is None:
+            plans = self.plans(counts, melds)
+        else:
+            plans = [plan.moved(discarded, -1) for plan in base]
+        general = plans[0].shape
+        one_away = 0.0
+        if general.shanten == 0:
+            ready = self.ready_worth(counts, melds)
+            if ready > _DEAD_READY:
+                return ready
+            # ready but dead: what other plans offer (a flush, all pungs) is all it has
+        elif exact and general.shanten == 1 and self.know.exact_one_away:
+            one_away = self.one_away_worth(counts, melds)
+        fixed = self.bonus_fan + self._roots(counts, melds)
+        honour_fan, hope = self._honour_fan(counts, melds)
+        minimum = self.preset.min_fan - self.know.self_draw
+        best = live_line = 0.0
+        for plan in plans:
+            if plan.name == "pairs":
+                shanten = seven_pairs_shanten(
+                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
+                    self.preset.kong_as_two_pairs,
+                )
+            else:
+                shanten = plan.shape.shanten
+            fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
+            extra = hope if plan.honours else 0
+            if fan + extra < minimum:
+                continue
+            value = self.value(fan + 0.5 * extra)
+            if value <= 0:
+                continue
+            if plan.name == "pairs":  # a single held becomes a pair
+                live = sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
+            else:
+                live, _ = plan.shape.improving(self.unseen)
+            best = max(best, value * self.chance(shanten, live))
+            if shanten <= general.shanten + _LIVE_REACH:
+                live_line = _LIVE_BONUS
+        best = max(best + live_line, one_away)
+        # a dead hand keeps a trace of its shape so that ties still go to efficiency, far below
+        # what any live plan is worth
+        live, _ = general.improving(self.unseen)
+        return best + 0.0001 * self.chance(general.shanten, live)
+
+    def ready_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
+        """A ready hand, valued exactly: each live wait scored as a discard win and a self draw."""
+        value, live = self._ready_value(self._wait_values(counts, melds))
+        if not live:
+            return _DEAD_READY
+        return value * self.chance(0, live) + _LIVE_BONUS
+
+    def _ready_value(self, waits: tuple[tuple[Tile, float], ...]) -> tuple[float, int]:
+        """The mean points of a ready hand's live winning tiles, and how many are live."""
+        live = 0
+        value = 0.0
+        for tile, worth in waits:
+            copies = self.unseen[tile]
+            if copies > 0 and worth:
+                live += copies
+                value += copies * worth
+        return (value / live if live else 0.0), live
+
+    def _wait_values(
+        self, counts: list[int], melds: tuple[Meld, ...]
+    ) -> tuple[tuple[Tile, float], ...]:
+        """Each wait of a ready hand with its points, discard win and self draw mixed."""
+        key = (self.preset.id, "waits", tuple(counts), melds, *self._context)
+        found = _WAITS.get(key)
+        if found is not None:
+            return found
+        payers = self.active - 1
+        values = []
+        for tile in shapes.waits(counts, **self.options):
+            if tile not in self.allowed:
+                continue
+            on_discard = self._score(counts, melds, tile, WinBy.DISCARD)
+            self_draw = self._score(counts, melds, tile, WinBy.SELF_DRAW)
+            worth = 0.0
+            if self_draw is not None:
+                worth += 0.35 * payers * self_draw.points["each"]
+            if on_discard is not None:
+                worth += 0.65 * on_discard.points["discarder"]
+            values.append((tile, worth))
+        if len(_WAITS) > _CACHE_LIMIT:
+            _WAITS.clear()
+        found = _WAITS[key] = tuple(values)
+        return found
+
+    def one_away_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
+        """A hand one exchange from ready, valued by the ready hands its live draws lead to."""
+        live = 0
+        value = 0.0
+        for tile, readies in self._one_away(counts, melds):
+            copies = self.unseen[tile]
+            if copies <= 0:
+                continue
+            best = max(self._ready_value(waits)[0] for waits in readies)
+            if best > 0:
+                live += copies
+                value += copies * best
+        if not live:
+            return 0.0
+        return value / live * self.chance(1, live) + _LIVE_BONUS
+
+    def _one_away(
+        self, counts: list[int], melds: tuple[Meld, ...]
+    ) -> tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]:
+        """Per draw that makes the hand ready, the waits of each ready hand it allows."""
+        key = (self.preset.id, "one_away", tuple(counts), melds, *self._context)
+        found = _ONE_AWAY.get(key)
+        if found is not None:
+            return found
+        entries = []
+        held = [kind for kind, c in enumerate(counts) if c]
+        for tile in near_kinds(counts, self.allowed):
+            if counts[tile] >= 4:
+                continue
+            counts[tile] += 1
+            exchange = shapes.DiscardShanten(counts, **self.options)
+            if exchange.full == 0:
+                readies = []
+                for out in {*held, tile}:
+                    if counts[out] and exchange.after(out) == 0:
+                        counts[out] -= 1
+                        readies.append(self._wait_values(counts, melds))
+                        counts[out] += 1
+                entries.append((tile, tuple(readies)))
+            counts[tile] -= 1
+        if len(_ONE_AWAY) > _CACHE_LIMIT:
+            _ONE_AWAY.clear()
+        found = _ONE_AWAY[key] = tuple(entries)
+        return found
+
+    def _score(
+        self, counts: list[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
+    ) -> scoring.Score | None:
+        concealed = [k for k, c in enumerate(counts) for _ in range(c)]
+        concealed.append(tile)
+        ctx = WinContext(
+            concealed=tuple(sorted(concealed)),
+            win_tile=tile,
+            melds=melds,
+            bonus=self.view.bonus[self.seat],
+            by=by,
+            seat=self.seat,
+            round_wind=self.view.round_wind,
+            void_suit=self.void,
+        )
+        key = (self.preset.id, ctx)
+        found = _SCORES.get(key)
+        if found is None:
+            if len(_SCORES) > 50_000:
+                _SCORES.clear()
+            found = _SCORES[key] = scoring.score(self.preset, ctx)
+        return found if found.valid else None
+
+    def holds_for_self_draw(self) -> bool:
+        """Where a winner leaves the hand, whether passing a discard win for a self draw pays.
+
+        A self draw is paid by every other player still in and adds its fan; the hand stays
+        ready after the pass (no furiten), so the pass risks only that no winning tile comes.
+        """
+        view = self.view
+        tile = view.claim_tile
+        assert tile is not None
+        counts = list(view.counts)
+        melds = view.melds[self.seat]
+        taken = self._score(counts, melds, tile, WinBy.DISCARD)
+        if taken is None:
+            return False
+        live = 0
+        self_draw = 0.0
+        for wait in shapes.waits(counts, **self.options):
+            copies = self.unseen[wait]
+            won = self._score(counts, melds, wait, WinBy.SELF_DRAW) if copies > 0 else None
+            if won is not None:
+                live += copies
+                self_draw += copies * won.points["each"] * (self.active - 1)
+        if not live:
+            return False
+        miss = 1.0 - live / self.unseen_total
+        chance = 1.0 - miss ** int(self.draws_left)
+        return chance * self_draw / live > _HOLD_MARGIN * taken.points["discarder"]
+
+    # ------------------------------------------------------------------ defence
+
+    def dangers(self) -> list[float]:
+        """Per kind, the points a discard of it is expected to cost (0 where nobody threatens)."""
+        view, know = self.view, self.know
+        danger = [0.0] * 34
+        if not self.preset.discard_wins:
+            return danger
+        for other in range(view.seat_count):
+            if other == self.seat or view.left[other]:
+                continue
+            pond = view.ponds[other]
+            melds = view.melds[other]
+            void = view.void[other]
+            void_suit = "mps".index(void) if void is not None else -1
+            if view.locked[other]:
+                # a revealed blood-flow hand: its waits are known, not guessed
+                counts = [0] * 34
+                for t in view.revealed[other]:
+                    counts[t] += 1
+                for t in shapes.waits(counts, **self.options):
+                    if t // 9 != void_suit:
+                        danger[t] += know.opponent_value * _REVEALED_DANGER
+                continue
+            ready = min(0.85, know.ready_per_discard * len(pond) + know.ready_per_meld * len(melds))
+            if ready <= 0.05:
+                continue
+            flush = _flush_suit(melds, pond)
+            value = know.flush_value if flush is not None else know.opponent_value
+            seen = set(pond)
+            weight = ready * value * know.danger_share
+            for kind in self._held_kinds():
+                if kind >= 27:
+                    # an honour waits only as a pair or a pung: none left unseen, no danger
+                    chance = _HONOUR_DANGER[min(self.unseen[kind], 2)]
+                    if flush is None and melds and all(m.first < 27 for m in melds):
+                        chance *= 0.7
+                else:
+                    suit = kind // 9
+                    if suit == void_suit:
+                        continue
+                    chance = _RANK_DANGER[kind % 9]
+                    if flush is not None and suit != flush:
+                        chance *= 0.1
+                if kind in seen:
+                    chance *= 0.3
+                danger[kind] += weight * chance
+        return danger
+
+    def _held_kinds(self) -> list[int]:
+        return [k for k, c in enumerate(self.view.counts) if c]
+
+    # ------------------------------------------------------------------ decisions
+
+    def turn(self, legal: Sequence[Action]) -> Action:
+        counts = list(self.view.counts)
+        melds = self.view.melds[self.seat]
+        discards = [a for a in legal if a.kind is _DISCARD]
+        kongs = [a for a in legal if a.kind is _CONCEALED_KONG or a.kind is _ADDED_KONG]
+        if self.view.locked[self.seat]:
+            # a locked hand is offered only kongs that keep its waits: each pays, so take it
+            return kongs[0] if kongs else discards[0]
+        best, best_worth = self.best_discard(counts, melds, discards)
+        for kong in kongs:
+            worth = self._kong_worth(counts, melds, kong)
+            if worth >= best_worth * 0.95:
+                return kong
+        return best
+
+    def best_discard(
+        self, counts: list[int], melds: tuple[Meld, ...], discards: Sequence[Action]
+    ) -> tuple[Action, float]:
+        """The discard with the most worth less danger, and that worth."""
+        if len(discards) == 1:
+            tile = discards[0].tile
+            counts[tile] -= 1
+            worth = self.worth(counts, melds)
+            counts[tile] += 1
+            return discards[0], worth
+        dangers = self.dangers()
+        base = self.plans(counts, melds)
+        general = base[0].shape
+        # worth is measured only for discards that keep the shape within one of the best (one
+        # tile seldom sets a hand back further, and such a discard is seldom worth it)
+        after = {a.tile: general.after(a.tile, -1) for a in discards}
+        floor = min(after.values())
+        scored: list[tuple[float, Action]] = []
+        for action in discards:
+            tile = action.tile
+            if after[tile] > floor + 1:
+                continue
+            counts[tile] -= 1
+            worth = self.worth(counts, melds, base, tile, exact=False)
+            counts[tile] += 1
+            scored.append((worth - dangers[tile], action))
+        # the exact value of one-away hands is dear: it refines only the few best estimates
+        scored.sort(key=itemgetter(0), reverse=True)
+        if self.know.exact_one_away:
+            for index, (_, action) in enumerate(scored[:_REFINED]):
+                tile = action.tile
+                if after[tile] == 1:
+                    counts[tile] -= 1
+                    worth = self.worth(counts, melds, base, tile)
+                    counts[tile] += 1
+                    scored[index] = (worth - dangers[tile], action)
+        score, action = max(scored, key=itemgetter(0))
+        return action, score + dangers[action.tile]
+
+    def _kong_worth(self, counts: list[int], melds: tuple[Meld, ...], kong: Action) -> float:
+        tile = kong.tile
+        rest = list(counts)
+        if kong.kind is _CONCEALED_KONG:
+            rest[tile] -= 4
+            meld = Meld(MeldKind.CONCEALED_KONG, (tile,) * 4)
+            new_melds = (*melds, meld)
+        else:
+            rest[tile] -= 1
+            new_melds = tuple(
+                Meld(MeldKind.ADDED_KONG, (tile,) * 4, m.claimed, m.from_seat)
+                if m.kind is MeldKind.PUNG and m.first == tile
+                else m
+                for m in melds
+            )
+        pays = self.kong_income(
+            MeldKind.CONCEALED_KONG if kong.kind is _CONCEALED_KONG else MeldKind.ADDED_KONG, None
+        )
+        return self.worth(rest, new_melds) + pays
+
+    def kong_income(self, kind: MeldKind, discarder: int | None) -> int:
+        """What a kong of `kind` would pay this seat at once (kong payments, where they exist)."""
+        view = self.view
+        in_play = tuple(s for s in range(view.seat_count) if not view.left[s])
+        payments = scoring.kong_payments(self.preset, kind, self.seat, discarder, in_play)
+        return deltas_of(payments, view.seat_count)[self.seat]
+
+    def claim(self, legal: Sequence[Action]) -> Action:
+        """Call only when the hand after the call (and its best discard) is worth clearly more."""
+        view = self.view
+        tile = view.claim_tile
+        assert tile is not None
+        counts = list(view.counts)
+        melds = view.melds[self.seat]
+        pass_action = next(a for a in legal if a.kind is _PASS)
+        calls = [a for a in legal if a.kind in (_CHOW, _PUNG, _KONG)]
+        if not calls:
+            return pass_action
+        now_shanten = PlanShape(counts, self.preset.sets - len(melds), self.allowed).shanten
+        now = None
+        best: tuple[float, Action] | None = None
+        for action in calls:
+            rest = list(counts)
+            if action.kind is _CHOW:
+                for t in action.tiles:
+                    if t != tile:
+                        rest[t] -= 1
+                meld = Meld(MeldKind.CHOW, action.tiles, tile, view.claim_from)
+            else:
+                size = 3 if action.kind is _KONG else 2
+                rest[tile] -= size
+                kind = MeldKind.KONG if action.kind is _KONG else MeldKind.PUNG
+                meld = Meld(kind, (tile,) * (size + 1), tile, view.claim_from)
+            new_melds = (*melds, meld)
+            sets = self.preset.sets - len(new_melds)
+            shape = PlanShape(rest, sets, self.allowed)
+            if action.kind is _KONG:
+                worth = self.worth(rest, new_melds)
+                pays = self.kong_income(MeldKind.KONG, view.claim_from)
+                worth += pays
+            else:
+                # quick filter: a call that does not bring the shape closer is not worth a look,
+                # unless it pungs a valued honour
+                held = [a for a, c in enumerate(rest) if c]
+                closer = min(shape.after(t, -1) for t in held) < now_shanten
+                if not closer and not (tile >= 27 and self.valued[tile]):
+                    continue
+                discards = [Action(self.seat, _DISCARD, (t,)) for t in held]
+                _, worth = self.best_discard(rest, new_melds, discards)
+            if now is None:
+                now = self.worth(counts, melds)
+            if worth > now * _CALL_MARGIN + 0.02 and (best is None or worth > best[0]):
+                best = (worth, action)
+        return best[1] if best else pass_action
+
+    def opening(self, legal: Sequence[Action]) -> Action:
+        """Void the weakest suit; swap or remove three of the suit to be voided where it can."""
+        hand = self.view.hand
+        held = [sum(1 for t in hand if t // 9 == s) for s in range(3)]
+        kind = legal[0].kind
+        if kind is ActionKind.VOID:
+            weakest = min(range(3), key=lambda s: (held[s], _suit_strength(hand, s)))
+            return next(a for a in legal if a.suit == "mps"[weakest])
+        suits = [s for s in range(3) if held[s] >= 3]
+        voiding = Opening.VOID in self.preset.openings
+        # giving away the suit to be voided (or the weakest one) costs the least
+        suit = min(suits, key=lambda s: (held[s], _suit_strength(hand, s)))
+        if voiding and kind is ActionKind.SWAP:
+            suit = min(suits, key=lambda s: (held[s], _suit_strength(hand, s)))
+        suited = sorted(t for t in hand if t // 9 == suit)
+        pick = tuple(sorted(sorted(suited, key=lambda t: _keep_value(hand, t))[:3]))
+        return next(a for a in legal if a.tiles == pick)
+
+
+_SCORES: dict[tuple[str, WinContext], scoring.Score] = {}
+_WAITS: dict[tuple[object, ...], tuple[tuple[Tile, float], ...]] = {}
+_ONE_AWAY: dict[
+    tuple[object, ...], tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]
+] = {}
+_CACHE_LIMIT = 100_000
+
+
+def _flush_suit(melds: Sequence[Meld], pond: Sequence[Tile]) -> int | None:
+    """The suit an opponent seems to collect: every suited meld in it, or a pond without it."""
+    suits = {m.first // 9 for m in melds if m.first < 27}
+    if len(suits) == 1 and len(melds) >= 2:
+        return next(iter(suits))
+    if len(pond) >= 8:
+        per_suit = [sum(1 for t in pond if t < 27 and t // 9 == s) for s in range(3)]
+        low = min(range(3), key=per_suit.__getitem__)
+        if per_suit[low] == 0 and not suits - {low}:
+            return low
+    return None
+
+
+def _suit_strength(hand: Sequence[Tile], suit: int) -> int:
+    counts = [0] * 9
+    for t in hand:
+        if t < 27 and t // 9 == suit:
+            counts[t % 9] += 1
+    return sum(c * c for c in counts) + sum(1 for i in range(8) if counts[i] and counts[i + 1])
+
+
+def _keep_value(hand: Sequence[Tile], tile: Tile) -> int:
+    """How much a suited tile is worth keeping: copies and neighbours held."""
+    copies = sum(1 for t in hand if t == tile)
+    near = sum(
+        1 for t in hand if t != tile and t < 27 and t // 9 == tile // 9 and abs(t - tile) <= 2
+    )
+    return copies * 3 + near * 2 - (1 if tile % 9 in (0, 8) else 0)

@@ -1,0 +1,113 @@
+"""What one seat can see: its own tiles and every public fact of the hand, nothing else.
+
+A computer player decides from a `SeatView`, never from the whole `HandState`, so it cannot use
+other seats' concealed tiles or the wall order (a test proves two states that differ only there
+give equal views). The constructor is the one place that reads a `HandState`: when the engine's
+internals change, only `SeatView.of` needs to follow.
+
+>>> from engine.hand import HandState
+>>> from engine.presets import find_preset
+>>> view = SeatView.of(HandState(find_preset("hkos-3-v1"), seed=3), 0)
+>>> len(view.hand) + 3 * len(view.melds[0]) >= 14, view.seat_count
+(True, 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.actions import Action
+from engine.presets import Preset
+from engine.tiles import NUM_KINDS, Meld, Tile
+
+if TYPE_CHECKING:
+    from engine.hand import HandState
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """A seat's knowledge at one decision. Tuples per seat are indexed by hand seat (0 = dealer)."""
+
+    preset: Preset
+    seat: int
+    seat_count: int
+    phase: str  # engine.hand.Phase value: opening, turn, claims, rob
+    legal: tuple[Action, ...]
+    hand: tuple[Tile, ...]  # own concealed tiles, sorted (the drawn tile included)
+    counts: tuple[int, ...]  # own concealed tiles as a 34-count vector
+    drawn: Tile | None  # own tile just drawn, on own turn
+    removed: tuple[Tile, ...]  # own tiles taken out of play by a discard-three opening
+    melds: tuple[tuple[Meld, ...], ...]
+    ponds: tuple[tuple[Tile, ...], ...]  # every discard in order, claimed ones included
+    bonus: tuple[tuple[Tile, ...], ...]
+    void: tuple[str | None, ...]  # declared void suits (None until all have declared)
+    left: tuple[bool, ...]  # blood battle winners who left
+    locked: tuple[bool, ...]  # blood flow winners with a locked hand
+    revealed: tuple[tuple[Tile, ...], ...]  # a locked hand is shown; () for the others
+    claim_tile: Tile | None
+    claim_from: int | None
+    wall_left: int
+    round_wind: int
+    points: tuple[int, ...]  # this hand's running point changes
+    visible: tuple[int, ...]  # per kind, copies this seat can account for (own tiles included)
+
+    @classmethod
+    def of(cls, state: HandState, seat: int) -> SeatView:
+        """The view of `seat` in `state` (the only reader of HandState in the computer player)."""
+        seat_count = state.seat_count
+        seats = range(seat_count)
+        counts = state.tile_counts(seat)
+        melds = tuple(tuple(state.melds[s]) for s in seats)
+        ponds = tuple(tuple(state.ponds[s]) for s in seats)
+        locked = tuple(bool(state.locked[s]) for s in seats)
+        revealed = tuple(
+            tuple(state.concealed(s)) if locked[s] and s != seat else () for s in seats
+        )
+        removed = tuple(state.removed[seat])
+        visible = list(counts)
+        for s in seats:
+            taken = state.claimed[s]
+            for index, tile in enumerate(ponds[s]):
+                if index not in taken:  # a claimed discard is counted in its meld
+                    visible[tile] += 1
+            for meld in melds[s]:
+                for tile in meld.tiles:
+                    visible[tile] += 1
+            for tile in state.won_tiles[s]:
+                visible[tile] += 1
+            for tile in revealed[s]:
+                visible[tile] += 1
+        for tile in removed:
+            visible[tile] += 1
+        if state.claim_tile is not None and state.phase.value == "rob":
+            visible[state.claim_tile] += 1  # the robbed kong's fourth tile is shown
+        on_turn = state.phase.value == "turn" and state.turn == seat
+        return cls(
+            preset=state.preset,
+            seat=seat,
+            seat_count=seat_count,
+            phase=state.phase.value,
+            legal=tuple(state.legal_actions(seat)),
+            hand=tuple(state.concealed(seat)),
+            counts=tuple(counts),
+            drawn=state.drawn if on_turn else None,
+            removed=removed,
+            melds=melds,
+            ponds=ponds,
+            bonus=tuple(tuple(state.bonus[s]) for s in seats),
+            void=tuple(state.void[s] for s in seats),
+            left=tuple(bool(state.left[s]) for s in seats),
+            locked=locked,
+            revealed=revealed,
+            claim_tile=state.claim_tile,
+            claim_from=state.claim_from,
+            wall_left=state.wall_left,
+            round_wind=state.round_wind,
+            points=tuple(state.points[s] for s in seats),
+            visible=tuple(min(4, v) for v in visible[:NUM_KINDS]),
+        )
+
+    def unseen(self, tile: Tile) -> int:
+        """Copies of `tile` this seat cannot account for (in others' hands or the wall)."""
+        return 4 - self.visible[tile]
