@@ -85,7 +85,7 @@ async def test_one_group_of_commands_with_preset_autocomplete(
     ("options", "message"),
     [
         ({"preset": "nope"}, "there is no preset `nope`"),
-        ({"preset": "tw-16"}, "planned but not playable"),
+        ({"preset": "hk-fw2"}, "planned but not playable"),
         ({"rated": True, "computers": 2}, "rated tables are for four people"),
         ({"rated": True, "time": "untimed"}, "needs a clock"),
         ({"name": "x" * 40, "preset": "hkos-3-v1 "}, None),
