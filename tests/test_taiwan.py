@@ -9,6 +9,11 @@ from typing import Any
 
 import pytest
 
+from bot.runtime import LiveTable, Seat
+from bot.runtime.snapshots import private_snapshot, public_snapshot
+from bot.terminal import hand_line
+from data import Phase as TablePhase
+from data import TableOptions
 from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase, Termination
 from engine.presets import Rotation, find_preset
@@ -17,10 +22,11 @@ from engine.rules_taiwan import DealerBonus
 from engine.score_request import RequestError, parse_request, score_request
 from engine.scoring.base import WinBy
 from engine.scoring.taiwan import score
-from engine.session import next_dealer_seat
+from engine.session import Session, next_dealer_seat
 from engine.settlement import Payment, Reason
 from engine.simulate import play_out
 from engine.tiles import parse_tile, parse_tiles
+from render import render_hand
 from render.adapt import hand_view_from_state
 
 TW = find_preset("tw-16")
@@ -279,6 +285,21 @@ def test_a_passed_win_blocks_that_tile_even_by_self_draw_until_the_own_discard()
     pass_window(state)
     act(state, "2 discard 5p")
     assert "win" in kinds(state, 1)  # after its own discard seat 1 may win on 5p again
+
+
+def test_the_terminal_and_the_dm_picture_say_what_a_pass_blocks() -> None:
+    hand = HandState.arranged(TW, [DEALER, WAITS, "234s567s22z33z44z9p9p1p1p", SEAT_3], "5p")
+    act(hand, "0 discard 5p", "1 pass")
+    seats: list[Seat | None] = [Seat(str(100 + p), f"P{p}") for p in range(4)]
+    table = LiveTable(
+        7, TW, TableOptions(), 1, 2, "", seats, TablePhase.PLAYING, Session(TW, 1), hand, hand_id=1
+    )
+    private = private_snapshot(table, 1)
+    note = "you passed 5p: no win on 5p until you discard"
+    assert private.hand_view is not None and private.hand_view.blocked == (note,)
+    assert hand_line(private).endswith(f"({note})")
+    assert render_hand(private.hand_view).width > 0
+    assert note not in repr(public_snapshot(table))  # the block is the player's own business
 
 
 def test_while_blocked_a_different_tile_still_wins() -> None:
