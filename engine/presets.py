@@ -216,8 +216,8 @@ PRESETS: dict[str, Preset] = {
         Preset(
             id="tw-16",
             name="Taiwanese sixteen tiles",
-            summary="144 tiles with flowers, 16-tile hands, five sets and a pair, tai with a "
-            "dealer bonus, 16-tile dead wall, multiple wins, passed wins block their tile.",
+            summary="16-tile hands of five sets and a pair, tai and a dealer bonus, a 16-tile "
+            "dead wall; a passed win blocks its tile.",
             family="taiwan",
             wall=_tiles_144(),
             hand_size=16,

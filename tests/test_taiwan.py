@@ -318,6 +318,13 @@ def test_while_blocked_a_different_tile_still_wins() -> None:
 ROB_SEAT_2 = "234s567s22z33z44z55p8p1p"
 
 
+def test_a_chow_chosen_over_a_win_and_beaten_by_a_pung_blocks_like_a_pass() -> None:
+    state = HandState.arranged(TW, [DEALER, WAITS, ROB_SEAT_2, SEAT_3])
+    act(state, "0 discard 5p", "1 chow 567p", "2 pung 5p")
+    assert state.melds[1] == [] and state.turn == 2  # the pung beat the chow
+    assert state.part_of(PassPart).blocked[1] == {parse_tile("5p")}  # type: ignore[union-attr]
+
+
 def _to_the_added_kong() -> HandState:
     """Seat 2 pungs 5p (seat 1 passing its win), and after a round adds the fourth 5p."""
     state = HandState.arranged(TW, [DEALER, WAITS, ROB_SEAT_2, SEAT_3], draws="9m9m9m5p")
@@ -376,6 +383,15 @@ def test_an_exposed_kong_is_paid_two_by_its_discarder_at_once() -> None:
     act(state, "0 discard 5p", "1 pass", "2 kong 5p")
     assert state.kong_points == [-2, 0, 2, 0]
     assert state.outcome() is None
+
+
+def test_a_concealed_kong_is_paid_two_by_each_other_player_and_cannot_be_robbed() -> None:
+    dealer = "444m555m666m777p3333z9s"
+    seat_2 = "234s567s22z44z9p9p1p1p88s"
+    state = HandState.arranged(TW, [dealer, WAITS, seat_2, SEAT_3])
+    act(state, "0 concealed_kong 3z")
+    assert state.phase is Phase.TURN and state.turn == 0  # no robbing window
+    assert state.kong_points == [6, -2, -2, -2]
 
 
 def test_the_dealer_self_draw_is_paid_one_more_by_everyone() -> None:
