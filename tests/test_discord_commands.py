@@ -211,6 +211,16 @@ async def test_rules_and_score(fake: FakeDiscord, bot: MahjongBot) -> None:
     assert too_many.ephemeral and "appears 5 times" in answer(too_many)
 
 
+async def test_score_shows_the_settlement_with_a_dealer_bonus(
+    fake: FakeDiscord, bot: MahjongBot
+) -> None:
+    hand = {"hand": "123m456m789m234p555z99s", "by": "self_draw", "seat": "S", "preset": "tw-16"}
+    scored = await run(fake, fake.users[0], "score", hand)
+    text = answer(scored)
+    assert "3 tai" in text and "each other player pays 4" in text
+    assert "E -5 · S +13 · W -4 · N -4" in text  # the dealer pays the bonus
+
+
 async def test_records_leaderboard_rating_and_history(fake: FakeDiscord, bot: MahjongBot) -> None:
     alice, bob, *_ = fake.users
     empty = await run(fake, alice, "leaderboard")

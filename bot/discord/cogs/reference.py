@@ -95,6 +95,10 @@ def score_embed(request: dict[str, Any], result: dict[str, Any]) -> discord.Embe
             embed.add_field(name="Payment", value=f"the discarder pays {points['discarder']}")
         elif "each" in points:
             embed.add_field(name="Payment", value=f"each other player pays {points['each']}")
+        deltas = result.get("deltas") or {}  # the win's settlement per seat (a dealer bonus...)
+        if deltas:
+            value = " · ".join(f"{seat} {delta:+d}" for seat, delta in deltas.items())
+            embed.add_field(name="Settlement", value=value)
     melds = ", ".join(request.get("melds", []))
     embed.set_footer(
         text=f"{request['preset']} · {hand} · win {request['win']}"
