@@ -28,6 +28,7 @@ from engine.simulate import play_out
 from engine.tiles import parse_tile, parse_tiles
 from render import render_hand
 from render.adapt import hand_view_from_state
+from tests.test_pictures_at_size import shown
 
 TW = find_preset("tw-16")
 
@@ -425,3 +426,14 @@ def test_the_computer_plays_whole_hands_legally() -> None:
         assert outcome is not None and sum(outcome.deltas) == 0
         wins += len(outcome.wins)
     assert wins
+
+
+def test_a_dealt_seventeen_tile_hand_with_flowers_is_drawn_wide_at_discords_size() -> None:
+    state = HandState(TW, 52)  # the dealer holds three flowers after the deal
+    view = replace(hand_view_from_state(state, 0), blocked=("you passed 5p: no win on 5p",))
+    assert len(view.concealed) + (view.drawn is not None) == 17 and len(view.bonus) == 3
+    image = render_hand(view)
+    small = shown(image)
+    assert small.width >= 400, small.size  # the 300 px embed height leaves it 400 wide
+    without = render_hand(replace(view, bonus=()))
+    assert image.tobytes() != without.tobytes()  # the flowers are drawn, not dropped
