@@ -219,6 +219,8 @@ async def test_score_shows_the_settlement_with_a_dealer_bonus(
     text = answer(scored)
     assert "3 tai" in text and "each other player pays 4" in text
     assert "E -5 · S +13 · W -4 · N -4" in text  # the dealer pays the bonus
+    discard = {"hand": "123m456m789m234p555z99s", "seat": "S", "from": "E", "preset": "tw-16"}
+    assert "E -4 · S +4 · W +0 · N +0" in answer(await run(fake, fake.users[0], "score", discard))
 
 
 async def test_records_leaderboard_rating_and_history(fake: FakeDiscord, bot: MahjongBot) -> None:
