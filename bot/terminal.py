@@ -212,6 +212,8 @@ def hand_line(private: PrivateSnapshot) -> str:
         text += "  melds " + " ".join(str(m) for m in view.melds)
     if private.void:
         text += f"  void {suit_word(private.void)}"
+    for note in view.blocked:  # a passed call's block (tw-16: "you passed 5p: ...")
+        text += f"  ({note})"
     return text
 
 

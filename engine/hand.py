@@ -732,7 +732,7 @@ class HandState:
         tile, source = self.claim_tile, self.claim_from
         assert tile is not None and source is not None
         self.pending = {}
-        self._window_options = {}
+        options, self._window_options = self._window_options, {}
         winners = [a.seat for a in answers if a.kind is _WIN]
         if winners:
             by = _ROBBING_KONG if self.phase is _ROB else _ON_DISCARD
@@ -740,6 +740,8 @@ class HandState:
             winners.sort(key=order.index)
             if self.preset.multi_win is MultiWin.HEAD_BUMP:
                 winners = winners[:1]
+            if self._pass_rules:
+                self._unmade_claims_pass(answers, winners, options)
             if self.phase is _ROB:
                 self._remove(source, tile)
             else:
@@ -754,7 +756,19 @@ class HandState:
         if best is None or best.kind is _PASS:
             self._next_draw(self._next_seat(source))
         else:
+            if self._pass_rules:
+                self._unmade_claims_pass(answers, [best.seat], options)
             self._call(best, source)
+
+    def _unmade_claims_pass(
+        self, answers: list[Action], made: list[int], options: dict[int, list[Action]]
+    ) -> None:
+        """A claim that a higher one beat (a chow under a pung, a win that a head bump left out)
+        passes the seat's offered calls as much as a pass does (pass rules count it)."""
+        for answer in answers:
+            if answer.kind is not _PASS and answer.seat not in made:
+                for part in self._pass_rules:
+                    part.on_pass(answer.seat, options.get(answer.seat, ()))
 
     def _call(self, claim: Action, source: int) -> None:
         seat, tile = claim.seat, self.claim_tile

@@ -171,6 +171,12 @@ _SICHUAN_COMMON = dict(
     rated_time_control="table",
 )
 
+# rule components are defined over the types above, so they are imported once those exist (the
+# package imports this module first: engine/__init__.py)
+from engine.actions import ActionKind  # noqa: E402
+from engine.rules import PassEnds, PassRule  # noqa: E402
+from engine.rules_taiwan import DealerBonus  # noqa: E402
+
 PRESETS: dict[str, Preset] = {
     p.id: p
     for p in (
@@ -207,6 +213,28 @@ PRESETS: dict[str, Preset] = {
             openings=(Opening.DISCARD_THREE, Opening.VOID),
             **_SICHUAN_COMMON,  # type: ignore[arg-type]
         ),
+        Preset(
+            id="tw-16",
+            name="Taiwanese sixteen tiles",
+            summary="16-tile hands of five sets and a pair, tai and a dealer bonus, a 16-tile "
+            "dead wall; a passed win blocks its tile.",
+            family="taiwan",
+            wall=_tiles_144(),
+            hand_size=16,
+            multi_win=MultiWin.MULTIPLE,
+            thirteen_orphans=False,
+            concealed_rob=ConcealedRob.NEVER,
+            fan_cap=32,
+            unit="tai",
+            time_control="table",
+            rated_time_control="table",
+            dead_wall=16,
+            rotation=Rotation.HONG_KONG,
+            rules=(
+                PassRule(ActionKind.WIN, PassEnds.OWN_DISCARD, block_kind_only=True),
+                DealerBonus(tai=1, cap=32),
+            ),
+        ),
     )
 }
 
@@ -215,7 +243,6 @@ PLANNED_PRESETS = {
     "guangdong": "Guangdong: self draw only, a horse tile",
     "redwild": "Red Dragon wild: four red dragons are jokers, birds",
     "hk-3fan": "Hong Kong three fan, multiple wins",
-    "tw-16": "Taiwanese sixteen tiles",
     "hubei-laizi": "Hubei wild-kong (红中赖子杠)",
 }
 

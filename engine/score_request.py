@@ -21,9 +21,10 @@ from importlib import import_module
 from typing import IO, Any, TypeVar
 
 from engine.presets import Preset, UnknownPresetError, find_preset
-from engine.rules import VoidSuit, rules_of
-from engine.scoring import score
-from engine.scoring.base import FLAGS, WinBy, WinContext
+from engine.rules import Part, VoidSuit, rules_of
+from engine.scoring import score, win_payments
+from engine.scoring.base import FLAGS, Score, WinBy, WinContext
+from engine.settlement import deltas_of
 from engine.tiles import (
     SEAT_NAMES,
     InvalidNotationError,
@@ -36,7 +37,7 @@ from engine.tiles import (
     tile_name,
 )
 
-FIELDS = ("preset", "hand", "win", "melds", "bonus", "by", "seat", "round", "flags", "void")
+FIELDS = ("preset", "hand", "win", "melds", "bonus", "by", "seat", "round", "flags", "void", "from")
 REQUIRED = ("preset", "hand", "win")
 VOID_SUITS = ("m", "p", "s")
 VALUE_LIMIT = 40  # characters of a bad value an error line echoes
@@ -50,8 +51,10 @@ class RequestError(ValueError):
 
 
 def score_request(request: object) -> dict[str, object]:
-    """Score one DESIGN.md request dict and return the Score's JSON form."""
+    """Score one DESIGN.md request dict and return the Score's JSON form (with the win's
+    `deltas` per seat when the request names the discarder in `from`, or on a self draw)."""
     preset, ctx = parse_request(request)
+    source = _source(request, ctx)  # type: ignore[arg-type]  # parse_request checked the dict
     family = f"engine.scoring.{preset.family}"
     try:
         import_module(family)
@@ -59,7 +62,38 @@ def score_request(request: object) -> dict[str, object]:
         if error.name != family:
             raise
         raise RequestError(f"preset {preset.id!r} has no scoring yet") from None
-    return score(preset, ctx).to_json()
+    result = score(preset, ctx)
+    answer = result.to_json()
+    if result.valid and (source is not None or ctx.by is WinBy.SELF_DRAW):
+        answer["deltas"] = win_deltas(preset, result, ctx, source)
+    return answer
+
+
+def win_deltas(
+    preset: Preset, result: Score, ctx: WinContext, source: int | None
+) -> dict[str, int]:
+    """The win's own settlement per seat in play, as the hand settles it: the family's win
+    payments, then each settling rule of the preset (a dealer bonus, a cap). The settling parts
+    answer without a hand, so they read only their rule and the payments."""
+    seats = tuple(range(preset.seat_counts[0]))
+    paid = win_payments(preset, result, ctx.seat, ctx.by, source, seats)
+    for rule in rules_of(preset):
+        if rule.part.settle_win is not Part.settle_win:
+            paid = rule.bind(None).settle_win(ctx.seat, ctx.by, source, paid)  # type: ignore[arg-type]
+    deltas = deltas_of(paid, len(seats))
+    return {SEAT_NAMES[seat]: deltas[seat] for seat in seats}
+
+
+def _source(request: dict[str, Any], ctx: WinContext) -> int | None:
+    """`from`: the discarder's seat, or the robbed player's; none on a self draw."""
+    if request.get("from") is None:
+        return None
+    source = _choice(request, "from", "E", list(SEAT_NAMES), SEAT_NAMES.index)
+    if ctx.by is WinBy.SELF_DRAW:
+        raise RequestError("from: a self draw has no discarder, so a request may not name one")
+    if source == ctx.seat:
+        raise RequestError(f"from: {SEAT_NAMES[source]} is the winner's own seat")
+    return source
 
 
 def run_score_lines(lines: Iterable[str], out: IO[str], err: IO[str]) -> int:

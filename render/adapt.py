@@ -11,7 +11,9 @@ from collections.abc import Sequence
 from engine.ai import choose_action
 from engine.hand import HandState, Phase, WinRecord
 from engine.presets import Opening, find_preset
+from engine.rules import PassEnds, PassPart
 from engine.simulate import play_out
+from engine.tiles import tile_name
 from render.style import WIND_NAMES
 from render.views import HandView, ResultView, SeatView, TableView, WinView
 
@@ -49,6 +51,24 @@ def hand_view_from_state(
         melds=tuple(state.melds[seat]),
         bonus=tuple(state.bonus[seat]),
         player_name=player_name,
+        blocked=pass_notes(state, seat),
+    )
+
+
+def pass_notes(state: HandState, seat: int) -> tuple[str, ...]:
+    """What a passed call blocks for this seat now (engine.rules.PassRule), one note each:
+    "you passed 5p: no win on 5p until you discard"."""
+    part = state.part_of(PassPart)
+    if part is None or not part.blocked[seat]:
+        return ()
+    rule = part.rule
+    call = rule.passed.value
+    until = "discard" if rule.until is PassEnds.OWN_DISCARD else "draw"
+    if -1 in part.blocked[seat]:
+        return (f"you passed a {call}: no {call} until you {until}",)
+    return tuple(
+        f"you passed {tile_name(t)}: no {call} on {tile_name(t)} until you {until}"
+        for t in sorted(part.blocked[seat])
     )
 
 

@@ -85,7 +85,7 @@ async def test_one_group_of_commands_with_preset_autocomplete(
     ("options", "message"),
     [
         ({"preset": "nope"}, "there is no preset `nope`"),
-        ({"preset": "tw-16"}, "planned but not playable"),
+        ({"preset": "hk-fw2"}, "planned but not playable"),
         ({"rated": True, "computers": 2}, "rated tables are for four people"),
         ({"rated": True, "time": "untimed"}, "needs a clock"),
         ({"name": "x" * 40, "preset": "hkos-3-v1 "}, None),
@@ -209,6 +209,18 @@ async def test_rules_and_score(fake: FakeDiscord, bot: MahjongBot) -> None:
     assert bad.ephemeral and "Hand: unknown suit" in answer(bad)
     too_many = await run(fake, alice, "score", {"hand": "11111m456m789m112z"})
     assert too_many.ephemeral and "appears 5 times" in answer(too_many)
+
+
+async def test_score_shows_the_settlement_with_a_dealer_bonus(
+    fake: FakeDiscord, bot: MahjongBot
+) -> None:
+    hand = {"hand": "123m456m789m234p555z99s", "by": "self_draw", "seat": "S", "preset": "tw-16"}
+    scored = await run(fake, fake.users[0], "score", hand)
+    text = answer(scored)
+    assert "3 tai" in text and "each other player pays 4" in text
+    assert "E -5 · S +13 · W -4 · N -4" in text  # the dealer pays the bonus
+    discard = {"hand": "123m456m789m234p555z99s", "seat": "S", "from": "E", "preset": "tw-16"}
+    assert "E -4 · S +4 · W +0 · N +0" in answer(await run(fake, fake.users[0], "score", discard))
 
 
 async def test_records_leaderboard_rating_and_history(fake: FakeDiscord, bot: MahjongBot) -> None:

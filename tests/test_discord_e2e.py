@@ -547,3 +547,42 @@ async def test_every_computer_discard_shows_the_call_buttons_and_passes_after_th
             )
         assert seen_windows >= 3
         assert call_button_sets(fake) == {("chow", "pung", "kong", "win", "pass")}
+
+
+async def test_a_tw16_turn_of_seventeen_tiles_is_played_from_the_dm(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Taiwanese sixteen tiles: at Alice's turn she holds 17 tiles; the DM offers a control for
+    every tile she may discard, within Discord's limits, and a click plays it."""
+    alice = fake.users[0]
+    async with fake.running(make_bot(tmp_path / "bot.db", seed_source=lambda: 5)) as bot:
+        table_msg = await open_table(fake, alice, preset="tw-16", computers=3)
+        await click(fake, alice, table_msg, label="Start")
+        table = live(bot)
+        seat = table.hand_seat(0)
+
+        def alices_turn() -> bool:
+            hand = live(bot).hand
+            return hand is not None and hand.phase is HandPhase.TURN and hand.turn == seat
+
+        await fake.wait_for(alices_turn)
+        hand = live(bot).hand
+        assert hand is not None
+        assert len(hand.hands[seat]) + 3 * len(hand.melds[seat]) == 17
+        message = await dm_with_controls(fake, alice, moment(bot))
+        components = list(message.iter_components())
+        assert sum(c["type"] == 1 for c in components) <= 5  # action rows
+        assert sum(c["type"] != 1 for c in components) <= 25
+        offered = set()
+        for item in components:
+            if item["type"] == 3:
+                offered |= {o["value"].split(" ", 1)[1] for o in item["options"]}
+            elif ":discard:" in item.get("custom_id", ""):
+                offered.add(item["label"])
+        legal = hand.legal_actions(seat)
+        assert offered == {tile_name(a.tile) for a in legal if a.kind is ActionKind.DISCARD}
+        before = hand.version
+        button = next(c for c in components if ":discard:" in c.get("custom_id", ""))
+        await click(fake, alice, message, custom_id=button["custom_id"])
+        await fake.wait_for(lambda: live(bot).version > before)
+        assert live(bot).hand.log[before].kind is ActionKind.DISCARD  # type: ignore[union-attr]

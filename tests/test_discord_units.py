@@ -259,3 +259,28 @@ async def test_the_coalescer_runs_the_latest_update_at_most_once_an_interval() -
     assert runs[-1] == ("late", 20)
     coalescer.request("other", update("after close"))
     assert not coalescer.busy and runs[-1][0] == "late"
+
+
+def test_a_seventeen_tile_tw16_turn_offers_every_discard_within_discords_limits() -> None:
+    # the dealer's 17 dealt tiles are 17 different kinds: the most discards a turn can have
+    hands = [
+        "123456789m12345678p",
+        "123456789s1122z99p3z",
+        "123456789s3344z9p55z",
+        "123456789m666z777z9p",
+    ]
+    hand = HandState.arranged(find_preset("tw-16"), hands)
+    private = private_snapshot(live_table(hand), 0)
+    surface = hand_surface(private, "general")
+    assert surface.view is not None and surface.picture is not None
+    rows = components(surface.view)
+    assert len(rows) <= 5 and sum(len(r["components"]) for r in rows) <= 25
+    offered = set()
+    for item in flat(surface.view):
+        if item["type"] == 3:  # a select menu
+            offered |= {o["value"].split(" ", 1)[1] for o in item["options"]}
+        elif ":discard:" in item["custom_id"]:
+            offered.add(item["label"])
+    assert offered == {tile_name(t) for t in hand.hands[0]} and len(offered) == 17
+    picture = surface.picture
+    assert len(picture.concealed) + (picture.drawn is not None) == 17

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from engine.actions import Action
 from engine.ai import choose_action
 from engine.computer import strong
+from engine.computer.knowledge import knows
 from engine.hand import HandState
 from engine.seat_view import SeatView
 
@@ -24,7 +25,10 @@ Computer = Callable[[HandState, int], Action]
 
 
 def choose_strong(state: HandState, seat: int) -> Action:
-    """The strong computer's choice for `seat`, made from what that seat can see."""
+    """The strong computer's choice for `seat`, made from what that seat can see; a preset
+    whose scoring family it has no knowledge of yet is played by the easy computer."""
+    if not knows(state.preset.family):
+        return choose_action(state, seat)
     return strong.choose(SeatView.of(state, seat))
 
 

@@ -97,5 +97,10 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
 }
 
 
+def knows(family: str) -> bool:
+    """Whether the strong computer has this scoring family's values (others play as easy)."""
+    return family in KNOWLEDGE
+
+
 def knowledge_for(family: str) -> FamilyKnowledge:
     return KNOWLEDGE[family]

@@ -95,6 +95,10 @@ def score_embed(request: dict[str, Any], result: dict[str, Any]) -> discord.Embe
             embed.add_field(name="Payment", value=f"the discarder pays {points['discarder']}")
         elif "each" in points:
             embed.add_field(name="Payment", value=f"each other player pays {points['each']}")
+        deltas = result.get("deltas") or {}  # the win's settlement per seat (a dealer bonus...)
+        if deltas:
+            value = " · ".join(f"{seat} {delta:+d}" for seat, delta in deltas.items())
+            embed.add_field(name="Settlement", value=value)
     melds = ", ".join(request.get("melds", []))
     embed.set_footer(
         text=f"{request['preset']} · {hand} · win {request['win']}"
@@ -131,8 +135,10 @@ class ReferenceCog(commands.Cog, name="Reference"):
         round="the prevailing wind",
         flags="kong_replacement, last_tile, heavenly or earthly, comma-separated",
         preset="the rules to score by",
+        from_="the discarder's (or robbed player's) seat wind: shows each seat's settlement",
     )
-    @app_commands.choices(by=BY_CHOICES, seat=WIND_CHOICES, round=WIND_CHOICES)
+    @app_commands.rename(from_="from")
+    @app_commands.choices(by=BY_CHOICES, seat=WIND_CHOICES, round=WIND_CHOICES, from_=WIND_CHOICES)
     @app_commands.autocomplete(preset=preset_autocomplete)
     async def score(
         self,
@@ -146,6 +152,7 @@ class ReferenceCog(commands.Cog, name="Reference"):
         round: str = "E",
         flags: str | None = None,
         preset: str = DEFAULT_PRESET,
+        from_: str | None = None,
     ) -> None:
         """Score one hand with the code behind `mahjong-bot score`."""
         request: dict[str, Any] = {
@@ -162,6 +169,8 @@ class ReferenceCog(commands.Cog, name="Reference"):
             request["bonus"] = bonus.strip()
         if flags:
             request["flags"] = [f.strip() for f in re.split(r"[,;\s]+", flags) if f.strip()]
+        if from_:
+            request["from"] = from_
         try:
             result = score_request(request)
         except RequestError as error:
