@@ -207,6 +207,23 @@ PRESETS: dict[str, Preset] = {
             openings=(Opening.DISCARD_THREE, Opening.VOID),
             **_SICHUAN_COMMON,  # type: ignore[arg-type]
         ),
+        Preset(
+            id="hk-3fan",
+            name="Hong Kong · Three Fan",
+            summary="136 tiles, 3-fan minimum, 2^fan capped at 8, multiple wins, kong payments.",
+            family="hk3fan",
+            wall=_tiles_136(),
+            multi_win=MultiWin.MULTIPLE,
+            seven_pairs=True,
+            kong_as_two_pairs=True,
+            concealed_rob=ConcealedRob.NEVER,
+            rotation=Rotation.HONG_KONG,
+            min_fan=3,
+            fan_cap=8,
+            unit="fan",
+            time_control="table",
+            rated_time_control="table",
+        ),
     )
 }
 
@@ -214,7 +231,6 @@ PLANNED_PRESETS = {
     "hk-fw2": "Hong Kong Mah Jong as Four Winds 2 plays it",
     "guangdong": "Guangdong: self draw only, a horse tile",
     "redwild": "Red Dragon wild: four red dragons are jokers, birds",
-    "hk-3fan": "Hong Kong three fan, multiple wins",
     "tw-16": "Taiwanese sixteen tiles",
     "hubei-laizi": "Hubei wild-kong (红中赖子杠)",
 }
