@@ -184,6 +184,7 @@ class HandState:
         self.turn = 0
         self.drawn: Tile | None = None
         self.after_kong = False  # the tile in hand was a kong replacement
+        self.after_bonus = False  # the drawn tile replaced a flower or season
         self.discards_made = 0
         self.kongs_made = 0
         self.calls_made = 0
@@ -308,6 +309,7 @@ class HandState:
         self.drawn = self.hands[0][-1]
         for seat in self.seats:
             self._replace_bonus(seat)
+        self.after_bonus = False  # a replacement in the deal is no supplement tile
         for part in self.parts:
             part.after_deal()
 
@@ -352,6 +354,7 @@ class HandState:
                 self._add(seat, replacement)
                 if self.drawn is not None and self.drawn == tile and seat == self.turn:
                     self.drawn = replacement
+                    self.after_bonus = True
 
     # ----------------------------------------------------------------- queries
 
@@ -811,6 +814,7 @@ class HandState:
         self._add(seat, tile)
         self.drawn = tile
         self.after_kong = replacement
+        self.after_bonus = False
         for part in self._draw_rules:
             part.on_draw(seat)
         self._replace_bonus(seat)
