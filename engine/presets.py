@@ -238,6 +238,7 @@ PRESETS: dict[str, Preset] = {
             rotation=Rotation.FOUR_WINDS,
             start_points=2000,
             min_fan=0,
+            fan_cap=10,  # 10 faan or more pays the limit (the settling table's last row)
             insurance=True,
             extra={"min_fan_choices": (0, 1, 2, 3)},
         ),

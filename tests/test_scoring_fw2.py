@@ -9,8 +9,12 @@ draw: each 2 × base.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from bot.runtime import ManualTimers, Runtime, TableError
+from data import Store
 from engine.actions import Action
 from engine.hand import Event, HandState, Termination
 from engine.presets import Rotation, find_preset, with_min_fan
@@ -20,6 +24,7 @@ from engine.scoring import fourwinds
 from engine.session import Session, next_dealer_seat
 from engine.simulate import simulate
 from engine.tiles import parse_tile, parse_tiles
+from tests.test_runtime import Recorder
 
 PRESET = "hk-fw2"
 
@@ -512,3 +517,38 @@ def test_computer_only_play_is_zero_sum_from_2000() -> None:
     assert all(sum(hand.deltas) == 0 for hand in hands)
     at_three = list(simulate(with_min_fan(find_preset(PRESET), 3), 40, seed=3))
     assert all(fan >= 3 for hand in at_three for fan in hand.fan)
+
+
+# ------------------------------------------------------------------------------- table option
+
+
+def test_a_session_keeps_its_table_minimum() -> None:
+    session = Session(with_min_fan(find_preset(PRESET), 2), seed=4)
+    again = Session.from_json(session.to_json())
+    assert again.preset.min_fan == 2 and again.points == [2000] * 4
+    # presets without the option store nothing new
+    assert "min_fan" not in Session(find_preset("hkos-3-v1"), seed=4).to_json()
+
+
+async def test_the_runtime_creates_restores_and_refuses_table_minimums(tmp_path: Path) -> None:
+    path = str(tmp_path / "bot.db")
+    timers = ManualTimers()
+    store = await Store.open(path, clock=timers.now)
+    runtime = Runtime(store, Recorder(), timers, seed_source=lambda: 5)
+    await runtime.open()
+    table = await runtime.create_table(PRESET, creator_id="1", creator_name="Ann", min_fan=3)
+    assert table.preset.min_fan == 3 and table.options.extra["min_fan"] == 3
+    default = await runtime.create_table(PRESET, creator_id="2", creator_name="Bob")
+    assert default.preset.min_fan == 0
+    for preset_id, value, words in [(PRESET, 4, "0 to 3"), ("hkos-3-v1", 1, "fixed minimum")]:
+        with pytest.raises(TableError, match=words):
+            await runtime.create_table(preset_id, creator_id="3", creator_name="C", min_fan=value)
+    await runtime.close()
+    await store.close()
+    store = await Store.open(path, clock=timers.now)
+    again = Runtime(store, Recorder(), timers, seed_source=lambda: 5)
+    await again.open()
+    assert again.get(table.id).preset.min_fan == 3
+    assert again.get(default.id).preset.min_fan == 0
+    await again.close()
+    await store.close()
