@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.runtime.manager import fixed_clock
 from engine.actions import Action
 from engine.hand import Event, HandState, Termination
 from engine.presets import ConcealedRob, MultiWin, Rotation, find_preset
@@ -326,3 +327,20 @@ def test_computer_only_play_wins_with_three_fan_and_pays_by_the_table() -> None:
     fans = [fan for hand in hands for fan in hand.fan]
     assert fans and min(fans) >= 3 and max(fans) <= 8
     assert all(sum(hand.deltas) == 0 for hand in hands)
+
+
+def test_a_concealed_kong_is_paid_by_every_other_player_and_cannot_be_robbed() -> None:
+    # seat 3 waits on 1m with thirteen orphans, yet a concealed kong cannot be robbed here
+    state = arranged(
+        ["1111m258p369s147p2z", "258m369p147s258p3m", "368m147p258s369p4p", "99m19p19s1234567z"],
+        replacements="5s",
+    )
+    act(state, "0 concealed_kong 1m")
+    assert state.melds[0][0].kind.value == "concealed_kong"
+    assert state.points == [6, -2, -2, -2]
+    assert state.drawn == parse_tile("5s")
+
+
+def test_the_table_clock_is_fixed() -> None:
+    preset = find_preset(PRESET)
+    assert fixed_clock(preset, rated=False) == fixed_clock(preset, rated=True) == "table"
