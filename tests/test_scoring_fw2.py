@@ -552,3 +552,10 @@ async def test_the_runtime_creates_restores_and_refuses_table_minimums(tmp_path:
     assert again.get(default.id).preset.min_fan == 0
     await again.close()
     await store.close()
+
+
+def test_mahjong_create_offers_the_minimum_from_0_to_3() -> None:
+    from bot.discord.cogs.lobby import LobbyCog
+
+    option = {p.name: p for p in LobbyCog.create.parameters}["min_fan"]
+    assert (option.min_value, option.max_value, option.required) == (0, 3, False)

@@ -7,9 +7,7 @@ from enum import StrEnum
 
 from engine.tiles import Meld, Tile
 
-FLAGS = frozenset(
-    {"kong_replacement", "flower_replacement", "last_tile", "heavenly", "earthly"}
-)
+FLAGS = frozenset({"kong_replacement", "flower_replacement", "last_tile", "heavenly", "earthly"})
 
 
 class WinBy(StrEnum):
