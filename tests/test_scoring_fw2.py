@@ -9,6 +9,7 @@ draw: each 2 × base.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -559,3 +560,33 @@ def test_mahjong_create_offers_the_minimum_from_0_to_3() -> None:
 
     option = {p.name: p for p in LobbyCog.create.parameters}["min_fan"]
     assert (option.min_value, option.max_value, option.required) == (0, 3, False)
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        ({"from": "E"}, "own seat"),
+        ({"from": "S", "by": "self_draw"}, "no discarder"),
+        ({"from": "X"}, "from"),
+        ({"wall_left": 200}, "wall_left"),
+        ({"seen": 4}, "seen"),
+        ({"seen": True}, "seen"),
+        ({"melds": ["pung 999m from Q"]}, "melds[0]"),
+        ({"melds": ["concealed_kong 9999m from S"]}, "melds[0]"),
+        ({"flags": ["flower_replacement"]}, "flower_replacement"),
+    ],
+)
+def test_contract_errors_name_the_field(extra: dict[str, object], words: str) -> None:
+    request = {"hand": "123m456p789s55m", "win": "5m", "melds": ["pung 999m from S"], **extra}
+    with pytest.raises(RequestError, match=re.escape(words)):
+        result(**request)
+
+
+def test_deltas_for_other_presets_follow_their_payments() -> None:
+    # hk-3fan: the discarder alone pays 2^fan; a self draw: each pays
+    three = {"preset": "hk-3fan", "hand": "111m222m333p444p55s", "win": "5s"}
+    assert score_request({**three, "from": "N"})["deltas"] == {"E": 8, "S": 0, "W": 0, "N": -8}
+    drawn = score_request({**three, "by": "self_draw", "seat": "W"})
+    assert drawn["deltas"] == {"E": -16, "S": -16, "W": 48, "N": -16}
+    # without `from` a discard win names no deltas
+    assert "deltas" not in score_request(three)
