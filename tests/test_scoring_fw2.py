@@ -590,3 +590,36 @@ def test_deltas_for_other_presets_follow_their_payments() -> None:
     assert drawn["deltas"] == {"E": -16, "S": -16, "W": 48, "N": -16}
     # without `from` a discard win names no deltas
     assert "deltas" not in score_request(three)
+
+
+def pass_claims(state: HandState) -> None:
+    while state.phase.value in ("claims", "rob") and state.seats_to_act():
+        act(state, f"{state.seats_to_act()[0]} pass")
+
+
+def test_head_bump_among_robbers_of_an_added_kong() -> None:
+    # seat 1 pungs the dealer's 5p and later adds the fourth: seats 2 and 3 both wait on 5p
+    state = arranged(
+        [
+            "147m258s369s147p2z5p",
+            "55p258m369m5z6z7z8p9p",
+            "123m456m789m46p11s",
+            "123s456s789s34p99m",
+        ],
+        draws="1z3z4z5p",
+    )
+    act(state, "0 discard 5p", "2 pass", "3 pass", "1 pung 5p")
+    for discard in ("1 discard 5z", "2 discard 1z", "3 discard 3z", "0 discard 4z"):
+        act(state, discard)
+        pass_claims(state)
+    assert state.turn == 1 and state.drawn == parse_tile("5p")
+    act(state, "1 added_kong 5p")
+    assert set(state.seats_to_act()) == {2, 3}
+    act(state, "3 win", "2 win")
+    outcome = state.outcome()
+    assert outcome is not None and [w.seat for w in outcome.wins] == [2]
+    win = outcome.wins[0]
+    assert win.by.value == "robbing_kong" and win.discarder == 1
+    # chow hand 1 + robbing a kong 1 + no bonus tiles 1 = 3: base 8; the robbed player 16
+    assert {p.id for p in win.score.patterns} == {"chow_hand", "robbing_kong", "no_bonus_tiles"}
+    assert list(outcome.deltas) == [-8, -16, 32, -8]
