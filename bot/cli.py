@@ -39,6 +39,12 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--images", metavar="DIR", help="also write the hand/table/result PNGs here")
     play.add_argument("--hands", type=int, default=0, help="stop after this many hands (0: ask)")
     play.add_argument(
+        "--min-fan",
+        type=int,
+        default=None,
+        help="the table's minimum faan where the preset has the option (hk-fw2: 0-3, default 0)",
+    )
+    play.add_argument(
         "--time", help="time control (default untimed; the Sichuan tables: their table clock)"
     )
 

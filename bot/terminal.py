@@ -560,6 +560,7 @@ async def play(
             creator_name="You",
             computers=3,
             time_control=time,
+            min_fan=getattr(args, "min_fan", None),
             name="Terminal table",
         )
         await runtime.start_table(table.id, PLAYER_ID)

@@ -188,6 +188,7 @@ class HandState:
         self.turn = 0
         self.drawn: Tile | None = None
         self.after_kong = False  # the tile in hand was a kong replacement
+        self.after_bonus = False  # the drawn tile replaced a flower or season
         self.discards_made = 0
         self.kongs_made = 0
         self.calls_made = 0
@@ -315,6 +316,7 @@ class HandState:
         self.drawn = self.hands[0][-1]
         for seat in self.seats:
             self._replace_bonus(seat)
+        self.after_bonus = False  # a replacement in the deal is no supplement tile
         for part in self.parts:
             part.after_deal()
 
@@ -359,6 +361,7 @@ class HandState:
                 self._add(seat, replacement)
                 if self.drawn is not None and self.drawn == tile and seat == self.turn:
                     self.drawn = replacement
+                    self.after_bonus = True
 
     # ----------------------------------------------------------------- queries
 
@@ -833,6 +836,7 @@ class HandState:
         self._add(seat, tile)
         self.drawn = tile
         self.after_kong = replacement
+        self.after_bonus = False
         for part in self._draw_rules:
             part.on_draw(seat)
         self._replace_bonus(seat)

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -122,6 +122,9 @@ class Preset:
     last_draws: int = 0
     concealed_rob: ConcealedRob = ConcealedRob.THIRTEEN_ORPHANS
     rotation: Rotation = Rotation.HONG_KONG
+    # scoring reads the wall and the visible copies of a winning discard (hk-fw2 insurance;
+    # engine.rules_hongkong.InsuranceWatch, bound by engine.rules.rules_of)
+    insurance: bool = False
     rules: tuple[Rule, ...] = ()  # further rule components (engine.rules) beyond those above
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -235,14 +238,44 @@ PRESETS: dict[str, Preset] = {
                 DealerBonus(tai=1, cap=32),
             ),
         ),
+        Preset(
+            id="hk-3fan",
+            name="Hong Kong · Three Fan",
+            summary="136 tiles, 3-fan minimum, 2^fan capped at 8, multiple wins, kong payments.",
+            family="hk3fan",
+            wall=_tiles_136(),
+            multi_win=MultiWin.MULTIPLE,
+            seven_pairs=True,
+            kong_as_two_pairs=True,
+            concealed_rob=ConcealedRob.NEVER,
+            rotation=Rotation.HONG_KONG,
+            min_fan=3,
+            fan_cap=8,
+            unit="fan",
+            time_control="table",
+            rated_time_control="table",
+        ),
+        Preset(
+            id="hk-fw2",
+            name="Hong Kong · Four Winds 2",
+            summary="144 tiles with flowers, 2,000 points, table minimum 0-3 faan (chicken hands "
+            "win at 0), settling table, insurance penalties, head bump.",
+            family="fourwinds",
+            wall=_tiles_144(),
+            seven_pairs=True,
+            rotation=Rotation.FOUR_WINDS,
+            start_points=2000,
+            min_fan=0,
+            fan_cap=10,  # 10 faan or more pays the limit (the settling table's last row)
+            insurance=True,
+            extra={"min_fan_choices": (0, 1, 2, 3)},
+        ),
     )
 }
 
 PLANNED_PRESETS = {
-    "hk-fw2": "Hong Kong Mah Jong as Four Winds 2 plays it",
     "guangdong": "Guangdong: self draw only, a horse tile",
     "redwild": "Red Dragon wild: four red dragons are jokers, birds",
-    "hk-3fan": "Hong Kong three fan, multiple wins",
     "hubei-laizi": "Hubei wild-kong (红中赖子杠)",
 }
 
@@ -260,6 +293,28 @@ def shape_options(preset: Preset) -> dict[str, bool]:
             "kong_as_two_pairs": preset.kong_as_two_pairs,
         }
     return options
+
+
+def min_fan_choices(preset: Preset) -> tuple[int, ...]:
+    """The minimums a table of this preset may choose (empty: the preset's own is fixed)."""
+    return tuple(preset.extra.get("min_fan_choices", ()))  # type: ignore[call-overload]
+
+
+def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:
+    """The preset as a table with this minimum plays it (None: the preset's default).
+
+    >>> with_min_fan(find_preset("hk-fw2"), 3).min_fan
+    3
+    """
+    if min_fan is None or min_fan == preset.min_fan:
+        return preset
+    choices = min_fan_choices(preset)
+    if min_fan not in choices:
+        if not choices:
+            raise ValueError(f"{preset.id} has a fixed minimum of {preset.min_fan}")
+        low, high = min(choices), max(choices)
+        raise ValueError(f"{preset.id} takes a minimum of {low} to {high}, not {min_fan}")
+    return replace(preset, min_fan=min_fan)
 
 
 def find_preset(preset_id: str) -> Preset:

@@ -467,6 +467,8 @@ class WinConditions(Rule):
         flags = set()
         if by is WinBy.SELF_DRAW and state.after_kong:
             flags.add("kong_replacement")
+        if by is WinBy.SELF_DRAW and state.after_bonus:
+            flags.add("flower_replacement")
         if self.last_tile and state.wall_left == 0:
             flags.add("last_tile")
         untouched = state.kongs_made == 0 and state.calls_made == 0
@@ -626,6 +628,10 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
     if Opening.VOID in preset.openings:
         found.append(VoidSuit())
     found.append(AfterWinRule(preset.after_win))
+    if preset.insurance:
+        from engine.rules_hongkong import InsuranceWatch  # it builds on this module
+
+        found.append(InsuranceWatch())
     found.extend(preset.rules)
     return tuple(found)
 

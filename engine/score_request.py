@@ -17,10 +17,11 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from importlib import import_module
 from typing import IO, Any, TypeVar
 
-from engine.presets import Preset, UnknownPresetError, find_preset
+from engine.presets import Preset, UnknownPresetError, find_preset, with_min_fan
 from engine.rules import Part, VoidSuit, rules_of
 from engine.scoring import score, win_payments
 from engine.scoring.base import FLAGS, Score, WinBy, WinContext
@@ -37,7 +38,22 @@ from engine.tiles import (
     tile_name,
 )
 
-FIELDS = ("preset", "hand", "win", "melds", "bonus", "by", "seat", "round", "flags", "void", "from")
+FIELDS = (
+    "preset",
+    "hand",
+    "win",
+    "melds",
+    "bonus",
+    "by",
+    "seat",
+    "round",
+    "flags",
+    "void",
+    "from",
+    "min_fan",
+    "wall_left",
+    "seen",
+)
 REQUIRED = ("preset", "hand", "win")
 VOID_SUITS = ("m", "p", "s")
 VALUE_LIMIT = 40  # characters of a bad value an error line echoes
@@ -162,6 +178,11 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
         preset = find_preset(_text(request, "preset"))
     except UnknownPresetError as error:
         raise RequestError(str(error)) from None
+    if request.get("min_fan") is not None:
+        try:
+            preset = with_min_fan(preset, _count(request, "min_fan", 13))
+        except ValueError as error:
+            raise RequestError(f"min_fan: {error}") from None
     hand = _tiles(request, "hand")
     win = _one_tile(request, "win")
     melds = _melds(request)
@@ -176,6 +197,8 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
         round_wind=_choice(request, "round", "E", list(SEAT_NAMES), SEAT_NAMES.index),
         flags=_flags(request),
         void_suit=_void(request),
+        wall_left=_count(request, "wall_left", len(preset.wall)),
+        seen=_count(request, "seen", 3),
     )
     check_tiles(preset, ctx)
     check_rules(preset, ctx)
@@ -235,6 +258,10 @@ def check_circumstances(ctx: WinContext) -> None:
             "flags: earthly is a win on East's first discard, so it needs a seat other than E, "
             "by discard and no melds"
         )
+    if "flower_replacement" in ctx.flags and not (ctx.by is WinBy.SELF_DRAW and ctx.bonus):
+        raise RequestError(
+            "flags: flower_replacement needs by self_draw and a flower or season in 'bonus'"
+        )
     if {"heavenly", "earthly"} <= ctx.flags:
         raise RequestError("flags: a hand cannot be both heavenly and earthly")
     if ctx.by is WinBy.ROBBING_KONG:
@@ -289,7 +316,7 @@ def _melds(request: dict[str, Any]) -> tuple[Meld, ...]:
         if not isinstance(text, str):
             raise RequestError(f"melds[{index}]: expected a string, got {_shown(text)}")
         try:
-            melds.append(Meld.parse(text))
+            melds.append(_meld(text))
         except InvalidNotationError as error:
             raise RequestError(f"melds[{index}]: {error}") from None
     return tuple(melds)
@@ -314,6 +341,29 @@ def _flags(request: dict[str, Any]) -> frozenset[str]:
                 f"flags: unknown flag {_shown(flag)} (flags: {', '.join(sorted(FLAGS))})"
             )
     return frozenset(flags)
+
+
+def _count(request: dict[str, Any], key: str, most: int) -> int | None:
+    """A whole number 0..most, or None when the field is absent or null."""
+    value = request.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+        raise RequestError(f"{key}: expected a whole number from 0 to {most}, got {_shown(value)}")
+    return value
+
+
+def _meld(text: str) -> Meld:
+    """A meld, optionally naming where it came from: 'pung 555z from W'."""
+    words = text.split()
+    if len(words) == 4 and words[2] == "from":
+        if words[3] not in SEAT_NAMES:
+            raise InvalidNotationError(f"'from' names a seat ({', '.join(SEAT_NAMES)}) in {text!r}")
+        meld = Meld.parse(" ".join(words[:2]))
+        if meld.is_concealed:
+            raise InvalidNotationError(f"a concealed kong comes from nobody, got {text!r}")
+        return replace(meld, from_seat=SEAT_NAMES.index(words[3]))
+    return Meld.parse(text)
 
 
 def _void(request: dict[str, Any]) -> str | None:

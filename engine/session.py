@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 
 from engine.hand import HandState, Outcome
-from engine.presets import Preset, Rotation, find_preset
+from engine.presets import Preset, Rotation, find_preset, min_fan_choices, with_min_fan
 from engine.rules import check_seat_count
 from engine.scoring.base import WinBy
 
@@ -93,7 +93,9 @@ class Session:
         return by_player
 
     def to_json(self) -> dict[str, object]:
+        table = {"min_fan": self.preset.min_fan} if min_fan_choices(self.preset) else {}
         return {
+            **table,
             "preset": self.preset.id,
             "seed": self.seed,
             "dealer": self.dealer,
@@ -108,7 +110,8 @@ class Session:
     def from_json(cls, data: dict[str, object]) -> Session:
         points = [int(p) for p in data["points"]]  # type: ignore[attr-defined]
         return cls(
-            preset=find_preset(str(data["preset"])),
+            # a table option (hk-fw2's minimum) rides with the session
+            preset=with_min_fan(find_preset(str(data["preset"])), data.get("min_fan")),  # type: ignore[arg-type]
             seed=int(data["seed"]),  # type: ignore[call-overload]
             dealer=int(data["dealer"]),  # type: ignore[call-overload]
             round_wind=int(data["round_wind"]),  # type: ignore[call-overload]

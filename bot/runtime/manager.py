@@ -42,7 +42,14 @@ from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
-from engine.presets import TIME_CONTROLS, Preset, UnknownPresetError, find_preset
+from engine.presets import (
+    TIME_CONTROLS,
+    Preset,
+    UnknownPresetError,
+    find_preset,
+    min_fan_choices,
+    with_min_fan,
+)
 from engine.session import Session
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles
 
@@ -225,7 +232,7 @@ class Runtime:
         names = row.options.extra.get("names", {})
         table = LiveTable(
             id=row.id,
-            preset=find_preset(row.preset),
+            preset=with_min_fan(find_preset(row.preset), row.options.extra.get("min_fan")),
             options=row.options,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
@@ -288,9 +295,14 @@ class Runtime:
         time_control: str | None = None,
         computers: int = 0,
         name: str = "",
+        min_fan: int | None = None,
     ) -> LiveTable:
-        """A new table in the lobby with its creator seated (and `computers` computer seats)."""
-        preset = _playable(preset_id)
+        """A new table in the lobby with its creator seated (and `computers` computer seats);
+        `min_fan` is the table's minimum where the preset lets tables choose one (hk-fw2)."""
+        try:
+            preset = with_min_fan(_playable(preset_id), min_fan)
+        except ValueError as error:
+            raise TableError(str(error)) from None
         if visibility not in ("public", "private"):
             raise TableError(f"visibility is public or private, not {visibility!r}")
         if not 0 <= computers <= 3:
@@ -319,7 +331,12 @@ class Runtime:
             rated=rated,
             time_control=time_control,
             invite_code=code,
-            extra={"name": name, "names": {s.player_id: s.name for s in seats}, "invited": []},
+            extra={
+                "name": name,
+                "names": {s.player_id: s.name for s in seats},
+                "invited": [],
+                **({"min_fan": preset.min_fan} if min_fan_choices(preset) else {}),
+            },
         )
         now = self.timers.now()
         table_id = await self.store.create_table(

@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from engine.tiles import Meld, Tile
 
-FLAGS = frozenset({"kong_replacement", "last_tile", "heavenly", "earthly"})
+FLAGS = frozenset({"kong_replacement", "flower_replacement", "last_tile", "heavenly", "earthly"})
 
 
 class WinBy(StrEnum):
@@ -33,6 +33,10 @@ class WinContext:
     round_wind: int = 0
     flags: frozenset[str] = frozenset()
     void_suit: str | None = None  # Sichuan: the declared missing suit (m, p or s)
+    # hk-fw2 insurance: tiles left in the wall when the winning discard came, and the copies of
+    # that tile visible before it was discarded (None: not known, no last-five penalty)
+    wall_left: int | None = None
+    seen: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

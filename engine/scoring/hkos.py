@@ -200,7 +200,7 @@ def limit_patterns(ctx: WinContext, shapes: list[Shape], orphans: bool) -> tuple
     found = {
         "thirteen_orphans": orphans,
         "nine_gates": not ctx.melds and is_nine_gates(counts_of(ctx.concealed)),
-        "big_four_winds": any(_count_in(s.pungs, WINDS) == 4 for s in shapes),
+        "big_four_winds": any(count_in(s.pungs, WINDS) == 4 for s in shapes),
         "four_kongs": any(s.kongs == 4 for s in shapes),
         "heavenly_hand": "heavenly" in ctx.flags,
         "earthly_hand": "earthly" in ctx.flags,
@@ -213,8 +213,8 @@ def hand_patterns(ctx: WinContext, shape: Shape) -> tuple[Pattern, ...]:
     tiles = list(ctx.concealed) + [t for m in ctx.melds for t in m.tiles]
     suits = {suit_of(t) for t in tiles if not is_honour(t)}
     honours = any(is_honour(t) for t in tiles)
-    dragons = _count_in(shape.pungs, DRAGONS)
-    winds = _count_in(shape.pungs, WINDS)
+    dragons = count_in(shape.pungs, DRAGONS)
+    winds = count_in(shape.pungs, WINDS)
     found: list[tuple[str, bool | int]] = [
         ("all_chows", not shape.pungs),
         ("dragon_pung", dragons),
@@ -271,5 +271,18 @@ def _patterns(found: list[tuple[str, bool | int]]) -> tuple[Pattern, ...]:
     return tuple(Pattern(pid, FAAN[pid] * int(times)) for pid, times in found if times)
 
 
-def _count_in(tiles: tuple[Tile, ...], kinds: tuple[Tile, ...]) -> int:
+def count_in(tiles: tuple[Tile, ...], kinds: tuple[Tile, ...]) -> int:
     return sum(1 for t in tiles if t in kinds)
+
+
+def tile_suits(ctx: WinContext) -> tuple[set[str], bool]:
+    """The suits of the hand's suited tiles (melds included), and whether it holds an honour."""
+    tiles = list(ctx.concealed) + [t for m in ctx.melds for t in m.tiles]
+    return {suit_of(t) for t in tiles if not is_honour(t)}, any(is_honour(t) for t in tiles)
+
+
+def is_seven_pairs(ctx: WinContext, kong_as_two_pairs: bool) -> bool:
+    """Seven pairs: a closed hand of 14 tiles all in pairs (four of a kind as two if allowed)."""
+    allowed = (0, 2, 4) if kong_as_two_pairs else (0, 2)
+    counts = counts_of(ctx.concealed)
+    return not ctx.melds and len(ctx.concealed) == 14 and all(c in allowed for c in counts)

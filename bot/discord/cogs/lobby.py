@@ -50,6 +50,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         time="the clock for each decision",
         computers="computer players to seat now (0-3, casual tables only)",
         name="a name for the table",
+        min_fan="the minimum faan to win, where the rules let a table choose (hk-fw2: 0-3)",
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(visibility=VISIBILITY_CHOICES, time=TIME_CHOICES)
@@ -62,6 +63,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         time: str | None = None,
         computers: app_commands.Range[int, 0, 3] = 0,
         name: app_commands.Range[str, 1, 40] | None = None,
+        min_fan: app_commands.Range[int, 0, 3] | None = None,
     ) -> None:
         """Check the options, open the table, and say where it is (privately)."""
         if interaction.guild_id is None:
@@ -83,6 +85,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
                 time_control=time,
                 computers=computers,
                 name=(name or "").strip(),
+                min_fan=min_fan,
             )
         except TableError as error:
             return await tell(interaction, sentence(error))

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.discord.components import sentence, tell
 from bot.discord.options import DEFAULT_PRESET, OptionError, check_preset, preset_autocomplete
 from bot.discord.surface import clock_text
-from engine.presets import TIME_CONTROLS, Preset
+from engine.presets import TIME_CONTROLS, Preset, min_fan_choices
 from engine.score_request import RequestError, score_request
 from engine.tiles import InvalidNotationError, parse_tiles, tile_name
 from render.views import pretty_pattern
@@ -53,6 +53,14 @@ def rules_embed(preset: Preset) -> discord.Embed:
     if preset.thirteen_orphans:
         shapes.append("thirteen orphans")
     minimum = f"at least {preset.min_fan} {preset.unit}" if preset.min_fan else "no minimum"
+    choices = min_fan_choices(preset)
+    if choices:
+        minimum = (
+            f"the table chooses a minimum of {min(choices)}–{max(choices)} {preset.unit} "
+            f"(default {preset.min_fan})"
+        )
+    if preset.start_points:
+        minimum += f"; everyone starts with {preset.start_points:,} points"
     embed.add_field(
         name="Winning",
         value=f"{', '.join(shapes)}; {minimum}, capped at {preset.fan_cap} {preset.unit}",
@@ -91,7 +99,13 @@ def score_embed(request: dict[str, Any], result: dict[str, Any]) -> discord.Embe
             f"{pretty_pattern(p['id'])}: {p['fan']}" for p in result["patterns"]
         )
         points = result.get("points") or {}
-        if "discarder" in points:
+        if points.get("others"):
+            embed.add_field(
+                name="Payment",
+                value=f"the discarder pays {points['discarder']}, "
+                f"each other player {points['others']}",
+            )
+        elif "discarder" in points:
             embed.add_field(name="Payment", value=f"the discarder pays {points['discarder']}")
         elif "each" in points:
             embed.add_field(name="Payment", value=f"each other player pays {points['each']}")
