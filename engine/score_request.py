@@ -21,9 +21,11 @@ from importlib import import_module
 from typing import IO, Any, TypeVar
 
 from engine.presets import Preset, UnknownPresetError, find_preset
-from engine.rules import VoidSuit, rules_of
-from engine.scoring import score
-from engine.scoring.base import FLAGS, WinBy, WinContext
+from engine.rules import VoidSuit, Wilds, rules_of
+from engine.rules_selfdraw import SetAsideSettlement
+from engine.scoring import score, win_payments
+from engine.scoring.base import FLAGS, Score, WinBy, WinContext
+from engine.settlement import deltas_of
 from engine.tiles import (
     SEAT_NAMES,
     InvalidNotationError,
@@ -36,7 +38,21 @@ from engine.tiles import (
     tile_name,
 )
 
-FIELDS = ("preset", "hand", "win", "melds", "bonus", "by", "seat", "round", "flags", "void")
+FIELDS = (
+    "preset",
+    "hand",
+    "win",
+    "melds",
+    "bonus",
+    "by",
+    "seat",
+    "round",
+    "flags",
+    "void",
+    "from",
+    "horse",
+    "birds",
+)
 REQUIRED = ("preset", "hand", "win")
 VOID_SUITS = ("m", "p", "s")
 VALUE_LIMIT = 40  # characters of a bad value an error line echoes
@@ -59,7 +75,75 @@ def score_request(request: object) -> dict[str, object]:
         if error.name != family:
             raise
         raise RequestError(f"preset {preset.id!r} has no scoring yet") from None
-    return score(preset, ctx).to_json()
+    assert isinstance(request, dict)
+    source = _source(request, ctx)
+    shown = _set_aside_tiles(request, preset, ctx)
+    result = score(preset, ctx)
+    answer = result.to_json()
+    if result.valid and (source is not None or ctx.by is WinBy.SELF_DRAW):
+        answer["deltas"] = win_deltas(preset, result, ctx, source, shown)
+    return answer
+
+
+def win_deltas(
+    preset: Preset,
+    result: Score,
+    ctx: WinContext,
+    source: int | None,
+    shown: dict[SetAsideSettlement, list[Tile]],
+) -> dict[str, int]:
+    """The win's own settlement per seat in play (kong payments excluded): the family's win
+    payments, then each set-aside settlement the request gave the tiles of (horse, birds)."""
+    seats = range(preset.seat_counts[0])
+    paid = win_payments(preset, result, ctx.seat, ctx.by, source, seats)
+    for rule, tiles in shown.items():
+        paid = rule.settle_shown(tiles, ctx.seat, ctx.by, paid, len(seats))
+    return dict(zip(SEAT_NAMES, deltas_of(paid, len(seats)), strict=False))
+
+
+def _source(request: dict[str, Any], ctx: WinContext) -> int | None:
+    """The `from` seat: the discarder, or the robbed player on a robbed kong."""
+    if request.get("from") is None:
+        return None
+    if ctx.by is WinBy.SELF_DRAW:
+        raise RequestError("from: a self draw comes from nobody, so it may not name a seat")
+    source = _choice(request, "from", "E", list(SEAT_NAMES), SEAT_NAMES.index)
+    if source == ctx.seat:
+        raise RequestError(f"from: {SEAT_NAMES[source]} is the winner's own seat")
+    return source
+
+
+def _set_aside_tiles(
+    request: dict[str, Any], preset: Preset, ctx: WinContext
+) -> dict[SetAsideSettlement, list[Tile]]:
+    """The set-aside tiles a request names (`horse`, `birds`), each checked against the rule
+    of the preset that reveals them."""
+    rules = {r.request_field: r for r in rules_of(preset) if isinstance(r, SetAsideSettlement)}
+    shown: dict[SetAsideSettlement, list[Tile]] = {}
+    for field in ("horse", "birds"):
+        if request.get(field) is None:
+            continue
+        rule = rules.get(field)
+        if rule is None:
+            raise RequestError(f"{field}: {preset.id} sets no {field} aside")
+        tiles = _tiles(request, field)
+        if len(tiles) != rule.count:
+            raise RequestError(
+                f"{field}: {preset.id} sets {rule.count} tile(s) aside, got {len(tiles)}"
+            )
+        for tile in tiles:
+            _check_kind(preset, field, tile)
+        shown[rule] = tiles
+    used = [*ctx.concealed, *(t for m in ctx.melds for t in m.tiles)]
+    used += [t for tiles in shown.values() for t in tiles]
+    wall = Counter(preset.wall)
+    for tile, count in sorted(Counter(used).items()):
+        if count > wall[tile]:
+            raise RequestError(
+                f"{tile_name(tile)} appears {count} times across hand, melds and set-aside "
+                f"tiles, but the {preset.id} wall has {wall[tile]}"
+            )
+    return shown
 
 
 def run_score_lines(lines: Iterable[str], out: IO[str], err: IO[str]) -> int:
@@ -158,6 +242,16 @@ def check_rules(preset: Preset, ctx: WinContext) -> None:
                 raise RequestError(
                     f"melds[{index}]: {meld} cannot be claimed in {preset.id}, which has no chows"
                 )
+    if ctx.by is WinBy.DISCARD and not preset.discard_wins:
+        raise RequestError(
+            f"by: {preset.id} has no discard wins (only self draw or robbing a kong)"
+        )
+    wilds = [r.kinds for r in rules_of(preset) if isinstance(r, Wilds)]
+    for index, meld in enumerate(ctx.melds):
+        if any(kinds & set(meld.tiles) for kinds in wilds):
+            raise RequestError(
+                f"melds[{index}]: {meld} holds a wild tile, and no meld may use one in {preset.id}"
+            )
     if ctx.void_suit is not None and not any(isinstance(r, VoidSuit) for r in rules_of(preset)):
         raise RequestError(f"void: {preset.id} has no void suit, so a request may not name one")
 
