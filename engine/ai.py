@@ -134,6 +134,9 @@ def _without(hand: list[Tile], tile: Tile) -> list[Tile]:
 
 def _discard_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
     discards = [a for a in legal if a.kind is _DISCARD]
+    wilds = state.wild_kinds
+    if wilds:  # a wild completes any hand: keep it while anything else can go
+        discards = [a for a in discards if a.tiles[0] not in wilds] or discards
     if len(discards) == 1:
         return discards[0]
     counts = state.tile_counts(seat)

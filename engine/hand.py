@@ -404,6 +404,12 @@ class HandState:
         return self._wall_part.set_aside
 
     @property
+    def wild_kinds(self) -> frozenset[Tile]:
+        """Tile kinds that are wild in this hand (engine.rules.Wilds), for players and pictures."""
+        part = self.part_of(rules.WildsPart)
+        return part.rule.kinds if part is not None else frozenset()
+
+    @property
     def kong_points(self) -> list[int]:
         """The part of `points` paid for kongs at once."""
         return self._paid_for(Reason.KONG)

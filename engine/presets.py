@@ -211,7 +211,6 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-
 def _self_draw_presets() -> tuple[Preset, ...]:
     """Seed 004's self-draw tables: guangdong (a horse) and redwild (wild red dragons, birds)."""
     # imported here: the rule components import this module for its enums
