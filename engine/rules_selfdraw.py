@@ -85,6 +85,15 @@ class SetAsideSettlement(Rule):
 
     request_field: ClassVar[str] = ""
     count: ClassVar[int] = 0
+    label: ClassVar[str] = ""  # how pictures name the tiles
+
+    def hits(self, shown: Sequence[Tile]) -> frozenset[int]:
+        """The indexes of the shown tiles that counted (pictures mark them)."""
+        return frozenset()
+
+    def named_seat(self, shown: Sequence[Tile], seat_count: int) -> int | None:
+        """The seat the shown tiles name, if they name one (pictures say which)."""
+        return None
 
     def settle_shown(
         self,
@@ -117,6 +126,7 @@ class Horse(SetAsideSettlement):
 
     request_field: ClassVar[str] = "horse"
     count: ClassVar[int] = 1
+    label: ClassVar[str] = "Horse"
 
     def settle_shown(
         self,
@@ -128,6 +138,9 @@ class Horse(SetAsideSettlement):
     ) -> list[Payment]:
         (horse,) = shown
         return horse_settlement(payments, horse_seat(horse, seat_count))
+
+    def named_seat(self, shown: Sequence[Tile], seat_count: int) -> int | None:
+        return horse_seat(shown[0], seat_count)
 
 
 Horse.part = SetAsideSettlementPart
@@ -141,6 +154,10 @@ class Birds(SetAsideSettlement):
     per_hit: int = 2
     request_field: ClassVar[str] = "birds"
     count: ClassVar[int] = 4
+    label: ClassVar[str] = "Birds"
+
+    def hits(self, shown: Sequence[Tile]) -> frozenset[int]:
+        return frozenset(bird_hits(shown))
 
     def settle_shown(
         self,

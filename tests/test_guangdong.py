@@ -20,6 +20,8 @@ from engine.session import next_dealer_seat
 from engine.settlement import Payment, Reason, deltas_of
 from engine.simulate import play_out
 from engine.tiles import parse_tile
+from render import render_result, to_png
+from render.adapt import result_view_from_state, table_view_from_state
 
 GUANGDONG = find_preset("guangdong")
 
@@ -330,3 +332,27 @@ def test_the_score_contract_takes_the_horse_and_answers_deltas() -> None:
 def test_requests_guangdong_cannot_have_are_refused(fields: dict[str, object], words: str) -> None:
     with pytest.raises(RequestError, match=words):
         ask(**fields)
+
+
+# ------------------------------------------------------------------------------- pictures
+
+
+def test_the_horse_is_face_down_at_the_table_and_revealed_in_the_result() -> None:
+    state = HandState.arranged(GUANGDONG, EXAMPLE_HANDS, draws="5p", replacements="2m")
+    (horse,) = table_view_from_state(state).set_aside
+    assert (horse.label, horse.tiles, horse.face_down) == ("Horse", (), 1)
+    act(state, "0 discard 9p", "1 win")
+    result = result_view_from_state(state)
+    (horse,) = result.set_aside
+    assert (horse.label, horse.tiles, horse.face_down) == ("Horse: South", (parse_tile("2m"),), 0)
+    assert ("Horse", (("Player 1", 4), ("Player 3", -2), ("Player 4", -2))) in result.other_payments
+    png = to_png(render_result(result))
+    assert png.startswith(b"\x89PNG")
+
+
+def test_the_horse_stays_face_down_after_a_wall_draw() -> None:
+    state = play_out(HandState(GUANGDONG, 4))
+    outcome = state.outcome()
+    assert outcome is not None and not outcome.wins
+    (horse,) = result_view_from_state(state).set_aside
+    assert horse.tiles == () and horse.face_down == 1

@@ -18,6 +18,8 @@ from engine.session import next_dealer_seat
 from engine.settlement import Reason
 from engine.simulate import play_out
 from engine.tiles import RED, parse_tiles
+from render import render_result, to_png
+from render.adapt import hand_view_from_state, result_view_from_state, table_view_from_state
 
 REDWILD = find_preset("redwild")
 
@@ -208,3 +210,26 @@ def test_the_computer_plays_whole_hands_legally() -> None:
         assert outcome is not None and sum(outcome.deltas) == 0
         assert all(w.by.value != "discard" for w in outcome.wins)
         assert sorted(state.tiles_in_play()) == sorted(REDWILD.wall)
+
+
+# ------------------------------------------------------------------------------- pictures
+
+
+def test_birds_face_down_at_the_table_revealed_with_their_hits_and_wild_badges() -> None:
+    hands = [
+        FILLER + "1s3s5s9s" + "6s",
+        "123m456m789m12p5p7z",
+        FILLER + "2s4s7s8s",
+        "2m4m6m8m1p3p6p7p9p4s6s8s3s",
+    ]
+    state = HandState.arranged(REDWILD, hands, draws="5p", replacements="1s2s9s7s")
+    table = table_view_from_state(state)
+    assert table.wild == frozenset({RED}) and hand_view_from_state(state, 1).wild == {RED}
+    (birds,) = table.set_aside
+    assert (birds.label, birds.tiles, birds.face_down) == ("Birds", (), 4)
+    act(state, "0 discard 6s", "1 win")
+    result = result_view_from_state(state)
+    (birds,) = result.set_aside
+    assert birds.tiles == tuple(parse_tiles("1s2s9s7s")) and birds.hits == {0, 2}
+    assert result.wild == {RED}
+    assert to_png(render_result(result)).startswith(b"\x89PNG")

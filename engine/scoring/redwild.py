@@ -6,8 +6,10 @@ the seed-004 ones, paid at once (engine.scoring.sichuan's).
 
 Decisions where RULES.md leaves room:
 
-- `unit` is "points" and `fan` 0: the table counts points, not fan. The base is given as
-  `points`; a hand with no red dragon lists no pattern of its own (its base is simply 4).
+- `unit` is "points" and `fan` is the base per payer (2 or 4): the table counts points, not
+  fan, and the result picture's headline shows the base. A hand with no red dragon lists no
+  pattern of its own (its base is simply 4). `points` is what each payer (or the robbed player,
+  for three) pays before the birds.
 - Four red dragons lists the pattern `four_red_dragons` (0: it is a win, not a bonus); held by
   a hand that is also complete, it is the same win. It pays the base of a hand with a red dragon
   (2), since it holds four.
@@ -49,7 +51,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
         points = {"each": base}
     else:
         points = {"discarder": (preset.seat_counts[0] - 1) * base}
-    return Score(valid=True, fan=0, unit=preset.unit, patterns=patterns, points=points)
+    return Score(valid=True, fan=base, unit=preset.unit, patterns=patterns, points=points)
 
 
 def is_complete(preset: Preset, ctx: WinContext) -> bool:
