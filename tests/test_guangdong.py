@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from bot.runtime.snapshots import set_aside_text
 from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase, Termination
 from engine.presets import find_preset
@@ -348,6 +349,8 @@ def test_the_horse_is_face_down_at_the_table_and_revealed_in_the_result() -> Non
     assert ("Horse", (("Player 1", 4), ("Player 3", -2), ("Player 4", -2))) in result.other_payments
     png = to_png(render_result(result))
     assert png.startswith(b"\x89PNG")
+    # the terminal and Discord narration reveal it with the win
+    assert set_aside_text(state) == ["Horse: South (2m)."]
 
 
 def test_the_horse_stays_face_down_after_a_wall_draw() -> None:

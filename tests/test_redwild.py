@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.runtime.snapshots import set_aside_text
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import HandState, Phase
@@ -233,3 +234,4 @@ def test_birds_face_down_at_the_table_revealed_with_their_hits_and_wild_badges()
     assert birds.tiles == tuple(parse_tiles("1s2s9s7s")) and birds.hits == {0, 2}
     assert result.wild == {RED}
     assert to_png(render_result(result)).startswith(b"\x89PNG")
+    assert set_aside_text(state) == ["Birds (1s 2s 9s 7s), 2 hits."]
