@@ -536,8 +536,14 @@ class HandState:
         return actions
 
     def waits(self, hand: Sequence[Tile]) -> list[Tile]:
-        """The tiles that would complete this concealed hand under the preset's shapes."""
-        return shapes.waits(counts_of(hand), **shape_options(self.preset))
+        """The tiles that would complete this concealed hand under the preset's shapes (held
+        wilds standing in as jokers)."""
+        counts = counts_of(hand)
+        wilds = self.wild_kinds
+        jokers = sum(counts[kind] for kind in wilds) if wilds else 0
+        if jokers:
+            counts = rules.wild_free(counts, wilds)
+        return shapes.waits(counts, jokers=jokers, **shape_options(self.preset))
 
     def _claim_options(self, seat: int, next_seat: int) -> list[Action]:
         """What `seat` may claim on the open tile; `next_seat` (the discarder's next) may chow."""

@@ -235,3 +235,9 @@ def test_birds_face_down_at_the_table_revealed_with_their_hits_and_wild_badges()
     assert result.wild == {RED}
     assert to_png(render_result(result)).startswith(b"\x89PNG")
     assert set_aside_text(state) == ["Birds (1s 2s 9s 7s), 2 hits."]
+
+
+def test_waits_count_held_wilds_as_jokers() -> None:
+    # four pungs and a red dragon: any tile pairs with the wild
+    waits = HandState(REDWILD, 1).waits(parse_tiles("111m222m333m444m7z"))
+    assert {parse_tiles("9s")[0], parse_tiles("5p")[0], RED} <= set(waits)
