@@ -241,3 +241,25 @@ def test_waits_count_held_wilds_as_jokers() -> None:
     # four pungs and a red dragon: any tile pairs with the wild
     waits = HandState(REDWILD, 1).waits(parse_tiles("111m222m333m444m7z"))
     assert {parse_tiles("9s")[0], parse_tiles("5p")[0], RED} <= set(waits)
+
+
+def test_several_robbers_with_and_without_wilds_are_paid_by_the_robbed_for_all_three() -> None:
+    hands = [
+        "99s2468m1368p135s" + "7s",
+        "123m456m789m78s5p9s",
+        "13579m2479p2467s",
+        "123p456p789p8s7z33s",  # waits on 9s with the red dragon standing for 7s
+    ]
+    # birds 1m 5p 2s 3m: two hits
+    state = HandState.arranged(REDWILD, hands, draws="5p4m6p5m9s", replacements="1m5p2s3m")
+    act(state, "0 discard 7s", "1 discard 9s", "0 pung 9s", "0 discard 1p")
+    act(state, "1 discard 4m", "2 discard 6p", "3 discard 5m", "0 added_kong 9s")
+    assert state.phase is Phase.ROB and sorted(state.seats_to_act()) == [1, 3]
+    act(state, "1 win", "3 win")
+    outcome = state.outcome()
+    assert outcome is not None
+    # S holds no red dragon: (4 + 2 x 2) x 3 = 24; N holds one: (2 + 2 x 2) x 3 = 18
+    assert outcome.deltas == (-42, 24, 0, 18)
+    assert outcome.paid_for(Reason.BIRD) == [-24, 12, 0, 12]
+    assert outcome.paid_for(Reason.KONG) == [0, 0, 0, 0]
+    assert next_dealer_seat(REDWILD.rotation, outcome) == 0
