@@ -5,6 +5,16 @@ The set-aside tiles themselves are the wall's (`Preset.set_aside`, engine.rules.
 `SetAsideSettlement` reads them when a win is settled — the moment they are revealed — and the
 same pure function settles a `mahjong-bot score` request that names them (`horse`, `birds`).
 
+Decisions where RULES.md leaves room:
+
+- The horse and the birds settle each win on its own: with several robbers of one kong, each
+  robber's payments are mirrored (or doubled) and get their bird hits.
+- A horse on the dealer doubles every win payment to or from the dealer, as its own payment
+  (Reason.HORSE), so the ledger shows the doubling apart from the win.
+- Birds pay per payer: a robbed player, who pays for all three, pays the birds for three too.
+- They stay face down after a wall draw or the deal limit: RULES.md reveals them at a win only.
+- A `score` request that leaves out `horse` or `birds` is settled without them.
+
 >>> from engine.tiles import parse_tile, parse_tiles
 >>> [horse_seat(parse_tile(name), 4) for name in ("6m", "7z", "5z", "4s")]
 [1, 0, 2, 3]

@@ -13,6 +13,9 @@ Decisions where RULES.md leaves room:
 - Four red dragons lists the pattern `four_red_dragons` (0: it is a win, not a bonus); held by
   a hand that is also complete, it is the same win. It pays the base of a hand with a red dragon
   (2), since it holds four.
+- "On your own turn" means with a drawn tile, as every self draw (the dealer's first turn
+  included); a player who has just punged discards first. The four cannot be konged.
+- The computer player never discards a red dragon while it has another tile to discard.
 - A wild stands for any tile, including a fifth copy of a kind; seven pairs may hold four of a
   kind as two pairs, as at every seed-004 table.
 """
