@@ -6,9 +6,11 @@ Every number is worked out in the comment beside it. Seats 0-3 are E S W N from 
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
-from bot.runtime.snapshots import set_aside_text
+from bot.runtime.snapshots import event_lines, set_aside_text
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import HandState, Phase
@@ -263,3 +265,23 @@ def test_several_robbers_with_and_without_wilds_are_paid_by_the_robbed_for_all_t
     assert outcome.paid_for(Reason.BIRD) == [-24, 12, 0, 12]
     assert outcome.paid_for(Reason.KONG) == [0, 0, 0, 0]
     assert next_dealer_seat(REDWILD.rotation, outcome) == 0
+
+
+def test_the_narration_of_a_win_reveals_the_birds() -> None:
+    hands = [
+        FILLER + "1s3s5s9s" + "6s",
+        "123m456m789m12p5p7z",
+        FILLER + "2s4s7s8s",
+        "2m4m6m8m1p3p6p7p9p4s6s8s3s",
+    ]
+    state = HandState.arranged(REDWILD, hands, draws="5p", replacements="1s5s9s2s")
+    act(state, "0 discard 6s")
+    events = state.apply(Action.parse("1 win"))
+    table = SimpleNamespace(hand=state)
+    lines = event_lines(table, events, ["A", "B", "C", "D"])  # type: ignore[arg-type]
+    # a win with no pattern says no empty brackets
+    assert lines[:3] == [
+        "B won by self draw: 2 points.",
+        "Payment: A -8, B +24, C -8, D -8.",
+        "Birds (1s 5s 9s 2s), 3 hits.",
+    ]

@@ -500,7 +500,8 @@ def event_lines(
                 lines.append(f"{who} wins.")
                 continue
             line = win_line(record, names, hand.preset.unit)
-            lines.append(f"{line} ({patterns_text(record)}).")
+            patterns = patterns_text(record)  # a basic win has none
+            lines.append(f"{line} ({patterns})." if patterns else f"{line}.")
             paid = payment_text(record.deltas, names)
             if paid:
                 lines.append(f"Payment: {paid}.")
