@@ -187,7 +187,13 @@ def table_text(public: PublicSnapshot) -> str:
     view = public.table_view
     if view is None:
         return public.status
-    lines = [f"--- {WIND_WORDS[view.prevailing_wind]} round · wall {view.wall_left} ---"]
+    extras = "".join(
+        f" · {item.label} {item.face_down} face down" for item in view.set_aside if item.face_down
+    )
+    if view.wild:
+        extras += f" · wild {format_tiles(sorted(view.wild))}"
+    head = f"{WIND_WORDS[view.prevailing_wind]} round · wall {view.wall_left}{extras}"
+    lines = [f"--- {head} ---"]
     for wind, seat in enumerate(view.seats):
         melds = " ".join(str(m) for m in seat.melds) or "-"
         flowers = format_tiles(seat.bonus) or "-"

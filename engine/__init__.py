@@ -1,3 +1,5 @@
-# The presets module first: the presets hold rule components (engine.rules), which are defined
-# over the preset types, so importing engine.rules before engine.presets would be circular.
+"""The mahjong engine."""
+
+# The preset registry first: presets built from rule components import engine.rules, which
+# imports the registry's enums, so the registry must start loading before engine.rules does.
 from engine import presets as _presets  # noqa: F401

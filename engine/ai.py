@@ -17,6 +17,7 @@ from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase
 from engine.presets import shape_options
+from engine.rules import wild_free
 from engine.tiles import (
     DRAGONS,
     HONOURS,
@@ -61,7 +62,12 @@ def choose_action(state: HandState, seat: int) -> Action:
 
 
 def _shanten(state: HandState, tiles: list[Tile]) -> int:
-    return shapes.shanten(counts_of(tiles), **shape_options(state.preset))
+    counts = counts_of(tiles)
+    wilds = state.wild_kinds
+    jokers = sum(counts[kind] for kind in wilds) if wilds else 0
+    if jokers:  # held wilds count as jokers
+        counts = wild_free(counts, wilds)
+    return shapes.shanten(counts, jokers=jokers, **shape_options(state.preset))
 
 
 def _target_suit(counts: list[int]) -> str:
@@ -134,12 +140,18 @@ def _without(hand: list[Tile], tile: Tile) -> list[Tile]:
 
 def _discard_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
     discards = [a for a in legal if a.kind is _DISCARD]
+    wilds = state.wild_kinds
+    if wilds:  # a wild completes any hand: keep it while anything else can go
+        discards = [a for a in discards if a.tiles[0] not in wilds] or discards
     if len(discards) == 1:
         return discards[0]
     counts = state.tile_counts(seat)
     target = _target_suit(counts) if state.preset.min_fan else ""
     values = _keep_values(state, seat, [a.tiles[0] for a in discards], counts, target)
     by_value = _by_keep_value(values, discards)
+    if wilds:  # shanten with jokers: the one-table-per-hand shortcut below has none
+        hand = state.hands[seat]
+        return min(by_value, key=lambda a: _shanten(state, _without(hand, a.tiles[0])))
     shanten = shapes.DiscardShanten(counts, **shape_options(state.preset))
     # a full hand's shanten is the best any discard can keep: stop at the first that keeps it,
     # trying the least valuable tiles first (the same choice as the minimum of both, cheaper)

@@ -231,6 +231,7 @@ class HandState:
         self._discard_rules = answering("discard_choices")
         self._kong_rules = answering("may_kong")
         self._win_rules = answering("may_win")
+        self._shape_rules = answering("win_shape")
         self._claim_rules = answering("may_claim")
         self._call_rules = answering("allows_call")
         self._kong_discards = answering("discard_is_kong")
@@ -413,6 +414,12 @@ class HandState:
         return self._wall_part.set_aside
 
     @property
+    def wild_kinds(self) -> frozenset[Tile]:
+        """Tile kinds that are wild in this hand (engine.rules.Wilds), for players and pictures."""
+        part = self.part_of(rules.WildsPart)
+        return part.rule.kinds if part is not None else frozenset()
+
+    @property
     def kong_points(self) -> list[int]:
         """The part of `points` paid for kongs at once."""
         return self._paid_for(Reason.KONG)
@@ -539,8 +546,14 @@ class HandState:
         return actions
 
     def waits(self, hand: Sequence[Tile]) -> list[Tile]:
-        """The tiles that would complete this concealed hand under the preset's shapes."""
-        return shapes.waits(counts_of(hand), **shape_options(self.preset))
+        """The tiles that would complete this concealed hand under the preset's shapes (held
+        wilds standing in as jokers)."""
+        counts = counts_of(hand)
+        wilds = self.wild_kinds
+        jokers = sum(counts[kind] for kind in wilds) if wilds else 0
+        if jokers:
+            counts = rules.wild_free(counts, wilds)
+        return shapes.waits(counts, jokers=jokers, **shape_options(self.preset))
 
     def _claim_options(self, seat: int, next_seat: int) -> list[Action]:
         """What `seat` may claim on the open tile; `next_seat` (the discarder's next) may chow."""
@@ -615,10 +628,19 @@ class HandState:
                 return False
         if self.phase is _ROB and self.rob_kind is _CONCEALED_KONG:
             return self._robbing.may_rob_concealed(counts)
+        for part in self._shape_rules:  # wilds standing in, a special hand
+            decided = part.win_shape(seat, counts, by)
+            if decided is not None:
+                return decided
+        return self.is_win_counts(counts)
+
+    def is_win_counts(self, counts: list[int], jokers: int = 0) -> bool:
+        """Whether these counts (and jokers) form a winning shape of the preset."""
         seven_pairs, thirteen_orphans, kong_as_two_pairs = self._shape_switches
         # keywords given one by one: unpacking a dict of them costs more on every discard
         return shapes.is_win(
             counts,
+            jokers=jokers,
             seven_pairs=seven_pairs,
             thirteen_orphans=thirteen_orphans,
             kong_as_two_pairs=kong_as_two_pairs,

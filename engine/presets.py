@@ -273,9 +273,55 @@ PRESETS: dict[str, Preset] = {
     )
 }
 
+
+def _self_draw_presets() -> tuple[Preset, ...]:
+    """Seed 004's self-draw tables: guangdong (a horse) and redwild (wild red dragons, birds)."""
+    # imported here: the rule components import this module for its enums
+    from engine.rules import Wilds
+    from engine.rules_selfdraw import AllWildsWin, Birds, Horse
+    from engine.tiles import RED
+
+    common = dict(
+        chow=False,
+        multi_win=MultiWin.MULTIPLE,  # several robbers of one kong all win
+        discard_wins=False,
+        seven_pairs=True,
+        kong_as_two_pairs=True,
+        concealed_rob=ConcealedRob.NEVER,
+        rotation=Rotation.WINNER_DEALS,
+        unit="fan",
+        time_control="table",
+        rated_time_control="table",
+    )
+    guangdong = Preset(
+        id="guangdong",
+        name="Guangdong",
+        summary="136 tiles, no chows, self-draw wins only; a horse tile mirrors the payments.",
+        family="guangdong",
+        wall=_tiles_136(),
+        thirteen_orphans=True,
+        fan_cap=8,
+        set_aside=1,
+        rules=(Horse(),),
+        **common,  # type: ignore[arg-type]
+    )
+    redwild = Preset(
+        id="redwild",
+        name="Red Dragon wild",
+        summary="112 tiles, the four red dragons are wild, self-draw wins only; four birds.",
+        family="redwild",
+        wall=_tiles_108() + (RED,) * COPIES,
+        thirteen_orphans=False,
+        set_aside=4,
+        rules=(AllWildsWin(RED, COPIES), Wilds(frozenset({RED})), Birds()),
+        **{**common, "unit": "points"},  # type: ignore[arg-type]
+    )
+    return guangdong, redwild
+
+
+PRESETS.update((preset.id, preset) for preset in _self_draw_presets())
+
 PLANNED_PRESETS = {
-    "guangdong": "Guangdong: self draw only, a horse tile",
-    "redwild": "Red Dragon wild: four red dragons are jokers, birds",
     "hubei-laizi": "Hubei wild-kong (红中赖子杠)",
 }
 

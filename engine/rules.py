@@ -13,6 +13,8 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `discard_choices(seat)` — the tiles a seat must choose its discard from (void suit first).
 - `may_kong(seat, tile)` — an own-turn concealed kong of `tile`.
 - `may_win(seat, counts, tile, by)` — a win with these counts (winning tile included).
+- `win_shape(seat, counts, by)` — decide whether the counts are a winning shape (wilds standing
+  in, a special hand); None leaves it to the standard shapes. The first part to answer decides.
 - `may_claim(seat, tile)` — any call at all on this tile (void suit, locked hand, wild kinds).
 - `allows_call(seat, action)` — one offered call (pass rules, wilds in a chow).
 - `discard_is_kong(seat, tile)` — a discard that is a kong instead (fixed kong tiles).
@@ -81,6 +83,9 @@ class Part:
     def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
         return True
 
+    def win_shape(self, seat: int, counts: list[int], by: WinBy) -> bool | None:
+        return None
+
     def may_claim(self, seat: int, tile: Tile) -> bool:
         return True
 
@@ -120,6 +125,7 @@ HOOKS = (
     "discard_choices",
     "may_kong",
     "may_win",
+    "win_shape",
     "may_claim",
     "allows_call",
     "discard_is_kong",
@@ -551,13 +557,19 @@ PassRule.part = PassPart
 
 @dataclass(frozen=True, slots=True)
 class Wilds(Rule):
-    """Wild tile kinds: never claimed, never part of a claimed meld or an own-turn kong.
-    (Shape analysis with wilds comes with the presets that use them.)"""
+    """Wild tile kinds: never claimed, never part of a claimed meld or an own-turn kong; in a
+    winning hand each held wild stands for any tile (engine.shapes' jokers)."""
 
     kinds: frozenset[Tile] = frozenset()
 
 
 class WildsPart(Part):
+    def win_shape(self, seat: int, counts: list[int], by: WinBy) -> bool | None:
+        wilds = sum(counts[kind] for kind in self.rule.kinds)
+        if not wilds:
+            return None
+        return self.state.is_win_counts(wild_free(counts, self.rule.kinds), jokers=wilds)
+
     def may_claim(self, seat: int, tile: Tile) -> bool:
         return tile not in self.rule.kinds
 
@@ -569,6 +581,11 @@ class WildsPart(Part):
 
 
 Wilds.part = WildsPart
+
+
+def wild_free(counts: Sequence[int], kinds: frozenset[Tile]) -> list[int]:
+    """A copy of the counts with the wild kinds taken out (they are counted as jokers)."""
+    return [0 if kind in kinds else count for kind, count in enumerate(counts)]
 
 
 @dataclass(frozen=True, slots=True)

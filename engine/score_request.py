@@ -22,7 +22,8 @@ from importlib import import_module
 from typing import IO, Any, TypeVar
 
 from engine.presets import Preset, UnknownPresetError, find_preset, with_min_fan
-from engine.rules import Part, VoidSuit, rules_of
+from engine.rules import Part, VoidSuit, Wilds, rules_of
+from engine.rules_selfdraw import SetAsideSettlement
 from engine.scoring import score, win_payments
 from engine.scoring.base import FLAGS, Score, WinBy, WinContext
 from engine.settlement import deltas_of
@@ -53,6 +54,8 @@ FIELDS = (
     "min_fan",
     "wall_left",
     "seen",
+    "horse",
+    "birds",
 )
 REQUIRED = ("preset", "hand", "win")
 VOID_SUITS = ("m", "p", "s")
@@ -78,38 +81,81 @@ def score_request(request: object) -> dict[str, object]:
         if error.name != family:
             raise
         raise RequestError(f"preset {preset.id!r} has no scoring yet") from None
+    assert isinstance(request, dict)
+    source = _source(request, ctx)
+    shown = _set_aside_tiles(request, preset, ctx)
     result = score(preset, ctx)
     answer = result.to_json()
     if result.valid and (source is not None or ctx.by is WinBy.SELF_DRAW):
-        answer["deltas"] = win_deltas(preset, result, ctx, source)
+        answer["deltas"] = win_deltas(preset, result, ctx, source, shown)
     return answer
 
 
 def win_deltas(
-    preset: Preset, result: Score, ctx: WinContext, source: int | None
+    preset: Preset,
+    result: Score,
+    ctx: WinContext,
+    source: int | None,
+    shown: dict[SetAsideSettlement, list[Tile]],
 ) -> dict[str, int]:
-    """The win's own settlement per seat in play, as the hand settles it: the family's win
-    payments, then each settling rule of the preset (a dealer bonus, a cap). The settling parts
-    answer without a hand, so they read only their rule and the payments."""
-    seats = tuple(range(preset.seat_counts[0]))
+    """The win's own settlement per seat in play (kong payments excluded), as the hand settles
+    it: the family's win payments, then each settling rule of the preset — a set-aside tile
+    the request shows (horse, birds), a dealer bonus, a cap. The other settling parts answer
+    without a hand, so they read only their rule and the payments."""
+    seats = range(preset.seat_counts[0])
     paid = win_payments(preset, result, ctx.seat, ctx.by, source, seats)
     for rule in rules_of(preset):
-        if rule.part.settle_win is not Part.settle_win:
+        if isinstance(rule, SetAsideSettlement):
+            if rule in shown:
+                paid = rule.settle_shown(shown[rule], ctx.seat, ctx.by, paid, len(seats))
+        elif rule.part.settle_win is not Part.settle_win:
             paid = rule.bind(None).settle_win(ctx.seat, ctx.by, source, paid)  # type: ignore[arg-type]
-    deltas = deltas_of(paid, len(seats))
-    return {SEAT_NAMES[seat]: deltas[seat] for seat in seats}
+    return dict(zip(SEAT_NAMES, deltas_of(paid, len(seats)), strict=False))
 
 
 def _source(request: dict[str, Any], ctx: WinContext) -> int | None:
     """`from`: the discarder's seat, or the robbed player's; none on a self draw."""
     if request.get("from") is None:
         return None
-    source = _choice(request, "from", "E", list(SEAT_NAMES), SEAT_NAMES.index)
     if ctx.by is WinBy.SELF_DRAW:
         raise RequestError("from: a self draw has no discarder, so a request may not name one")
+    source = _choice(request, "from", "E", list(SEAT_NAMES), SEAT_NAMES.index)
     if source == ctx.seat:
         raise RequestError(f"from: {SEAT_NAMES[source]} is the winner's own seat")
     return source
+
+
+def _set_aside_tiles(
+    request: dict[str, Any], preset: Preset, ctx: WinContext
+) -> dict[SetAsideSettlement, list[Tile]]:
+    """The set-aside tiles a request names (`horse`, `birds`), each checked against the rule
+    of the preset that reveals them."""
+    rules = {r.request_field: r for r in rules_of(preset) if isinstance(r, SetAsideSettlement)}
+    shown: dict[SetAsideSettlement, list[Tile]] = {}
+    for field in ("horse", "birds"):
+        if request.get(field) is None:
+            continue
+        rule = rules.get(field)
+        if rule is None:
+            raise RequestError(f"{field}: {preset.id} sets no {field} aside")
+        tiles = _tiles(request, field)
+        if len(tiles) != rule.count:
+            raise RequestError(
+                f"{field}: {preset.id} sets {rule.count} tile(s) aside, got {len(tiles)}"
+            )
+        for tile in tiles:
+            _check_kind(preset, field, tile)
+        shown[rule] = tiles
+    used = [*ctx.concealed, *(t for m in ctx.melds for t in m.tiles)]
+    used += [t for tiles in shown.values() for t in tiles]
+    wall = Counter(preset.wall)
+    for tile, count in sorted(Counter(used).items()):
+        if count > wall[tile]:
+            raise RequestError(
+                f"{tile_name(tile)} appears {count} times across hand, melds and set-aside "
+                f"tiles, but the {preset.id} wall has {wall[tile]}"
+            )
+    return shown
 
 
 def run_score_lines(lines: Iterable[str], out: IO[str], err: IO[str]) -> int:
@@ -215,6 +261,16 @@ def check_rules(preset: Preset, ctx: WinContext) -> None:
                 raise RequestError(
                     f"melds[{index}]: {meld} cannot be claimed in {preset.id}, which has no chows"
                 )
+    if ctx.by is WinBy.DISCARD and not preset.discard_wins:
+        raise RequestError(
+            f"by: {preset.id} has no discard wins (only self draw or robbing a kong)"
+        )
+    wilds = [r.kinds for r in rules_of(preset) if isinstance(r, Wilds)]
+    for index, meld in enumerate(ctx.melds):
+        if any(kinds & set(meld.tiles) for kinds in wilds):
+            raise RequestError(
+                f"melds[{index}]: {meld} holds a wild tile, and no meld may use one in {preset.id}"
+            )
     if ctx.void_suit is not None and not any(isinstance(r, VoidSuit) for r in rules_of(preset)):
         raise RequestError(f"void: {preset.id} has no void suit, so a request may not name one")
 

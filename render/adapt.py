@@ -12,10 +12,12 @@ from engine.ai import choose_action
 from engine.hand import HandState, Phase, WinRecord
 from engine.presets import Opening, find_preset
 from engine.rules import PassEnds, PassPart
+from engine.rules_selfdraw import SetAsideSettlementPart
+from engine.settlement import Reason
 from engine.simulate import play_out
 from engine.tiles import tile_name
 from render.style import WIND_NAMES
-from render.views import HandView, ResultView, SeatView, TableView, WinView
+from render.views import HandView, ResultView, SeatView, SetAside, TableView, WinView
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
 WIND_WORDS = WIND_NAMES  # the wind names, spelled once (render.style), for every front end
@@ -52,6 +54,7 @@ def hand_view_from_state(
         bonus=tuple(state.bonus[seat]),
         player_name=player_name,
         blocked=pass_notes(state, seat),
+        wild=state.wild_kinds,
     )
 
 
@@ -100,7 +103,27 @@ def table_view_from_state(
         turn=state.turn if state.phase is Phase.TURN else None,
         latest=state.last_discard,
         status=status_line(state, names) if status is None else status,
+        wild=state.wild_kinds,
+        set_aside=set_aside_views(state, revealed=False),
     )
+
+
+def set_aside_views(state: HandState, *, revealed: bool) -> tuple[SetAside, ...]:
+    """The tiles set aside at the deal (a horse, birds): face down during play, shown with what
+    hit once revealed. Nobody sees them before, so the picture shows only how many there are."""
+    tiles = tuple(state.set_aside)
+    if not tiles:
+        return ()
+    part = state.part_of(SetAsideSettlementPart)
+    label = part.rule.label if part is not None else "Set aside"
+    if not revealed:
+        return (SetAside(label, face_down=len(tiles)),)
+    if part is None:
+        return (SetAside(label, tiles),)
+    named = part.rule.named_seat(tiles, state.seat_count)
+    if named is not None:
+        label = f"{label}: {WIND_WORDS[named]}"
+    return (SetAside(label, tiles, hits=part.rule.hits(tiles)),)
 
 
 def _seat_view(state: HandState, seat: int, name: str, points: int) -> SeatView:
@@ -171,9 +194,17 @@ def result_view_from_state(
         note="" if wins else _ENDINGS.get(outcome.termination.value, ""),
         other_payments=tuple(
             (label, tuple((names[s], amount) for s, amount in enumerate(ledger) if amount))
-            for label, ledger in (("Kongs", state.kong_points), ("Wall draw", state.draw_points))
+            for label, ledger in (
+                ("Kongs", state.kong_points),
+                ("Wall draw", state.draw_points),
+                ("Horse", outcome.paid_for(Reason.HORSE)),
+                ("Birds", outcome.paid_for(Reason.BIRD)),
+            )
             if any(ledger)
         ),
+        wild=state.wild_kinds,
+        # revealed when the hand ends with a win (RULES.md: the horse, the birds)
+        set_aside=set_aside_views(state, revealed=bool(wins)),
     )
 
 

@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 from engine.actions import ActionKind
 from engine.presets import HKOS, PRESETS, ConcealedRob, MultiWin, Preset
 from engine.rules import FixedKongs, OpenHandToWin, Part, PassEnds, PassRule, Rule, Wilds
+from engine.rules_selfdraw import mirror_seat
 from engine.scoring.base import WinBy
-from engine.settlement import Payment, Reason
+from engine.settlement import Payment
 from engine.tiles import COPIES, RED, parse_tile
 
 _SUITS = tuple(t for t in range(27) for _ in range(COPIES))
@@ -81,14 +82,7 @@ class MirrorSeatPart(Part):
     def settle_win(
         self, seat: int, by: WinBy, source: int | None, payments: list[Payment]
     ) -> list[Payment]:
-        horse = self.rule.seat
-        mirrored = []
-        for paid in payments:
-            payer = 0 if paid.payer == horse else paid.payer
-            payee = 0 if paid.payee == horse else paid.payee
-            if (payer, payee) != (paid.payer, paid.payee) and payer != payee:
-                mirrored.append(Payment(payer, payee, paid.amount, Reason.HORSE))
-        return payments + mirrored
+        return mirror_seat(payments, self.rule.seat)
 
 
 MirrorSeat.part = MirrorSeatPart

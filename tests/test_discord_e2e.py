@@ -487,6 +487,21 @@ async def test_table_message_edits_are_coalesced(fake: FakeDiscord, tmp_path: Pa
     assert all(gap >= interval * 0.95 for gap in gaps), gaps
 
 
+@pytest.mark.parametrize(("preset", "aside"), [("guangdong", 1), ("redwild", 4)])
+async def test_self_draw_tables_play_on_discord(
+    fake: FakeDiscord, tmp_path: Path, preset: str, aside: int
+) -> None:
+    """guangdong and redwild tables open, start and offer the first turn's controls."""
+    alice = fake.users[0]
+    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+        table_msg = await open_table(fake, alice, preset=preset, computers=3)
+        await click(fake, alice, table_msg, label="Start")
+        message = await dm_with_controls(fake, alice, moment(bot))
+        hand = live(bot).hand
+        assert hand is not None and hand.preset.id == preset and len(hand.set_aside) == aside
+        assert any(":act:" in c for c in message.custom_ids)
+
+
 async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, tmp_path: Path) -> None:
     """Swap three: a three-tile menu in the DM; then the void suit: three buttons."""
     alice = fake.users[0]

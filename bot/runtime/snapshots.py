@@ -33,6 +33,7 @@ from render.adapt import (
     WIND_WORDS,
     hand_view_from_state,
     result_view_from_state,
+    set_aside_views,
     status_line,
     table_view_from_state,
     win_how,
@@ -415,6 +416,15 @@ def patterns_text(win: WinRecord) -> str:
     return ", ".join(f"{pretty_pattern(p.id).lower()} {p.fan}" for p in win.score.patterns)
 
 
+def set_aside_text(hand: HandState) -> list[str]:
+    """'Horse: South (2m).', 'Birds (1s 2s 9s 7s), 2 hits.': the set-aside tiles, revealed."""
+    lines = []
+    for item in set_aside_views(hand, revealed=True):
+        hits = f", {len(item.hits)} hit{'s' if len(item.hits) != 1 else ''}" if item.hits else ""
+        lines.append(f"{item.label} ({' '.join(map(tile_name, item.tiles))}){hits}.")
+    return lines
+
+
 def payment_text(deltas: Iterable[int], names: Sequence[str]) -> str:
     return ", ".join(f"{names[s]} {d:+d}" for s, d in enumerate(deltas) if d)
 
@@ -490,10 +500,13 @@ def event_lines(
                 lines.append(f"{who} wins.")
                 continue
             line = win_line(record, names, hand.preset.unit)
-            lines.append(f"{line} ({patterns_text(record)}).")
+            patterns = patterns_text(record)  # a basic win has none
+            lines.append(f"{line} ({patterns})." if patterns else f"{line}.")
             paid = payment_text(record.deltas, names)
             if paid:
                 lines.append(f"Payment: {paid}.")
+            if wins == 1:  # the tiles set aside at the deal are revealed at the first win
+                lines.extend(set_aside_text(hand))
             after = hand.preset.after_win
             if after is AfterWin.LEAVE and not hand.is_over:
                 lines.append(f"{who} is out of the hand.")

@@ -39,6 +39,8 @@ from engine.tiles import MeldKind, Tile, counts_of, suit_of
 if TYPE_CHECKING:
     from engine.hand import HandState
 
+SUITS = "mps"
+
 FAN: dict[str, int] = {
     "all_pungs": 1,
     "seven_pairs": 2,
@@ -131,7 +133,10 @@ def tile_patterns(ctx: WinContext) -> tuple[Pattern, ...]:
     """The patterns of the tiles whatever their reading: full flush and roots."""
     tiles = all_tiles(ctx)
     roots = sum(1 for count in counts_of(tiles) if count == 4)
-    return _patterns([("full_flush", len({suit_of(t) for t in tiles}) == 1), ("root", roots)])
+    suits = {suit_of(t) for t in tiles}
+    # one suit and no honours (an all-honours hand is no flush)
+    full_flush = len(suits) == 1 and suits <= set(SUITS)
+    return _patterns([("full_flush", full_flush), ("root", roots)])
 
 
 def win_patterns(ctx: WinContext) -> tuple[Pattern, ...]:
