@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
+from bot.runtime.computers import DEFAULT_LEVEL, computer_for
 from bot.runtime.errors import (
     NoSuchTableError,
     NotSeatedError,
@@ -37,8 +38,8 @@ from data import (
     TableOptions,
     WinRecord,
 )
+from data.rating import RATED_SEATS
 from engine.actions import Action
-from engine.ai import choose_action
 from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
 from engine.presets import TIME_CONTROLS, Preset, UnknownPresetError, find_preset
@@ -74,6 +75,27 @@ def _playable(preset_id: str) -> Preset:
         return find_preset(preset_id)
     except UnknownPresetError as error:
         raise TableError(str(error)) from None
+
+
+def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
+    """The seats of a new table: `players` if the preset allows it (default: its first
+    count); a rated table seats RATED_SEATS (RULES.md: 2- and 3-player tables are casual)."""
+    count = preset.seat_counts[0] if players is None else players
+    if count not in preset.seat_counts:
+        *others, last = map(str, preset.seat_counts)
+        allowed = f"{', '.join(others)} or {last}" if others else last
+        raise TableError(f"{preset.name} is played by {allowed} players, not {count}")
+    if rated and count != RATED_SEATS:
+        raise TableError(
+            f"rated tables seat {RATED_SEATS} people: {count}-player tables are casual"
+        )
+    return count
+
+
+def quickplay_seats(preset: Preset) -> int:
+    """Quick Play makes tables of the preset's first seat count (four for every preset that
+    seats four): a queue fills one table size."""
+    return preset.seat_counts[0]
 
 
 def fixed_clock(preset: Preset, rated: bool) -> str | None:
@@ -178,7 +200,12 @@ class Runtime:
         wall = parse_tiles(setup["wall"]) if "wall" in setup else None
         table.dealer = start.dealer
         table.hand = HandState.replay(
-            table.preset, last.seed, last.actions, start.round_wind, wall=wall
+            table.preset,
+            last.seed,
+            last.actions,
+            start.round_wind,
+            wall=wall,
+            seat_count=start.seat_count,
         )
         table.hand_id = last.hand_id
         record = await self.store.hand_record(last.hand_id)
@@ -206,6 +233,10 @@ class Runtime:
             table.seats[seat.seat] = Seat(seat.player_id, str(names.get(seat.player_id, "?")))
         if row.session_state:
             table.session = Session.from_json(json.loads(row.session_state))
+        if table.session is not None and table.session.seat_count != table.seat_count:
+            raise ValueError(
+                f"its session seats {table.session.seat_count}, the table {table.seat_count}"
+            )
         if row.phase is Phase.PLAYING and item.hand is not None:
             setup = json.loads(item.hand.setup or "{}")
             session = Session.from_json(setup["session"])
@@ -213,11 +244,16 @@ class Runtime:
             table.dealer = session.dealer
             wall = parse_tiles(setup["wall"]) if "wall" in setup else None
             table.hand = HandState.replay(
-                table.preset, item.hand.seed, item.hand.actions, session.round_wind, wall=wall
+                table.preset,
+                item.hand.seed,
+                item.hand.actions,
+                session.round_wind,
+                wall=wall,
+                seat_count=session.seat_count,
             )
             table.hand_id = item.hand.hand_id
             deadlines = item.deadlines
-            table.reserves = [deadlines.get(f"reserve:{p}", 0.0) for p in range(4)]
+            table.reserves = [deadlines.get(f"reserve:{p}", 0.0) for p in range(table.seat_count)]
             table.deadline = deadlines.get("decision")
             table.decision_started = deadlines.get("decision_started", self.timers.now())
             table.deal_deadline = deadlines.get("deal")
@@ -261,13 +297,21 @@ class Runtime:
         time_control: str | None = None,
         computers: int = 0,
         name: str = "",
+        players: int | None = None,
+        level: str = DEFAULT_LEVEL,
     ) -> LiveTable:
-        """A new table in the lobby with its creator seated (and `computers` computer seats)."""
+        """A new table of `players` seats (default: the preset's first count) in the lobby
+        with its creator seated (and `computers` computer seats of `level`)."""
         preset = _playable(preset_id)
         if visibility not in ("public", "private"):
             raise TableError(f"visibility is public or private, not {visibility!r}")
-        if not 0 <= computers <= 3:
-            raise TableError(f"a table has room for 0 to 3 computer players, not {computers}")
+        count = seat_count_for(preset, players, rated)
+        if not 0 <= computers < count:
+            raise TableError(
+                f"a {count}-seat table has room for 0 to {count - 1} computer players, "
+                f"not {computers}"
+            )
+        computer_for(level)  # refuses an unknown level, or one this build lacks
         if rated and computers:
             raise TableError("rated tables are for four people: computers play casual tables")
         fixed = fixed_clock(preset, rated)
@@ -292,7 +336,13 @@ class Runtime:
             rated=rated,
             time_control=time_control,
             invite_code=code,
-            extra={"name": name, "names": {s.player_id: s.name for s in seats}, "invited": []},
+            extra={
+                "name": name,
+                "names": {s.player_id: s.name for s in seats},
+                "invited": [],
+                "seat_count": count,
+                "level": level,
+            },
         )
         now = self.timers.now()
         table_id = await self.store.create_table(
@@ -387,7 +437,7 @@ class Runtime:
             if table.full:
                 raise TableError("this table is full")
             taken = {s.player_id for s in table.seats if s is not None}
-            n = next(n for n in range(1, 5) if f"{COMPUTER_PREFIX}{n}" not in taken)
+            n = next(n for n in range(1, table.seat_count) if f"{COMPUTER_PREFIX}{n}" not in taken)
             table.seats[table.seats.index(None)] = Seat(f"{COMPUTER_PREFIX}{n}", f"Computer {n}")
             await self._save_seats(table)
         await self._notify(table, _Notices(table=True))
@@ -403,7 +453,9 @@ class Runtime:
                 missing = table.seats.count(None)
                 raise TableError(f"the table needs {missing} more player(s) to start")
             if table.session is None:
-                table.session = Session(table.preset, self._seed_source())
+                table.session = Session(
+                    table.preset, self._seed_source(), seat_count=table.seat_count
+                )
             notices = await self._begin_hand(table)
         await self._notify(table, notices)
         return table
@@ -520,15 +572,17 @@ class Runtime:
         channel_id: int | None = None,
         rated: bool = False,
     ) -> LiveTable | None:
-        """Queue for a table; returns the table once four are found (else None: queued)."""
+        """Queue for a table; returns the table once a table's worth of players are found
+        (else None: queued)."""
         preset = _playable(preset_id)
+        seats = seat_count_for(preset, quickplay_seats(preset), rated)
         key = (preset.id, rated)
         queue = self._queues.setdefault(key, [])
         if any(entry[0] == player_id for entry in queue):
             raise TableError("you are already in the Quick Play queue for this preset")
         queue.append((player_id, name, guild_id, channel_id))
-        if len(queue) >= 4:
-            return await self._quickplay_table(key, queue[:4], computers=0)
+        if len(queue) >= seats:
+            return await self._quickplay_table(key, queue[:seats], computers=0)
         if not rated and len(queue) == 1:
             self.timers.schedule(
                 f"quickplay:{preset.id}",
@@ -551,8 +605,10 @@ class Runtime:
 
     async def _quickplay_fill(self, key: tuple[str, bool]) -> None:
         queue = self._queues.get(key, [])
+        seats = quickplay_seats(_playable(key[0]))
         if queue:
-            await self._quickplay_table(key, list(queue[:4]), computers=4 - len(queue[:4]))
+            entries = list(queue[:seats])
+            await self._quickplay_table(key, entries, computers=seats - len(entries))
 
     async def _quickplay_table(
         self,
@@ -577,6 +633,7 @@ class Runtime:
             time_control=fixed_clock(_playable(preset_id), rated) or QUICK_PLAY_CLOCK,
             computers=computers,
             name="Quick Play",
+            players=quickplay_seats(_playable(preset_id)),
         )
         for player_id, name, _, _ in entries[1:]:
             await self.join(table.id, player_id, name)
@@ -594,7 +651,7 @@ class Runtime:
         table.phase = Phase.PLAYING
         table.ready = set()
         table.last_result = None
-        table.reserves = [float(table.time_control.reserve)] * 4
+        table.reserves = [float(table.time_control.reserve)] * table.seat_count
         limit = table.time_control.deal_limit
         table.deal_deadline = now + limit if limit else None
         table.deadline = None
@@ -659,7 +716,7 @@ class Runtime:
             if not computers:
                 break
             seat = table.hand_seat(computers[0])
-            self._apply(table, choose_action(hand, seat), notices)
+            self._apply(table, table.computer(hand, seat), notices)
         await self._save(table)
         hand = table.hand
         assert hand is not None
@@ -681,7 +738,12 @@ class Runtime:
         assert hand is not None and table.hand_id is not None
         stored = await self.store.hand_log(table.hand_id)
         table.hand = HandState.replay(
-            table.preset, hand.seed, stored.actions, hand.round_wind, wall=hand.wall
+            table.preset,
+            hand.seed,
+            stored.actions,
+            hand.round_wind,
+            wall=hand.wall,
+            seat_count=hand.seat_count,
         )
         table.decision_key = None
         self._arm_deadline(table)
@@ -711,7 +773,7 @@ class Runtime:
         outcome = hand.outcome()
         assert outcome is not None
         by_player = session.finish_hand(outcome)
-        seats = [table.seat(p) for p in range(4)]
+        seats = [table.seat(p) for p in range(table.seat_count)]
         wins = tuple(
             WinRecord(
                 seat=table.player_at(win.seat),
@@ -747,7 +809,7 @@ class Runtime:
         )
         self._cancel_timers(table)
         table.phase = Phase.BETWEEN_HANDS
-        table.ready = {p for p in range(4) if not seats[p].human}
+        table.ready = {p for p, seat in enumerate(seats) if not seat.human}
         table.deadline = None
         notices.ended = True
         notices.table = True
@@ -831,7 +893,7 @@ class Runtime:
             for player in table.players_to_act():
                 seat = table.hand_seat(player)
                 if table.time_control.computer_on_timeout:
-                    action = choose_action(table.hand, seat)
+                    action = table.computer(table.hand, seat)
                 else:
                     action = table.hand.default_action(seat)
                 if action is None:
