@@ -12,6 +12,8 @@ import discord
 from discord import app_commands
 
 from bot.runtime import LiveTable
+from bot.runtime.computers import LEVELS
+from data.rating import RATED_SEATS
 from engine.presets import (
     PLANNED_PRESETS,
     PRESETS,
@@ -50,6 +52,10 @@ def _clock_choice(tc: TimeControl) -> app_commands.Choice[str]:
 
 
 TIME_CHOICES = [_clock_choice(tc) for tc in TIME_CONTROLS.values()]
+LEVEL_CHOICES = [
+    app_commands.Choice(name="easy (today's computer player)", value="easy"),
+    app_commands.Choice(name="strong (plans for value, defends)", value="strong"),
+]
 VISIBILITY_CHOICES = [
     app_commands.Choice(name="public (anyone here may join)", value="public"),
     app_commands.Choice(name="private (invitation or join code)", value="private"),
@@ -73,8 +79,31 @@ def check_preset(preset_id: str) -> Preset:
         ) from None
 
 
+def check_players(preset: Preset, players: int | None, rated: bool) -> int:
+    """The seat count of a new table: `players` if the preset is played by that many (default:
+    its first count); rated tables seat RATED_SEATS."""
+    count = preset.seat_counts[0] if players is None else players
+    if count not in preset.seat_counts:
+        *others, last = map(str, preset.seat_counts)
+        allowed = f"{', '.join(others)} or {last}" if others else last
+        raise OptionError(f"players: {preset.name} is played by {allowed} players, not {count}.")
+    if rated and count != RATED_SEATS:
+        raise OptionError(
+            f"rated: rated tables seat {RATED_SEATS} people; {count}-player tables are casual."
+        )
+    return count
+
+
 def check_create(
-    preset_id: str, visibility: str, rated: bool, time: str | None, computers: int, name: str
+    preset_id: str,
+    visibility: str,
+    rated: bool,
+    time: str | None,
+    computers: int,
+    name: str,
+    *,
+    players: int | None = None,
+    level: str = "easy",
 ) -> Preset:
     """Check /mahjong create's options together; return the preset."""
     preset = check_preset(preset_id)
@@ -84,8 +113,14 @@ def check_create(
         raise OptionError(
             f"time: there is no clock `{time}`; choose one of {', '.join(TIME_CONTROLS)}."
         )
-    if not 0 <= computers <= 3:
-        raise OptionError(f"computers: a table has room for 0 to 3 computers, not {computers}.")
+    count = check_players(preset, players, rated)
+    if not 0 <= computers < count:
+        raise OptionError(
+            f"computers: a {count}-seat table has room for 0 to {count - 1} computers, "
+            f"not {computers}."
+        )
+    if level not in LEVELS:
+        raise OptionError(f"level: choose {' or '.join(LEVELS)}, not `{level}`.")
     if rated and computers:
         raise OptionError("rated: rated tables are for four people; computers play casual tables.")
     clock = time or (preset.rated_time_control if rated else preset.time_control)
