@@ -11,9 +11,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.runtime import LiveTable
+from bot.runtime import LiveTable, TableError
 from bot.runtime.computers import LEVELS
-from data.rating import RATED_SEATS
+from bot.runtime.manager import seat_count_for
 from engine.presets import (
     PLANNED_PRESETS,
     PRESETS,
@@ -80,18 +80,12 @@ def check_preset(preset_id: str) -> Preset:
 
 
 def check_players(preset: Preset, players: int | None, rated: bool) -> int:
-    """The seat count of a new table: `players` if the preset is played by that many (default:
-    its first count); rated tables seat RATED_SEATS."""
-    count = preset.seat_counts[0] if players is None else players
-    if count not in preset.seat_counts:
-        *others, last = map(str, preset.seat_counts)
-        allowed = f"{', '.join(others)} or {last}" if others else last
-        raise OptionError(f"players: {preset.name} is played by {allowed} players, not {count}.")
-    if rated and count != RATED_SEATS:
-        raise OptionError(
-            f"rated: rated tables seat {RATED_SEATS} people; {count}-player tables are casual."
-        )
-    return count
+    """The seat count of a new table, checked as the runtime checks it (`seat_count_for`)."""
+    try:
+        return seat_count_for(preset, players, rated)
+    except TableError as error:
+        allowed = (preset.seat_counts[0] if players is None else players) in preset.seat_counts
+        raise OptionError(f"{'rated' if allowed else 'players'}: {error}.") from None
 
 
 def check_create(

@@ -87,7 +87,7 @@ def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
         raise TableError(f"{preset.name} is played by {allowed} players, not {count}")
     if rated and count != RATED_SEATS:
         raise TableError(
-            f"rated tables seat {RATED_SEATS} people: {count}-player tables are casual"
+            f"rated tables seat {RATED_SEATS} people; {count}-player tables are casual"
         )
     return count
 
