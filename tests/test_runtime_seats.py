@@ -6,6 +6,7 @@ tests the way a public preset is (the runtime and the session find presets by id
 
 from __future__ import annotations
 
+import json
 import sys
 import types
 from collections import Counter
@@ -221,3 +222,20 @@ async def test_a_strong_table_s_computers_use_engine_computer(
     monkeypatch.setitem(sys.modules, "engine.computer", None)
     with pytest.raises(TableError, match="strong computer is not in this build"):
         await runtime.create_table(SMALL_HK.id, creator_id="9", creator_name="x", level="strong")
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def test_simulate_takes_the_number_of_players(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+
+    assert (
+        main(["simulate", "--preset", SMALL_HK.id, "--players", "3", "--hands", "5", "--json"]) == 0
+    )
+    hands = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(hands) == 5
+    assert all(len(h["deltas"]) == 3 and sum(h["deltas"]) == 0 for h in hands)
+    assert {h["dealer"] for h in hands} <= {0, 1, 2}
+    assert main(["simulate", "--preset", "hkos-3-v1", "--players", "3"]) == 2
+    assert capsys.readouterr().err == "error: --players: hkos-3-v1 seats 4, not 3\n"
