@@ -49,6 +49,7 @@ def hand_view_from_state(
         melds=tuple(state.melds[seat]),
         bonus=tuple(state.bonus[seat]),
         player_name=player_name,
+        seat_count=state.seat_count,
     )
 
 
@@ -172,6 +173,7 @@ def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView
         by=win_how(win, names),
         seat_wind=win.seat,
         paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),
+        seat_count=state.seat_count,
     )
 
 

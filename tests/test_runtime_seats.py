@@ -17,12 +17,16 @@ import pytest
 
 from bot.runtime import LiveTable, ManualTimers, Runtime, TableError
 from bot.runtime.computers import computer_for
-from bot.runtime.snapshots import public_snapshot, swap_words
+from bot.runtime.snapshots import private_snapshot, public_snapshot, swap_words
 from data import HandResult, Phase, Store
 from engine.actions import Action
 from engine.ai import choose_action
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset
+from render.hand import render_hand
+from render.result import render_result
+from render.style import to_png
+from render.table import render_table
 from tests.rule_presets import DUO_FLOW, SMALL_HK, TEST_PRESETS, TRIO_BLOOD
 from tests.test_runtime import PLAYERS, Recorder, make_runtime
 
@@ -189,6 +193,35 @@ async def test_the_lobby_counts_the_table_s_own_seats(store: Store) -> None:
     snapshot = public_snapshot(table)
     assert snapshot.seat_count == 2 and len(snapshot.seats) == 2
     assert "1 of 2 seated" in snapshot.status
+
+
+@pytest.mark.parametrize(("preset", "players"), [(SMALL_HK, 3), (DUO_FLOW, 2)])
+async def test_the_pictures_of_a_two_and_a_three_seat_table(
+    store: Store, preset: Preset, players: int
+) -> None:
+    """The runtime's views of a smaller table are laid out for its seats and draw as PNGs."""
+    runtime = await make_runtime(store, ManualTimers())
+    table = await seated(runtime, preset, players)
+    drawn: list[bytes] = []
+    while table.phase is Phase.PLAYING:
+        public = public_snapshot(table)
+        private = private_snapshot(table, 0)
+        assert public.table_view is not None and private.hand_view is not None
+        assert len(public.table_view.seats) == len(public.seats) == players
+        assert private.hand_view.seat_count == players  # claimed tiles turn to their giver
+        if len(drawn) < 2 and any(public.table_view.seats[s].pond for s in range(players)):
+            drawn.append(to_png(render_table(public.table_view)))
+            drawn.append(to_png(render_hand(private.hand_view)))
+        hand = table.hand
+        assert hand is not None
+        player = table.players_to_act()[0]
+        action = choose_action(hand, table.hand_seat(player))
+        await runtime.act(table.id, table.seat(player).player_id, action, table.version)
+    result = public_snapshot(table).result
+    assert result is not None and len(result.points) == players
+    assert all(win.seat_count == players for win in result.view.wins)
+    drawn.append(to_png(render_result(result.view)))
+    assert all(data.startswith(b"\x89PNG") for data in drawn) and len(drawn) == 3
 
 
 # ------------------------------------------------------------------ the computer level
