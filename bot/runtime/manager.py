@@ -152,7 +152,7 @@ class Runtime:
         for item in loaded:
             try:
                 table = self._restore(item)
-            except (ValueError, KeyError, UnknownPresetError) as error:
+            except (ValueError, KeyError, IndexError, UnknownPresetError) as error:
                 log.error("table %s could not be restored: %s", item.table.id, error)
                 quarantined.append(QuarantinedTable(item.table.id, str(error)))
                 continue
