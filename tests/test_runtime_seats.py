@@ -11,6 +11,7 @@ import sys
 import types
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -272,3 +273,25 @@ def test_simulate_takes_the_number_of_players(capsys: pytest.CaptureFixture[str]
     assert {h["dealer"] for h in hands} <= {0, 1, 2}
     assert main(["simulate", "--preset", "hkos-3-v1", "--players", "3"]) == 2
     assert capsys.readouterr().err == "error: --players: hkos-3-v1 seats 4, not 3\n"
+
+
+async def test_a_table_whose_seat_count_disagrees_with_its_session_is_set_aside(
+    tmp_path: Path,
+) -> None:
+    path = str(tmp_path / "bot.db")
+    timers = ManualTimers()
+    store = await Store.open(path, clock=timers.now)
+    runtime = await make_runtime(store, timers)
+    table = await seated(runtime, SMALL_HK, 3)
+    # the options say four seats, the stored session three: restore must not guess
+    options = replace(table.options, extra={**table.options.extra, "seat_count": 4})
+    await store.set_options(table.id, options)
+    await runtime.close()
+    await store.close()
+
+    store = await Store.open(path, clock=timers.now)
+    again = Runtime(store, Recorder(), timers)
+    quarantined = await again.open()
+    assert [q.table_id for q in quarantined] == [table.id]
+    assert "session seats 3, the table 4" in quarantined[0].reason
+    await store.close()

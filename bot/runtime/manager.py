@@ -233,10 +233,6 @@ class Runtime:
             table.seats[seat.seat] = Seat(seat.player_id, str(names.get(seat.player_id, "?")))
         if row.session_state:
             table.session = Session.from_json(json.loads(row.session_state))
-        if table.session is not None and table.session.seat_count != table.seat_count:
-            raise ValueError(
-                f"its session seats {table.session.seat_count}, the table {table.seat_count}"
-            )
         if row.phase is Phase.PLAYING and item.hand is not None:
             setup = json.loads(item.hand.setup or "{}")
             session = Session.from_json(setup["session"])
@@ -262,6 +258,11 @@ class Runtime:
             pressed = row.options.extra.get("ready", {})
             if table.session is not None and pressed.get("hand") == table.session.hand_number:
                 table.ready.update(p for p in pressed.get("players", []) if table.seats[p])
+        if table.session is not None and table.session.seat_count != table.seat_count:
+            raise ValueError(
+                f"its session seats {table.session.seat_count}, the table {table.seat_count}"
+            )
+        computer_for(table.level)  # a level this build lacks sets the table aside, with why
         return table
 
     # ------------------------------------------------------------------ queries
