@@ -92,7 +92,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     wins = draws = total_wins = 0
-    for hand in simulate(preset, args.hands, args.seed, args.players):
+    for hand in simulate(preset, args.hands, args.seed, seat_count=args.players):
         if args.json:
             print(json.dumps(hand.to_json()), flush=False)
         total_wins += len(hand.winners)
