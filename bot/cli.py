@@ -33,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help="run the Discord bot (the default; needs DISCORD_TOKEN)")
 
-    play = sub.add_parser("play", help="play a table in the terminal against three computers")
+    play = sub.add_parser("play", help="play a table in the terminal against computers")
     play.add_argument("--preset", default="hkos-3-v1", help="rule preset id (see `presets`)")
     play.add_argument("--seed", type=int, default=None, help="seed for a reproducible table")
     play.add_argument("--images", metavar="DIR", help="also write the hand/table/result PNGs here")
@@ -47,6 +47,10 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--time", help="time control (default untimed; the Sichuan tables: their table clock)"
     )
+    play.add_argument(
+        "--players", type=int, help="seats at the table, you included (default: the preset's)"
+    )
+    play.add_argument("--level", default="easy", help="the computers' level: easy or strong")
 
     score = sub.add_parser("score", help="score hands given as JSON (stdin lines or --json)")
     score.add_argument("--json", dest="request", help="one request as a JSON object")
@@ -57,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--json", action="store_true", help="one JSON object per hand")
     sim.add_argument("--level", default="easy", choices=("easy", "strong"), help="computer level")
+    sim.add_argument("--players", type=int, default=0, help="seats (default: the preset's)")
 
     sub.add_parser("presets", help="list the rule presets")
 
@@ -88,9 +93,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.hands < 1:
         print("error: --hands must be at least 1", file=sys.stderr)
         return 2
+    if args.players and args.players not in preset.seat_counts:
+        allowed = ", ".join(map(str, preset.seat_counts))
+        print(f"error: --players: {preset.id} seats {allowed}, not {args.players}", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     wins = draws = total_wins = 0
-    for hand in simulate(preset, args.hands, args.seed, level=args.level):
+    for hand in simulate(preset, args.hands, args.seed, seat_count=args.players, level=args.level):
         if args.json:
             print(json.dumps(hand.to_json()), flush=False)
         total_wins += len(hand.winners)
@@ -101,6 +110,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     if not args.json:
         print(f"preset: {preset.id}")
+        print(f"players: {args.players or preset.seat_counts[0]}")
         print(f"hands: {args.hands}  with a win: {wins}  wall draws: {draws}")
         print(f"wins per hand: {total_wins / args.hands:.2f}")
         print(f"hands_per_s: {args.hands / elapsed:.1f}")

@@ -32,7 +32,7 @@ from bot.runtime import (
     TableError,
     Timers,
 )
-from bot.runtime.manager import fixed_clock
+from bot.runtime.manager import fixed_clock, seat_count_for
 from bot.runtime.snapshots import SUIT_WORDS, action_words, suit_word
 from data import Store
 from engine.actions import Action, ActionKind
@@ -550,6 +550,7 @@ async def play(
     time = args.time or fixed_clock(preset, rated=False) or "untimed"
     if time not in TIME_CONTROLS:
         raise TableError(f"unknown time control {time!r} (choose from {', '.join(TIME_CONTROLS)})")
+    players = seat_count_for(preset, args.players, rated=False)
     images = image_dir(args.images)
     front = TerminalFront(out, images)
     if timers is None:
@@ -564,10 +565,12 @@ async def play(
             preset.id,
             creator_id=PLAYER_ID,
             creator_name="You",
-            computers=3,
+            computers=players - 1,
             time_control=time,
             min_fan=getattr(args, "min_fan", None),
             name="Terminal table",
+            players=players,
+            level=args.level,
         )
         await runtime.start_table(table.id, PLAYER_ID)
         reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), front)

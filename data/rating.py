@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+# RULES.md: rated tables seat four (hubei-laizi's 2- and 3-player tables are casual)
+RATED_SEATS = 4
 START_RATING = 1500.0
 PROVISIONAL_GAMES = 10
 K_PROVISIONAL = 40.0

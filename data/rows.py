@@ -183,6 +183,8 @@ class HandResult:
         n = len(self.seats)
         if not 2 <= n <= 4 or len(self.humans) != n or len(self.deltas) != n:
             raise ValueError("a hand result needs 2-4 seats and one human flag and delta each")
+        if self.rated and n != _rating.RATED_SEATS:
+            raise ValueError(f"a rated hand seats {_rating.RATED_SEATS} players, not {n}")
         if len(set(self.seats)) != n:
             raise ValueError(f"a player holds two seats in {self.seats}")
         for w in self.wins:

@@ -55,6 +55,7 @@ def hand_view_from_state(
         player_name=player_name,
         blocked=pass_notes(state, seat),
         wild=state.wild_kinds,
+        seat_count=state.seat_count,
     )
 
 
@@ -223,6 +224,7 @@ def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView
         by=win_how(win, names),
         seat_wind=win.seat,
         paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),
+        seat_count=state.seat_count,
     )
 
 

@@ -16,7 +16,9 @@ import pytest
 from bot.runtime import Decision, ManualTimers, TableError
 from bot.terminal import Ask, as_you, image_dir, play, read_answer
 from engine.actions import Action
+from engine.presets import PRESETS
 from engine.tiles import parse_tiles
+from tests.rule_presets import SMALL_HK, TRIO_BLOOD
 
 
 def scripted(lines: list[str]):
@@ -36,6 +38,8 @@ def options(**values: object) -> argparse.Namespace:
         "images": None,
         "hands": 0,
         "time": None,
+        "players": None,
+        "level": "easy",
     }
     return argparse.Namespace(**{**defaults, **values})
 
@@ -74,6 +78,34 @@ async def test_sichuan_tells_the_swap_the_tiles_received_and_the_voids() -> None
     assert "Swap: everyone passes three tiles " in text
     assert "You received " in text
     assert "Void suits: You " in text
+
+
+async def test_a_three_seat_test_preset_plays_in_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setitem(PRESETS, TRIO_BLOOD.id, TRIO_BLOOD)
+    out = io.StringIO()
+    args = options(preset=TRIO_BLOOD.id, seed=4, hands=2, images=str(tmp_path))
+    assert await play(args, scripted([""] * 1000), out) == 0
+    text = out.getvalue()
+    assert "Hand 1 over:" in text and "Hand 2 over:" in text
+    assert "Computer 2 " in text and "Computer 3" not in text  # you and two computers
+    assert "Swap: everyone passes three tiles to the " in text
+    totals = [line for line in text.splitlines() if line.startswith("  ") and "(total " in line]
+    assert len(totals) == 2 * 3  # a line per seat after each hand
+    assert (tmp_path / "table.png").read_bytes().startswith(b"\x89PNG")
+
+
+async def test_players_and_level_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PRESETS, SMALL_HK.id, SMALL_HK)
+    with pytest.raises(TableError, match="played by 4 players, not 3"):
+        await play(options(players=3), scripted([]), io.StringIO())
+    with pytest.raises(TableError, match="easy or strong"):
+        await play(options(level="hard"), scripted([]), io.StringIO())
+    out = io.StringIO()
+    args = options(preset=SMALL_HK.id, players=2, hands=1)
+    assert await play(args, scripted([""] * 500), out) == 0
+    assert "Computer 1 " in out.getvalue() and "Computer 2" not in out.getvalue()
 
 
 async def test_quit_and_end_of_input_stop_cleanly() -> None:

@@ -11,7 +11,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.runtime import LiveTable
+from bot.runtime import LiveTable, TableError
+from bot.runtime.computers import LEVELS
+from bot.runtime.manager import seat_count_for
 from engine.presets import (
     PLANNED_PRESETS,
     PRESETS,
@@ -50,6 +52,10 @@ def _clock_choice(tc: TimeControl) -> app_commands.Choice[str]:
 
 
 TIME_CHOICES = [_clock_choice(tc) for tc in TIME_CONTROLS.values()]
+LEVEL_CHOICES = [
+    app_commands.Choice(name="easy (today's computer player)", value="easy"),
+    app_commands.Choice(name="strong (plans for value, defends)", value="strong"),
+]
 VISIBILITY_CHOICES = [
     app_commands.Choice(name="public (anyone here may join)", value="public"),
     app_commands.Choice(name="private (invitation or join code)", value="private"),
@@ -73,8 +79,25 @@ def check_preset(preset_id: str) -> Preset:
         ) from None
 
 
+def check_players(preset: Preset, players: int | None, rated: bool) -> int:
+    """The seat count of a new table, checked as the runtime checks it (`seat_count_for`)."""
+    try:
+        return seat_count_for(preset, players, rated)
+    except TableError as error:
+        allowed = (preset.seat_counts[0] if players is None else players) in preset.seat_counts
+        raise OptionError(f"{'rated' if allowed else 'players'}: {error}.") from None
+
+
 def check_create(
-    preset_id: str, visibility: str, rated: bool, time: str | None, computers: int, name: str
+    preset_id: str,
+    visibility: str,
+    rated: bool,
+    time: str | None,
+    computers: int,
+    name: str,
+    *,
+    players: int | None = None,
+    level: str = "easy",
 ) -> Preset:
     """Check /mahjong create's options together; return the preset."""
     preset = check_preset(preset_id)
@@ -84,8 +107,14 @@ def check_create(
         raise OptionError(
             f"time: there is no clock `{time}`; choose one of {', '.join(TIME_CONTROLS)}."
         )
-    if not 0 <= computers <= 3:
-        raise OptionError(f"computers: a table has room for 0 to 3 computers, not {computers}.")
+    count = check_players(preset, players, rated)
+    if not 0 <= computers < count:
+        raise OptionError(
+            f"computers: a {count}-seat table has room for 0 to {count - 1} computers, "
+            f"not {computers}."
+        )
+    if level not in LEVELS:
+        raise OptionError(f"level: choose {' or '.join(LEVELS)}, not `{level}`.")
     if rated and computers:
         raise OptionError("rated: rated tables are for four people; computers play casual tables.")
     clock = time or (preset.rated_time_control if rated else preset.time_control)

@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
+from bot.runtime.computers import DEFAULT_LEVEL, computer_for
 from bot.runtime.errors import (
     NoSuchTableError,
     NotSeatedError,
@@ -38,8 +39,8 @@ from data import (
     TableOptions,
     WinRecord,
 )
+from data.rating import RATED_SEATS
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
 from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
 from engine.presets import (
@@ -114,6 +115,27 @@ def replay_stored(preset: Preset, stored: HandLog) -> tuple[Session, HandState]:
     return session, hand
 
 
+def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
+    """The seats of a new table: `players` if the preset allows it (default: its first
+    count); a rated table seats RATED_SEATS (RULES.md: 2- and 3-player tables are casual)."""
+    count = preset.seat_counts[0] if players is None else players
+    if count not in preset.seat_counts:
+        *others, last = map(str, preset.seat_counts)
+        allowed = f"{', '.join(others)} or {last}" if others else last
+        raise TableError(f"{preset.name} is played by {allowed} players, not {count}")
+    if rated and count != RATED_SEATS:
+        raise TableError(
+            f"rated tables seat {RATED_SEATS} people; {count}-player tables are casual"
+        )
+    return count
+
+
+def quickplay_seats(preset: Preset) -> int:
+    """Quick Play makes tables of the preset's first seat count (four for every preset that
+    seats four): a queue fills one table size."""
+    return preset.seat_counts[0]
+
+
 def fixed_clock(preset: Preset, rated: bool) -> str | None:
     """The clock `preset` must be played under, if its rules fix one.
 
@@ -174,7 +196,7 @@ class Runtime:
         for item in loaded:
             try:
                 table = self._restore(item)
-            except (ValueError, KeyError, UnknownPresetError) as error:
+            except (ValueError, KeyError, IndexError, UnknownPresetError) as error:
                 log.error("table %s could not be restored: %s", item.table.id, error)
                 quarantined.append(QuarantinedTable(item.table.id, str(error)))
                 continue
@@ -251,7 +273,7 @@ class Runtime:
             table.dealer = session.dealer
             table.hand_id = item.hand.hand_id
             deadlines = item.deadlines
-            table.reserves = [deadlines.get(f"reserve:{p}", 0.0) for p in range(4)]
+            table.reserves = [deadlines.get(f"reserve:{p}", 0.0) for p in range(table.seat_count)]
             table.deadline = deadlines.get("decision")
             table.decision_started = deadlines.get("decision_started", self.timers.now())
             table.deal_deadline = deadlines.get("deal")
@@ -260,6 +282,11 @@ class Runtime:
             pressed = row.options.extra.get("ready", {})
             if table.session is not None and pressed.get("hand") == table.session.hand_number:
                 table.ready.update(p for p in pressed.get("players", []) if table.seats[p])
+        if table.session is not None and table.session.seat_count != table.seat_count:
+            raise ValueError(
+                f"its session seats {table.session.seat_count}, the table {table.seat_count}"
+            )
+        computer_for(table.level)  # a level this build lacks sets the table aside, with why
         return table
 
     # ------------------------------------------------------------------ queries
@@ -296,17 +323,25 @@ class Runtime:
         computers: int = 0,
         name: str = "",
         min_fan: int | None = None,
+        players: int | None = None,
+        level: str = DEFAULT_LEVEL,
     ) -> LiveTable:
-        """A new table in the lobby with its creator seated (and `computers` computer seats);
-        `min_fan` is the table's minimum where the preset lets tables choose one (hk-fw2)."""
+        """A new table of `players` seats (default: the preset's first count) in the lobby
+        with its creator seated (and `computers` computer seats of `level`); `min_fan` is the
+        table's minimum where the preset lets tables choose one (hk-fw2)."""
         try:
             preset = with_min_fan(_playable(preset_id), min_fan)
         except ValueError as error:
             raise TableError(str(error)) from None
         if visibility not in ("public", "private"):
             raise TableError(f"visibility is public or private, not {visibility!r}")
-        if not 0 <= computers <= 3:
-            raise TableError(f"a table has room for 0 to 3 computer players, not {computers}")
+        count = seat_count_for(preset, players, rated)
+        if not 0 <= computers < count:
+            raise TableError(
+                f"a {count}-seat table has room for 0 to {count - 1} computer players, "
+                f"not {computers}"
+            )
+        computer_for(level)  # refuses an unknown level, or one this build lacks
         if rated and computers:
             raise TableError("rated tables are for four people: computers play casual tables")
         fixed = fixed_clock(preset, rated)
@@ -336,6 +371,8 @@ class Runtime:
                 "names": {s.player_id: s.name for s in seats},
                 "invited": [],
                 **({"min_fan": preset.min_fan} if min_fan_choices(preset) else {}),
+                "seat_count": count,
+                "level": level,
             },
         )
         now = self.timers.now()
@@ -431,7 +468,7 @@ class Runtime:
             if table.full:
                 raise TableError("this table is full")
             taken = {s.player_id for s in table.seats if s is not None}
-            n = next(n for n in range(1, 5) if f"{COMPUTER_PREFIX}{n}" not in taken)
+            n = next(n for n in range(1, table.seat_count) if f"{COMPUTER_PREFIX}{n}" not in taken)
             table.seats[table.seats.index(None)] = Seat(f"{COMPUTER_PREFIX}{n}", f"Computer {n}")
             await self._save_seats(table)
         await self._notify(table, _Notices(table=True))
@@ -447,7 +484,9 @@ class Runtime:
                 missing = table.seats.count(None)
                 raise TableError(f"the table needs {missing} more player(s) to start")
             if table.session is None:
-                table.session = Session(table.preset, self._seed_source())
+                table.session = Session(
+                    table.preset, self._seed_source(), seat_count=table.seat_count
+                )
             notices = await self._begin_hand(table)
         await self._notify(table, notices)
         return table
@@ -564,15 +603,17 @@ class Runtime:
         channel_id: int | None = None,
         rated: bool = False,
     ) -> LiveTable | None:
-        """Queue for a table; returns the table once four are found (else None: queued)."""
+        """Queue for a table; returns the table once a table's worth of players are found
+        (else None: queued)."""
         preset = _playable(preset_id)
+        seats = seat_count_for(preset, quickplay_seats(preset), rated)
         key = (preset.id, rated)
         queue = self._queues.setdefault(key, [])
         if any(entry[0] == player_id for entry in queue):
             raise TableError("you are already in the Quick Play queue for this preset")
         queue.append((player_id, name, guild_id, channel_id))
-        if len(queue) >= 4:
-            return await self._quickplay_table(key, queue[:4], computers=0)
+        if len(queue) >= seats:
+            return await self._quickplay_table(key, queue[:seats], computers=0)
         if not rated and len(queue) == 1:
             self.timers.schedule(
                 f"quickplay:{preset.id}",
@@ -595,8 +636,10 @@ class Runtime:
 
     async def _quickplay_fill(self, key: tuple[str, bool]) -> None:
         queue = self._queues.get(key, [])
+        seats = quickplay_seats(_playable(key[0]))
         if queue:
-            await self._quickplay_table(key, list(queue[:4]), computers=4 - len(queue[:4]))
+            entries = list(queue[:seats])
+            await self._quickplay_table(key, entries, computers=seats - len(entries))
 
     async def _quickplay_table(
         self,
@@ -621,6 +664,7 @@ class Runtime:
             time_control=fixed_clock(_playable(preset_id), rated) or QUICK_PLAY_CLOCK,
             computers=computers,
             name="Quick Play",
+            players=quickplay_seats(_playable(preset_id)),
         )
         for player_id, name, _, _ in entries[1:]:
             await self.join(table.id, player_id, name)
@@ -642,7 +686,7 @@ class Runtime:
         table.phase = Phase.PLAYING
         table.ready = set()
         table.last_result = None
-        table.reserves = [float(table.time_control.reserve)] * 4
+        table.reserves = [float(table.time_control.reserve)] * table.seat_count
         limit = table.time_control.deal_limit
         table.deal_deadline = now + limit if limit else None
         table.deadline = None
@@ -709,7 +753,7 @@ class Runtime:
             if not computers:
                 break
             seat = table.hand_seat(computers[0])
-            self._apply(table, choose_action(hand, seat), notices)
+            self._apply(table, table.computer(hand, seat), notices)
         await self._save(table)
         hand = table.hand
         assert hand is not None
@@ -797,7 +841,7 @@ class Runtime:
         outcome = hand.outcome()
         assert outcome is not None
         by_player = session.finish_hand(outcome)
-        seats = [table.seat(p) for p in range(4)]
+        seats = [table.seat(p) for p in range(table.seat_count)]
         wins = tuple(
             WinRecord(
                 seat=table.player_at(win.seat),
@@ -833,7 +877,7 @@ class Runtime:
         )
         self._cancel_timers(table)
         table.phase = Phase.BETWEEN_HANDS
-        table.ready = {p for p in range(4) if not seats[p].human}
+        table.ready = {p for p, seat in enumerate(seats) if not seat.human}
         table.deadline = None
         notices.ended = True
         notices.table = True
@@ -917,7 +961,7 @@ class Runtime:
             for player in table.players_to_act():
                 seat = table.hand_seat(player)
                 if table.time_control.computer_on_timeout:
-                    action = choose_action(table.hand, seat)
+                    action = table.computer(table.hand, seat)
                 else:
                     action = table.hand.default_action(seat)
                 if action is None:

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 
 from data import Phase
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
 from engine.presets import AfterWin, TimeControl
@@ -46,7 +45,6 @@ if TYPE_CHECKING:
 
 SUIT_WORDS = SUIT_NAMES  # spelled once, in render.style
 CALL_ORDER = ("chow", "pung", "kong", "win", "pass")  # the call buttons, left to right
-SWAP_WORDS = {1: "to the next seat", 2: "across the table", 3: "to the previous seat"}
 ENDINGS = {"wall_draw": "the wall ran out", "deal_limit": "the deal's time ran out"}
 
 
@@ -77,9 +75,17 @@ def control_stamp(table: LiveTable) -> tuple[int, int]:
 
 
 def seat_count(table: LiveTable) -> int:
-    """How many seats the table has (the engine's `seat_count` once it has one)."""
-    hand = table.hand
-    return int(getattr(hand, "seat_count", len(table.seats))) if hand else len(table.seats)
+    """How many seats the table has (its hand's, which is always the table's)."""
+    return table.hand.seat_count if table.hand is not None else table.seat_count
+
+
+def swap_words(direction: int, seats: int) -> str:
+    """Where a swap sends each player's tiles: `direction` seats on, at a table of `seats`."""
+    if direction % seats == 1:
+        return "to the next seat" if seats > 2 else "to the other seat"
+    if direction % seats == seats - 1:
+        return "to the previous seat"
+    return "across the table"
 
 
 def table_title(table_id: int, name: str) -> str:
@@ -400,7 +406,7 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
     seat = table.hand_seat(player)
     kind = {HandPhase.TURN: "turn", HandPhase.OPENING: "opening"}.get(hand.phase, "claim")
     return Decision(
-        hand.decision_version, kind, tuple(actions), table.deadline, choose_action(hand, seat)
+        hand.decision_version, kind, tuple(actions), table.deadline, table.computer(hand, seat)
     )
 
 
@@ -520,7 +526,8 @@ def event_lines(
             lines.append(f"{label}: {payment_text(deltas, names)}.")
         elif kind == "swap":
             direction = int(event.detail)
-            lines.append(f"Swap: everyone passes three tiles {SWAP_WORDS.get(direction, '')}.")
+            words = swap_words(direction, hand.seat_count)
+            lines.append(f"Swap: everyone passes three tiles {words}.")
         elif kind == "void_revealed":
             voids = ", ".join(
                 f"{names[s]} ({suit_word(v)})" for s, v in enumerate(event.detail) if s < len(names)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from bot.runtime.computers import DEFAULT_LEVEL, Computer, computer_for
 from data import Phase, RecordedHand, TableOptions
 from engine.actions import Action
 from engine.hand import HandState
@@ -12,6 +13,12 @@ from engine.presets import TIME_CONTROLS, Preset, TimeControl
 from engine.session import Session
 
 COMPUTER_PREFIX = "cpu:"
+
+
+def seat_count_of(preset: Preset, options: TableOptions) -> int:
+    """How many seats a table has: chosen when it was created and kept in its options (a
+    table stored before seat counts were data seats the preset's first count, four)."""
+    return int(options.extra.get("seat_count", preset.seat_counts[0]))
 
 
 @dataclass(slots=True)
@@ -32,14 +39,14 @@ class LiveTable:
     guild_id: int | None = None
     channel_id: int | None = None
     name: str = ""
-    seats: list[Seat | None] = field(default_factory=lambda: [None] * 4)
+    seats: list[Seat | None] = field(default_factory=list)  # empty: one per `seat_count_of`
     phase: Phase = Phase.LOBBY
     session: Session | None = None
     hand: HandState | None = None
     hand_id: int | None = None
     dealer: int = 0  # the player who dealt `hand` (the session moves on when it ends)
     ready: set[int] = field(default_factory=set)
-    reserves: list[float] = field(default_factory=lambda: [0.0] * 4)  # per player
+    reserves: list[float] = field(default_factory=list)  # per player (seconds)
     decision_started: float = 0.0
     deadline: float | None = None  # the current decision's deadline
     decision_key: tuple[object, ...] | None = None  # which decision `deadline` belongs to
@@ -51,7 +58,26 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     unsaved: list[asyncio.Future[None]] = field(default_factory=list)  # appends not yet stored
 
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [None] * seat_count_of(self.preset, self.options)
+        if not self.reserves:
+            self.reserves = [0.0] * len(self.seats)
+
     # ------------------------------------------------------------------ seats
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def level(self) -> str:
+        """The computer level of this table's computer seats and timeouts."""
+        return str(self.options.extra.get("level", DEFAULT_LEVEL))
+
+    @property
+    def computer(self) -> Computer:
+        return computer_for(self.level)
 
     @property
     def time_control(self) -> TimeControl:
@@ -66,7 +92,7 @@ class LiveTable:
         return [i for i, seat in enumerate(self.seats) if seat is not None and seat.human]
 
     def player_of(self, player_id: str) -> int | None:
-        """The player index (table seat 0-3) of this account, or None."""
+        """The player index (table seat from 0) of this account, or None."""
         for index, seat in enumerate(self.seats):
             if seat is not None and seat.player_id == player_id:
                 return index
@@ -85,14 +111,14 @@ class LiveTable:
     # ------------------------------------------------------------------ the hand in play
 
     def hand_seat(self, player: int) -> int:
-        return (player - self.dealer) % 4
+        return (player - self.dealer) % self.seat_count
 
     def player_at(self, hand_seat: int) -> int:
-        return (self.dealer + hand_seat) % 4
+        return (self.dealer + hand_seat) % self.seat_count
 
     def names_by_hand_seat(self) -> list[str]:
         names = self.names()
-        return [names[self.player_at(s)] for s in range(4)]
+        return [names[self.player_at(s)] for s in range(self.seat_count)]
 
     def points_by_hand_seat(self) -> list[int]:
         """Each seat's total: the session's points, plus the hand's while it is in play (once

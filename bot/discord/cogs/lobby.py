@@ -13,6 +13,7 @@ from bot.discord.components import sentence, tell
 from bot.discord.ids import Stamp
 from bot.discord.options import (
     DEFAULT_PRESET,
+    LEVEL_CHOICES,
     TIME_CHOICES,
     VISIBILITY_CHOICES,
     OptionError,
@@ -25,6 +26,7 @@ from bot.discord.options import (
 )
 from bot.discord.surface import table_url
 from bot.runtime import LiveTable, TableError
+from bot.runtime.manager import quickplay_seats
 from data import Phase
 
 if TYPE_CHECKING:
@@ -48,12 +50,14 @@ class LobbyCog(commands.Cog, name="Lobby"):
         visibility="public: anyone here may join; private: by invitation or join code",
         rated="whether the hands count for ratings (four people, with a clock)",
         time="the clock for each decision",
-        computers="computer players to seat now (0-3, casual tables only)",
+        computers="computer players to seat now (up to one fewer than the players; casual only)",
         name="a name for the table",
         min_fan="the minimum faan to win, where the rules let a table choose (hk-fw2: 0-3)",
+        players="how many play (2-4, as the preset allows; rated tables seat four)",
+        level="how well the computer players play",
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
-    @app_commands.choices(visibility=VISIBILITY_CHOICES, time=TIME_CHOICES)
+    @app_commands.choices(visibility=VISIBILITY_CHOICES, time=TIME_CHOICES, level=LEVEL_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -64,12 +68,23 @@ class LobbyCog(commands.Cog, name="Lobby"):
         computers: app_commands.Range[int, 0, 3] = 0,
         name: app_commands.Range[str, 1, 40] | None = None,
         min_fan: app_commands.Range[int, 0, 3] | None = None,
+        players: app_commands.Range[int, 2, 4] | None = None,
+        level: str = "easy",
     ) -> None:
         """Check the options, open the table, and say where it is (privately)."""
         if interaction.guild_id is None:
             return await tell(interaction, NOT_IN_GUILD)
         try:
-            found = check_create(preset, visibility, rated, time, computers, (name or "").strip())
+            found = check_create(
+                preset,
+                visibility,
+                rated,
+                time,
+                computers,
+                (name or "").strip(),
+                players=players,
+                level=level,
+            )
         except OptionError as error:
             return await tell(interaction, sentence(error))
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -86,6 +101,8 @@ class LobbyCog(commands.Cog, name="Lobby"):
                 computers=computers,
                 name=(name or "").strip(),
                 min_fan=min_fan,
+                players=players,
+                level=level,
             )
         except TableError as error:
             return await tell(interaction, sentence(error))
@@ -199,7 +216,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
 
     @app_commands.command(name="start", description="Deal the first hand at your full table")
     async def start(self, interaction: Interaction) -> None:
-        """Start your table here once four players are seated."""
+        """Start your table here once every seat is taken."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         user_id = str(interaction.user.id)
         table = pick_table(self.bot.runtime.tables_of(user_id), interaction.channel_id)
@@ -231,7 +248,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             where = f" in <#{table.channel_id}>" if table.channel_id else ""
             lines.append(
                 f"**#{table.id}** {table.preset.name}{where} · {phase.get(table.phase.value, '')}"
-                f" · {seated}/4 seated" + (f" · [open]({link})" if link else "")
+                f" · {seated}/{table.seat_count} seated" + (f" · [open]({link})" if link else "")
             )
         embed = discord.Embed(title="Public tables", description="\n".join(lines))
         await tell(interaction, "", embed=embed)
@@ -266,6 +283,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             return await tell(interaction, sentence(error))
         if table is None:
             waiting = runtime.quickplay_waiting(found.id, rated)
+            seats = quickplay_seats(found)
             fill = (
                 ""
                 if rated
@@ -273,7 +291,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
             )
             return await tell(
                 interaction,
-                f"You are in the {found.name} queue ({waiting} of 4).{fill} "
+                f"You are in the {found.name} queue ({waiting} of {seats}).{fill} "
                 "`/mahjong leave` takes you out.",
             )
         await self.bot.front.settled(table)

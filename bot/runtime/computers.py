@@ -1,0 +1,38 @@
+"""Which computer decides a table's computer seats: one function, `computer_for(level)`.
+
+`easy` is today's player (`engine.ai.choose_action`). `strong` lives in `engine.computer`,
+which is imported only when a table asks for it, so a build without it still runs every easy
+table and refuses a strong one with a clear sentence.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from bot.runtime.errors import TableError
+from engine.actions import Action
+from engine.ai import choose_action
+from engine.hand import HandState
+
+Computer = Callable[[HandState, int], Action]
+
+LEVELS = ("easy", "strong")
+DEFAULT_LEVEL = "easy"
+
+
+def computer_for(level: str) -> Computer:
+    """The decision function `(state, seat) -> action` of a computer level; TableError if
+    the level does not exist or is not in this build."""
+    if level == "easy":
+        return choose_action
+    if level not in LEVELS:
+        raise TableError(f"the computer level is easy or strong, not {level!r}")
+    try:
+        module = importlib.import_module("engine.computer")
+    except ImportError:
+        raise TableError(
+            f"the {level} computer is not in this build yet: choose the easy one"
+        ) from None
+    chosen: Computer = module.computer_for(level)
+    return chosen
