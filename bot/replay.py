@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.runtime.manager import replay_stored
-from data import HandLog, HandRecord, HandStatus, WinRecord
+from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, WinRecord
 from engine.actions import Action, ActionKind
 from engine.hand import HandState
 from engine.presets import find_preset
@@ -365,19 +365,42 @@ def gif_bytes(found: Sequence[Frame]) -> bytes:
     return out.getvalue()
 
 
+# ------------------------------------------------------------------ reading from the store
+
+
+async def stored_replay(store: Store, hand_id: int, viewer_id: str | None = None) -> ReplayLog:
+    """A finished hand of the store as an export, named as its table named its players.
+
+    With `viewer_id` (Discord), a private table's hand is refused to anyone who did not play
+    in it; without (the command line, whose user holds the database file) nothing is refused.
+    """
+    try:
+        stored = await store.hand_log(hand_id)
+    except HandNotActiveError:
+        raise ReplayError(f"there is no hand {hand_id}") from None
+    if stored.status is HandStatus.PLAYING:
+        raise ReplayError(f"hand {hand_id} is still in play: only finished hands replay")
+    if stored.status is HandStatus.ABANDONED:
+        raise ReplayError(f"hand {hand_id} was abandoned before its end: it has no replay")
+    record = await store.hand_record(hand_id)
+    table = await store.table_row(stored.table_id)
+    players = {seat.player_id for seat in record.seats} if record else set()
+    if viewer_id is not None and table.options.visibility == "private" and viewer_id not in players:
+        raise ReplayError(
+            f"hand {hand_id} was played at a private table: only its players may replay it"
+        )
+    known = table.options.extra.get("names", {})
+    names = [str(known.get(s.player_id, s.player_id)) for s in record.seats] if record else None
+    return export_hand(stored, record, names)
+
+
 # ------------------------------------------------------------------ the command line
 
 
 async def load_export(db_path: str, hand_id: int) -> ReplayLog:
-    """A finished hand of the database at `db_path` as an export (names: the player ids)."""
-    from data import HandNotActiveError, Store
-
+    """A finished hand of the database at `db_path` as an export."""
     async with await Store.open(db_path) as store:
-        try:
-            stored = await store.hand_log(hand_id)
-        except HandNotActiveError:
-            raise ReplayError(f"there is no hand {hand_id} in {db_path}") from None
-        return export_hand(stored, await store.hand_record(hand_id))
+        return await stored_replay(store, hand_id)
 
 
 def run_replay(args: Any) -> int:

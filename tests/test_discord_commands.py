@@ -26,6 +26,7 @@ SUBCOMMANDS = [
     "leave",
     "quickplay",
     "rating",
+    "replay",
     "rules",
     "score",
     "start",
