@@ -30,6 +30,7 @@ SUBCOMMANDS = [
     "rules",
     "score",
     "start",
+    "stats",
     "tables",
 ]
 

@@ -5,7 +5,8 @@ from bot.discord.cogs.play import PlayCog
 from bot.discord.cogs.records import RecordsCog
 from bot.discord.cogs.reference import ReferenceCog
 from bot.discord.cogs.replay import ReplayCog
+from bot.discord.cogs.stats import StatsCog
 
-COGS = (LobbyCog, PlayCog, RecordsCog, ReferenceCog, ReplayCog)
+COGS = (LobbyCog, PlayCog, RecordsCog, ReferenceCog, ReplayCog, StatsCog)
 
-__all__ = ["COGS", "LobbyCog", "PlayCog", "RecordsCog", "ReferenceCog", "ReplayCog"]
+__all__ = ["COGS", "LobbyCog", "PlayCog", "RecordsCog", "ReferenceCog", "ReplayCog", "StatsCog"]
