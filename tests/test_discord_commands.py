@@ -29,9 +29,11 @@ SUBCOMMANDS = [
     "replay",
     "rules",
     "score",
+    "spectators",
     "start",
     "stats",
     "tables",
+    "watch",
 ]
 
 

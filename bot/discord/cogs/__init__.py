@@ -6,7 +6,17 @@ from bot.discord.cogs.records import RecordsCog
 from bot.discord.cogs.reference import ReferenceCog
 from bot.discord.cogs.replay import ReplayCog
 from bot.discord.cogs.stats import StatsCog
+from bot.discord.cogs.watch import WatchCog
 
-COGS = (LobbyCog, PlayCog, RecordsCog, ReferenceCog, ReplayCog, StatsCog)
+COGS = (LobbyCog, PlayCog, RecordsCog, ReferenceCog, ReplayCog, StatsCog, WatchCog)
 
-__all__ = ["COGS", "LobbyCog", "PlayCog", "RecordsCog", "ReferenceCog", "ReplayCog", "StatsCog"]
+__all__ = [
+    "COGS",
+    "LobbyCog",
+    "PlayCog",
+    "RecordsCog",
+    "ReferenceCog",
+    "ReplayCog",
+    "StatsCog",
+    "WatchCog",
+]
