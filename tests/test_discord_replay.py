@@ -152,3 +152,13 @@ async def test_refusals_hands_in_play_and_other_peoples_private_tables(
         await fake.settle()
         assert answer in private_text(asked)
         assert not any(m.embeds for m in asked.followups)
+
+
+async def test_history_names_each_hand_for_its_replay(
+    fake: FakeDiscord, bot: MahjongBot, hands: Hands
+) -> None:
+    record = await fake.slash(fake.users[0], "mahjong", "history", {})
+    await record.wait_responses(2)
+    await fake.settle()
+    text = private_text(record)
+    assert f"replay `{hands.public}`" in text and f"replay `{hands.private}`" in text
