@@ -22,6 +22,7 @@ from bot.replay import (
     jumps,
     rebuild,
     replayed_outcome,
+    stored_replay,
 )
 from bot.runtime.manager import Runtime
 from bot.runtime.timers import ManualTimers
@@ -147,3 +148,14 @@ def test_the_cli_writes_frames_a_gif_and_an_export_that_plays_back(tmp_path: Pat
     export.write_text(json.dumps(data))
     assert main(["replay", "--log", str(export)]) == 1
     assert main(["replay", "999", "--db", str(db)]) == 1
+
+
+async def test_a_private_tables_hands_replay_only_for_its_players(store: Store) -> None:
+    hand_id = await finished_hand(store, "hkos-3-v1", visibility="private")
+    with pytest.raises(ReplayError, match="private table"):
+        await stored_replay(store, hand_id, "999")
+    mine = await stored_replay(store, hand_id, PLAYERS[2][0])
+    assert mine.names() == [name for _, name in PLAYERS]  # as the table named its players
+    assert await stored_replay(store, hand_id) == mine  # the command line: the file's owner
+    public = await finished_hand(store, "hkos-3-v1")
+    assert (await stored_replay(store, public, "999")).hand_id == public
