@@ -65,6 +65,14 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("presets", help="list the rule presets")
 
+    replay = sub.add_parser("replay", help="replay a finished hand: its steps, pictures, export")
+    replay.add_argument("hand_id", nargs="?", type=int, help="the hand's id (see /mahjong history)")
+    replay.add_argument("--db", default=None, help="the database (default $MAHJONG_DB, mahjong.db)")
+    replay.add_argument("--log", help="replay an exported hand (JSON) instead")
+    replay.add_argument("-o", "--output", metavar="DIR", help="write the frames as PNGs here")
+    replay.add_argument("--gif", action="store_true", help="one animated hand.gif instead")
+    replay.add_argument("--export", metavar="FILE", help="write the hand's JSON export here")
+
     from render.cli import add_render_parser
 
     add_render_parser(sub)
@@ -129,6 +137,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return run_terminal(args)
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from bot.replay import run_replay
+
+    return run_replay(args)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from bot.app import run_bot
 
@@ -142,4 +156,5 @@ _COMMANDS = {
     "simulate": _cmd_simulate,
     "presets": _cmd_presets,
     "render": _cmd_render,
+    "replay": _cmd_replay,
 }

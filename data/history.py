@@ -7,16 +7,21 @@ import sqlite3
 
 from data import rating as rating_math
 from data.connection import transaction
+from data.errors import StoreError, UnreadableError
 from data.results import rating_changes
 from data.rows import (
     HandRecord,
     LeaderboardEntry,
     LeaderboardPage,
     Payment,
+    PlayerStats,
+    RatingPoint,
     RatingRow,
     SeatResult,
+    TableRow,
     WinRecord,
 )
+from data.tables import read_table
 
 LEADERBOARD_MIN_GAMES = 3  # on the board from the third rated hand; provisional ones marked
 
@@ -130,3 +135,57 @@ def _hand_record(conn: sqlite3.Connection, hand_id: int) -> HandRecord:
         payments=tuple(Payment.from_json(p) for p in json.loads(payments_json)),
         rating_changes=rating_changes(conn, hand_id),
     )
+
+
+def table_row(conn: sqlite3.Connection, table_id: int) -> TableRow:
+    """A table as stored, for reads (who may replay its hands): no restore, no quarantine."""
+    with transaction(conn, "DEFERRED"):
+        try:
+            return read_table(conn, table_id)
+        except UnreadableError as e:
+            raise StoreError(f"table {table_id}: {e}") from None
+
+
+def player_stats(conn: sqlite3.Connection, player_id: str, preset: str | None) -> PlayerStats:
+    """Counted from the player's seats in hand_players and the wins stored with each result."""
+    rows = conn.execute(
+        "SELECT p.hand_id, p.seat, r.wins_json FROM hand_players p"
+        " JOIN hand_results r ON r.hand_id = p.hand_id"
+        " WHERE p.player_id = ?1 AND (?2 IS NULL OR r.preset = ?2) ORDER BY p.hand_id",
+        (player_id, preset),
+    ).fetchall()
+    won = dealt_in = wins = self_draws = fan_total = best_fan = 0
+    best_hand: int | None = None
+    for hand_id, seat, wins_json in rows:
+        records = [WinRecord.from_json(w) for w in json.loads(wins_json)]
+        mine = [w for w in records if w.seat == seat]
+        won += bool(mine)
+        dealt_in += any(w.discarder == seat and w.by != "self_draw" for w in records)
+        wins += len(mine)
+        self_draws += sum(1 for w in mine if w.by == "self_draw")
+        fan_total += sum(w.fan for w in mine)
+        for w in mine:
+            if best_hand is None or w.fan > best_fan:  # the first of equal wins stays best
+                best_hand, best_fan = hand_id, w.fan
+    return PlayerStats(
+        player_id=player_id,
+        preset=preset,
+        hands=len(rows),
+        hands_won=won,
+        hands_dealt_in=dealt_in,
+        wins=wins,
+        self_draws=self_draws,
+        fan_total=fan_total,
+        best_hand_id=best_hand,
+        best_fan=best_fan,
+    )
+
+
+def rating_history(conn: sqlite3.Connection, player_id: str, preset: str) -> list[RatingPoint]:
+    """The player's rating after each rated hand of `preset`, oldest first."""
+    rows = conn.execute(
+        "SELECT hand_id, rating_after, at FROM rating_history"
+        " WHERE player_id = ? AND preset = ? ORDER BY hand_id",
+        (player_id, preset),
+    ).fetchall()
+    return [RatingPoint(*row) for row in rows]

@@ -322,3 +322,52 @@ class LeaderboardPage:
     @property
     def pages(self) -> int:
         return max(1, -(-self.total // self.page_size))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """One player's figures over their finished hands (of one preset, or of all).
+
+    A hand counts as won if the player won in it at least once (Blood Flow hands may hold
+    several wins); a deal-in is a hand in which the player's discard or kong gave a win.
+    """
+
+    player_id: str
+    preset: str | None
+    hands: int
+    hands_won: int
+    hands_dealt_in: int
+    wins: int  # wins in all, several per hand in Blood Flow
+    self_draws: int
+    fan_total: int  # over all the player's wins
+    best_hand_id: int | None  # the hand of the player's highest-scoring win
+    best_fan: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.hands_won / self.hands if self.hands else 0.0
+
+    @property
+    def deal_in_rate(self) -> float:
+        return self.hands_dealt_in / self.hands if self.hands else 0.0
+
+    @property
+    def average_fan(self) -> float:
+        return self.fan_total / self.wins if self.wins else 0.0
+
+    @property
+    def self_draw_share(self) -> float:
+        return self.self_draws / self.wins if self.wins else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A player's rating after one rated hand."""
+
+    hand_id: int
+    rating: float
+    at: float
+
+    @property
+    def display(self) -> int:
+        return _rating.display(self.rating)

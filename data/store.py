@@ -32,11 +32,14 @@ from data.rows import (
     LeaderboardPage,
     LoadedTable,
     Phase,
+    PlayerStats,
     QuarantinedTable,
+    RatingPoint,
     RatingRow,
     RecordedHand,
     SeatRow,
     TableOptions,
+    TableRow,
     checked_json,
 )
 from data.tables import IDLE_EXPIRY
@@ -329,6 +332,19 @@ class Store:
         """One finished hand's history entry: seats, points, wins, rating changes (None if the
         hand has no result)."""
         return await self._call(history.hand_record, hand_id)
+
+    async def table_row(self, table_id: int) -> TableRow:
+        """A table as stored (any phase), for reads such as who may replay its hands; unlike
+        load_table it restores nothing and quarantines nothing. TableNotFoundError."""
+        return await self._call(history.table_row, table_id)
+
+    async def player_stats(self, player_id: str, preset: str | None = None) -> PlayerStats:
+        """A player's figures over their finished hands (of `preset`, or of every preset)."""
+        return await self._call(history.player_stats, player_id, preset)
+
+    async def rating_history(self, player_id: str, preset: str) -> list[RatingPoint]:
+        """A player's rating after each of their rated hands of `preset`, oldest first."""
+        return await self._call(history.rating_history, player_id, preset)
 
 
 def _seat_tuples(seats: Iterable[SeatRow]) -> list[tables.SeatTuple]:

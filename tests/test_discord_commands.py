@@ -27,10 +27,14 @@ SUBCOMMANDS = [
     "leave",
     "quickplay",
     "rating",
+    "replay",
     "rules",
     "score",
+    "spectators",
     "start",
+    "stats",
     "tables",
+    "watch",
 ]
 
 

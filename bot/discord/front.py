@@ -18,6 +18,7 @@ import contextlib
 import dataclasses
 import io
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -64,11 +65,15 @@ class DiscordFront:
         self._closed_dms: dict[int, tuple[int | None, set[str]]] = {}  # table -> (hand, ids)
         self._posts: set[asyncio.Task[None]] = set()
         self._announced: set[int] = set()  # Quick Play tables whose players were pinged
+        # called with every public snapshot, e.g. to refresh spectators (cogs/watch.py)
+        self.table_listeners: list[Callable[[PublicSnapshot], None]] = []
 
     # ------------------------------------------------------------------ FrontEnd
 
     async def table_changed(self, snapshot: PublicSnapshot) -> None:
         self.update_table(snapshot)
+        for listener in self.table_listeners:
+            listener(snapshot)
         if snapshot.ended and snapshot.channel_id is not None:
             surface = result_surface(snapshot, self.channel_name(snapshot.channel_id))
             self._spawn(self._post(snapshot, surface))

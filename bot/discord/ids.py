@@ -45,10 +45,16 @@ ACT_TEMPLATE = (
 )
 PICK_TEMPLATE = rf"{TABLE}:pick:{STAMP}:(?P<seat>[0-3])"
 TILES_TEMPLATE = rf"{TABLE}:tiles:{STAMP}:(?P<seat>[0-3]):(?P<kind>swap|remove)"
+# a replay viewer's controls name the hand and the frame they lead to (bot/discord/cogs/replay.py)
+REPLAY_TEMPLATE = (
+    rf"{PREFIX}:replay:(?P<hand>{NUMBER}):(?P<verb>first|prev|next|last):(?P<frame>{NUMBER})"
+)
+REPLAY_JUMP_TEMPLATE = rf"{PREFIX}:replay:(?P<hand>{NUMBER}):jump"
 TEMPLATES = tuple(
     re.compile(t)
     for t in (TABLE_TEMPLATE, CALL_TEMPLATE, ACT_TEMPLATE, PICK_TEMPLATE, TILES_TEMPLATE)
 )
+TEMPLATES += (re.compile(REPLAY_TEMPLATE), re.compile(REPLAY_JUMP_TEMPLATE))
 
 
 class Stamp(NamedTuple):

@@ -4,7 +4,19 @@ from bot.discord.cogs.lobby import LobbyCog
 from bot.discord.cogs.play import PlayCog
 from bot.discord.cogs.records import RecordsCog
 from bot.discord.cogs.reference import ReferenceCog
+from bot.discord.cogs.replay import ReplayCog
+from bot.discord.cogs.stats import StatsCog
+from bot.discord.cogs.watch import WatchCog
 
-COGS = (LobbyCog, PlayCog, RecordsCog, ReferenceCog)
+COGS = (LobbyCog, PlayCog, RecordsCog, ReferenceCog, ReplayCog, StatsCog, WatchCog)
 
-__all__ = ["COGS", "LobbyCog", "PlayCog", "RecordsCog", "ReferenceCog"]
+__all__ = [
+    "COGS",
+    "LobbyCog",
+    "PlayCog",
+    "RecordsCog",
+    "ReferenceCog",
+    "ReplayCog",
+    "StatsCog",
+    "WatchCog",
+]

@@ -126,7 +126,7 @@ class RecordsCog(commands.Cog, name="Records"):
             when = f"<t:{math.floor(record.finished_at)}:d>"
             lines.append(
                 f"{when} · Table #{record.table_id} hand {record.hand_no + 1} · `{record.preset}`"
-                f" · {hand_outcome(record, mine)}{rated}"
+                f" · {hand_outcome(record, mine)}{rated} · replay `{record.hand_id}`"
             )
         embed = discord.Embed(title="Your last hands", description="\n".join(lines))
         await interaction.followup.send(embed=embed, ephemeral=True)

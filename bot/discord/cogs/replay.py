@@ -1,0 +1,221 @@
+"""/mahjong replay: a private, paged viewer of a finished hand with every hand open.
+
+The viewer is one ephemeral message: the open table at one step, ⏮ ◀ ▶ ⏭ and a menu of the
+hand's calls and wins. Its controls are DynamicItems whose ids name the hand and the frame
+they lead to (`mj:replay:{hand}:{verb}:{frame}`), so they work after a restart; every click
+checks again who may see the hand, since an id can be forged. The discord-free work (the
+export, the frames) is bot/replay.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from discord.ui import Button, DynamicItem, Select
+
+from bot.discord import ids
+from bot.discord.components import guarded, sentence, tell
+from bot.replay import Frame, ReplayError, ReplayLog, frames, jumps, stored_replay
+
+if TYPE_CHECKING:
+    from bot.discord.client import MahjongBot
+
+Interaction = discord.Interaction[Any]
+PICTURE = "replay.png"
+KEEP_HANDS = 8  # replays whose frames stay in memory, for paging without replaying
+MENU_SIZE = 25  # Discord's most options in one select menu
+NAV = {
+    "first": ("⏮", "the deal"),
+    "prev": ("◀", "one step back"),
+    "next": ("▶", "one step on"),
+    "last": ("⏭", "the end"),
+}
+
+
+def replay_button_id(hand_id: int, verb: str, frame: int) -> str:
+    return f"{ids.PREFIX}:replay:{hand_id}:{verb}:{frame}"
+
+
+def replay_jump_id(hand_id: int) -> str:
+    return f"{ids.PREFIX}:replay:{hand_id}:jump"
+
+
+def _cog(interaction: Interaction) -> ReplayCog:
+    return cast("ReplayCog", cast("MahjongBot", interaction.client).get_cog("Replay"))
+
+
+class ReplayButton(DynamicItem[Button[Any]], template=ids.REPLAY_TEMPLATE):
+    """⏮ ◀ ▶ ⏭ of a replay viewer: show frame `frame` of hand `hand`."""
+
+    def __init__(self, hand: int, verb: str, frame: int, *, disabled: bool = False) -> None:
+        label, _ = NAV[verb]
+        button: Button[Any] = Button(
+            label=label,
+            style=discord.ButtonStyle.secondary,
+            custom_id=replay_button_id(hand, verb, frame),
+            disabled=disabled,
+            row=0,
+        )
+        super().__init__(button)
+        self.hand, self.verb, self.frame = hand, verb, frame
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayButton:
+        return cls(int(match["hand"]), match["verb"], int(match["frame"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await guarded(interaction, _cog(interaction).show(interaction, self.hand, self.frame))
+
+
+class ReplayJump(DynamicItem[Select[Any]], template=ids.REPLAY_JUMP_TEMPLATE):
+    """The viewer's menu of calls and wins; each option's value is a frame number."""
+
+    def __init__(self, hand: int, options: list[discord.SelectOption] | None = None) -> None:
+        menu: Select[Any] = Select(
+            custom_id=replay_jump_id(hand),
+            options=options or [discord.SelectOption(label="-", value="0")],
+            placeholder="Jump to a call or a win…",
+            row=1,
+        )
+        super().__init__(menu)
+        self.hand = hand
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayJump:
+        return cls(int(match["hand"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        if not value.isdigit():
+            return await tell(interaction, "That choice is not a step of this replay.")
+        await guarded(interaction, _cog(interaction).show(interaction, self.hand, int(value)))
+
+
+def _menu(found: list[Frame], at: int) -> list[discord.SelectOption]:
+    """Up to 25 calls and wins around frame `at`, each labelled with what happened."""
+    marked = jumps(found)
+    before = sum(1 for index in marked if index < at)
+    start = max(0, min(before - MENU_SIZE // 2, len(marked) - MENU_SIZE))
+    return [
+        discord.SelectOption(
+            label=f"{found[index].caption}"[:100],
+            value=str(index),
+            description=f"step {found[index].step} · {found[index].mark}",
+            default=index == at,
+        )
+        for index in marked[start : start + MENU_SIZE]
+    ]
+
+
+class ReplayCog(commands.Cog, name="Replay"):
+    """Replays of finished hands, read from the store and drawn with every hand open."""
+
+    def __init__(self, bot: MahjongBot) -> None:
+        self.bot = bot
+        self._frames: OrderedDict[int, tuple[ReplayLog, list[Frame]]] = OrderedDict()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ReplayButton, ReplayJump)
+
+    async def hand_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The asker's recent finished hands whose id starts with what they typed."""
+        records = await self.bot.store.recent_hands(str(interaction.user.id), MENU_SIZE)
+        typed = current.strip().lstrip("#")
+        return [
+            app_commands.Choice(
+                name=f"#{r.hand_id} · Table #{r.table_id} hand {r.hand_no + 1} · {r.preset}"
+                f" · {r.outcome}",
+                value=r.hand_id,
+            )
+            for r in records
+            if str(r.hand_id).startswith(typed)
+        ]
+
+    @app_commands.command(name="replay", description="Replay a finished hand, every hand open")
+    @app_commands.describe(
+        hand="a hand id from /mahjong history", export="also attach the hand as a JSON log"
+    )
+    @app_commands.autocomplete(hand=hand_autocomplete)
+    async def replay(
+        self,
+        interaction: Interaction,
+        hand: app_commands.Range[int, 1, 2**53],
+        export: bool = False,
+    ) -> None:
+        """A private viewer of one finished hand (a private table's only for its players)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            log, found = await self._load(hand, str(interaction.user.id))
+        except ReplayError as error:
+            return await tell(interaction, sentence(error))
+        embed, files, view = await self._page(log, found, 0)
+        if export:
+            data = log.dumps().encode()
+            files.append(discord.File(io.BytesIO(data), filename=f"hand-{hand}.json"))
+        await interaction.followup.send(embed=embed, files=files, view=view, ephemeral=True)
+
+    async def show(self, interaction: Interaction, hand_id: int, frame: int) -> None:
+        """A viewer control: the viewer's message now shows frame `frame`."""
+        try:
+            log, found = await self._load(hand_id, str(interaction.user.id))
+        except ReplayError as error:
+            return await tell(interaction, sentence(error))
+        if not 0 <= frame < len(found):
+            return await tell(interaction, "That step is not in this replay.")
+        await interaction.response.defer()
+        embed, files, view = await self._page(log, found, frame)
+        await interaction.edit_original_response(embed=embed, attachments=files, view=view)
+
+    async def _load(self, hand_id: int, viewer_id: str) -> tuple[ReplayLog, list[Frame]]:
+        """The hand and its frames; the access check runs every time, the replay once."""
+        log = await stored_replay(self.bot.store, hand_id, viewer_id)
+        cached = self._frames.get(hand_id)
+        if cached is not None and cached[0] == log:
+            self._frames.move_to_end(hand_id)
+            return cached
+        found = await asyncio.to_thread(frames, log)
+        self._frames[hand_id] = (log, found)
+        while len(self._frames) > KEEP_HANDS:
+            self._frames.popitem(last=False)
+        return log, found
+
+    async def _page(
+        self, log: ReplayLog, found: list[Frame], at: int
+    ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
+        frame = found[at]
+        lines = [f"**Step {frame.step} of {len(log.actions)}** · {frame.caption}"]
+        if at == len(found) - 1:
+            lines.append(
+                "Result: "
+                + ", ".join(f"{s.name} {d:+d}" for s, d in zip(log.seats, log.deltas, strict=True))
+            )
+        embed = discord.Embed(
+            title=f"Replay · Table #{log.table_id} hand {log.hand_no + 1} · {log.preset}",
+            description="\n".join(lines),
+            colour=discord.Colour.dark_teal(),
+        )
+        embed.set_image(url=f"attachment://{PICTURE}")
+        embed.set_footer(text=f"hand {log.hand_id} · frame {at + 1} of {len(found)} · hands open")
+        last = len(found) - 1
+        view = discord.ui.View(timeout=None)
+        targets = {"first": 0, "prev": max(at - 1, 0), "next": min(at + 1, last), "last": last}
+        for verb, target in targets.items():
+            view.add_item(ReplayButton(log.hand_id or 0, verb, target, disabled=target == at))
+        menu = _menu(found, at)
+        if menu:
+            view.add_item(ReplayJump(log.hand_id or 0, menu))
+        picture = await self.bot.painter.file(frame.view, PICTURE)
+        return embed, [picture], view

@@ -1,0 +1,433 @@
+"""Replays of finished hands, discord-free: the export format, checking, frames and pictures.
+
+A stored hand is its setup (the session it was dealt from, an arranged wall, who is always
+asked) plus its action log, so replaying the log rebuilds every step. A replay shows every hand
+open, as Tenhou logs do: it is only offered for finished hands, when nothing is secret any more.
+
+The export is one JSON object (`ReplayLog.to_json`), versioned by `EXPORT_VERSION`; README.md
+("Hand export format") documents it. `mahjong-bot replay --log FILE` plays one back and checks
+that the log still leads to the outcome it records.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from bot.runtime.manager import replay_stored
+from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, WinRecord
+from engine.actions import Action, ActionKind
+from engine.hand import HandState
+from engine.presets import find_preset
+from engine.session import Session
+from render.adapt import WIND_WORDS, result_view_from_state, table_view_from_state
+from render.views import ResultView, TableView
+
+EXPORT_FORMAT = "mahjong-bot-hand"
+EXPORT_VERSION = 1
+GIF_FRAME_MS, GIF_LAST_FRAME_MS = 700, 3000
+CALL_KINDS = frozenset(
+    {
+        ActionKind.CHOW,
+        ActionKind.PUNG,
+        ActionKind.KONG,
+        ActionKind.CONCEALED_KONG,
+        ActionKind.ADDED_KONG,
+    }
+)
+_VERBS = {
+    ActionKind.DISCARD: "discards",
+    ActionKind.WIN: "declares a win",
+    ActionKind.CHOW: "calls chow",
+    ActionKind.PUNG: "calls pung",
+    ActionKind.KONG: "calls kong",
+    ActionKind.CONCEALED_KONG: "declares a concealed kong",
+    ActionKind.ADDED_KONG: "adds to a pung: kong",
+    ActionKind.SWAP: "passes on",
+    ActionKind.REMOVE: "sets aside",
+    ActionKind.VOID: "plays without",
+    ActionKind.PASS: "passes",
+    ActionKind.TIME_UP: "the deal's time ran out",
+}
+
+
+class ReplayError(Exception):
+    """A hand that cannot be replayed: unfinished, unreadable, or not leading to its outcome."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaySeat:
+    """One table seat of the exported hand (seats count as the table's, not winds)."""
+
+    player_id: str
+    human: bool
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player_id": self.player_id, "human": self.human, "name": self.name}
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayLog:
+    """A finished hand as exported: enough to rebuild it and to check where it led."""
+
+    preset: str
+    seed: int
+    seats: tuple[ReplaySeat, ...]  # by table seat
+    setup: dict[str, Any]  # the stored setup: {"session": ..., "wall"?: ..., "ask"?: ...}
+    actions: tuple[str, ...]
+    deltas: tuple[int, ...]  # by table seat
+    wins: tuple[WinRecord, ...]  # winners and discarders by table seat
+    hand_id: int | None = None
+    table_id: int | None = None
+    hand_no: int = 0
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def result(self) -> str:
+        return "win" if self.wins else "draw"
+
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
+            "hand_id": self.hand_id,
+            "table_id": self.table_id,
+            "hand_no": self.hand_no,
+            "preset": self.preset,
+            "seed": self.seed,
+            "seat_count": self.seat_count,
+            "seats": [seat.to_json() for seat in self.seats],
+            "setup": self.setup,
+            "actions": list(self.actions),
+            "outcome": {
+                "result": self.result,
+                "deltas": list(self.deltas),
+                "wins": [win.to_json() for win in self.wins],
+            },
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def from_json(cls, data: Any) -> ReplayLog:
+        """Read an export; ReplayError names what is wrong with one that does not read."""
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+            raise ReplayError(f"not a {EXPORT_FORMAT} export")
+        version = data.get("version")
+        if version != EXPORT_VERSION:
+            raise ReplayError(
+                f"export version {version!r}: this bot reads version {EXPORT_VERSION}"
+            )
+        try:
+            seats = tuple(
+                ReplaySeat(str(s["player_id"]), bool(s["human"]), str(s["name"]))
+                for s in data["seats"]
+            )
+            outcome = data["outcome"]
+            log = cls(
+                preset=find_preset(str(data["preset"])).id,
+                seed=int(data["seed"]),
+                seats=seats,
+                setup=dict(data["setup"]),
+                actions=tuple(str(Action.parse(line)) for line in data["actions"]),
+                deltas=tuple(int(d) for d in outcome["deltas"]),
+                wins=tuple(WinRecord.from_json(w) for w in outcome["wins"]),
+                hand_id=data.get("hand_id"),
+                table_id=data.get("table_id"),
+                hand_no=int(data.get("hand_no", 0)),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ReplayError(f"the export does not read: {error!r}") from None
+        if data.get("seat_count") != log.seat_count or len(log.deltas) != log.seat_count:
+            raise ReplayError("the export's seat count, seats and deltas disagree")
+        return log
+
+    @classmethod
+    def loads(cls, text: str) -> ReplayLog:
+        try:
+            return cls.from_json(json.loads(text))
+        except json.JSONDecodeError as error:
+            raise ReplayError(f"the export is not JSON: {error}") from None
+
+    def hand_log(self) -> HandLog:
+        """The hand as the store keeps it, for `replay_stored`."""
+        return HandLog(
+            hand_id=self.hand_id or 0,
+            table_id=self.table_id or 0,
+            hand_no=self.hand_no,
+            seed=self.seed,
+            setup=json.dumps(self.setup),
+            status=HandStatus.FINISHED,
+            started_at=0.0,
+            ended_at=None,
+            actions=tuple(Action.parse(line) for line in self.actions),
+        )
+
+
+def export_hand(
+    stored: HandLog, record: HandRecord | None, names: Sequence[str] | None = None
+) -> ReplayLog:
+    """A stored hand and its history entry as an export; only finished hands have one.
+
+    `names` are by table seat (default: the player ids).
+    """
+    if stored.status is not HandStatus.FINISHED or record is None:
+        raise ReplayError(f"hand {stored.hand_id} is not finished: only finished hands replay")
+    names = list(names) if names is not None else [s.player_id for s in record.seats]
+    return ReplayLog(
+        preset=record.preset,
+        seed=stored.seed,
+        seats=tuple(ReplaySeat(s.player_id, s.human, names[s.seat]) for s in record.seats),
+        setup=json.loads(stored.setup or "{}"),
+        actions=stored.lines,
+        deltas=tuple(s.delta for s in record.seats),
+        wins=record.wins,
+        hand_id=stored.hand_id,
+        table_id=stored.table_id,
+        hand_no=stored.hand_no,
+    )
+
+
+def rebuild(log: ReplayLog, actions: int | None = None) -> tuple[Session, HandState]:
+    """The session as the hand was dealt and the hand after its first `actions` (all)."""
+    hand_log = log.hand_log()
+    if actions is not None:
+        hand_log = replace(hand_log, actions=hand_log.actions[:actions])
+    try:
+        return replay_stored(find_preset(log.preset), hand_log)
+    except (KeyError, ValueError) as error:
+        raise ReplayError(f"the log does not replay: {error}") from None
+
+
+def replayed_outcome(log: ReplayLog) -> tuple[tuple[int, ...], tuple[WinRecord, ...]]:
+    """Deltas and wins by table seat, as the log replayed on its seed leads to them."""
+    session, hand = rebuild(log)
+    outcome = hand.outcome()
+    if outcome is None:
+        raise ReplayError("the log stops before the hand is over")
+    wins = tuple(
+        WinRecord(
+            seat=session.player_at(win.seat),
+            fan=win.score.fan,
+            patterns=tuple((p.id, p.fan) for p in win.score.patterns),
+            by=win.by.value,
+            discarder=None if win.discarder is None else session.player_at(win.discarder),
+        )
+        for win in outcome.wins
+    )
+    return tuple(session.finish_hand(outcome)), wins
+
+
+def check_outcome(log: ReplayLog) -> None:
+    """Raise ReplayError unless the log, replayed, ends as the export (or history) says."""
+    deltas, wins = replayed_outcome(log)
+    if deltas != log.deltas:
+        raise ReplayError(f"the log leads to deltas {list(deltas)}, not {list(log.deltas)}")
+    if wins != log.wins:
+        raise ReplayError("the log leads to other wins than the ones recorded")
+
+
+# ------------------------------------------------------------------ frames
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The open table after `step` actions of the log; `mark` is 'call', 'win' or ''."""
+
+    step: int
+    caption: str
+    mark: str
+    view: TableView
+
+
+def _open(view: TableView, hand: HandState) -> TableView:
+    """Every hand face up: a replay shows what each seat held."""
+    seats = tuple(
+        seat
+        if seat.revealed
+        else replace(seat, concealed_count=0, revealed=tuple(sorted(hand.hands[index])))
+        for index, seat in enumerate(view.seats)
+    )
+    return replace(view, seats=seats)
+
+
+def _caption(action: Action, names: Sequence[str]) -> str:
+    who = f"{names[action.seat]} ({WIND_WORDS[action.seat]})"
+    if action.kind is ActionKind.TIME_UP:
+        return "The deal's time ran out"
+    what = action.suit or " ".join(str(t) for t in action.tiles)
+    return f"{who} {_VERBS[action.kind]}" + (f" {what}" if what else "")
+
+
+def _mark(action: Action) -> str:
+    if action.kind is ActionKind.WIN:
+        return "win"
+    return "call" if action.kind in CALL_KINDS else ""
+
+
+def frames(log: ReplayLog) -> list[Frame]:
+    """The open table at the deal and after each action that changed it.
+
+    A pass that changes nothing on the table (one of several answers to a claim window) makes
+    no frame of its own; the answer that closes the window does.
+    """
+    session, hand = rebuild(log, actions=0)
+    by_player = log.names()
+    names = [by_player[session.player_at(s)] for s in range(session.seat_count)]
+    label = f"{log.preset} · hand {log.hand_id}" if log.hand_id else log.preset
+
+    def view() -> TableView:
+        points = [session.points[session.player_at(s)] + d for s, d in enumerate(hand.points)]
+        table = table_view_from_state(hand, names, points, table_name=label, channel_name="replay")
+        return _open(table, hand)
+
+    result = [Frame(0, "The deal", "", view())]
+    for step, line in enumerate(log.actions, start=1):
+        action = Action.parse(line)
+        try:
+            hand.apply(action)
+        except ValueError as error:
+            raise ReplayError(f"action {step} ({line}) does not apply: {error}") from None
+        current = view()
+        mark = _mark(action)
+        if current == result[-1].view and not mark:
+            continue
+        result.append(Frame(step, _caption(action, names), mark, current))
+    return result
+
+
+def jumps(found: Sequence[Frame]) -> list[int]:
+    """Indexes of the frames of calls and wins, in order: where a viewer jumps to."""
+    return [index for index, frame in enumerate(found) if frame.mark]
+
+
+def result_view(log: ReplayLog) -> ResultView:
+    session, hand = rebuild(log)
+    by_player = log.names()
+    names = [by_player[session.player_at(s)] for s in range(session.seat_count)]
+    return result_view_from_state(hand, names, table_name=f"{log.preset} · replay")
+
+
+# ------------------------------------------------------------------ pictures
+
+
+def frame_png(frame: Frame) -> bytes:
+    from render.style import to_png
+    from render.table import render_table
+
+    return to_png(render_table(frame.view))
+
+
+def write_frames(log: ReplayLog, directory: Path, *, gif: bool = False) -> list[Path]:
+    """frame-000.png ... and result.png in `directory`, or one hand.gif of all frames."""
+    from render.result import render_result
+    from render.style import to_png
+
+    directory.mkdir(parents=True, exist_ok=True)
+    found = frames(log)
+    if gif:
+        path = directory / "hand.gif"
+        path.write_bytes(gif_bytes(found))
+        return [path]
+    written = []
+    for index, frame in enumerate(found):
+        path = directory / f"frame-{index:03d}.png"
+        path.write_bytes(frame_png(frame))
+        written.append(path)
+    path = directory / "result.png"
+    path.write_bytes(to_png(render_result(result_view(log))))
+    written.append(path)
+    return written
+
+
+def gif_bytes(found: Sequence[Frame]) -> bytes:
+    """The frames as one animated picture that holds its last frame (the win) longer."""
+    from render.table import render_table
+
+    pictures = [render_table(frame.view).convert("RGB") for frame in found]
+    durations = [GIF_FRAME_MS] * (len(pictures) - 1) + [GIF_LAST_FRAME_MS]
+    out = io.BytesIO()
+    pictures[0].save(
+        out, "GIF", save_all=True, append_images=pictures[1:], duration=durations, loop=0
+    )
+    return out.getvalue()
+
+
+# ------------------------------------------------------------------ reading from the store
+
+
+async def stored_replay(store: Store, hand_id: int, viewer_id: str | None = None) -> ReplayLog:
+    """A finished hand of the store as an export, named as its table named its players.
+
+    With `viewer_id` (Discord), a private table's hand is refused to anyone who did not play
+    in it; without (the command line, whose user holds the database file) nothing is refused.
+    """
+    try:
+        stored = await store.hand_log(hand_id)
+    except HandNotActiveError:
+        raise ReplayError(f"there is no hand {hand_id}") from None
+    if stored.status is HandStatus.PLAYING:
+        raise ReplayError(f"hand {hand_id} is still in play: only finished hands replay")
+    if stored.status is HandStatus.ABANDONED:
+        raise ReplayError(f"hand {hand_id} was abandoned before its end: it has no replay")
+    record = await store.hand_record(hand_id)
+    table = await store.table_row(stored.table_id)
+    players = {seat.player_id for seat in record.seats} if record else set()
+    if viewer_id is not None and table.options.visibility == "private" and viewer_id not in players:
+        raise ReplayError(
+            f"hand {hand_id} was played at a private table: only its players may replay it"
+        )
+    known = table.options.extra.get("names", {})
+    names = [str(known.get(s.player_id, s.player_id)) for s in record.seats] if record else None
+    return export_hand(stored, record, names)
+
+
+# ------------------------------------------------------------------ the command line
+
+
+async def load_export(db_path: str, hand_id: int) -> ReplayLog:
+    """A finished hand of the database at `db_path` as an export."""
+    async with await Store.open(db_path) as store:
+        return await stored_replay(store, hand_id)
+
+
+def run_replay(args: Any) -> int:
+    """`mahjong-bot replay HAND_ID --db FILE -o DIR [--gif]` or `replay --log FILE ...`."""
+    import asyncio
+    import sys
+
+    try:
+        if args.log is not None:
+            log = ReplayLog.loads(Path(args.log).read_text(encoding="utf-8"))
+        elif args.hand_id is not None:
+            log = asyncio.run(load_export(args.db, args.hand_id))
+        else:
+            print("error: give a HAND_ID (with --db) or --log FILE", file=sys.stderr)
+            return 2
+        check_outcome(log)
+        if args.export is not None:
+            Path(args.export).write_text(log.dumps(), encoding="utf-8")
+            print(f"wrote {args.export}")
+        found = frames(log)
+        for frame in found:
+            mark = f" [{frame.mark}]" if frame.mark else ""
+            print(f"{frame.step:4} {frame.caption}{mark}")
+        if args.output is not None:
+            written = write_frames(log, Path(args.output), gif=args.gif)
+            print(f"wrote {len(written)} picture(s) to {args.output}")
+    except (OSError, ReplayError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0

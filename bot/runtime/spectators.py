@@ -1,0 +1,57 @@
+"""Who may watch a table: spectators see only its public snapshot, never a hand.
+
+The table's players choose whether anyone may watch (`extra["spectators"]`, allowed unless
+they forbid it); a private table is watched only by the people its players invited to watch
+(`extra["watchers"]`) or to play (`extra["invited"]`). Both are table options, stored with the
+table, so they survive a restart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.runtime.errors import NotSeatedError, TableError
+from bot.runtime.manager import Runtime
+from bot.runtime.table import LiveTable
+
+
+def watch_refusal(table: LiveTable, viewer_id: str) -> str | None:
+    """Why `viewer_id` may not watch the table, or None if they may (its players always may)."""
+    if table.player_of(viewer_id) is not None:
+        return None
+    extra = table.options.extra
+    if not extra.get("spectators", True):
+        return f"the players of Table #{table.id} do not allow spectators"
+    invited = set(extra.get("watchers", [])) | set(extra.get("invited", []))
+    if table.options.visibility == "private" and viewer_id not in invited:
+        return (
+            f"Table #{table.id} is private: one of its players must invite you to watch "
+            "(`/mahjong spectators invite:`)"
+        )
+    return None
+
+
+async def set_spectators(
+    runtime: Runtime,
+    table_id: int,
+    by_id: str,
+    *,
+    allow: bool | None = None,
+    invite: str | None = None,
+) -> LiveTable:
+    """A player allows or forbids spectators, or invites someone to watch; stored first."""
+    table = runtime.get(table_id)
+    async with table.lock:
+        if table.player_of(by_id) is None:
+            raise NotSeatedError(f"you are not seated at Table #{table_id}")
+        if allow is None and invite is None:
+            raise TableError("say whether spectators are allowed, or whom to invite to watch")
+        extra = dict(table.options.extra)
+        if allow is not None:
+            extra["spectators"] = allow
+        if invite is not None:
+            extra["watchers"] = sorted({*extra.get("watchers", []), invite})
+        options = replace(table.options, extra=extra)
+        await runtime.store.set_options(table.id, options)
+        table.options = options
+    return table
