@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.scoring import hkos, sichuan
+from engine.scoring import hk3fan, hkos, sichuan
 from engine.scoring.base import WinContext
 from engine.tiles import Tile
 
@@ -50,6 +50,11 @@ def _hkos_bonus_fan(bonus: tuple[Tile, ...], seat: int) -> int:
     return hkos.total_fan(hkos.replace_patterns(hkos.bonus_patterns(ctx)))
 
 
+def _hk3fan_pay(fan: int) -> tuple[int, int]:
+    points = 2 ** min(max(fan, 3), hk3fan.LIMIT_FAN)
+    return points, points
+
+
 def _sichuan_pay(fan: int) -> tuple[int, int]:
     points = 2 ** min(fan, 4)
     return points, points
@@ -72,6 +77,26 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
         flush_value=40.0,
         # measured over 1000 seat-hands: 0.15 gained 4.0 with 12% dead hands, 0.2 6.1 and 10%,
         # 0.25 5.9 and 7%, 0.3 5.7 and 6% (a minimum makes far but valuable plans worth aiming at)
+        step=0.25,
+        danger_share=0.002,
+        exact_one_away=True,
+    ),
+    # the 3-fan minimum makes it play like Old Style: far but valuable plans are worth aiming
+    # at, and a call that leaves no line to 3 fan wastes the hand (the Old Style settings)
+    "hk3fan": FamilyKnowledge(
+        pure_flush=hk3fan.FAN["full_flush"],
+        half_flush=hk3fan.FAN["half_flush"],
+        all_pungs=hk3fan.FAN["all_pungs"],
+        seven_pairs=hk3fan.FAN["seven_pairs"],
+        root=0,
+        honour_pung=hk3fan.FAN["dragon_pung"],
+        self_draw=hk3fan.FAN["self_draw"],
+        pay=_hk3fan_pay,
+        bonus_fan=lambda bonus, seat: 0,
+        ready_per_discard=0.03,
+        ready_per_meld=0.18,
+        opponent_value=10.0,
+        flush_value=40.0,
         step=0.25,
         danger_share=0.002,
         exact_one_away=True,
