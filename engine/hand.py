@@ -226,6 +226,7 @@ class HandState:
         self._discard_rules = answering("discard_choices")
         self._kong_rules = answering("may_kong")
         self._win_rules = answering("may_win")
+        self._shape_rules = answering("completes")
         self._claim_rules = answering("may_claim")
         self._call_rules = answering("allows_call")
         self._kong_discards = answering("discard_is_kong")
@@ -605,6 +606,10 @@ class HandState:
                 return False
         if self.phase is _ROB and self.rob_kind is _CONCEALED_KONG:
             return self._robbing.may_rob_concealed(counts)
+        for part in self._shape_rules:  # wild tiles standing for any tile
+            answer = part.completes(seat, counts)
+            if answer is not None:
+                return answer
         seven_pairs, thirteen_orphans, kong_as_two_pairs = self._shape_switches
         # keywords given one by one: unpacking a dict of them costs more on every discard
         return shapes.is_win(

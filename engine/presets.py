@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from engine.tiles import BONUS, COPIES, HONOURS, Tile
+from engine.tiles import BONUS, COPIES, GREEN, HONOURS, RED, WHITE, Tile
 
 if TYPE_CHECKING:
     from engine.rules import Rule
@@ -89,6 +90,12 @@ def _tiles_144() -> tuple[Tile, ...]:
 
 def _tiles_108() -> tuple[Tile, ...]:
     return tuple(t for t in range(27) for _ in range(COPIES))
+
+
+def _tiles_hubei(green_white: bool = False) -> tuple[Tile, ...]:
+    """hubei-laizi: the suits and four red dragons (112); green and white too (120)."""
+    dragons = (WHITE, GREEN, RED) if green_white else (RED,)
+    return _tiles_108() + tuple(t for t in dragons for _ in range(COPIES))
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,8 +214,43 @@ PRESETS: dict[str, Preset] = {
             openings=(Opening.DISCARD_THREE, Opening.VOID),
             **_SICHUAN_COMMON,  # type: ignore[arg-type]
         ),
+        Preset(
+            id="hubei-laizi",
+            name="Hubei wild-kong (红中赖子杠)",
+            summary="112 tiles, a wild turned after the deal, red dragon and wild kongs, open "
+            "hand to win, loser fan, 2 to 4 players.",
+            family="hubei",
+            wall=_tiles_hubei(),
+            thirteen_orphans=False,
+            concealed_rob=ConcealedRob.NEVER,
+            min_fan=3,
+            unit="fan",
+            seat_counts=(4, 3, 2),
+            last_draws=14,
+            rotation=Rotation.WINNER_DEALS,
+            # engine.rules_hubei builds the components from the wall (green joins red)
+            extra={"rules_module": "engine.rules_hubei", "first_dealer": "random"},
+        ),
     )
 }
+
+# table options a preset takes (`with_options`)
+TABLE_OPTIONS: dict[str, tuple[str, ...]] = {"hubei-laizi": ("green_white", "no_minimum")}
+
+
+def with_options(preset: Preset, options: Iterable[str]) -> Preset:
+    """The preset as a table with these options plays it (hubei-laizi: `green_white` adds green
+    and white dragons, 120 tiles; `no_minimum` lifts the 3-fan minimum). The id stays."""
+    chosen = set(options)
+    unknown = chosen - set(TABLE_OPTIONS.get(preset.id, ()))
+    if unknown:
+        raise ValueError(f"{preset.id} has no table option {sorted(unknown)[0]!r}")
+    if "green_white" in chosen:
+        preset = replace(preset, wall=_tiles_hubei(green_white=True))
+    if "no_minimum" in chosen:
+        preset = replace(preset, min_fan=0)
+    return preset
+
 
 PLANNED_PRESETS = {
     "hk-fw2": "Hong Kong Mah Jong as Four Winds 2 plays it",
@@ -216,7 +258,6 @@ PLANNED_PRESETS = {
     "redwild": "Red Dragon wild: four red dragons are jokers, birds",
     "hk-3fan": "Hong Kong three fan, multiple wins",
     "tw-16": "Taiwanese sixteen tiles",
-    "hubei-laizi": "Hubei wild-kong (红中赖子杠)",
 }
 
 

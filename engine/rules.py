@@ -13,6 +13,8 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `discard_choices(seat)` — the tiles a seat must choose its discard from (void suit first).
 - `may_kong(seat, tile)` — an own-turn concealed kong of `tile`.
 - `may_win(seat, counts, tile, by)` — a win with these counts (winning tile included).
+- `completes(seat, counts)` — whether these counts are a winning shape, where the part reads
+  shapes itself (wild tiles standing for any tile); None leaves it to the preset's shapes.
 - `may_claim(seat, tile)` — any call at all on this tile (void suit, locked hand, wild kinds).
 - `allows_call(seat, action)` — one offered call (pass rules, wilds in a chow).
 - `discard_is_kong(seat, tile)` — a discard that is a kong instead (fixed kong tiles).
@@ -30,6 +32,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from importlib import import_module
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -81,6 +84,9 @@ class Part:
     def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
         return True
 
+    def completes(self, seat: int, counts: list[int]) -> bool | None:
+        return None
+
     def may_claim(self, seat: int, tile: Tile) -> bool:
         return True
 
@@ -120,6 +126,7 @@ HOOKS = (
     "discard_choices",
     "may_kong",
     "may_win",
+    "completes",
     "may_claim",
     "allows_call",
     "discard_is_kong",
@@ -469,6 +476,8 @@ class WinConditions(Rule):
             flags.add("kong_replacement")
         if self.last_tile and state.wall_left == 0:
             flags.add("last_tile")
+        if by is WinBy.SELF_DRAW and state._wall_part.in_last_draws():
+            flags.add("last_draw")
         untouched = state.kongs_made == 0 and state.calls_made == 0
         first = state.discards_made
         if self.heavenly and by is WinBy.SELF_DRAW and seat == 0 and first == 0 and untouched:
@@ -556,14 +565,19 @@ class Wilds(Rule):
 
 
 class WildsPart(Part):
+    def __init__(self, rule: Wilds, state: HandState) -> None:
+        super().__init__(rule, state)
+        # this hand's wild kinds (a preset may choose them per hand, after the deal)
+        self.kinds: frozenset[Tile] = rule.kinds
+
     def may_claim(self, seat: int, tile: Tile) -> bool:
-        return tile not in self.rule.kinds
+        return tile not in self.kinds
 
     def allows_call(self, seat: int, action: Action) -> bool:
-        return not any(t in self.rule.kinds for t in action.tiles)
+        return not any(t in self.kinds for t in action.tiles)
 
     def may_kong(self, seat: int, tile: Tile) -> bool:
-        return tile not in self.rule.kinds
+        return tile not in self.kinds
 
 
 Wilds.part = WildsPart
@@ -590,6 +604,9 @@ class FixedKongsPart(Part):
 
     def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
         return not any(counts[kind] for kind in self.rule.kinds)
+
+    def may_kong(self, seat: int, tile: Tile) -> bool:
+        return tile not in self.rule.kinds  # four held are still four fixed kongs, one by one
 
     def held_tiles(self) -> list[Tile]:
         return [t for tiles in self.kongs for t in tiles]
@@ -627,6 +644,9 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
         found.append(VoidSuit())
     found.append(AfterWinRule(preset.after_win))
     found.extend(preset.rules)
+    module = preset.extra.get("rules_module")
+    if module:  # components built from the preset's data by their own module (no import cycle)
+        found.extend(import_module(str(module)).preset_rules(preset))
     return tuple(found)
 
 

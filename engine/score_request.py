@@ -17,15 +17,19 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from importlib import import_module
 from typing import IO, Any, TypeVar
 
-from engine.presets import Preset, UnknownPresetError, find_preset
+from engine.presets import TABLE_OPTIONS, Preset, UnknownPresetError, find_preset, with_options
 from engine.rules import VoidSuit, rules_of
 from engine.scoring import score
-from engine.scoring.base import FLAGS, WinBy, WinContext
+from engine.scoring.base import FLAGS, SeatFacts, WinBy, WinContext
 from engine.tiles import (
+    GREEN,
+    RED,
     SEAT_NAMES,
+    WHITE,
     InvalidNotationError,
     Meld,
     MeldKind,
@@ -36,7 +40,25 @@ from engine.tiles import (
     tile_name,
 )
 
-FIELDS = ("preset", "hand", "win", "melds", "bonus", "by", "seat", "round", "flags", "void")
+FIELDS = (
+    "preset",
+    "hand",
+    "win",
+    "melds",
+    "bonus",
+    "by",
+    "seat",
+    "round",
+    "flags",
+    "void",
+    "from",
+    "players",
+    "min_fan",
+    "wild",
+    "special_kongs",
+    "others",
+)
+SPECIAL_KONGS = {"red": RED, "green": GREEN}  # and "wild": the request's wild
 REQUIRED = ("preset", "hand", "win")
 VOID_SUITS = ("m", "p", "s")
 VALUE_LIMIT = 40  # characters of a bad value an error line echoes
@@ -130,8 +152,9 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
         raise RequestError(str(error)) from None
     hand = _tiles(request, "hand")
     win = _one_tile(request, "win")
-    melds = _melds(request)
+    melds = _melds(request.get("melds", []), "melds")
     bonus = _tiles(request, "bonus", "")
+    preset, table = _table(request, preset, hand, melds)
     ctx = WinContext(
         concealed=tuple(hand),
         win_tile=win,
@@ -142,6 +165,7 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
         round_wind=_choice(request, "round", "E", list(SEAT_NAMES), SEAT_NAMES.index),
         flags=_flags(request),
         void_suit=_void(request),
+        **table,  # type: ignore[arg-type]
     )
     check_tiles(preset, ctx)
     check_rules(preset, ctx)
@@ -246,19 +270,110 @@ def _one_tile(request: dict[str, Any], key: str) -> Tile:
         raise RequestError(f"{key}: {error}") from None
 
 
-def _melds(request: dict[str, Any]) -> tuple[Meld, ...]:
-    texts = request.get("melds", [])
+def _melds(texts: object, key: str) -> tuple[Meld, ...]:
+    """Melds in the order made; a claimed one may name its discarder: 'pung 555z from W'."""
     if not isinstance(texts, list):
-        raise RequestError(f"melds: expected a list of strings, got {_shown(texts)}")
+        raise RequestError(f"{key}: expected a list of strings, got {_shown(texts)}")
     melds = []
     for index, text in enumerate(texts):
         if not isinstance(text, str):
-            raise RequestError(f"melds[{index}]: expected a string, got {_shown(text)}")
+            raise RequestError(f"{key}[{index}]: expected a string, got {_shown(text)}")
+        words = text.split()
+        source = None
+        if len(words) == 4 and words[2] == "from":
+            if words[3] not in SEAT_NAMES:
+                raise RequestError(f"{key}[{index}]: {words[3]!r} is not one of E, S, W, N")
+            source = SEAT_NAMES.index(words[3])
+            text = " ".join(words[:2])
         try:
-            melds.append(Meld.parse(text))
+            meld = Meld.parse(text)
         except InvalidNotationError as error:
-            raise RequestError(f"melds[{index}]: {error}") from None
+            raise RequestError(f"{key}[{index}]: {error}") from None
+        if source is not None:
+            if meld.kind is MeldKind.CONCEALED_KONG:
+                raise RequestError(f"{key}[{index}]: a concealed kong is not claimed from a seat")
+            meld = Meld(meld.kind, meld.tiles, meld.first, source)
+        melds.append(meld)
     return tuple(melds)
+
+
+def _seat(request: dict[str, Any], key: str, players: int) -> int | None:
+    if request.get(key) is None:
+        return None
+    return _choice(request, key, "E", list(SEAT_NAMES[:players]), SEAT_NAMES.index)
+
+
+def _table(
+    request: dict[str, Any], preset: Preset, hand: list[Tile], melds: tuple[Meld, ...]
+) -> tuple[Preset, dict[str, object]]:
+    """The wave-2 table fields: players, the discarder, the minimum, the wild, fixed kongs and
+    the other seats (hubei-laizi reads them all)."""
+    players = request.get("players", preset.seat_counts[0])
+    if not isinstance(players, int) or players not in preset.seat_counts:
+        allowed = ", ".join(map(str, preset.seat_counts))
+        raise RequestError(f"players: {_shown(players)} is not one of {allowed} for {preset.id}")
+    min_fan = request.get("min_fan")
+    if min_fan is not None:
+        if not isinstance(min_fan, int) or isinstance(min_fan, bool) or not 0 <= min_fan <= 13:
+            raise RequestError(f"min_fan: expected a whole number 0-13, got {_shown(min_fan)}")
+        preset = replace(preset, min_fan=min_fan)
+    meld_tiles = [t for m in melds for t in m.tiles]
+    if "green_white" in TABLE_OPTIONS.get(preset.id, ()) and {GREEN, WHITE} & {
+        *hand,
+        *meld_tiles,
+    }:
+        preset = with_options(preset, ["green_white"])  # a hand with green or white dragons
+    wild = _one_tile(request, "wild") if request.get("wild") is not None else None
+    if wild is not None:
+        _check_kind(preset, "wild", wild)
+    others: list[SeatFacts] = []
+    given = request.get("others", {})
+    if not isinstance(given, dict):
+        raise RequestError(f"others: expected an object by seat, got {_shown(given)}")
+    for name, facts in given.items():
+        if name not in SEAT_NAMES[:players]:
+            raise RequestError(f"others: {_shown(name)} is not a seat of {players} players")
+        if not isinstance(facts, dict):
+            raise RequestError(f"others.{name}: expected an object, got {_shown(facts)}")
+        unknown = [k for k in facts if k not in ("melds", "special_kongs", "ready")]
+        if unknown:
+            raise RequestError(f"others.{name}: unknown field {_shown(unknown[0])}")
+        ready = facts.get("ready")
+        if ready is not None and not isinstance(ready, bool):
+            raise RequestError(f"others.{name}.ready: expected true or false, got {_shown(ready)}")
+        others.append(
+            SeatFacts(
+                SEAT_NAMES.index(name),
+                _melds(facts.get("melds", []), f"others.{name}.melds"),
+                _special_kongs(
+                    facts.get("special_kongs", {}), f"others.{name}.special_kongs", wild
+                ),
+                ready,
+            )
+        )
+    return preset, {
+        "wild": wild,
+        "special_kongs": _special_kongs(request.get("special_kongs", {}), "special_kongs", wild),
+        "discarder": _seat(request, "from", players),
+        "players": players,
+        "others": tuple(others),
+    }
+
+
+def _special_kongs(value: object, key: str, wild: Tile | None) -> tuple[Tile, ...]:
+    if not isinstance(value, dict):
+        raise RequestError(f'{key}: expected an object such as {{"red": 1}}, got {_shown(value)}')
+    tiles: list[Tile] = []
+    for name, count in value.items():
+        if name not in (*SPECIAL_KONGS, "wild"):
+            raise RequestError(f"{key}: {_shown(name)} is not one of red, green, wild")
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 4:
+            raise RequestError(f"{key}.{name}: expected a count 0-4, got {_shown(count)}")
+        if name == "wild" and wild is None and count:
+            raise RequestError(f"{key}: a wild kong needs the request's 'wild'")
+        tile = wild if name == "wild" else SPECIAL_KONGS[name]
+        tiles += [tile] * count  # type: ignore[list-item]
+    return tuple(tiles)
 
 
 def _choice(
