@@ -81,7 +81,10 @@ def score_request(request: object) -> dict[str, object]:
         if error.name != family:
             raise
         raise RequestError(f"preset {preset.id!r} has no scoring yet") from None
-    return score(preset, ctx).to_json()
+    try:
+        return score(preset, ctx).to_json()
+    except ValueError as error:  # a circumstance the family cannot settle (a missing 'from')
+        raise RequestError(str(error)) from None
 
 
 def run_score_lines(lines: Iterable[str], out: IO[str], err: IO[str]) -> int:

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.actions import ActionKind
 from engine.ai import choose_action
 from engine.hand import HandState, Phase, WinRecord
 from engine.presets import Opening, find_preset
+from engine.rules import FixedKongsPart, PassPart, WildsPart
+from engine.rules_hubei import TurnedWildPart
 from engine.simulate import play_out
+from engine.tiles import Tile
 from render.style import WIND_NAMES
-from render.views import HandView, ResultView, SeatView, TableView, WinView
+from render.views import HandView, ResultView, SeatView, SetAside, TableView, WinView
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
 WIND_WORDS = WIND_NAMES  # the wind names, spelled once (render.style), for every front end
@@ -49,7 +53,59 @@ def hand_view_from_state(
         melds=tuple(state.melds[seat]),
         bonus=tuple(state.bonus[seat]),
         player_name=player_name,
+        wild=wild_kinds(state),
+        fixed_first=fixed_kinds(state),
+        blocked=blocked_notes(state, seat),
+        set_aside=wild_indicator(state),
+        seat_count=state.seat_count,
     )
+
+
+def wild_kinds(state: HandState) -> frozenset[Tile]:
+    """This hand's wild tile kinds (badged in every picture)."""
+    part = state.part_of(WildsPart)
+    return part.kinds if part is not None else frozenset()
+
+
+def fixed_kinds(state: HandState) -> frozenset[Tile]:
+    """Fixed kong kinds (red, green): sorted to the front of a hand."""
+    part = state.part_of(FixedKongsPart)
+    return part.rule.kinds if part is not None else frozenset()
+
+
+def wild_indicator(state: HandState) -> tuple[SetAside, ...]:
+    """The turned wild, shown to everyone."""
+    part = state.part_of(TurnedWildPart)
+    if part is None or part.wild is None:
+        return ()
+    return (SetAside("Wild", (part.wild,)),)
+
+
+def special_kongs(state: HandState, seat: int) -> tuple[SetAside, ...]:
+    """The tiles a seat set down as fixed kongs (red, green) and wild kongs, shown to all."""
+    tiles: list[Tile] = []
+    fixed = state.part_of(FixedKongsPart)
+    if fixed is not None:
+        tiles += fixed.kongs[seat]
+    wild = state.part_of(TurnedWildPart)
+    if wild is not None:
+        tiles += wild.wild_kongs[seat]
+    return (SetAside("Kongs", tuple(tiles)),) if tiles else ()
+
+
+_BLOCK_NOTES = {
+    ActionKind.PUNG: "no pung until your draw",
+    ActionKind.WIN: "no win on a discard until your draw",
+}
+
+
+def blocked_notes(state: HandState, seat: int) -> tuple[str, ...]:
+    """What a seat's passes block it from now (its own hand picture only)."""
+    notes = []
+    for part in state.parts:
+        if isinstance(part, PassPart) and part.blocked[seat]:
+            notes.append(_BLOCK_NOTES.get(part.rule.passed, f"no {part.rule.passed.value}"))
+    return tuple(notes)
 
 
 def table_view_from_state(
@@ -80,6 +136,8 @@ def table_view_from_state(
         turn=state.turn if state.phase is Phase.TURN else None,
         latest=state.last_discard,
         status=status_line(state, names) if status is None else status,
+        wild=wild_kinds(state),
+        set_aside=wild_indicator(state),
     )
 
 
@@ -100,6 +158,7 @@ def _seat_view(state: HandState, seat: int, name: str, points: int) -> SeatView:
         void_suit=state.void[seat] if declared else None,
         won=finished,
         revealed=revealed,
+        set_aside=special_kongs(state, seat),
     )
 
 
@@ -149,6 +208,8 @@ def result_view_from_state(
         payments=tuple((names[s], outcome.deltas[s]) for s in range(len(outcome.deltas))),
         channel_name=channel_name,
         note="" if wins else _ENDINGS.get(outcome.termination.value, ""),
+        wild=wild_kinds(state),
+        set_aside=wild_indicator(state),
         other_payments=tuple(
             (label, tuple((names[s], amount) for s, amount in enumerate(ledger) if amount))
             for label, ledger in (("Kongs", state.kong_points), ("Wall draw", state.draw_points))

@@ -580,6 +580,41 @@ def test_score_request_refuses_bad_hubei_fields() -> None:
         ask("234m567p678s55s", "5s", ["chow 789s from N"], others={"X": {}})
     with pytest.raises(RequestError, match="melds"):
         ask("234m567p678s55s", "5s", ["chow 789s from Q"])
+    with pytest.raises(RequestError, match="from: a win by discard needs"):
+        ask("234m567p678s55s", "5s", ["chow 789s from N"], by="discard")
+    with pytest.raises(RequestError, match="from: a win by robbing_kong"):
+        ask("234m567p678s55s", "6s", ["chow 789s from N"], by="robbing_kong", **{"from": "E"})
     assert parse_tiles("5z6z")  # green and white are scored as at a green_white table
     white = ask("234m567p55s5z5z5z", "5s", ["chow 789s from N"], by="self_draw", min_fan=0)
     assert white["valid"]
+
+
+# ------------------------------------------------------------------------------- pictures
+
+
+def test_pictures_badge_the_wild_show_it_and_the_special_kongs() -> None:
+    from render.adapt import hand_view_from_state, table_view_from_state
+
+    state = HandState.arranged(
+        OPEN_TABLE,
+        ["123m456m789m12s7z5p", "5p4p1p2p3p9p8p1m4m7m2s3s", "147s258s369s11m", "99s88s66m22p9m"],
+        replacements="8s",
+    )
+    discard(state, 0, "7z")
+    hand = hand_view_from_state(state, 0)
+    assert hand.wild == frozenset({t("5p")}) and hand.fixed_first == frozenset({RED})
+    assert [(a.label, a.tiles) for a in hand.set_aside] == [("Wild", (t("5p"),))]
+    table = table_view_from_state(state)
+    assert table.wild == frozenset({t("5p")})
+    assert [(a.label, a.tiles) for a in table.seats[0].set_aside] == [("Kongs", (RED,))]
+    assert table.seats[1].set_aside == ()
+
+
+def test_a_seats_own_picture_notes_its_pass_blocks() -> None:
+    from render.adapt import hand_view_from_state
+
+    state = open_hand_state()
+    discard(state, 2, "5s")
+    state.apply(Action(1, ActionKind.PASS))
+    assert hand_view_from_state(state, 1).blocked == ("no win on a discard until your draw",)
+    assert hand_view_from_state(state, 3).blocked == ()

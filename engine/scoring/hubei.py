@@ -279,7 +279,10 @@ def score(preset: Preset, ctx: WinContext) -> HubeiScore:
     else:
         payers = [o for o in others if o.seat == ctx.discarder]
         if not payers:
-            raise ValueError("a win on a discard or robbed kong needs the discarder among others")
+            raise ValueError(
+                f"from: a win by {ctx.by.value} needs the seat that "
+                f"{'discarded' if ctx.by is WinBy.DISCARD else 'was robbed'}, not the winner's"
+            )
     fans = {o.seat: loser_fan(o, ctx, big) for o in payers}
     if preset.min_fan and not any(fan + f >= preset.min_fan for f in fans.values()):
         return _invalid(
