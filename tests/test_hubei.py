@@ -618,3 +618,63 @@ def test_a_seats_own_picture_notes_its_pass_blocks() -> None:
     state.apply(Action(1, ActionKind.PASS))
     assert hand_view_from_state(state, 1).blocked == ("no win on a discard until your draw",)
     assert hand_view_from_state(state, 3).blocked == ()
+
+
+# ------------------------------------------------------------------------------- moving pictures
+
+
+def _frames(data: bytes) -> tuple[int, int]:
+    """(frames, total milliseconds) of a GIF."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(data))
+    total = 0
+    for index in range(image.n_frames):
+        image.seek(index)
+        total += int(image.info.get("duration", 0))
+    return image.n_frames, total
+
+
+@pytest.mark.parametrize("moment", ["wild", "red_kong", "wild_kong", "robbed_kong", "gold"])
+def test_moving_pictures_are_short_small_gifs(moment: str) -> None:
+    from render.animate import animate_moment, animate_wild
+
+    data = animate_wild(t("5p")) if moment == "wild" else animate_moment(moment, (t("7z"),))
+    frames, total = _frames(data)
+    assert data[:6] == b"GIF89a" and frames > 3 and 0 < total <= 2000
+    assert len(data) < 300_000
+
+
+def test_the_turned_wild_and_each_fixed_kong_are_moments() -> None:
+    from render.animate import animations_of, moments_of
+
+    state = HandState.arranged(
+        OPEN_TABLE,
+        ["123m456m789m12s7z5p", "5p4p1p2p3p9p8p1m4m7m2s3s", "147s258s369s11m", "99s88s66m22p9m"],
+        replacements="8s9s",
+    )
+    assert moments_of(state, state._events) == [("wild", (t("5p"),))]  # the deal's events
+    events = state.apply(Action(0, ActionKind.DISCARD, (RED,)))
+    assert moments_of(state, events) == [("red_kong", (RED,))]
+    events = state.apply(Action(0, ActionKind.DISCARD, (t("5p"),)))
+    assert [name for name, _ in animations_of(state, events)] == ["wild_kong"]
+    events = state.apply(Action(0, ActionKind.DISCARD, (t("1s"),)))
+    assert moments_of(state, events) == []
+
+
+def test_the_start_of_the_last_draws_is_a_moment() -> None:
+    from render.animate import moments_of
+
+    state = HandState(OPEN_TABLE, seed=1, seat_count=2)
+    found = []
+    while not state.is_over:
+        seat = state.seats_to_act()[0]
+        legal = state.legal_actions(seat)
+        plain = [a for a in legal if a.kind in (ActionKind.DISCARD, ActionKind.PASS)]
+        action = next((a for a in plain if a.tiles and a.tile not in (RED, t("5p"))), plain[0])
+        found += [name for name, _ in moments_of(state, state.apply(action))]
+    if state.wins:
+        pytest.skip("a win came first")
+    assert found.count("last_draws") == 1
