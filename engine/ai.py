@@ -17,6 +17,7 @@ from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase
 from engine.presets import shape_options
+from engine.rules import FixedKongsPart, WildsPart
 from engine.tiles import (
     DRAGONS,
     HONOURS,
@@ -136,6 +137,17 @@ def _discard_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
     discards = [a for a in legal if a.kind is _DISCARD]
     if len(discards) == 1:
         return discards[0]
+    fixed = state.part_of(FixedKongsPart)
+    if fixed is not None:  # a fixed kong tile is a free kong, and holding one cannot win
+        for action in discards:
+            if action.tiles[0] in fixed.rule.kinds:
+                return action
+    wilds = state.part_of(WildsPart)
+    if wilds is not None and wilds.kinds:  # a wild stands for any tile: keep it
+        kept = [a for a in discards if a.tiles[0] not in wilds.kinds]
+        discards = kept or discards
+        if len(discards) == 1:
+            return discards[0]
     counts = state.tile_counts(seat)
     target = _target_suit(counts) if state.preset.min_fan else ""
     values = _keep_values(state, seat, [a.tiles[0] for a in discards], counts, target)

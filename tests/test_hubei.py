@@ -678,3 +678,20 @@ def test_the_start_of_the_last_draws_is_a_moment() -> None:
     if state.wins:
         pytest.skip("a win came first")
     assert found.count("last_draws") == 1
+
+
+# ------------------------------------------------------------------------------- the computer
+
+
+def test_the_computer_sets_red_down_first_and_keeps_the_wild() -> None:
+    from engine.ai import choose_action
+
+    state = HandState.arranged(
+        OPEN_TABLE,
+        ["123m456m789m19s5p7z", "4p1p2p3p9p8p1m4m7m2s3s6p6s", "147s258s369s11m", "99s88s66m22p9m"],
+        replacements="1p",
+    )
+    assert choose_action(state, 0) == Action(0, ActionKind.DISCARD, (RED,))
+    state.apply(choose_action(state, 0))
+    choice = choose_action(state, 0)
+    assert choice.kind is ActionKind.DISCARD and choice.tile != t("5p")
