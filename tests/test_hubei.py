@@ -695,3 +695,24 @@ def test_the_computer_sets_red_down_first_and_keeps_the_wild() -> None:
     state.apply(choose_action(state, 0))
     choice = choose_action(state, 0)
     assert choice.kind is ActionKind.DISCARD and choice.tile != t("5p")
+
+
+def test_robbing_an_added_kong_in_play_the_robbed_player_pays_50_on_a_hard_win() -> None:
+    state = HandState.arranged(
+        OPEN_TABLE,
+        ["22m234p678p78s11s4m9s", "9s9s1s147m147p258s3m"],
+        draws="9s",
+    )
+    discard(state, 0, "9s")
+    state.apply(Action(1, ActionKind.PUNG, (t("9s"),)))
+    discard(state, 1, "1s")
+    state.apply(Action(0, ActionKind.PUNG, (t("1s"),)))
+    discard(state, 0, "4m")
+    pass_others(state)
+    assert state.turn == 1 and state.drawn == t("9s")
+    state.apply(Action(1, ActionKind.ADDED_KONG, (t("9s"),)))
+    assert state.phase is Phase.ROB and ActionKind.WIN in kinds(state, 0)
+    state.apply(Action(0, ActionKind.WIN))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.wins[0].by.value == "robbing_kong"
+    assert outcome.deltas == (50, -50)
