@@ -645,6 +645,7 @@ class Runtime:
                 "kong",
                 "bonus",
                 "win",
+                "fixed_kong",
             ):
                 notices.hands.add(table.player_at(event.seat))
         if any(event.kind in ("opening_done", "swap") for event in events):
