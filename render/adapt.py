@@ -218,6 +218,15 @@ def result_view_from_state(
     )
 
 
+def loser_notes(win: WinRecord, names: Sequence[str]) -> list[str]:
+    """Each paying loser's own fan and payment, where the score counts loser fan (hubei-laizi):
+    'Bob 2 fan pays 8'."""
+    return [
+        f"{names[loser.seat]} {loser.fan} fan pays {loser.pays}"
+        for loser in getattr(win.score, "losers", ())
+    ]
+
+
 def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView:
     concealed = list(win.concealed)
     concealed.remove(win.tile)  # the record's concealed tiles include the winning tile
@@ -230,7 +239,7 @@ def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView
         patterns=tuple((p.id, p.fan) for p in win.score.patterns),
         total=win.score.fan,
         limit=win.score.limit,
-        by=win_how(win, names),
+        by=" · ".join([win_how(win, names), *loser_notes(win, names)]),
         seat_wind=win.seat,
         paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),
     )

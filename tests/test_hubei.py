@@ -716,3 +716,15 @@ def test_robbing_an_added_kong_in_play_the_robbed_player_pays_50_on_a_hard_win()
     outcome = state.outcome()
     assert outcome is not None and outcome.wins[0].by.value == "robbing_kong"
     assert outcome.deltas == (50, -50)
+
+
+def test_the_result_names_each_paying_losers_fan_and_payment() -> None:
+    from render.adapt import result_view_from_state
+
+    state = open_hand_state()
+    discard(state, 2, "5s")
+    state.apply(Action(1, ActionKind.WIN))
+    pass_others(state)
+    view = result_view_from_state(state, ["Ann", "Bob", "Cy", "Di"])
+    assert view.wins[0].by == "a discard from Cy · Cy 0 fan pays 2"
+    assert view.wins[0].patterns == (("hard_win", 1),)
