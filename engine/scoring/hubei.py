@@ -29,6 +29,16 @@ Decisions where RULES.md and seed 002 leave room:
   (melds in the order made; an added kong keeps its pung's feeder) pays back every other
   loser's payment (`Reason.LIABILITY`); the all-melded single wait's discarder does the same
   when not ready. When both apply, the feeder pays.
+- Play (engine.rules_hubei): the wild is drawn with `random.Random(f"{seed}:wild")` from the
+  live wall after the deal; "the next tile" for a red or green dragon is the next in wall order
+  (wrapping round the live wall). A replacement drawn for any kong is a draw for the pass rules
+  (it lifts the passing player's blocks), and a fixed kong is never a discard for them. A
+  seat's fixed kongs stay beside it, out of hand, wall and ponds. The first dealer is drawn
+  with `random.Random(f"{session_seed}:first_dealer")`.
+- "Ready" (the single-wait liability) means one tile from a winning shape with the wilds as
+  jokers (or all 2-5-8), holding no fixed kong tile; the open-hand rule and the minimum are not
+  asked.
+- A `score` request naming green or white dragons is scored as at a green_white table.
 - `points` maps each paying seat's name to what it pays in the end; `losers` gives every
   paying loser's fan and payment; `deltas` the win's net per seat in play.
 """
