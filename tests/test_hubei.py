@@ -166,17 +166,17 @@ def test_holding_red_or_a_closed_hand_cannot_win() -> None:
     assert red["valid"] is False and "red" in str(red["message"])
 
 
-def open_hand_state() -> HandState:
+def open_hand_state(single: str = "5s") -> HandState:
     """Seat 1 punges 9s from the dealer, discards 1p and waits on 5s (a small win, hard)."""
     state = HandState.arranged(
         OPEN_TABLE,
         [
             "1m4m7m1p4p7p1s4s2m3p6p9m3s9s",
-            "9s9s234m567m678s5s1p",
+            f"9s9s234m567m678s{single}1p",
             "1m4m7m3p6p9p2s3s6s2p4p8m5s",
             "2m7m3p4s5s6p7s7p9p2p6m8m8p",
         ],
-        draws="1s2s3m5s",
+        draws="1s2s3m" + ("5s" if single == "5s" else "4s"),
     )
     discard(state, 0, "9s")
     state.apply(Action(1, ActionKind.PUNG, (t("9s"),)))
@@ -728,3 +728,14 @@ def test_the_result_names_each_paying_losers_fan_and_payment() -> None:
     view = result_view_from_state(state, ["Ann", "Bob", "Cy", "Di"])
     assert view.wins[0].by == "a discard from Cy · Cy 0 fan pays 2"
     assert view.wins[0].patterns == (("hard_win", 1),)
+
+
+def test_a_wild_stands_for_the_pair_in_play() -> None:
+    state = open_hand_state(single="5p")  # seat 1 waits with the wild alone: any tile pairs it
+    discard(state, 2, "2s")
+    assert ActionKind.WIN in kinds(state, 1)
+    state.apply(Action(1, ActionKind.WIN))
+    pass_others(state)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.wins[0].score.patterns == ()  # a small win, not hard
+    assert outcome.deltas == (0, 1, -1, 0)
