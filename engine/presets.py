@@ -249,7 +249,15 @@ def with_options(preset: Preset, options: Iterable[str]) -> Preset:
         preset = replace(preset, wall=_tiles_hubei(green_white=True))
     if "no_minimum" in chosen:
         preset = replace(preset, min_fan=0)
+    if chosen:  # kept so that a stored session plays on with the same options
+        kept = sorted(chosen | set(table_options(preset)))
+        preset = replace(preset, extra={**preset.extra, "table_options": tuple(kept)})
     return preset
+
+
+def table_options(preset: Preset) -> tuple[str, ...]:
+    """The table options this preset value plays with (`with_options`)."""
+    return tuple(preset.extra.get("table_options", ()))  # type: ignore[arg-type]
 
 
 PLANNED_PRESETS = {

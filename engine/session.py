@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 
 from engine.hand import HandState, Outcome
-from engine.presets import Preset, Rotation, find_preset
+from engine.presets import Preset, Rotation, find_preset, table_options, with_options
 from engine.rules import check_seat_count
 from engine.scoring.base import WinBy
 
@@ -97,7 +97,7 @@ class Session:
         return by_player
 
     def to_json(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "preset": self.preset.id,
             "seed": self.seed,
             "dealer": self.dealer,
@@ -107,12 +107,18 @@ class Session:
             "points": list(self.points),
             "seat_count": self.seat_count,
         }
+        if table_options(self.preset):  # hubei-laizi's green_white, no_minimum
+            data["table_options"] = list(table_options(self.preset))
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Session:
         points = [int(p) for p in data["points"]]  # type: ignore[attr-defined]
         return cls(
-            preset=find_preset(str(data["preset"])),
+            preset=with_options(
+                find_preset(str(data["preset"])),
+                [str(o) for o in data.get("table_options", ())],  # type: ignore[attr-defined]
+            ),
             seed=int(data["seed"]),  # type: ignore[call-overload]
             dealer=int(data["dealer"]),  # type: ignore[call-overload]
             round_wind=int(data["round_wind"]),  # type: ignore[call-overload]

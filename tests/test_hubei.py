@@ -739,3 +739,11 @@ def test_a_wild_stands_for_the_pair_in_play() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.wins[0].score.patterns == ()  # a small win, not hard
     assert outcome.deltas == (0, 1, -1, 0)
+
+
+def test_table_options_travel_with_a_stored_session() -> None:
+    wider = with_options(HUBEI, ["green_white", "no_minimum"])
+    session = Session(wider, seed=9, seat_count=3)
+    again = Session.from_json(session.to_json())
+    assert again.preset == wider and len(again.new_hand().preset.wall) == 120
+    assert "table_options" not in Session(HUBEI, seed=9).to_json()
