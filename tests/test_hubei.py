@@ -747,3 +747,39 @@ def test_table_options_travel_with_a_stored_session() -> None:
     again = Session.from_json(session.to_json())
     assert again.preset == wider and len(again.new_hand().preset.wall) == 120
     assert "table_options" not in Session(HUBEI, seed=9).to_json()
+
+
+# ------------------------------------------------------------------------------- tables
+
+
+async def test_a_table_takes_hubei_options_and_keeps_them_over_a_restart(tmp_path: Any) -> None:
+    from bot.runtime import TableError
+    from data import Store
+    from tests.test_runtime import PLAYERS, ManualTimers, make_runtime
+
+    path = str(tmp_path / "bot.db")
+    timers = ManualTimers()
+    store = await Store.open(path, clock=timers.now)
+    runtime = await make_runtime(store, timers)
+    with pytest.raises(TableError, match="no table option"):
+        await runtime.create_table(
+            "hkos-3-v1", creator_id="101", creator_name="Ann", table_options=["green_white"]
+        )
+    table = await runtime.create_table(
+        "hubei-laizi",
+        creator_id=PLAYERS[0][0],
+        creator_name=PLAYERS[0][1],
+        table_options=["green_white", "no_minimum"],
+        computers=3,
+    )
+    await runtime.start_table(table.id, PLAYERS[0][0])
+    assert table.hand is not None and len(table.hand.preset.wall) == 120
+    assert table.preset.min_fan == 0
+    await runtime.close()
+    await store.close()
+    store = await Store.open(path, clock=timers.now)
+    again = await make_runtime(store, timers)
+    restored = again.get(table.id)
+    assert restored.preset == table.preset
+    assert restored.hand is not None and len(restored.hand.preset.wall) == 120
+    await store.close()

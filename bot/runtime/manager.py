@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.runtime.errors import (
@@ -41,7 +41,7 @@ from engine.actions import Action
 from engine.ai import choose_action
 from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
-from engine.presets import TIME_CONTROLS, Preset, UnknownPresetError, find_preset
+from engine.presets import TIME_CONTROLS, Preset, UnknownPresetError, find_preset, with_options
 from engine.session import Session
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles
 
@@ -193,7 +193,9 @@ class Runtime:
         names = row.options.extra.get("names", {})
         table = LiveTable(
             id=row.id,
-            preset=find_preset(row.preset),
+            preset=with_options(
+                find_preset(row.preset), row.options.extra.get("table_options", [])
+            ),
             options=row.options,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
@@ -261,9 +263,14 @@ class Runtime:
         time_control: str | None = None,
         computers: int = 0,
         name: str = "",
+        table_options: Sequence[str] = (),
     ) -> LiveTable:
-        """A new table in the lobby with its creator seated (and `computers` computer seats)."""
-        preset = _playable(preset_id)
+        """A new table in the lobby with its creator seated (and `computers` computer seats);
+        `table_options` are the preset's rule options (hubei-laizi: green_white, no_minimum)."""
+        try:
+            preset = with_options(_playable(preset_id), table_options)
+        except ValueError as error:
+            raise TableError(str(error)) from None
         if visibility not in ("public", "private"):
             raise TableError(f"visibility is public or private, not {visibility!r}")
         if not 0 <= computers <= 3:
@@ -292,7 +299,12 @@ class Runtime:
             rated=rated,
             time_control=time_control,
             invite_code=code,
-            extra={"name": name, "names": {s.player_id: s.name for s in seats}, "invited": []},
+            extra={
+                "name": name,
+                "names": {s.player_id: s.name for s in seats},
+                "invited": [],
+                **({"table_options": sorted(set(table_options))} if table_options else {}),
+            },
         )
         now = self.timers.now()
         table_id = await self.store.create_table(

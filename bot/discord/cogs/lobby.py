@@ -50,6 +50,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         time="the clock for each decision",
         computers="computer players to seat now (0-3, casual tables only)",
         name="a name for the table",
+        options="rule options, e.g. green_white no_minimum (hubei-laizi)",
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(visibility=VISIBILITY_CHOICES, time=TIME_CHOICES)
@@ -62,6 +63,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         time: str | None = None,
         computers: app_commands.Range[int, 0, 3] = 0,
         name: app_commands.Range[str, 1, 40] | None = None,
+        options: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         """Check the options, open the table, and say where it is (privately)."""
         if interaction.guild_id is None:
@@ -83,6 +85,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
                 time_control=time,
                 computers=computers,
                 name=(name or "").strip(),
+                table_options=(options or "").replace(",", " ").split(),
             )
         except TableError as error:
             return await tell(interaction, sentence(error))
