@@ -783,3 +783,15 @@ async def test_a_table_takes_hubei_options_and_keeps_them_over_a_restart(tmp_pat
     assert restored.preset == table.preset
     assert restored.hand is not None and len(restored.hand.preset.wall) == 120
     await store.close()
+
+
+def test_a_self_draw_in_the_last_draws_is_flagged_last_draw() -> None:
+    from engine.rules import WinConditions
+    from engine.scoring.base import WinBy
+
+    state = HandState(OPEN_TABLE, seed=2)
+    conditions = WinConditions()
+    assert "last_draw" not in conditions.flags(state, 0, WinBy.SELF_DRAW)
+    state.front = state.back - 13  # the wall as it is after the first last draw
+    assert "last_draw" in conditions.flags(state, 0, WinBy.SELF_DRAW)
+    assert "last_draw" not in conditions.flags(state, 0, WinBy.DISCARD)
