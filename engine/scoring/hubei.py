@@ -85,6 +85,7 @@ _MELD_KONGS = {
     MeldKind.CONCEALED_KONG: "concealed_kong",
 }
 _SPECIAL = {RED: "red_kong", GREEN: "green_kong"}
+Found = tuple[str, int]  # a fan item's id and how many times it counts
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +114,7 @@ class HubeiScore(Score):
         return out
 
 
-def _patterns(found: Sequence[tuple[str, int]]) -> tuple[Pattern, ...]:
+def _patterns(found: Sequence[Found]) -> tuple[Pattern, ...]:
     return tuple(Pattern(pid, FAN[pid] * times) for pid, times in found if times)
 
 
@@ -121,9 +122,9 @@ def total(patterns: Sequence[Pattern]) -> int:
     return sum(p.fan for p in patterns)
 
 
-def kong_patterns(melds: Sequence[Meld], special: Sequence[Tile], wild: Tile | None) -> list:
+def kong_patterns(melds: Sequence[Meld], special: Sequence[Tile], wild: Tile | None) -> list[Found]:
     """A seat's kong fan items: red/green/wild kongs set down, exposed/added/concealed kongs."""
-    found = [(_SPECIAL[t], special.count(t)) for t in (RED, GREEN)]
+    found: list[Found] = [(_SPECIAL[t], special.count(t)) for t in (RED, GREEN)]
     found.append(("wild_kong", sum(1 for t in special if t == wild and t not in _SPECIAL)))
     for kind, pid in _MELD_KONGS.items():
         found.append((pid, sum(1 for m in melds if m.kind is kind)))
@@ -178,7 +179,9 @@ def _small_win(counts: list[int], jokers: int, melds: Sequence[Meld]) -> bool:
     return False
 
 
-def reading(ctx: WinContext, counts: list[int], jokers: int, held_wilds: int) -> tuple | None:
+def reading(
+    ctx: WinContext, counts: list[int], jokers: int, held_wilds: int
+) -> tuple[Found, ...] | None:
     """The win patterns of one reading (wilds as `jokers` in it), or None when it does not win."""
     melds = ctx.melds
     shape = is_win(counts, jokers=jokers)
@@ -197,7 +200,7 @@ def reading(ctx: WinContext, counts: list[int], jokers: int, held_wilds: int) ->
             shape and len(claimed) == 4 and len(melds) == 4 and ctx.by is WinBy.DISCARD,
         ),
     ]
-    found = [(pid, int(bool(present))) for pid, present in big]
+    found: list[Found] = [(pid, int(bool(present))) for pid, present in big]
     if any(times for _, times in found):
         return tuple(found)
     if shape and held_wilds <= 1 and _small_win(counts, jokers, melds):
@@ -225,11 +228,13 @@ def winner_patterns(ctx: WinContext) -> tuple[Pattern, ...] | None:
     return max(reversed(candidates), key=total)
 
 
-def _with_circumstances(ctx: WinContext, big: tuple, held: int, *, hard: bool) -> tuple:
+def _with_circumstances(
+    ctx: WinContext, big: tuple[Found, ...], held: int, *, hard: bool
+) -> tuple[Pattern, ...]:
     is_big = any(times for _, times in big)
     self_draw = ctx.by is WinBy.SELF_DRAW
     wild_kongs = sum(1 for t in ctx.special_kongs if t == ctx.wild)
-    found = [
+    found: list[Found] = [
         *big,
         ("kong_bloom", int(not is_big and self_draw and "kong_replacement" in ctx.flags)),
         ("last_draw", int(self_draw and "last_draw" in ctx.flags)),
@@ -243,7 +248,13 @@ def _with_circumstances(ctx: WinContext, big: tuple, held: int, *, hard: bool) -
 # ------------------------------------------------------------------------------- scoring
 
 
-def _invalid(preset: Preset, reason: str, message: str, patterns=(), fan=0) -> HubeiScore:
+def _invalid(
+    preset: Preset,
+    reason: str,
+    message: str,
+    patterns: tuple[Pattern, ...] = (),
+    fan: int = 0,
+) -> HubeiScore:
     return HubeiScore(
         valid=False, unit=preset.unit, reason=reason, message=message, patterns=patterns, fan=fan
     )
