@@ -795,3 +795,18 @@ def test_a_self_draw_in_the_last_draws_is_flagged_last_draw() -> None:
     state.front = state.back - 13  # the wall as it is after the first last draw
     assert "last_draw" in conditions.flags(state, 0, WinBy.SELF_DRAW)
     assert "last_draw" not in conditions.flags(state, 0, WinBy.DISCARD)
+
+
+def test_simulate_takes_the_number_of_players(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from bot.cli import main
+
+    assert (
+        main(["simulate", "--preset", "hubei-laizi", "--hands", "3", "--players", "2", "--json"])
+        == 0
+    )
+    hands = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(hands) == 3 and all(len(h["deltas"]) == 2 for h in hands)
+    assert main(["simulate", "--preset", "hkos-3-v1", "--hands", "3", "--players", "3"]) == 2
+    assert "seats 4 players, not 3" in capsys.readouterr().err
