@@ -51,6 +51,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         computers="computer players to seat now (0-3, casual tables only)",
         name="a name for the table",
         min_fan="the minimum faan to win, where the rules let a table choose (hk-fw2: 0-3)",
+        options="rule options, e.g. green_white no_minimum (hubei-laizi)",
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(visibility=VISIBILITY_CHOICES, time=TIME_CHOICES)
@@ -64,6 +65,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         computers: app_commands.Range[int, 0, 3] = 0,
         name: app_commands.Range[str, 1, 40] | None = None,
         min_fan: app_commands.Range[int, 0, 3] | None = None,
+        options: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         """Check the options, open the table, and say where it is (privately)."""
         if interaction.guild_id is None:
@@ -86,6 +88,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
                 computers=computers,
                 name=(name or "").strip(),
                 min_fan=min_fan,
+                table_options=(options or "").replace(",", " ").split(),
             )
         except TableError as error:
             return await tell(interaction, sentence(error))
