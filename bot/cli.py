@@ -59,9 +59,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--preset", required=True)
     sim.add_argument("--hands", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--players", type=int, default=0, help="seats (default: the preset's first)")
     sim.add_argument("--json", action="store_true", help="one JSON object per hand")
     sim.add_argument("--level", default="easy", choices=("easy", "strong"), help="computer level")
-    sim.add_argument("--players", type=int, default=0, help="seats (default: the preset's)")
 
     sub.add_parser("presets", help="list the rule presets")
 
@@ -103,11 +103,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         return 2
     if args.players and args.players not in preset.seat_counts:
         allowed = ", ".join(map(str, preset.seat_counts))
-        print(f"error: --players: {preset.id} seats {allowed}, not {args.players}", file=sys.stderr)
+        print(
+            f"error: --players: {preset.id} seats {allowed} players, not {args.players}",
+            file=sys.stderr,
+        )
         return 2
     started = time.perf_counter()
     wins = draws = total_wins = 0
-    for hand in simulate(preset, args.hands, args.seed, seat_count=args.players, level=args.level):
+    for hand in simulate(preset, args.hands, args.seed, args.players, level=args.level):
         if args.json:
             print(json.dumps(hand.to_json()), flush=False)
         total_wins += len(hand.winners)

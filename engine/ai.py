@@ -17,7 +17,7 @@ from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase
 from engine.presets import shape_options
-from engine.rules import wild_free
+from engine.rules import FixedKongsPart, wild_free
 from engine.tiles import (
     DRAGONS,
     HONOURS,
@@ -145,6 +145,11 @@ def _discard_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
         discards = [a for a in discards if a.tiles[0] not in wilds] or discards
     if len(discards) == 1:
         return discards[0]
+    fixed = state.part_of(FixedKongsPart)
+    if fixed is not None:  # a fixed kong tile is a free kong, and holding one cannot win
+        for action in discards:
+            if action.tiles[0] in fixed.rule.kinds:
+                return action
     counts = state.tile_counts(seat)
     target = _target_suit(counts) if state.preset.min_fan else ""
     values = _keep_values(state, seat, [a.tiles[0] for a in discards], counts, target)

@@ -415,9 +415,10 @@ class HandState:
 
     @property
     def wild_kinds(self) -> frozenset[Tile]:
-        """Tile kinds that are wild in this hand (engine.rules.Wilds), for players and pictures."""
+        """Tile kinds that are wild in this hand (engine.rules.Wilds; a turned wild is chosen
+        after the deal), for players and pictures."""
         part = self.part_of(rules.WildsPart)
-        return part.rule.kinds if part is not None else frozenset()
+        return part.kinds if part is not None else frozenset()
 
     @property
     def kong_points(self) -> list[int]:

@@ -6,11 +6,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from engine.tiles import BONUS, COPIES, HONOURS, Tile
+from engine.tiles import BONUS, COPIES, GREEN, HONOURS, RED, WHITE, Tile
 
 if TYPE_CHECKING:
     from engine.rules import Rule
@@ -89,6 +90,12 @@ def _tiles_144() -> tuple[Tile, ...]:
 
 def _tiles_108() -> tuple[Tile, ...]:
     return tuple(t for t in range(27) for _ in range(COPIES))
+
+
+def _tiles_hubei(green_white: bool = False) -> tuple[Tile, ...]:
+    """hubei-laizi: the suits and four red dragons (112); green and white too (120)."""
+    dragons = (WHITE, GREEN, RED) if green_white else (RED,)
+    return _tiles_108() + tuple(t for t in dragons for _ in range(COPIES))
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +277,23 @@ PRESETS: dict[str, Preset] = {
             insurance=True,
             extra={"min_fan_choices": (0, 1, 2, 3)},
         ),
+        Preset(
+            id="hubei-laizi",
+            name="Hubei wild-kong (红中赖子杠)",
+            summary="112 tiles, a wild turned after the deal, red dragon and wild kongs, open "
+            "hand to win, loser fan, 2 to 4 players.",
+            family="hubei",
+            wall=_tiles_hubei(),
+            thirteen_orphans=False,
+            concealed_rob=ConcealedRob.NEVER,
+            min_fan=3,
+            unit="fan",
+            seat_counts=(4, 3, 2),
+            last_draws=14,
+            rotation=Rotation.WINNER_DEALS,
+            # engine.rules_hubei builds the components from the wall (green joins red)
+            extra={"rules_module": "engine.rules_hubei", "first_dealer": "random"},
+        ),
     )
 }
 
@@ -321,9 +345,34 @@ def _self_draw_presets() -> tuple[Preset, ...]:
 
 PRESETS.update((preset.id, preset) for preset in _self_draw_presets())
 
-PLANNED_PRESETS = {
-    "hubei-laizi": "Hubei wild-kong (红中赖子杠)",
-}
+# table options a preset takes (`with_options`)
+TABLE_OPTIONS: dict[str, tuple[str, ...]] = {"hubei-laizi": ("green_white", "no_minimum")}
+
+
+def with_options(preset: Preset, options: Iterable[str]) -> Preset:
+    """The preset as a table with these options plays it (hubei-laizi: `green_white` adds green
+    and white dragons, 120 tiles; `no_minimum` lifts the 3-fan minimum). The id stays."""
+    chosen = set(options)
+    unknown = chosen - set(TABLE_OPTIONS.get(preset.id, ()))
+    if unknown:
+        raise ValueError(f"{preset.id} has no table option {sorted(unknown)[0]!r}")
+    if "green_white" in chosen:
+        preset = replace(preset, wall=_tiles_hubei(green_white=True))
+    if "no_minimum" in chosen:
+        preset = replace(preset, min_fan=0)
+    if chosen:  # kept so that a stored session plays on with the same options
+        kept = sorted(chosen | set(table_options(preset)))
+        preset = replace(preset, extra={**preset.extra, "table_options": tuple(kept)})
+    return preset
+
+
+def table_options(preset: Preset) -> tuple[str, ...]:
+    """The table options this preset value plays with (`with_options`)."""
+    return tuple(preset.extra.get("table_options", ()))  # type: ignore[arg-type]
+
+
+# presets the rules name that are not playable yet (none now)
+PLANNED_PRESETS: dict[str, str] = {}
 
 
 _SHAPE_OPTIONS: dict[str, dict[str, bool]] = {}
@@ -354,6 +403,8 @@ def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:
     """
     if min_fan is None or min_fan == preset.min_fan:
         return preset
+    if min_fan == 0 and "no_minimum" in TABLE_OPTIONS.get(preset.id, ()):
+        return with_options(preset, ["no_minimum"])  # hubei-laizi's table option
     choices = min_fan_choices(preset)
     if min_fan not in choices:
         if not choices:

@@ -14,7 +14,8 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `may_kong(seat, tile)` — an own-turn concealed kong of `tile`.
 - `may_win(seat, counts, tile, by)` — a win with these counts (winning tile included).
 - `win_shape(seat, counts, by)` — decide whether the counts are a winning shape (wilds standing
-  in, a special hand); None leaves it to the standard shapes. The first part to answer decides.
+  in, a special hand such as hubei-laizi's all 2-5-8); None leaves it to the standard shapes.
+  The first part to answer decides.
 - `may_claim(seat, tile)` — any call at all on this tile (void suit, locked hand, wild kinds).
 - `allows_call(seat, action)` — one offered call (pass rules, wilds in a chow).
 - `discard_is_kong(seat, tile)` — a discard that is a kong instead (fixed kong tiles).
@@ -32,6 +33,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from importlib import import_module
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -477,6 +479,8 @@ class WinConditions(Rule):
             flags.add("flower_replacement")
         if self.last_tile and state.wall_left == 0:
             flags.add("last_tile")
+        if by is WinBy.SELF_DRAW and state._wall_part.in_last_draws():
+            flags.add("last_draw")
         untouched = state.kongs_made == 0 and state.calls_made == 0
         first = state.discards_made
         if self.heavenly and by is WinBy.SELF_DRAW and seat == 0 and first == 0 and untouched:
@@ -564,20 +568,25 @@ class Wilds(Rule):
 
 
 class WildsPart(Part):
+    def __init__(self, rule: Wilds, state: HandState) -> None:
+        super().__init__(rule, state)
+        # this hand's wild kinds (a preset may choose them per hand, after the deal)
+        self.kinds: frozenset[Tile] = rule.kinds
+
     def win_shape(self, seat: int, counts: list[int], by: WinBy) -> bool | None:
-        wilds = sum(counts[kind] for kind in self.rule.kinds)
+        wilds = sum(counts[kind] for kind in self.kinds)
         if not wilds:
             return None
-        return self.state.is_win_counts(wild_free(counts, self.rule.kinds), jokers=wilds)
+        return self.state.is_win_counts(wild_free(counts, self.kinds), jokers=wilds)
 
     def may_claim(self, seat: int, tile: Tile) -> bool:
-        return tile not in self.rule.kinds
+        return tile not in self.kinds
 
     def allows_call(self, seat: int, action: Action) -> bool:
-        return not any(t in self.rule.kinds for t in action.tiles)
+        return not any(t in self.kinds for t in action.tiles)
 
     def may_kong(self, seat: int, tile: Tile) -> bool:
-        return tile not in self.rule.kinds
+        return tile not in self.kinds
 
 
 Wilds.part = WildsPart
@@ -609,6 +618,9 @@ class FixedKongsPart(Part):
 
     def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
         return not any(counts[kind] for kind in self.rule.kinds)
+
+    def may_kong(self, seat: int, tile: Tile) -> bool:
+        return tile not in self.rule.kinds  # four held are still four fixed kongs, one by one
 
     def held_tiles(self) -> list[Tile]:
         return [t for tiles in self.kongs for t in tiles]
@@ -650,6 +662,9 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
 
         found.append(InsuranceWatch())
     found.extend(preset.rules)
+    module = preset.extra.get("rules_module")
+    if module:  # components built from the preset's data by their own module (no import cycle)
+        found.extend(import_module(str(module)).preset_rules(preset))
     return tuple(found)
 
 

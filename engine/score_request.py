@@ -21,14 +21,24 @@ from dataclasses import replace
 from importlib import import_module
 from typing import IO, Any, TypeVar
 
-from engine.presets import Preset, UnknownPresetError, find_preset, with_min_fan
+from engine.presets import (
+    TABLE_OPTIONS,
+    Preset,
+    UnknownPresetError,
+    find_preset,
+    with_min_fan,
+    with_options,
+)
 from engine.rules import Part, VoidSuit, Wilds, rules_of
 from engine.rules_selfdraw import SetAsideSettlement
 from engine.scoring import score, win_payments
-from engine.scoring.base import FLAGS, Score, WinBy, WinContext
+from engine.scoring.base import FLAGS, Score, SeatFacts, WinBy, WinContext
 from engine.settlement import deltas_of
 from engine.tiles import (
+    GREEN,
+    RED,
     SEAT_NAMES,
+    WHITE,
     InvalidNotationError,
     Meld,
     MeldKind,
@@ -56,7 +66,12 @@ FIELDS = (
     "seen",
     "horse",
     "birds",
+    "players",
+    "wild",
+    "special_kongs",
+    "others",
 )
+SPECIAL_KONGS = {"red": RED, "green": GREEN}  # and "wild": the request's wild
 REQUIRED = ("preset", "hand", "win")
 VOID_SUITS = ("m", "p", "s")
 VALUE_LIMIT = 40  # characters of a bad value an error line echoes
@@ -73,7 +88,7 @@ def score_request(request: object) -> dict[str, object]:
     """Score one DESIGN.md request dict and return the Score's JSON form (with the win's
     `deltas` per seat when the request names the discarder in `from`, or on a self draw)."""
     preset, ctx = parse_request(request)
-    source = _source(request, ctx)  # type: ignore[arg-type]  # parse_request checked the dict
+    source = _source(ctx)
     family = f"engine.scoring.{preset.family}"
     try:
         import_module(family)
@@ -81,11 +96,13 @@ def score_request(request: object) -> dict[str, object]:
         if error.name != family:
             raise
         raise RequestError(f"preset {preset.id!r} has no scoring yet") from None
-    assert isinstance(request, dict)
-    source = _source(request, ctx)
+    assert isinstance(request, dict)  # parse_request checked it
     shown = _set_aside_tiles(request, preset, ctx)
-    result = score(preset, ctx)
-    answer = result.to_json()
+    try:
+        result = score(preset, ctx)
+    except ValueError as error:  # a circumstance the family cannot settle (a missing 'from')
+        raise RequestError(str(error)) from None
+    answer = result.to_json()  # hubei-laizi's also gives every paying loser's fan (`losers`)
     if result.valid and (source is not None or ctx.by is WinBy.SELF_DRAW):
         answer["deltas"] = win_deltas(preset, result, ctx, source, shown)
     return answer
@@ -102,7 +119,7 @@ def win_deltas(
     it: the family's win payments, then each settling rule of the preset — a set-aside tile
     the request shows (horse, birds), a dealer bonus, a cap. The other settling parts answer
     without a hand, so they read only their rule and the payments."""
-    seats = range(preset.seat_counts[0])
+    seats = range(ctx.players)
     paid = win_payments(preset, result, ctx.seat, ctx.by, source, seats)
     for rule in rules_of(preset):
         if isinstance(rule, SetAsideSettlement):
@@ -113,15 +130,20 @@ def win_deltas(
     return dict(zip(SEAT_NAMES, deltas_of(paid, len(seats)), strict=False))
 
 
-def _source(request: dict[str, Any], ctx: WinContext) -> int | None:
-    """`from`: the discarder's seat, or the robbed player's; none on a self draw."""
-    if request.get("from") is None:
+def _source(ctx: WinContext) -> int | None:
+    """`from` (`ctx.discarder`): the discarder's seat, or the robbed player's; none on a self
+    draw."""
+    source = ctx.discarder
+    if source is None:
         return None
     if ctx.by is WinBy.SELF_DRAW:
         raise RequestError("from: a self draw has no discarder, so a request may not name one")
-    source = _choice(request, "from", "E", list(SEAT_NAMES), SEAT_NAMES.index)
     if source == ctx.seat:
-        raise RequestError(f"from: {SEAT_NAMES[source]} is the winner's own seat")
+        giver = "discarded" if ctx.by is WinBy.DISCARD else "was robbed"
+        raise RequestError(
+            f"from: a win by {ctx.by.value} needs the seat that {giver}, "
+            f"not {SEAT_NAMES[source]}, the winner's own seat"
+        )
     return source
 
 
@@ -231,8 +253,9 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
             raise RequestError(f"min_fan: {error}") from None
     hand = _tiles(request, "hand")
     win = _one_tile(request, "win")
-    melds = _melds(request)
+    melds = _melds(request.get("melds", []), "melds")
     bonus = _tiles(request, "bonus", "")
+    preset, table = _table(request, preset, hand, melds)
     ctx = WinContext(
         concealed=tuple(hand),
         win_tile=win,
@@ -245,6 +268,7 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
         void_suit=_void(request),
         wall_left=_count(request, "wall_left", len(preset.wall)),
         seen=_count(request, "seen", 3),
+        **table,  # type: ignore[arg-type]
     )
     check_tiles(preset, ctx)
     check_rules(preset, ctx)
@@ -363,19 +387,93 @@ def _one_tile(request: dict[str, Any], key: str) -> Tile:
         raise RequestError(f"{key}: {error}") from None
 
 
-def _melds(request: dict[str, Any]) -> tuple[Meld, ...]:
-    texts = request.get("melds", [])
+def _melds(texts: object, key: str) -> tuple[Meld, ...]:
+    """Melds in the order made; a claimed one may name its discarder: 'pung 555z from W'."""
     if not isinstance(texts, list):
-        raise RequestError(f"melds: expected a list of strings, got {_shown(texts)}")
+        raise RequestError(f"{key}: expected a list of strings, got {_shown(texts)}")
     melds = []
     for index, text in enumerate(texts):
         if not isinstance(text, str):
-            raise RequestError(f"melds[{index}]: expected a string, got {_shown(text)}")
+            raise RequestError(f"{key}[{index}]: expected a string, got {_shown(text)}")
         try:
             melds.append(_meld(text))
         except InvalidNotationError as error:
-            raise RequestError(f"melds[{index}]: {error}") from None
+            raise RequestError(f"{key}[{index}]: {error}") from None
     return tuple(melds)
+
+
+def _seat(request: dict[str, Any], key: str, players: int) -> int | None:
+    if request.get(key) is None:
+        return None
+    return _choice(request, key, "E", list(SEAT_NAMES[:players]), SEAT_NAMES.index)
+
+
+def _table(
+    request: dict[str, Any], preset: Preset, hand: list[Tile], melds: tuple[Meld, ...]
+) -> tuple[Preset, dict[str, object]]:
+    """The wave-2 table fields: players, the discarder, the wild, fixed kongs and the other
+    seats (hubei-laizi reads them all; the minimum is `with_min_fan`'s)."""
+    players = request.get("players", preset.seat_counts[0])
+    if not isinstance(players, int) or players not in preset.seat_counts:
+        allowed = ", ".join(map(str, preset.seat_counts))
+        raise RequestError(f"players: {_shown(players)} is not one of {allowed} for {preset.id}")
+    meld_tiles = [t for m in melds for t in m.tiles]
+    if "green_white" in TABLE_OPTIONS.get(preset.id, ()) and {GREEN, WHITE} & {
+        *hand,
+        *meld_tiles,
+    }:
+        preset = with_options(preset, ["green_white"])  # a hand with green or white dragons
+    wild = _one_tile(request, "wild") if request.get("wild") is not None else None
+    if wild is not None:
+        _check_kind(preset, "wild", wild)
+    others: list[SeatFacts] = []
+    given = request.get("others", {})
+    if not isinstance(given, dict):
+        raise RequestError(f"others: expected an object by seat, got {_shown(given)}")
+    for name, facts in given.items():
+        if name not in SEAT_NAMES[:players]:
+            raise RequestError(f"others: {_shown(name)} is not a seat of {players} players")
+        if not isinstance(facts, dict):
+            raise RequestError(f"others.{name}: expected an object, got {_shown(facts)}")
+        unknown = [k for k in facts if k not in ("melds", "special_kongs", "ready")]
+        if unknown:
+            raise RequestError(f"others.{name}: unknown field {_shown(unknown[0])}")
+        ready = facts.get("ready")
+        if ready is not None and not isinstance(ready, bool):
+            raise RequestError(f"others.{name}.ready: expected true or false, got {_shown(ready)}")
+        others.append(
+            SeatFacts(
+                SEAT_NAMES.index(name),
+                _melds(facts.get("melds", []), f"others.{name}.melds"),
+                _special_kongs(
+                    facts.get("special_kongs", {}), f"others.{name}.special_kongs", wild
+                ),
+                ready,
+            )
+        )
+    return preset, {
+        "wild": wild,
+        "special_kongs": _special_kongs(request.get("special_kongs", {}), "special_kongs", wild),
+        "discarder": _seat(request, "from", players),
+        "players": players,
+        "others": tuple(others),
+    }
+
+
+def _special_kongs(value: object, key: str, wild: Tile | None) -> tuple[Tile, ...]:
+    if not isinstance(value, dict):
+        raise RequestError(f'{key}: expected an object such as {{"red": 1}}, got {_shown(value)}')
+    tiles: list[Tile] = []
+    for name, count in value.items():
+        if name not in (*SPECIAL_KONGS, "wild"):
+            raise RequestError(f"{key}: {_shown(name)} is not one of red, green, wild")
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 4:
+            raise RequestError(f"{key}.{name}: expected a count 0-4, got {_shown(count)}")
+        if name == "wild" and wild is None and count:
+            raise RequestError(f"{key}: a wild kong needs the request's 'wild'")
+        tile = wild if name == "wild" else SPECIAL_KONGS[name]
+        tiles += [tile] * count  # type: ignore[list-item]
+    return tuple(tiles)
 
 
 def _choice(

@@ -14,7 +14,15 @@ import random
 from dataclasses import dataclass, field
 
 from engine.hand import HandState, Outcome
-from engine.presets import Preset, Rotation, find_preset, min_fan_choices, with_min_fan
+from engine.presets import (
+    Preset,
+    Rotation,
+    find_preset,
+    min_fan_choices,
+    table_options,
+    with_min_fan,
+    with_options,
+)
 from engine.rules import check_seat_count
 from engine.scoring.base import WinBy
 
@@ -60,6 +68,10 @@ class Session:
         check_seat_count(self.preset, self.seat_count)
         if not self.points:
             self.points = [self.preset.start_points] * self.seat_count
+        if self.preset.extra.get("first_dealer") == "random" and self.hand_number == 0:
+            # hubei-laizi: the first dealer drawn from the session seed (the same on a restore)
+            first = random.Random(f"{self.seed}:first_dealer").randrange(self.seat_count)
+            self.dealer = first if self.dealer == 0 else self.dealer
 
     def hand_seed(self, number: int | None = None) -> int:
         """The seed of hand `number` (default: the next one), derived from the session seed."""
@@ -94,7 +106,7 @@ class Session:
 
     def to_json(self) -> dict[str, object]:
         table = {"min_fan": self.preset.min_fan} if min_fan_choices(self.preset) else {}
-        return {
+        data: dict[str, object] = {
             **table,
             "preset": self.preset.id,
             "seed": self.seed,
@@ -105,13 +117,22 @@ class Session:
             "points": list(self.points),
             "seat_count": self.seat_count,
         }
+        if table_options(self.preset):  # hubei-laizi's green_white, no_minimum
+            data["table_options"] = list(table_options(self.preset))
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Session:
         points = [int(p) for p in data["points"]]  # type: ignore[attr-defined]
         return cls(
-            # a table option (hk-fw2's minimum) rides with the session
-            preset=with_min_fan(find_preset(str(data["preset"])), data.get("min_fan")),  # type: ignore[arg-type]
+            # table options ride with the session (hk-fw2's minimum, hubei-laizi's options)
+            preset=with_min_fan(
+                with_options(
+                    find_preset(str(data["preset"])),
+                    [str(o) for o in data.get("table_options", ())],  # type: ignore[attr-defined]
+                ),
+                data.get("min_fan"),  # type: ignore[arg-type]
+            ),
             seed=int(data["seed"]),  # type: ignore[call-overload]
             dealer=int(data["dealer"]),  # type: ignore[call-overload]
             round_wind=int(data["round_wind"]),  # type: ignore[call-overload]

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.actions import ActionKind
 from engine.ai import choose_action
 from engine.hand import HandState, Phase, WinRecord
 from engine.presets import Opening, find_preset
-from engine.rules import PassEnds, PassPart
+from engine.rules import FixedKongsPart, PassEnds, PassPart
+from engine.rules_hubei import TurnedWildPart
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.settlement import Reason
 from engine.simulate import play_out
-from engine.tiles import tile_name
+from engine.tiles import Tile, tile_name
 from render.style import WIND_NAMES
 from render.views import HandView, ResultView, SeatView, SetAside, TableView, WinView
 
@@ -53,27 +55,61 @@ def hand_view_from_state(
         melds=tuple(state.melds[seat]),
         bonus=tuple(state.bonus[seat]),
         player_name=player_name,
-        blocked=pass_notes(state, seat),
         wild=state.wild_kinds,
+        fixed_first=fixed_kinds(state),
+        blocked=pass_notes(state, seat),
+        set_aside=wild_indicator(state),
         seat_count=state.seat_count,
     )
 
 
 def pass_notes(state: HandState, seat: int) -> tuple[str, ...]:
     """What a passed call blocks for this seat now (engine.rules.PassRule), one note each:
-    "you passed 5p: no win on 5p until you discard"."""
-    part = state.part_of(PassPart)
-    if part is None or not part.blocked[seat]:
+    "you passed 5p: no win on 5p until you discard" (tw-16), "no pung until your draw"
+    (hubei-laizi, whose passes block every such call)."""
+    notes: list[str] = []
+    for part in state.parts:
+        if not isinstance(part, PassPart) or not part.blocked[seat]:
+            continue
+        rule = part.rule
+        call = rule.passed.value
+        until = "discard" if rule.until is PassEnds.OWN_DISCARD else "draw"
+        if -1 in part.blocked[seat]:
+            own_draws_free = rule.passed is ActionKind.WIN and not rule.self_draw_too
+            scope = " on a discard" if own_draws_free else ""
+            notes.append(f"no {call}{scope} until your {until}")
+            continue
+        notes += [
+            f"you passed {tile_name(t)}: no {call} on {tile_name(t)} until you {until}"
+            for t in sorted(part.blocked[seat])
+        ]
+    return tuple(notes)
+
+
+def fixed_kinds(state: HandState) -> frozenset[Tile]:
+    """Fixed kong kinds (red, green): sorted to the front of a hand."""
+    part = state.part_of(FixedKongsPart)
+    return part.rule.kinds if part is not None else frozenset()
+
+
+def wild_indicator(state: HandState) -> tuple[SetAside, ...]:
+    """The turned wild, shown to everyone."""
+    part = state.part_of(TurnedWildPart)
+    if part is None or part.wild is None:
         return ()
-    rule = part.rule
-    call = rule.passed.value
-    until = "discard" if rule.until is PassEnds.OWN_DISCARD else "draw"
-    if -1 in part.blocked[seat]:
-        return (f"you passed a {call}: no {call} until you {until}",)
-    return tuple(
-        f"you passed {tile_name(t)}: no {call} on {tile_name(t)} until you {until}"
-        for t in sorted(part.blocked[seat])
-    )
+    return (SetAside("Wild", (part.wild,)),)
+
+
+def special_kongs(state: HandState, seat: int) -> tuple[SetAside, ...]:
+    """The tiles a seat set down as fixed kongs (red, green) and wild kongs, shown to all."""
+    tiles: list[Tile] = []
+    fixed = state.part_of(FixedKongsPart)
+    if fixed is not None:
+        tiles += fixed.kongs[seat]
+    wild = state.part_of(TurnedWildPart)
+    if wild is not None:
+        tiles += wild.wild_kongs[seat]
+    return (SetAside("Kongs", tuple(tiles)),) if tiles else ()
 
 
 def table_view_from_state(
@@ -105,7 +141,7 @@ def table_view_from_state(
         latest=state.last_discard,
         status=status_line(state, names) if status is None else status,
         wild=state.wild_kinds,
-        set_aside=set_aside_views(state, revealed=False),
+        set_aside=set_aside_views(state, revealed=False) + wild_indicator(state),
     )
 
 
@@ -144,6 +180,7 @@ def _seat_view(state: HandState, seat: int, name: str, points: int) -> SeatView:
         void_suit=state.void[seat] if declared else None,
         won=finished,
         revealed=revealed,
+        set_aside=special_kongs(state, seat),
     )
 
 
@@ -204,9 +241,18 @@ def result_view_from_state(
             if any(ledger)
         ),
         wild=state.wild_kinds,
-        # revealed when the hand ends with a win (RULES.md: the horse, the birds)
-        set_aside=set_aside_views(state, revealed=bool(wins)),
+        # revealed when the hand ends with a win (RULES.md: the horse, the birds); the wild too
+        set_aside=set_aside_views(state, revealed=bool(wins)) + wild_indicator(state),
     )
+
+
+def loser_notes(win: WinRecord, names: Sequence[str]) -> list[str]:
+    """Each paying loser's own fan and payment, where the score counts loser fan (hubei-laizi):
+    'Bob 2 fan pays 8'."""
+    return [
+        f"{names[loser.seat]} {loser.fan} fan pays {loser.pays}"
+        for loser in getattr(win.score, "losers", ())
+    ]
 
 
 def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView:
@@ -221,7 +267,7 @@ def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView
         patterns=tuple((p.id, p.fan) for p in win.score.patterns),
         total=win.score.fan,
         limit=win.score.limit,
-        by=win_how(win, names),
+        by=" · ".join([win_how(win, names), *loser_notes(win, names)]),
         seat_wind=win.seat,
         paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),
         seat_count=state.seat_count,

@@ -60,6 +60,14 @@ def add_render_parser(subparsers: argparse._SubParsersAction) -> argparse.Argume
     result.add_argument("--preset", default="hkos-3-v1")
     result.add_argument("--seed", type=int, default=0)
     _output(result)
+
+    from render.animate import MOMENTS
+
+    moment = kinds.add_parser("moment", help="a short moving picture (GIF): the wild, a kong, ...")
+    moment.add_argument("moment", choices=["wild", *MOMENTS], help="which moment")
+    moment.add_argument("--tiles", default="", help="the tiles shown, e.g. 7z (the wild: its kind)")
+    moment.add_argument("--wild", default="", help="the hand's wild kind, badged, e.g. 5p")
+    moment.add_argument("-o", "--output", required=True, metavar="FILE", help="GIF to write")
     return render
 
 
@@ -72,6 +80,8 @@ def run_render(args: argparse.Namespace) -> int:
     # Pillow loads only when a picture is drawn: bot/cli.py builds this parser for every command
     from render import render_hand, render_result, render_table, to_png
 
+    if args.render_kind == "moment":
+        return _write_moment(args)
     try:
         if args.render_kind == "hand":
             image = render_hand(hand_view_from_args(args))
@@ -93,6 +103,31 @@ def run_render(args: argparse.Namespace) -> int:
         print(f"error: cannot write {args.output}: {error.strerror or error}", file=sys.stderr)
         return 2
     print(f"wrote {args.output} ({image.width}x{image.height}, {len(data) // 1024} KB)")
+    return 0
+
+
+def _write_moment(args: argparse.Namespace) -> int:
+    from render.animate import animate_moment, animate_wild
+
+    try:
+        tiles = parse_tiles(args.tiles)
+        wild = parse_tile(args.wild) if args.wild else None
+    except InvalidNotationError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.moment == "wild":
+        if len(tiles) != 1:
+            print("error: the wild moment takes one tile: --tiles 5p", file=sys.stderr)
+            return 2
+        data = animate_wild(tiles[0])
+    else:
+        data = animate_moment(args.moment, tiles, wild)
+    try:
+        Path(args.output).write_bytes(data)
+    except OSError as error:
+        print(f"error: cannot write {args.output}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.output} ({len(data) // 1024} KB)")
     return 0
 
 

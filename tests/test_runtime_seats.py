@@ -272,7 +272,7 @@ def test_simulate_takes_the_number_of_players(capsys: pytest.CaptureFixture[str]
     assert all(len(h["deltas"]) == 3 and sum(h["deltas"]) == 0 for h in hands)
     assert {h["dealer"] for h in hands} <= {0, 1, 2}
     assert main(["simulate", "--preset", "hkos-3-v1", "--players", "3"]) == 2
-    assert capsys.readouterr().err == "error: --players: hkos-3-v1 seats 4, not 3\n"
+    assert capsys.readouterr().err == "error: --players: hkos-3-v1 seats 4 players, not 3\n"
 
 
 async def test_a_table_whose_seat_count_disagrees_with_its_session_is_set_aside(

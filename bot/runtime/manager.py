@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.runtime.computers import DEFAULT_LEVEL, computer_for
@@ -49,7 +49,9 @@ from engine.presets import (
     UnknownPresetError,
     find_preset,
     min_fan_choices,
+    table_options,
     with_min_fan,
+    with_options,
 )
 from engine.session import Session
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles
@@ -95,6 +97,23 @@ def _nothing_to_claim(table: LiveTable) -> list[int]:
         for player in table.players_to_act()
         if table.seat(player).human and len(table.legal_for(player)) == 1
     ]
+
+
+def table_preset(preset: Preset, extra: Mapping[str, object]) -> Preset:
+    """The preset as a table plays it, from the options it was created with (kept in its
+    stored options): rule options (hubei-laizi's green_white, no_minimum) and a chosen minimum
+    (hk-fw2). Every session and hand of the table is built from this one value."""
+    options = extra.get("table_options") or ()
+    chosen = with_options(preset, [str(o) for o in options])  # type: ignore[attr-defined]
+    return with_min_fan(chosen, extra.get("min_fan"))  # type: ignore[arg-type]
+
+
+def _table_extra(preset: Preset) -> dict[str, object]:
+    """What a table stores to play `preset` (from `table_preset`) again after a restart."""
+    extra: dict[str, object] = {"min_fan": preset.min_fan} if min_fan_choices(preset) else {}
+    if table_options(preset):
+        extra["table_options"] = list(table_options(preset))
+    return extra
 
 
 def replay_stored(preset: Preset, stored: HandLog) -> tuple[Session, HandState]:
@@ -254,7 +273,7 @@ class Runtime:
         names = row.options.extra.get("names", {})
         table = LiveTable(
             id=row.id,
-            preset=with_min_fan(find_preset(row.preset), row.options.extra.get("min_fan")),
+            preset=table_preset(find_preset(row.preset), row.options.extra),
             options=row.options,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
@@ -325,12 +344,15 @@ class Runtime:
         min_fan: int | None = None,
         players: int | None = None,
         level: str = DEFAULT_LEVEL,
+        table_options: Sequence[str] = (),
     ) -> LiveTable:
         """A new table of `players` seats (default: the preset's first count) in the lobby
         with its creator seated (and `computers` computer seats of `level`); `min_fan` is the
-        table's minimum where the preset lets tables choose one (hk-fw2)."""
+        table's minimum where the preset lets tables choose one (hk-fw2), `table_options` the
+        preset's rule options (hubei-laizi: green_white, no_minimum)."""
         try:
-            preset = with_min_fan(_playable(preset_id), min_fan)
+            chosen = {"table_options": table_options, "min_fan": min_fan}
+            preset = table_preset(_playable(preset_id), chosen)
         except ValueError as error:
             raise TableError(str(error)) from None
         if visibility not in ("public", "private"):
@@ -370,7 +392,7 @@ class Runtime:
                 "name": name,
                 "names": {s.player_id: s.name for s in seats},
                 "invited": [],
-                **({"min_fan": preset.min_fan} if min_fan_choices(preset) else {}),
+                **_table_extra(preset),
                 "seat_count": count,
                 "level": level,
             },
@@ -739,6 +761,7 @@ class Runtime:
                 "kong",
                 "bonus",
                 "win",
+                "fixed_kong",
             ):
                 notices.hands.add(table.player_at(event.seat))
         if any(event.kind in ("opening_done", "swap") for event in events):

@@ -35,6 +35,7 @@ from render.adapt import (
     set_aside_views,
     status_line,
     table_view_from_state,
+    wild_indicator,
     win_how,
 )
 from render.style import SUIT_NAMES
@@ -466,7 +467,9 @@ def _result(table: LiveTable, names: Sequence[str]) -> ResultSummary:
 def _deal_lines(table: LiveTable, names: Sequence[str], number: int) -> list[str]:
     hand = table.hand
     assert hand is not None
-    return [f"Hand {number} · {WIND_WORDS[hand.round_wind]} round · {names[0]} deals."]
+    lines = [f"Hand {number} · {WIND_WORDS[hand.round_wind]} round · {names[0]} deals."]
+    lines += [f"The wild is {format_tiles(item.tiles)}." for item in wild_indicator(hand)]
+    return lines
 
 
 def event_lines(
@@ -494,6 +497,9 @@ def event_lines(
             )
             shape = f" ({format_tiles(_meld_tiles(event.detail))})" if verb == "chows" else ""
             lines.append(f"{who} {verb} {tile}{shape}.")
+        elif kind == "fixed_kong":  # a red / green / wild tile set down: a replacement follows
+            what = f"the wild {tile}" if event.tile in hand.wild_kinds else tile
+            lines.append(f"{who} sets down {what} as a kong and draws a replacement.")
         elif kind == "kong_declared":
             if event.detail == ActionKind.ADDED_KONG.value:
                 lines.append(f"{who} adds {tile} to their pung (a kong that may be robbed).")

@@ -7,13 +7,25 @@ from enum import StrEnum
 
 from engine.tiles import Meld, Tile
 
-FLAGS = frozenset({"kong_replacement", "flower_replacement", "last_tile", "heavenly", "earthly"})
+FLAGS = frozenset(
+    {"kong_replacement", "flower_replacement", "last_tile", "heavenly", "earthly", "last_draw"}
+)
 
 
 class WinBy(StrEnum):
     DISCARD = "discard"
     SELF_DRAW = "self_draw"
     ROBBING_KONG = "robbing_kong"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFacts:
+    """What a win's scoring needs about another seat (hubei-laizi: loser fan and liability)."""
+
+    seat: int
+    melds: tuple[Meld, ...] = ()
+    special_kongs: tuple[Tile, ...] = ()  # tiles set down as fixed kongs (red, green, wild)
+    ready: bool | None = None  # one tile from a win (asked only where liability reads it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +49,13 @@ class WinContext:
     # that tile visible before it was discarded (None: not known, no last-five penalty)
     wall_left: int | None = None
     seen: int | None = None
+    # hubei-laizi: the hand's wild, the winner's fixed kongs, the seat that discarded (or was
+    # robbed), the players at the table and the other seats' facts
+    wild: Tile | None = None
+    special_kongs: tuple[Tile, ...] = ()
+    discarder: int | None = None
+    players: int = 4
+    others: tuple[SeatFacts, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

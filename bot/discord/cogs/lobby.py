@@ -55,6 +55,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         min_fan="the minimum faan to win, where the rules let a table choose (hk-fw2: 0-3)",
         players="how many play (2-4, as the preset allows; rated tables seat four)",
         level="how well the computer players play",
+        options="rule options, e.g. green_white no_minimum (hubei-laizi)",
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(visibility=VISIBILITY_CHOICES, time=TIME_CHOICES, level=LEVEL_CHOICES)
@@ -70,6 +71,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
         min_fan: app_commands.Range[int, 0, 3] | None = None,
         players: app_commands.Range[int, 2, 4] | None = None,
         level: str = "easy",
+        options: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         """Check the options, open the table, and say where it is (privately)."""
         if interaction.guild_id is None:
@@ -103,6 +105,7 @@ class LobbyCog(commands.Cog, name="Lobby"):
                 min_fan=min_fan,
                 players=players,
                 level=level,
+                table_options=(options or "").replace(",", " ").split(),
             )
         except TableError as error:
             return await tell(interaction, sentence(error))

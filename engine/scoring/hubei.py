@@ -1,0 +1,409 @@
+"""hubei-laizi scoring and payment (RULES.md `hubei-laizi`, seed 002): the winner's fan, each
+loser's fan, who pays base × 2^(winner fan + loser fan), the minimum, the caps, the robbed-kong
+payment and liability, all as `Payment`s of one win.
+
+Winner fan: big wins 1 each (full_flush, all_258, all_pungs, all_melded_single_wait), kong_bloom 1
+(small win only), last_draw 1, hard_win 1, four_wilds 1 (big wins only), and the winner's own
+kongs: red_kong / green_kong 1, wild_kong 2, exposed_kong 1, added_kong 1, concealed_kong 2.
+Loser fan: its own kongs (the same values), discarder 1 (not on a small win), open hand 1.
+
+Decisions where RULES.md and seed 002 leave room:
+
+- A hand is read twice: with the wilds as jokers and with every wild at face value; the face
+  reading adds hard_win. The reading worth more winner fan counts (a tie: the face reading).
+  Without a wild in hand the two are one reading, a hard win.
+- Full flush and all 2-5-8 look at the tiles other than wilds (melds never hold a wild); white
+  dragons (green_white tables) break a full flush and all 2-5-8.
+- All pungs with wilds: the wilds fill the pungs and the pair (a pair of two wilds counts).
+- A small win's "at most one wild" counts the wilds held, winning tile included, in either
+  reading; the one wild may stand for a chow tile, a pung tile or the 2-5-8 pair.
+- Kong bloom is any win on a kong replacement (red, green, wild, exposed, added or concealed
+  kong); a big win does not add it. last_draw is a self draw in the last-draw phase.
+- The minimum (preset.min_fan, 3; 0 with no_minimum) is met when winner fan + loser fan reaches
+  it for at least one paying loser, the robbed player on a robbed kong.
+- Caps: silver first (no loser pays more than 30 × base); gold replaces it when every other
+  player pays and each has winner fan + own fan ≥ 5 (open losers 40, closed 50; not on a
+  2-player small win); diamond replaces gold when every loser is also open (60 each; never at
+  2 players). Each cap is a `Reason.CAP` payment that moves the raw amount to the capped one.
+- Liability (after caps; never on a robbed kong): the feeder of the winner's third claimed meld
+  (melds in the order made; an added kong keeps its pung's feeder) pays back every other
+  loser's payment (`Reason.LIABILITY`); the all-melded single wait's discarder does the same
+  when not ready. When both apply, the feeder pays.
+- Play (engine.rules_hubei): the wild is drawn with `random.Random(f"{seed}:wild")` from the
+  live wall after the deal; "the next tile" for a red or green dragon is the next in wall order
+  (wrapping round the live wall). A replacement drawn for any kong is a draw for the pass rules
+  (it lifts the passing player's blocks), and a fixed kong is never a discard for them. A
+  seat's fixed kongs stay beside it, out of hand, wall and ponds. The first dealer is drawn
+  with `random.Random(f"{session_seed}:first_dealer")`.
+- "Ready" (the single-wait liability) means one tile from a winning shape with the wilds as
+  jokers (or all 2-5-8), holding no fixed kong tile; the open-hand rule and the minimum are not
+  asked.
+- A `score` request naming green or white dragons is scored as at a green_white table.
+- `points` maps each paying seat's name to what it pays in the end; `losers` gives every
+  paying loser's fan and payment; `deltas` the win's net per seat in play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.decompose import decompositions
+from engine.presets import Preset
+from engine.rules_hubei import all_258, fixed_kong_kinds, is_258
+from engine.scoring.base import Pattern, Score, SeatFacts, WinBy, WinContext
+from engine.settlement import Payment, Reason, deltas_of
+from engine.shapes import is_win
+from engine.tiles import GREEN, NUM_KINDS, RED, SEAT_NAMES, Meld, MeldKind, Tile, counts_of, suit_of
+
+BASE = 1
+SILVER, GOLD_OPEN, GOLD_CLOSED, DIAMOND = 30, 40, 50, 60
+ROBBED, ROBBED_HARD = 40, 50
+
+FAN: dict[str, int] = {
+    "full_flush": 1,
+    "all_258": 1,
+    "all_pungs": 1,
+    "all_melded_single_wait": 1,
+    "kong_bloom": 1,
+    "last_draw": 1,
+    "hard_win": 1,
+    "four_wilds": 1,
+    "red_kong": 1,
+    "green_kong": 1,
+    "wild_kong": 2,
+    "exposed_kong": 1,
+    "added_kong": 1,
+    "concealed_kong": 2,
+    "discarder": 1,
+    "open_hand": 1,
+}
+BIG_WINS = ("full_flush", "all_258", "all_pungs", "all_melded_single_wait")
+_MELD_KONGS = {
+    MeldKind.KONG: "exposed_kong",
+    MeldKind.ADDED_KONG: "added_kong",
+    MeldKind.CONCEALED_KONG: "concealed_kong",
+}
+_SPECIAL = {RED: "red_kong", GREEN: "green_kong"}
+Found = tuple[str, int]  # a fan item's id and how many times it counts
+
+
+@dataclass(frozen=True, slots=True)
+class LoserPays:
+    seat: int
+    fan: int
+    pays: int
+
+
+@dataclass(frozen=True, slots=True)
+class HubeiScore(Score):
+    """A hubei-laizi score: the win's payments in hand seats, and every paying loser's fan."""
+
+    losers: tuple[LoserPays, ...] = ()
+    payments: tuple[Payment, ...] = ()
+    players: int = 4
+
+    def to_json(self) -> dict[str, object]:
+        out = Score.to_json(self)
+        if self.valid:
+            out["losers"] = {
+                SEAT_NAMES[p.seat]: {"fan": p.fan, "pays": p.pays} for p in self.losers
+            }
+            deltas = deltas_of(self.payments, self.players)
+            out["deltas"] = {SEAT_NAMES[s]: d for s, d in enumerate(deltas)}
+        return out
+
+
+def _patterns(found: Sequence[Found]) -> tuple[Pattern, ...]:
+    return tuple(Pattern(pid, FAN[pid] * times) for pid, times in found if times)
+
+
+def total(patterns: Sequence[Pattern]) -> int:
+    return sum(p.fan for p in patterns)
+
+
+def kong_patterns(melds: Sequence[Meld], special: Sequence[Tile], wild: Tile | None) -> list[Found]:
+    """A seat's kong fan items: red/green/wild kongs set down, exposed/added/concealed kongs."""
+    found: list[Found] = [(_SPECIAL[t], special.count(t)) for t in (RED, GREEN)]
+    found.append(("wild_kong", sum(1 for t in special if t == wild and t not in _SPECIAL)))
+    for kind, pid in _MELD_KONGS.items():
+        found.append((pid, sum(1 for m in melds if m.kind is kind)))
+    return found
+
+
+def is_open(melds: Sequence[Meld]) -> bool:
+    return any(m.kind is not MeldKind.CONCEALED_KONG for m in melds)
+
+
+# ------------------------------------------------------------------------------- readings
+
+
+def _pung_jokers(counts: Sequence[int]) -> int | None:
+    """Fewest jokers making these counts pungs and one pair, or None when no number does."""
+    best = None
+    for pair in range(-1, NUM_KINDS):  # -1: a pair of two jokers
+        if pair >= 0 and not counts[pair]:
+            continue
+        need = 2 if pair < 0 else 2 - min(counts[pair], 2)
+        if pair >= 0 and counts[pair] > 2:
+            continue
+        for tile in range(NUM_KINDS):
+            if tile == pair or not counts[tile]:
+                continue
+            if counts[tile] > 3:
+                need = -1
+                break
+            need += 3 - counts[tile]
+        if need >= 0 and (best is None or need < best):
+            best = need
+    return best
+
+
+def _small_win(counts: list[int], jokers: int, melds: Sequence[Meld]) -> bool:
+    """Sets and a 2-5-8 pair with at least one chow (in melds or the reading); `jokers` ≤ 1."""
+    if jokers > 1:
+        return False
+    meld_chow = any(m.kind is MeldKind.CHOW for m in melds)
+    stand_ins = range(NUM_KINDS) if jokers else (None,)
+    for tile in stand_ins:
+        if tile is not None:
+            counts[tile] += 1
+        try:
+            for reading in decompositions(counts):
+                chow = meld_chow or any(kind is MeldKind.CHOW for kind, _ in reading.sets)
+                if chow and is_258(reading.pair):
+                    return True
+        finally:
+            if tile is not None:
+                counts[tile] -= 1
+    return False
+
+
+def reading(
+    ctx: WinContext, counts: list[int], jokers: int, held_wilds: int
+) -> tuple[Found, ...] | None:
+    """The win patterns of one reading (wilds as `jokers` in it), or None when it does not win."""
+    melds = ctx.melds
+    shape = is_win(counts, jokers=jokers)
+    tiles = [t for t in range(NUM_KINDS) for _ in range(counts[t])]
+    tiles += [t for m in melds for t in m.tiles]
+    suits = {suit_of(t) for t in tiles}
+    claimed = [m for m in melds if m.kind is not MeldKind.CONCEALED_KONG]
+    no_chow = all(m.kind is not MeldKind.CHOW for m in melds)
+    pungs = _pung_jokers(counts) if no_chow else None
+    big = [
+        ("full_flush", shape and len(suits) == 1 and suits <= {"m", "p", "s"}),
+        ("all_258", all_258(counts, melds)),
+        ("all_pungs", pungs is not None and pungs <= jokers),
+        (
+            "all_melded_single_wait",
+            shape and len(claimed) == 4 and len(melds) == 4 and ctx.by is WinBy.DISCARD,
+        ),
+    ]
+    found: list[Found] = [(pid, int(bool(present))) for pid, present in big]
+    if any(times for _, times in found):
+        return tuple(found)
+    if shape and held_wilds <= 1 and _small_win(counts, jokers, melds):
+        return ()
+    return None
+
+
+def winner_patterns(ctx: WinContext) -> tuple[Pattern, ...] | None:
+    """The winner's fan items of the best reading, or None when the tiles do not win."""
+    counts = counts_of(ctx.concealed)
+    wild = ctx.wild
+    held = counts[wild] if wild is not None else 0
+    candidates: list[tuple[Pattern, ...]] = []
+    if held:
+        rest = list(counts)
+        rest[wild] = 0  # type: ignore[index]
+        found = reading(ctx, rest, held, held)
+        if found is not None:
+            candidates.append(_with_circumstances(ctx, found, held, hard=False))
+    found = reading(ctx, counts, 0, held)
+    if found is not None:
+        candidates.append(_with_circumstances(ctx, found, held, hard=True))
+    if not candidates:
+        return None
+    return max(reversed(candidates), key=total)
+
+
+def _with_circumstances(
+    ctx: WinContext, big: tuple[Found, ...], held: int, *, hard: bool
+) -> tuple[Pattern, ...]:
+    is_big = any(times for _, times in big)
+    self_draw = ctx.by is WinBy.SELF_DRAW
+    wild_kongs = sum(1 for t in ctx.special_kongs if t == ctx.wild)
+    found: list[Found] = [
+        *big,
+        ("kong_bloom", int(not is_big and self_draw and "kong_replacement" in ctx.flags)),
+        ("last_draw", int(self_draw and "last_draw" in ctx.flags)),
+        ("hard_win", int(hard)),
+        ("four_wilds", int(is_big and ctx.wild is not None and held + wild_kongs == 4)),
+    ]
+    found += kong_patterns(ctx.melds, ctx.special_kongs, ctx.wild)
+    return _patterns(found)
+
+
+# ------------------------------------------------------------------------------- scoring
+
+
+def _invalid(
+    preset: Preset,
+    reason: str,
+    message: str,
+    patterns: tuple[Pattern, ...] = (),
+    fan: int = 0,
+) -> HubeiScore:
+    return HubeiScore(
+        valid=False, unit=preset.unit, reason=reason, message=message, patterns=patterns, fan=fan
+    )
+
+
+def loser_fan(other: SeatFacts, ctx: WinContext, big: bool) -> int:
+    found = kong_patterns(other.melds, other.special_kongs, ctx.wild)
+    found.append(("open_hand", int(is_open(other.melds))))
+    discarded = ctx.by is WinBy.DISCARD and other.seat == ctx.discarder
+    found.append(("discarder", int(discarded and big)))
+    return total(_patterns(found))
+
+
+def score(preset: Preset, ctx: WinContext) -> HubeiScore:
+    """Score a hubei-laizi win and settle it: the fan of the winner and of each paying loser."""
+    fixed = fixed_kong_kinds(preset) | {RED}
+    if any(t in fixed for t in ctx.concealed):
+        return _invalid(
+            preset,
+            "not_a_winning_hand",
+            "a hand holding a red or green dragon cannot win; it is set down as a kong",
+        )
+    if not is_open(ctx.melds):
+        return _invalid(
+            preset,
+            "not_a_winning_hand",
+            "only an open hand (a chow, pung, exposed or added kong) may win",
+        )
+    patterns = winner_patterns(ctx)
+    if patterns is None:
+        return _invalid(
+            preset,
+            "not_a_winning_hand",
+            "the tiles are not four sets and a pair "
+            "(with a chow, at most one wild and a 2-5-8 pair), a big win, or all 2-5-8",
+        )
+    fan = total(patterns)
+    big = any(p.id in BIG_WINS for p in patterns)
+    given = {o.seat: o for o in ctx.others}
+    others = tuple(given.get(s, SeatFacts(s)) for s in range(ctx.players) if s != ctx.seat)
+    if ctx.by is WinBy.SELF_DRAW or (ctx.by is WinBy.DISCARD and big):
+        payers = list(others)
+    else:
+        payers = [o for o in others if o.seat == ctx.discarder]
+        if not payers:
+            raise ValueError(
+                f"from: a win by {ctx.by.value} needs the seat that "
+                f"{'discarded' if ctx.by is WinBy.DISCARD else 'was robbed'}, not the winner's"
+            )
+    fans = {o.seat: loser_fan(o, ctx, big) for o in payers}
+    if preset.min_fan and not any(fan + f >= preset.min_fan for f in fans.values()):
+        return _invalid(
+            preset,
+            "below_minimum",
+            f"winner fan plus loser fan must reach {preset.min_fan} for at least one paying loser",
+            patterns,
+            fan,
+        )
+    payments = settle(ctx, patterns, payers, fans, big, ctx.players)
+    paid = {o.seat: 0 for o in payers}
+    for p in payments:
+        if p.payer in paid:
+            paid[p.payer] += p.amount
+        if p.payee in paid:
+            paid[p.payee] -= p.amount
+    losers = tuple(LoserPays(o.seat, fans[o.seat], paid[o.seat]) for o in payers)
+    return HubeiScore(
+        valid=True,
+        fan=fan,
+        unit=preset.unit,
+        patterns=patterns,
+        points={SEAT_NAMES[s]: v for s, v in paid.items()},
+        losers=losers,
+        payments=tuple(payments),
+        players=ctx.players,
+    )
+
+
+def settle(
+    ctx: WinContext,
+    patterns: tuple[Pattern, ...],
+    payers: list[SeatFacts],
+    fans: dict[int, int],
+    big: bool,
+    players: int,
+) -> list[Payment]:
+    """One win's payments: 2^(fan) each, the caps, liability; a robbed kong pays a fixed sum."""
+    winner = ctx.seat
+    fan = total(patterns)
+    if ctx.by is WinBy.ROBBING_KONG:
+        hard = any(p.id == "hard_win" for p in patterns)
+        return [
+            Payment(payers[0].seat, winner, BASE * (ROBBED_HARD if hard else ROBBED), Reason.WIN)
+        ]
+    raw = {o.seat: BASE * 2 ** (fan + fans[o.seat]) for o in payers}
+    capped = {seat: min(amount, SILVER * BASE) for seat, amount in raw.items()}
+    every_other = len(payers) == players - 1
+    gold = every_other and all(fan + f >= 5 for f in fans.values())
+    if gold and not (players == 2 and not big):
+        opened = {o.seat: is_open(o.melds) for o in payers}
+        if players != 2 and all(opened.values()):
+            capped = {seat: DIAMOND * BASE for seat in capped}
+        else:
+            capped = {s: (GOLD_OPEN if opened[s] else GOLD_CLOSED) * BASE for s in capped}
+    payments = [Payment(seat, winner, amount, Reason.WIN) for seat, amount in raw.items()]
+    for seat, amount in capped.items():
+        if amount < raw[seat]:
+            payments.append(Payment(winner, seat, raw[seat] - amount, Reason.CAP))
+        elif amount > raw[seat]:
+            payments.append(Payment(seat, winner, amount - raw[seat], Reason.CAP))
+    liable = liable_seat(ctx, patterns, payers)
+    if liable is not None:
+        payments += [
+            Payment(liable, seat, amount, Reason.LIABILITY)
+            for seat, amount in capped.items()
+            if seat != liable
+        ]
+    return payments
+
+
+def liable_seat(
+    ctx: WinContext, patterns: tuple[Pattern, ...], payers: list[SeatFacts]
+) -> int | None:
+    """Who pays for all: the feeder of the third claimed meld on a full flush or all 2-5-8, else
+    the not-ready discarder of an all-melded single wait."""
+    ids = {p.id for p in patterns}
+    paying = {o.seat for o in payers}
+    if ids & {"full_flush", "all_258"}:
+        fed = [m.from_seat for m in ctx.melds if m.from_seat is not None]
+        if len(fed) >= 3 and fed[2] in paying:
+            return fed[2]
+    if "all_melded_single_wait" in ids and ctx.discarder in paying:
+        discarder = next(o for o in payers if o.seat == ctx.discarder)
+        if discarder.ready is False:
+            return discarder.seat
+    return None
+
+
+# ------------------------------------------------------------------------------- settling hook
+
+
+def win_payments(
+    preset: Preset,
+    result: Score,
+    winner: int,
+    by: WinBy,
+    discarder: int | None,
+    in_play: Sequence[int],
+) -> list[Payment]:
+    """The payments `score` worked out (hand seats are the score's seats)."""
+    assert isinstance(result, HubeiScore)
+    return list(result.payments)
