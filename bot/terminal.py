@@ -243,6 +243,7 @@ SECOND_PERSON = {
     "You adds": "You add",
     "You declares": "You declare",
     "You shows": "You show",
+    "You sets down": "You set down",
     "You deals": "You deal",
     "You is out": "You are out",
     "You's hand": "Your hand",
@@ -256,8 +257,8 @@ def as_you(line: str) -> str:
     for third, second in SECOND_PERSON.items():
         if third.startswith("You") and third in line:
             line = line.replace(third, second)
-    if line.startswith("You ") and "their pung" in line:
-        line = line.replace("their pung", "your pung")
+    if line.startswith("You "):
+        line = line.replace("their pung", "your pung").replace(" and draws ", " and draw ")
     return line
 
 
