@@ -113,7 +113,8 @@ class SetAsideSettlement(Rule):
         payments: list[Payment],
         seat_count: int,
     ) -> list[Payment]:
-        raise NotImplementedError
+        """The win's payments once the shown tiles are settled (here: as they are)."""
+        return payments
 
 
 class SetAsideSettlementPart(Part):

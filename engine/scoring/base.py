@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from engine.tiles import Meld, Tile
+
+if TYPE_CHECKING:
+    from engine.presets import Preset
 
 FLAGS = frozenset(
     {"kong_replacement", "flower_replacement", "last_tile", "heavenly", "earthly", "last_draw"}
@@ -96,3 +100,16 @@ class Score:
             "patterns": [{"id": p.id, "fan": p.fan} for p in self.patterns],
             "points": dict(self.points),
         }
+
+
+def below_minimum(preset: Preset, fan: int, patterns: tuple[Pattern, ...]) -> Score:
+    """The answer for a winning shape worth less than the table's minimum."""
+    unit = preset.unit
+    return Score(
+        valid=False,
+        fan=fan,
+        unit=unit,
+        patterns=patterns,
+        reason="below_minimum",
+        message=f"{fan} {unit} is below this table's {preset.min_fan}-{unit} minimum",
+    )

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 
 from engine.decompose import is_nine_gates, is_thirteen_orphans
 from engine.presets import Preset
-from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.scoring.hkos import Shape, count_in, is_seven_pairs, tile_suits, winning_shapes
 from engine.settlement import Payment, Reason, from_each
 from engine.tiles import (
@@ -136,14 +136,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
         patterns = max(readings, key=_total)
         fan = _total(patterns)
     if fan < preset.min_fan:
-        return Score(
-            valid=False,
-            fan=fan,
-            unit=preset.unit,
-            patterns=patterns,
-            reason="below_minimum",
-            message=f"{fan} faan is below this table's {preset.min_fan}-faan minimum",
-        )
+        return below_minimum(preset, fan, patterns)
     penalty = insurance(ctx, patterns)
     if penalty:
         patterns = (*patterns, Pattern(penalty, 0))

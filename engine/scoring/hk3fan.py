@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from engine.decompose import is_nine_gates, is_thirteen_orphans
 from engine.presets import Preset
-from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.scoring.hkos import Shape, count_in, is_seven_pairs, tile_suits, winning_shapes
 from engine.scoring.sichuan import kong_payments
 from engine.tiles import DRAGONS, WINDS, counts_of, is_terminal
@@ -83,14 +83,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
     fan = _capped(preset, patterns)
     limit = any(p.id in LIMIT_PATTERNS for p in patterns)
     if fan < preset.min_fan:
-        return Score(
-            valid=False,
-            fan=fan,
-            unit=preset.unit,
-            patterns=patterns,
-            reason="below_minimum",
-            message=f"{fan} fan is below the {preset.min_fan}-fan minimum",
-        )
+        return below_minimum(preset, fan, patterns)
     return Score(
         valid=True,
         fan=fan,

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from engine.decompose import decompositions, is_nine_gates, is_thirteen_orphans
 from engine.presets import Preset
-from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.tiles import (
     DRAGONS,
     FLOWERS,
@@ -154,14 +154,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
     patterns = max(readings, key=total_fan)
     fan = min(total_fan(patterns), preset.fan_cap)
     if fan < preset.min_fan:
-        return Score(
-            valid=False,
-            fan=fan,
-            unit=preset.unit,
-            patterns=patterns,
-            reason="below_minimum",
-            message=f"{fan} faan is below the {preset.min_fan}-faan minimum",
-        )
+        return below_minimum(preset, fan, patterns)
     return Score(
         valid=True, fan=fan, unit=preset.unit, patterns=patterns, points=payment(fan, ctx.by)
     )
