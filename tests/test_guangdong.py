@@ -12,7 +12,7 @@ import random
 import pytest
 
 from bot.runtime.snapshots import set_aside_text
-from engine.actions import Action, ActionKind
+from engine.actions import ActionKind
 from engine.hand import HandState, Phase, Termination
 from engine.presets import find_preset
 from engine.rules_selfdraw import horse_count, horse_seat, horse_settlement
@@ -23,21 +23,13 @@ from engine.simulate import play_out
 from engine.tiles import parse_tile
 from render import render_result, to_png
 from render.adapt import result_view_from_state, table_view_from_state
+from tests.hands import act, pattern_ids
 
 GUANGDONG = find_preset("guangdong")
 
 
-def act(state: HandState, *texts: str) -> None:
-    for text in texts:
-        state.apply(Action.parse(text))
-
-
 def ask(**fields: object) -> dict[str, object]:
     return score_request({"preset": "guangdong", **fields})
-
-
-def pattern_ids(answer: dict[str, object]) -> dict[str, int]:
-    return {p["id"]: p["fan"] for p in answer["patterns"]}  # type: ignore[attr-defined]
 
 
 # ------------------------------------------------------------------------------- the preset

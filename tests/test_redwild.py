@@ -23,13 +23,9 @@ from engine.simulate import play_out
 from engine.tiles import RED, parse_tiles
 from render import render_result, to_png
 from render.adapt import hand_view_from_state, result_view_from_state, table_view_from_state
+from tests.hands import act
 
 REDWILD = find_preset("redwild")
-
-
-def act(state: HandState, *texts: str) -> None:
-    for text in texts:
-        state.apply(Action.parse(text))
 
 
 def kinds(state: HandState, seat: int) -> set[ActionKind]:

@@ -24,6 +24,7 @@ from engine.session import Session
 from engine.settlement import Payment, Reason, deltas_of
 from engine.simulate import play_out, play_session, simulate
 from engine.tiles import Meld, MeldKind, parse_tile, parse_tiles
+from tests.hands import act
 from tests.rule_presets import (
     DEAD_WALL,
     DUO_FLOW,
@@ -39,11 +40,6 @@ EVERY_TABLE = [
     (preset, count) for preset in (*PRESETS.values(), *TEST_PRESETS) for count in preset.seat_counts
 ]
 TABLE_IDS = [f"{preset.id}@{count}" for preset, count in EVERY_TABLE]
-
-
-def act(state: HandState, *texts: str) -> None:
-    for text in texts:
-        state.apply(Action.parse(text))
 
 
 def kinds(state: HandState, seat: int) -> set[str]:

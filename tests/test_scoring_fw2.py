@@ -16,8 +16,7 @@ import pytest
 
 from bot.runtime import ManualTimers, Runtime, TableError
 from data import Store
-from engine.actions import Action
-from engine.hand import Event, HandState, Termination
+from engine.hand import HandState, Termination
 from engine.presets import Rotation, find_preset, with_min_fan
 from engine.rules_hongkong import InsuranceWatchPart
 from engine.score_request import RequestError, score_request
@@ -25,6 +24,7 @@ from engine.scoring import fourwinds
 from engine.session import Session, next_dealer_seat
 from engine.simulate import simulate
 from engine.tiles import parse_tile, parse_tiles
+from tests.hands import act, pattern_ids
 from tests.test_runtime import Recorder
 
 PRESET = "hk-fw2"
@@ -32,17 +32,6 @@ PRESET = "hk-fw2"
 
 def result(**request: object) -> dict[str, object]:
     return score_request({"preset": PRESET, **request})
-
-
-def pattern_ids(scored: dict[str, object]) -> dict[str, int]:
-    return {p["id"]: p["fan"] for p in scored["patterns"]}  # type: ignore[attr-defined]
-
-
-def act(state: HandState, *texts: str) -> list[Event]:
-    events: list[Event] = []
-    for text in texts:
-        events += state.apply(Action.parse(text))
-    return events
 
 
 def test_the_preset_is_data() -> None:

@@ -10,30 +10,19 @@ from __future__ import annotations
 import pytest
 
 from bot.runtime.manager import fixed_clock
-from engine.actions import Action
-from engine.hand import Event, HandState, Termination
+from engine.hand import HandState, Termination
 from engine.presets import ConcealedRob, MultiWin, Rotation, find_preset
 from engine.score_request import score_request
 from engine.session import Session, next_dealer_seat
 from engine.simulate import simulate
 from engine.tiles import BONUS, parse_tile, parse_tiles
+from tests.hands import act, pattern_ids
 
 PRESET = "hk-3fan"
 
 
 def result(**request: object) -> dict[str, object]:
     return score_request({"preset": PRESET, **request})
-
-
-def pattern_ids(scored: dict[str, object]) -> dict[str, int]:
-    return {p["id"]: p["fan"] for p in scored["patterns"]}  # type: ignore[attr-defined]
-
-
-def act(state: HandState, *texts: str) -> list[Event]:
-    events: list[Event] = []
-    for text in texts:
-        events += state.apply(Action.parse(text))
-    return events
 
 
 def test_the_preset_is_data() -> None:

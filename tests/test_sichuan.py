@@ -27,15 +27,9 @@ from engine.scoring.base import WinBy
 from engine.settlement import deltas_of
 from engine.simulate import play_out, simulate
 from engine.tiles import MeldKind, counts_of, format_tiles, parse_tile, parse_tiles, suit_of
+from tests.hands import act, pattern_ids
 
 SICHUAN = ("sichuan-bb", "sichuan-swap3", "bloodflow-swap3", "bloodflow-discard3")
-
-
-def act(state: HandState, *texts: str) -> list[Event]:
-    events: list[Event] = []
-    for text in texts:
-        events += state.apply(Action.parse(text))
-    return events
 
 
 def pass_claims(state: HandState) -> None:
@@ -58,10 +52,6 @@ def legal(state: HandState, seat: int) -> set[str]:
 def result(**request: object) -> dict[str, object]:
     """Score a request for sichuan-bb (unless `preset` is given), discard win, void s by default."""
     return score_request({"preset": "sichuan-bb", "void": "s", **request})
-
-
-def pattern_ids(scored: dict[str, object]) -> dict[str, int]:
-    return {p["id"]: p["fan"] for p in scored["patterns"]}  # type: ignore[attr-defined]
 
 
 # ------------------------------------------------------------------------------- table fan

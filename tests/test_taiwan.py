@@ -28,6 +28,7 @@ from engine.simulate import play_out
 from engine.tiles import parse_tile, parse_tiles
 from render import render_hand
 from render.adapt import hand_view_from_state
+from tests.hands import act
 from tests.test_pictures_at_size import shown
 
 TW = find_preset("tw-16")
@@ -211,11 +212,6 @@ def test_from_is_checked() -> None:
 
 
 # ------------------------------------------------------------------------------- play
-
-
-def act(state: HandState, *texts: str) -> None:
-    for text in texts:
-        state.apply(Action.parse(text))
 
 
 def kinds(state: HandState, seat: int) -> set[str]:
