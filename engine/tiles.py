@@ -182,6 +182,8 @@ class Meld:
 
     >>> Meld.parse("pung 555z")
     Meld.parse('pung 555z')
+    >>> Meld.parse("chow 345m", claimed="4m", from_seat=3)
+    Meld.parse('chow 345m', claimed='4m', from_seat=3)
     """
 
     kind: MeldKind
@@ -213,8 +215,9 @@ class Meld:
             raise InvalidNotationError("bonus tiles cannot form a meld")
 
     @classmethod
-    def parse(cls, text: str) -> Meld:
-        """Parse 'pung 555z', 'chow 123m', 'kong 1111p', 'added_kong …', 'concealed_kong …'."""
+    def parse(cls, text: str, *, claimed: str | None = None, from_seat: int | None = None) -> Meld:
+        """Parse 'pung 555z', 'chow 123m', 'kong 1111p', 'added_kong …', 'concealed_kong …'; a
+        claimed set may name its claimed tile (`claimed="5z"`) and the seat it came from."""
         parts = text.split()
         if len(parts) != 2:
             raise InvalidNotationError(f"a meld is '<kind> <tiles>', got {text!r}")
@@ -226,7 +229,7 @@ class Meld:
                 f"unknown meld kind {parts[0]!r} in {text!r} (use {kinds})"
             ) from None
         tiles = tuple(sorted(parse_tiles(parts[1])))
-        return cls(kind, tiles)
+        return cls(kind, tiles, None if claimed is None else parse_tile(claimed), from_seat)
 
     @property
     def is_concealed(self) -> bool:
@@ -240,4 +243,10 @@ class Meld:
         return f"{self.kind.value} {format_tiles(self.tiles)}"
 
     def __repr__(self) -> str:
-        return f"Meld.parse({str(self)!r})"
+        """Notation that evaluates back to this meld, the claimed tile and its seat included."""
+        source = ""
+        if self.claimed is not None:
+            source += f", claimed={tile_name(self.claimed)!r}"
+        if self.from_seat is not None:
+            source += f", from_seat={self.from_seat!r}"
+        return f"Meld.parse({str(self)!r}{source})"

@@ -7,10 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.actions import Action
+from engine.ai import choose_action
+from engine.hand import HandState
+from engine.presets import find_preset
 from engine.tiles import (
     NUM_TILE_IDS,
     InvalidNotationError,
     Meld,
+    MeldKind,
     format_tiles,
     parse_tile,
     parse_tiles,
@@ -98,3 +102,32 @@ def test_actions_round_trip(text: str) -> None:
 def test_bad_actions(text: str) -> None:
     with pytest.raises(InvalidNotationError):
         Action.parse(text)
+
+
+@pytest.mark.parametrize(
+    "meld",
+    [
+        Meld.parse("pung 555z"),
+        Meld.parse("concealed_kong 9999s"),
+        Meld(MeldKind.CHOW, tuple(parse_tiles("345m")), parse_tile("4m"), 3),
+        Meld(MeldKind.KONG, tuple(parse_tiles("1111p")), parse_tile("1p"), 0),
+        Meld(MeldKind.ADDED_KONG, tuple(parse_tiles("7777z")), parse_tile("7z"), 2),
+        Meld(MeldKind.PUNG, tuple(parse_tiles("222s")), from_seat=1),
+    ],
+    ids=str,
+)
+def test_a_meld_repr_evaluates_back_to_the_meld(meld: Meld) -> None:
+    assert eval(repr(meld), {"Meld": Meld}) == meld
+
+
+def test_claimed_melds_of_played_hands_round_trip() -> None:
+    claimed = []
+    for seed in range(12):
+        state = HandState(find_preset("hkos-3-v1"), seed)
+        while not state.is_over:
+            seat = state.seats_to_act()[0]
+            state.apply(choose_action(state, seat))
+        claimed += [m for melds in state.melds for m in melds if m.from_seat is not None]
+    assert claimed, "no hand claimed a meld"
+    assert all(eval(repr(m), {"Meld": Meld}) == m for m in claimed)
+    assert any(m.claimed is not None for m in claimed)
