@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.runtime.manager import replay_stored
-from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, WinRecord
+from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, StoredWin
 from engine.actions import Action, ActionKind
 from engine.hand import HandState
 from engine.presets import find_preset
@@ -81,7 +81,7 @@ class ReplayLog:
     setup: dict[str, Any]  # the stored setup: {"session": ..., "wall"?: ..., "ask"?: ...}
     actions: tuple[str, ...]
     deltas: tuple[int, ...]  # by table seat
-    wins: tuple[WinRecord, ...]  # winners and discarders by table seat
+    wins: tuple[StoredWin, ...]  # winners and discarders by table seat
     hand_id: int | None = None
     table_id: int | None = None
     hand_no: int = 0
@@ -143,7 +143,7 @@ class ReplayLog:
                 setup=dict(data["setup"]),
                 actions=tuple(str(Action.parse(line)) for line in data["actions"]),
                 deltas=tuple(int(d) for d in outcome["deltas"]),
-                wins=tuple(WinRecord.from_json(w) for w in outcome["wins"]),
+                wins=tuple(StoredWin.from_json(w) for w in outcome["wins"]),
                 hand_id=data.get("hand_id"),
                 table_id=data.get("table_id"),
                 hand_no=int(data.get("hand_no", 0)),
@@ -211,14 +211,14 @@ def rebuild(log: ReplayLog, actions: int | None = None) -> tuple[Session, HandSt
         raise ReplayError(f"the log does not replay: {error}") from None
 
 
-def replayed_outcome(log: ReplayLog) -> tuple[tuple[int, ...], tuple[WinRecord, ...]]:
+def replayed_outcome(log: ReplayLog) -> tuple[tuple[int, ...], tuple[StoredWin, ...]]:
     """Deltas and wins by table seat, as the log replayed on its seed leads to them."""
     session, hand = rebuild(log)
     outcome = hand.outcome()
     if outcome is None:
         raise ReplayError("the log stops before the hand is over")
     wins = tuple(
-        WinRecord(
+        StoredWin(
             seat=session.player_at(win.seat),
             fan=win.score.fan,
             patterns=tuple((p.id, p.fan) for p in win.score.patterns),

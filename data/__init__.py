@@ -40,9 +40,9 @@ from data.rows import (
     RecordedHand,
     SeatResult,
     SeatRow,
+    StoredWin,
     TableOptions,
     TableRow,
-    WinRecord,
 )
 from data.store import IDLE_EXPIRY, LEADERBOARD_MIN_GAMES, Store
 
@@ -74,11 +74,11 @@ __all__ = [
     "StaleVersionError",
     "Store",
     "StoreError",
+    "StoredWin",
     "TableNotFoundError",
     "TableOptions",
     "TableQuarantinedError",
     "TableRow",
     "UnusableDatabaseError",
-    "WinRecord",
     "check_database",
 ]

@@ -18,8 +18,8 @@ from data.rows import (
     RatingPoint,
     RatingRow,
     SeatResult,
+    StoredWin,
     TableRow,
-    WinRecord,
 )
 from data.tables import read_table
 
@@ -131,7 +131,7 @@ def _hand_record(conn: sqlite3.Connection, hand_id: int) -> HandRecord:
         rated=bool(rated),
         outcome=outcome,
         seats=tuple(SeatResult(s, p, bool(h), d, pl) for s, p, h, d, pl in seats),
-        wins=tuple(WinRecord.from_json(w) for w in json.loads(wins_json)),
+        wins=tuple(StoredWin.from_json(w) for w in json.loads(wins_json)),
         payments=tuple(Payment.from_json(p) for p in json.loads(payments_json)),
         rating_changes=rating_changes(conn, hand_id),
     )
@@ -157,7 +157,7 @@ def player_stats(conn: sqlite3.Connection, player_id: str, preset: str | None) -
     won = dealt_in = wins = self_draws = fan_total = best_fan = 0
     best_hand: int | None = None
     for hand_id, seat, wins_json in rows:
-        records = [WinRecord.from_json(w) for w in json.loads(wins_json)]
+        records = [StoredWin.from_json(w) for w in json.loads(wins_json)]
         mine = [w for w in records if w.seat == seat]
         won += bool(mine)
         dealt_in += any(w.discarder == seat and w.by != "self_draw" for w in records)

@@ -121,7 +121,10 @@ class QuarantinedTable:
 
 
 @dataclass(frozen=True, slots=True)
-class WinRecord:
+class StoredWin:
+    """A win as a hand's result stores it: seats are table seats (engine.hand.WinRecord, the win
+    as the hand played it, counts hand seats from the dealer)."""
+
     seat: int
     fan: int
     patterns: tuple[tuple[str, int], ...] = ()  # (pattern id, fan) as scored
@@ -138,7 +141,7 @@ class WinRecord:
         }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> WinRecord:
+    def from_json(cls, d: dict[str, Any]) -> StoredWin:
         return cls(
             seat=d["seat"],
             fan=d["fan"],
@@ -175,7 +178,7 @@ class HandResult:
     seats: tuple[str, ...]
     humans: tuple[bool, ...]
     deltas: tuple[int, ...]
-    wins: tuple[WinRecord, ...] = ()
+    wins: tuple[StoredWin, ...] = ()
     payments: tuple[Payment, ...] = ()
     rated: bool = False
 
@@ -271,7 +274,7 @@ class HandRecord:
     rated: bool
     outcome: str  # win | draw
     seats: tuple[SeatResult, ...]
-    wins: tuple[WinRecord, ...]
+    wins: tuple[StoredWin, ...]
     payments: tuple[Payment, ...]
     rating_changes: tuple[RatingChange, ...]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from data import HandResult, Payment, SeatRow, Store, StoreError, TableOptions, WinRecord
+from data import HandResult, Payment, SeatRow, Store, StoredWin, StoreError, TableOptions
 
 PRESET = "hkos-3-v1"
 PLAYERS = [f"p{i}" for i in range(10)] + ["cpu:1", "cpu:2"]
@@ -54,7 +54,7 @@ async def table_loop(store: Store, rng: random.Random, ack) -> None:
                 tuple(seats),
                 tuple(humans),
                 tuple(deltas),
-                (WinRecord(winner, 3, (("all_pungs", 3),), "discard", loser),),
+                (StoredWin(winner, 3, (("all_pungs", 3),), "discard", loser),),
                 (Payment(loser, winner, points),),
                 rated=rated,
             )

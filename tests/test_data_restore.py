@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from data import HandResult, LoadedTable, Payment, Phase, SeatRow, Store, TableOptions, WinRecord
+from data import HandResult, LoadedTable, Payment, Phase, SeatRow, Store, StoredWin, TableOptions
 from engine.ai import choose_action
 from engine.hand import HandState, Outcome
 from engine.presets import find_preset
@@ -53,7 +53,7 @@ def hand_result(session: Session, outcome: Outcome) -> HandResult:
         humans=(True,) * 4,
         deltas=outcome.deltas,
         wins=tuple(
-            WinRecord(
+            StoredWin(
                 w.seat,
                 w.score.fan,
                 tuple((p.id, p.fan) for p in w.score.patterns),

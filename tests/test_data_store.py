@@ -21,12 +21,12 @@ from data import (
     SeatRow,
     StaleVersionError,
     Store,
+    StoredWin,
     StoreError,
     TableNotFoundError,
     TableOptions,
     TableQuarantinedError,
     TableRow,
-    WinRecord,
     rating,
 )
 from data.errors import AlreadyOpenError
@@ -83,7 +83,7 @@ def result(
         seats=seats,
         humans=tuple(not s.startswith("cpu") for s in seats),
         deltas=deltas,
-        wins=(WinRecord(winner, 3, (("dragon_pung", 1), ("self_draw", 1)), "discard", loser),),
+        wins=(StoredWin(winner, 3, (("dragon_pung", 1), ("self_draw", 1)), "discard", loser),),
         payments=(Payment(loser, winner, max(deltas)),),
         rated=rated,
     )
@@ -720,4 +720,4 @@ def test_hand_result_validates_its_shape() -> None:
     with pytest.raises(ValueError, match="two seats"):
         HandResult(PRESET, ("a", "a", "b", "c"), (True,) * 4, (0, 0, 0, 0))
     with pytest.raises(ValueError, match="winner seat"):
-        HandResult(PRESET, ("a", "b"), (True, True), (1, -1), wins=(WinRecord(5, 3),))
+        HandResult(PRESET, ("a", "b"), (True, True), (1, -1), wins=(StoredWin(5, 3),))

@@ -12,7 +12,7 @@ import pytest
 from bot.discord import MahjongBot
 from bot.discord.cogs.records import hand_outcome
 from bot.runtime import ManualTimers
-from data import HandRecord, Phase, SeatResult, WinRecord
+from data import HandRecord, Phase, SeatResult, StoredWin
 from engine.presets import PLANNED_PRESETS
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionRecord
 from tests.test_discord_e2e import click, live, make_bot, refused, wait_table_message
@@ -303,8 +303,8 @@ def test_history_says_what_happened_to_a_winner_who_finished_behind() -> None:
         for seat, (delta, placement) in enumerate([(-8, 3), (24, 1), (0, 2), (-16, 4)])
     )
     wins = (
-        WinRecord(seat=0, fan=1, patterns=(("self_draw", 1),), by="self_draw", discarder=None),
-        WinRecord(seat=1, fan=2, patterns=(), by="discard", discarder=3),
+        StoredWin(seat=0, fan=1, patterns=(("self_draw", 1),), by="self_draw", discarder=None),
+        StoredWin(seat=1, fan=2, patterns=(), by="discard", discarder=3),
     )
     record = HandRecord(1, 1, 0, "bloodflow-swap3", 0.0, False, "win", seats, wins, (), ())
     assert hand_outcome(record, seats[0]) == "**won 1**, net -8"

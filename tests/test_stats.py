@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.discord.cogs.stats import share, stats_fields
-from data import HandResult, SeatRow, Store, TableOptions, WinRecord
+from data import HandResult, SeatRow, Store, StoredWin, TableOptions
 from data.rating import display
 from render.chart import CHART_SIZE, render_rating_chart
 from render.style import GOLD
@@ -23,17 +23,17 @@ from tests.test_discord_e2e import make_bot
 #   3 hkos rated:    a wall draw
 #   4 sichuan-bb:    A wins 2 by self draw, then B wins 4 on A's discard
 #   5 hkos rated:    A wins 6 robbing B's kong
-HANDS: list[tuple[str, bool, tuple[int, ...], tuple[WinRecord, ...]]] = [
-    ("hkos-3-v1", True, (24, -24, 0, 0), (WinRecord(0, 3, by="discard", discarder=1),)),
-    ("hkos-3-v1", True, (-16, -16, 48, -16), (WinRecord(2, 5, by="self_draw"),)),
+HANDS: list[tuple[str, bool, tuple[int, ...], tuple[StoredWin, ...]]] = [
+    ("hkos-3-v1", True, (24, -24, 0, 0), (StoredWin(0, 3, by="discard", discarder=1),)),
+    ("hkos-3-v1", True, (-16, -16, 48, -16), (StoredWin(2, 5, by="self_draw"),)),
     ("hkos-3-v1", True, (0, 0, 0, 0), ()),
     (
         "sichuan-bb",
         False,
         (2, 2, -2, -2),
-        (WinRecord(0, 2, by="self_draw"), WinRecord(1, 4, by="discard", discarder=0)),
+        (StoredWin(0, 2, by="self_draw"), StoredWin(1, 4, by="discard", discarder=0)),
     ),
-    ("hkos-3-v1", True, (48, -48, 0, 0), (WinRecord(0, 6, by="robbing_kong", discarder=1),)),
+    ("hkos-3-v1", True, (48, -48, 0, 0), (StoredWin(0, 6, by="robbing_kong", discarder=1),)),
 ]
 
 

@@ -36,8 +36,8 @@ from data import (
     RecordedHand,
     SeatRow,
     Store,
+    StoredWin,
     TableOptions,
-    WinRecord,
 )
 from data.rating import RATED_SEATS
 from engine.actions import Action, ActionKind
@@ -866,7 +866,7 @@ class Runtime:
         by_player = session.finish_hand(outcome)
         seats = [table.seat(p) for p in range(table.seat_count)]
         wins = tuple(
-            WinRecord(
+            StoredWin(
                 seat=table.player_at(win.seat),
                 fan=win.score.fan,
                 patterns=tuple((p.id, p.fan) for p in win.score.patterns),
