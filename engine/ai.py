@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import TypeVar
 
@@ -119,7 +120,7 @@ def _by_keep_value(values: list[int], items: list[_Item]) -> list[_Item]:
     return [items[i] for i in sorted(range(len(items)), key=values.__getitem__)]
 
 
-def _kong_keeps_shanten(state: HandState, seat: int, kong: Action, legal: list[Action]) -> bool:
+def _kong_keeps_shanten(state: HandState, seat: int, kong: Action, legal: Sequence[Action]) -> bool:
     """Whether a kong on the own turn leaves the hand no further from a win than the best discard
     (a locked blood-flow hand is only offered kongs that keep its waits)."""
     if state.locked[seat]:
@@ -138,7 +139,7 @@ def _without(hand: list[Tile], tile: Tile) -> list[Tile]:
     return rest
 
 
-def _discard_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
+def _discard_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
     discards = [a for a in legal if a.kind is _DISCARD]
     wilds = state.wild_kinds
     if wilds:  # a wild completes any hand: keep it while anything else can go
@@ -166,7 +167,7 @@ def _discard_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
     return min(by_value, key=lambda a: shanten.after(a.tiles[0]))
 
 
-def _claim_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
+def _claim_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
     """Take a call when the best discard after it leaves the hand closer to winning."""
     hand = state.hands[seat]
     now = _shanten(state, hand)
@@ -222,7 +223,7 @@ def _best_after_call(state: HandState, rest: list[Tile], kind: ActionKind) -> in
     return _shanten(state, rest)
 
 
-def _opening_choice(state: HandState, seat: int, legal: list[Action]) -> Action:
+def _opening_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
     hand = state.hands[seat]
     held = {s: sum(1 for t in hand if suit_of(t) == s) for s in "mps"}
     if legal[0].kind is ActionKind.VOID:

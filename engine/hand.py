@@ -198,7 +198,7 @@ class HandState:
         self.claim_from: int | None = None
         self.rob_kind: ActionKind | None = None
         self._termination: Termination | None = None
-        self._legal_cache: dict[int, list[Action]] = {}
+        self._legal_cache: dict[int, tuple[Action, ...]] = {}
         # each claiming seat's options in the open window: answers do not change them
         self._window_options: dict[int, list[Action]] = {}
         self._scores: dict[WinContext, Score] = {}  # see _score
@@ -475,12 +475,14 @@ class HandState:
             return [seat for seat in self.seats if not self._opening_done(seat)]
         return []
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Every action `seat` may take now (empty when it is not this seat's decision)."""
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Every action `seat` may take now (empty when it is not this seat's decision).
+
+        A tuple: the answer is cached until the next action, so no caller may change it.
+        """
         cached = self._legal_cache.get(seat)
         if cached is None:
-            cached = self._compute_legal(seat)
-            self._legal_cache[seat] = cached
+            cached = self._legal_cache[seat] = tuple(self._compute_legal(seat))
         return cached
 
     def is_legal(self, action: Action) -> bool:

@@ -269,7 +269,7 @@ class OpeningsPart(Part):
             picks.update(combinations(suited, 3))
         return [Action(seat, kind, pick) for pick in sorted(picks)]
 
-    def default(self, seat: int, legal: list[Action]) -> Action:
+    def default(self, seat: int, legal: Sequence[Action]) -> Action:
         """The timeout choice: void the suit held least, else the first offered pick."""
         if self.current is Opening.VOID:
             held = [sum(1 for t in self.state.hands[seat] if suit_of(t) == s) for s in "mps"]

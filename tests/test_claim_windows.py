@@ -47,7 +47,7 @@ def test_the_people_are_asked_even_with_nothing_to_claim() -> None:
     assert sorted(hand.seats_to_act()) == [1, 3]
     assert [str(a) for a in hand.legal_actions(1)] == ["1 pass"]
     assert [str(a) for a in hand.legal_actions(3)] == ["3 pass"]
-    assert hand.legal_actions(2) == []  # a computer seat with nothing to claim is not asked
+    assert hand.legal_actions(2) == ()  # a computer seat with nothing to claim is not asked
 
 
 def test_passing_a_window_nobody_could_use_leaves_the_hand_as_without_it() -> None:

@@ -76,7 +76,7 @@ def test_a_window_offers_what_a_fresh_look_would(preset_id: str) -> None:
         chow_seat = state._next_seat(state.claim_from)
         for seat in state.seats_to_act():
             fresh = state._claim_options(seat, chow_seat)
-            assert state.legal_actions(seat) == [Action(seat, ActionKind.PASS), *fresh]
+            assert state.legal_actions(seat) == (Action(seat, ActionKind.PASS), *fresh)
 
     for seed in range(8):
         _play_checking(preset_id, seed, check)

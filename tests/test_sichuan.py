@@ -313,7 +313,7 @@ def test_void_suits_are_hidden_until_all_have_chosen() -> None:
     for text in ("2 void m", "0 void p", "3 void s"):
         events = act(state, text)
         assert state.void == [None] * 4 and not any(e.kind == "void_revealed" for e in events)
-    assert state.seats_to_act() == [1] and state.legal_actions(2) == []
+    assert state.seats_to_act() == [1] and state.legal_actions(2) == ()
     events = act(state, "1 void m")
     assert state.void == ["p", "m", "m", "s"]
     assert [e.detail for e in events if e.kind == "void_revealed"] == ["pmms"]

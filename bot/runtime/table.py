@@ -134,10 +134,10 @@ class LiveTable:
             return []
         return [self.player_at(s) for s in self.hand.seats_to_act()]
 
-    def legal_for(self, player: int) -> list[Action]:
+    def legal_for(self, player: int) -> tuple[Action, ...]:
         """What this player may do in the hand now (empty if nothing)."""
         if self.hand is None or self.phase is not Phase.PLAYING:
-            return []
+            return ()
         return self.hand.legal_actions(self.hand_seat(player))
 
     @property
