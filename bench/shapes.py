@@ -3,7 +3,7 @@
     python bench/shapes.py [--hands N] [--repeats R] [--seed S]
 
 Side by side, in one run, on the same seeded hands (tiles drawn from a 136-tile wall):
-  * win check: ours `is_win(..., seven_pairs=True, thirteen_orphans=True)` against
+  * win check: ours `is_win(..., ShapeRules(seven_pairs=True, thirteen_orphans=True))` against
     `Agari().is_agari` (which always allows both), on random 14-tile hands and on complete
     14-tile hands built from four sets and a pair;
   * shanten: ours with both special shapes against `Shanten().calculate_shanten` (all forms), on
@@ -36,6 +36,8 @@ from mahjong.shanten import Shanten
 
 from engine import shapes
 from engine.tiles import NUM_KINDS
+
+BOTH_SPECIAL_SHAPES = shapes.ShapeRules(seven_pairs=True, thirteen_orphans=True)
 
 Counts = list[int]
 Timer = Callable[[list[Counts]], float]
@@ -78,7 +80,7 @@ def ours_win(hands: list[Counts]) -> float:
     is_win = shapes.is_win
     start = time.perf_counter()
     for counts in hands:
-        is_win(counts, seven_pairs=True, thirteen_orphans=True)
+        is_win(counts, BOTH_SPECIAL_SHAPES)
     return time.perf_counter() - start
 
 
@@ -94,7 +96,7 @@ def ours_shanten(hands: list[Counts]) -> float:
     shanten = shapes.shanten
     start = time.perf_counter()
     for counts in hands:
-        shanten(counts, seven_pairs=True, thirteen_orphans=True)
+        shanten(counts, BOTH_SPECIAL_SHAPES)
     return time.perf_counter() - start
 
 
@@ -139,11 +141,11 @@ def disagreements(win_hands: list[Counts], shanten_hands: list[Counts]) -> tuple
     agari, calculator = Agari(), Shanten()
     bad = compared = 0
     for counts in win_hands:
-        ours = shapes.is_win(counts, seven_pairs=True, thirteen_orphans=True)
+        ours = shapes.is_win(counts, BOTH_SPECIAL_SHAPES)
         bad += ours != agari.is_agari(counts)
         compared += 1
     for counts in win_hands + shanten_hands:
-        ours_distance = shapes.shanten(counts, seven_pairs=True, thirteen_orphans=True)
+        ours_distance = shapes.shanten(counts, BOTH_SPECIAL_SHAPES)
         bad += ours_distance != calculator.calculate_shanten(counts)
         compared += 1
     return bad, compared

@@ -37,8 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import scoring, shapes
 from engine.computer import Computer, computer_for
 from engine.hand import HandState
-from engine.presets import PRESETS, Preset, find_preset, shape_options
+from engine.presets import PRESETS, Preset, find_preset
 from engine.scoring.base import WinBy, WinContext
+from engine.shapes import ShapeRules
 from engine.tiles import Tile
 
 
@@ -101,14 +102,14 @@ def hand_verdict(state: HandState, seat: int) -> str:
     """'far', 'live' or 'dead' for a seat's concealed hand at the end of a wall (the referee
     reads the whole state: this is the benchmark, not a player)."""
     preset = state.preset
-    options = shape_options(preset)
+    rules = preset.shape_rules
     counts = state.tile_counts(seat)
     if sum(counts) % 3 != 1:
         return "far"
-    distance = shapes.shanten(counts, **options)
+    distance = shapes.shanten(counts, rules)
     if distance > 1:
         return "far"
-    if distance == 0 and _reaches(state, seat, counts, options):
+    if distance == 0 and _reaches(state, seat, counts, rules):
         return "live"
     # one exchange on: a ready hand may still turn to a live one, as a one-away hand must
     for draw in range(34):
@@ -119,8 +120,8 @@ def hand_verdict(state: HandState, seat: int) -> str:
             if not counts[out] or out == draw:
                 continue
             counts[out] -= 1
-            ready = shapes.shanten(counts, **options) == 0
-            live = ready and _reaches(state, seat, counts, options)
+            ready = shapes.shanten(counts, rules) == 0
+            live = ready and _reaches(state, seat, counts, rules)
             counts[out] += 1
             if live:
                 counts[draw] -= 1
@@ -129,10 +130,10 @@ def hand_verdict(state: HandState, seat: int) -> str:
     return "dead"
 
 
-def _reaches(state: HandState, seat: int, counts: list[int], options: dict[str, bool]) -> bool:
+def _reaches(state: HandState, seat: int, counts: list[int], rules: ShapeRules) -> bool:
     """Whether some wait of a ready hand scores a valid win by self draw."""
     hand: list[Tile] = [k for k, c in enumerate(counts) for _ in range(c)]
-    for tile in shapes.waits(counts, **options):
+    for tile in shapes.waits(counts, rules):
         ctx = WinContext(
             concealed=tuple(sorted([*hand, tile])),
             win_tile=tile,

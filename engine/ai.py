@@ -17,7 +17,6 @@ from typing import TypeVar
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase
-from engine.presets import shape_options
 from engine.rules import FixedKongsPart, wild_free
 from engine.tiles import (
     DRAGONS,
@@ -68,7 +67,7 @@ def _shanten(state: HandState, tiles: list[Tile]) -> int:
     jokers = sum(counts[kind] for kind in wilds) if wilds else 0
     if jokers:  # held wilds count as jokers
         counts = wild_free(counts, wilds)
-    return shapes.shanten(counts, jokers=jokers, **shape_options(state.preset))
+    return shapes.shanten(counts, state.preset.shape_rules, jokers=jokers)
 
 
 def _target_suit(counts: list[int]) -> str:
@@ -158,7 +157,7 @@ def _discard_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Act
     if wilds:  # shanten with jokers: the one-table-per-hand shortcut below has none
         hand = state.hands[seat]
         return min(by_value, key=lambda a: _shanten(state, _without(hand, a.tiles[0])))
-    shanten = shapes.DiscardShanten(counts, **shape_options(state.preset))
+    shanten = shapes.DiscardShanten(counts, state.preset.shape_rules)
     # a full hand's shanten is the best any discard can keep: stop at the first that keeps it,
     # trying the least valuable tiles first (the same choice as the minimum of both, cheaper)
     for action in by_value:

@@ -27,7 +27,7 @@ from typing import TypeVar
 from engine import rules, scoring, shapes
 from engine.actions import CLAIM_PRIORITY, Action, ActionKind
 from engine.events import Event
-from engine.presets import MultiWin, Preset, find_preset, shape_options
+from engine.presets import MultiWin, Preset, find_preset
 from engine.rules import AfterWinPart, OpeningsPart, Part, VoidPart, WallPart
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.settlement import WALL_DRAW_REASONS, Payment, Reason, deltas_of
@@ -202,12 +202,6 @@ class HandState:
         # each claiming seat's options in the open window: answers do not change them
         self._window_options: dict[int, list[Action]] = {}
         self._scores: dict[WinContext, Score] = {}  # see _score
-        options = shape_options(preset)
-        self._shape_switches = (
-            options["seven_pairs"],
-            options["thirteen_orphans"],
-            options["kong_as_two_pairs"],
-        )
         self._events: list[Event] = []
         self._bind_rules()
         self._deal()
@@ -556,7 +550,7 @@ class HandState:
         jokers = sum(counts[kind] for kind in wilds) if wilds else 0
         if jokers:
             counts = rules.wild_free(counts, wilds)
-        return shapes.waits(counts, jokers=jokers, **shape_options(self.preset))
+        return shapes.waits(counts, self.preset.shape_rules, jokers=jokers)
 
     def _claim_options(self, seat: int, next_seat: int) -> list[Action]:
         """What `seat` may claim on the open tile; `next_seat` (the discarder's next) may chow."""
@@ -639,15 +633,7 @@ class HandState:
 
     def is_win_counts(self, counts: list[int], jokers: int = 0) -> bool:
         """Whether these counts (and jokers) form a winning shape of the preset."""
-        seven_pairs, thirteen_orphans, kong_as_two_pairs = self._shape_switches
-        # keywords given one by one: unpacking a dict of them costs more on every discard
-        return shapes.is_win(
-            counts,
-            jokers=jokers,
-            seven_pairs=seven_pairs,
-            thirteen_orphans=thirteen_orphans,
-            kong_as_two_pairs=kong_as_two_pairs,
-        )
+        return shapes.is_win(counts, self.preset.shape_rules, jokers=jokers)
 
     def _win_context(self, seat: int, hand: list[Tile], tile: Tile, by: WinBy) -> WinContext:
         extra: dict[str, object] = {}

@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from engine.shapes import ShapeRules
 from engine.tiles import BONUS, COPIES, GREEN, HONOURS, RED, WHITE, Tile
 
 if TYPE_CHECKING:
@@ -98,6 +99,9 @@ def _tiles_hubei(green_white: bool = False) -> tuple[Tile, ...]:
     return _tiles_108() + tuple(t for t in dragons for _ in range(COPIES))
 
 
+THIRTEEN_ORPHANS = ShapeRules(thirteen_orphans=True)  # Hong Kong's one special shape
+
+
 @dataclass(frozen=True, slots=True)
 class Preset:
     """Everything the shared loop needs to know about a rule set."""
@@ -111,9 +115,8 @@ class Preset:
     chow: bool = True
     multi_win: MultiWin = MultiWin.HEAD_BUMP
     after_win: AfterWin = AfterWin.END
-    seven_pairs: bool = False
-    thirteen_orphans: bool = True
-    kong_as_two_pairs: bool = False  # four identical tiles may count as two pairs
+    # the special winning shapes besides sets and a pair (engine.shapes reads them as one value)
+    shape_rules: ShapeRules = THIRTEEN_ORPHANS
     discard_wins: bool = True
     openings: tuple[Opening, ...] = ()
     min_fan: int = 0
@@ -133,7 +136,13 @@ class Preset:
     # engine.rules_hongkong.InsuranceWatch, bound by engine.rules.rules_of)
     insurance: bool = False
     rules: tuple[Rule, ...] = ()  # further rule components (engine.rules) beyond those above
-    extra: dict[str, object] = field(default_factory=dict)
+    # a module whose preset_rules(preset) builds further components from the preset's data
+    # (engine.rules_hubei: from the wall, which a table option changes)
+    rules_module: str = ""
+    fixed_wild: Tile | None = None  # the wild a turned-wild rule shows, fixed (arranged hands)
+    random_first_dealer: bool = False  # the first dealer drawn from the session seed (hubei)
+    min_fan_choices: tuple[int, ...] = ()  # minimums a table may choose (empty: min_fan fixed)
+    table_options: tuple[str, ...] = ()  # the TABLE_OPTIONS this value plays with, sorted
 
     @property
     def sets(self) -> int:
@@ -165,14 +174,19 @@ HKOS = Preset(
     time_control="classic",
 )
 
-_SICHUAN_COMMON = dict(
+SEVEN_PAIRS_WITH_KONGS = ShapeRules(seven_pairs=True, kong_as_two_pairs=True)
+
+SICHUAN_BB = Preset(
+    id="sichuan-bb",
+    name="Sichuan Blood Battle",
+    summary="108 tiles, no chows, void suit; winners leave until three have won.",
     family="sichuan",
     wall=_tiles_108(),
     chow=False,
     multi_win=MultiWin.MULTIPLE,
-    seven_pairs=True,
-    thirteen_orphans=False,
-    kong_as_two_pairs=True,
+    after_win=AfterWin.LEAVE,
+    shape_rules=SEVEN_PAIRS_WITH_KONGS,
+    openings=(Opening.VOID,),
     concealed_rob=ConcealedRob.NEVER,
     rotation=Rotation.WINNER_DEALS,
     fan_cap=4,
@@ -191,37 +205,29 @@ PRESETS: dict[str, Preset] = {
     p.id: p
     for p in (
         HKOS,
-        Preset(
-            id="sichuan-bb",
-            name="Sichuan Blood Battle",
-            summary="108 tiles, no chows, void suit; winners leave until three have won.",
-            after_win=AfterWin.LEAVE,
-            openings=(Opening.VOID,),
-            **_SICHUAN_COMMON,  # type: ignore[arg-type]
-        ),
-        Preset(
+        SICHUAN_BB,  # the other Sichuan tables change its openings and what a win does
+        replace(
+            SICHUAN_BB,
             id="sichuan-swap3",
             name="Sichuan Swap Three",
             summary="Blood Battle with a swap of three same-suit tiles first.",
-            after_win=AfterWin.LEAVE,
             openings=(Opening.SWAP_THREE, Opening.VOID),
-            **_SICHUAN_COMMON,  # type: ignore[arg-type]
         ),
-        Preset(
+        replace(
+            SICHUAN_BB,
             id="bloodflow-swap3",
             name="Sichuan Blood Flow (swap three)",
             summary="Swap three, void suit; winners stay with a locked hand to the wall's end.",
             after_win=AfterWin.STAY,
             openings=(Opening.SWAP_THREE, Opening.VOID),
-            **_SICHUAN_COMMON,  # type: ignore[arg-type]
         ),
-        Preset(
+        replace(
+            SICHUAN_BB,
             id="bloodflow-discard3",
             name="Sichuan Blood Flow (discard three)",
             summary="Three same-suit tiles leave play; 10-tile hands; winners stay to the end.",
             after_win=AfterWin.STAY,
             openings=(Opening.DISCARD_THREE, Opening.VOID),
-            **_SICHUAN_COMMON,  # type: ignore[arg-type]
         ),
         Preset(
             id="tw-16",
@@ -232,7 +238,7 @@ PRESETS: dict[str, Preset] = {
             wall=_tiles_144(),
             hand_size=16,
             multi_win=MultiWin.MULTIPLE,
-            thirteen_orphans=False,
+            shape_rules=ShapeRules(),
             concealed_rob=ConcealedRob.NEVER,
             fan_cap=32,
             unit="tai",
@@ -252,8 +258,7 @@ PRESETS: dict[str, Preset] = {
             family="hk3fan",
             wall=_tiles_136(),
             multi_win=MultiWin.MULTIPLE,
-            seven_pairs=True,
-            kong_as_two_pairs=True,
+            shape_rules=replace(SEVEN_PAIRS_WITH_KONGS, thirteen_orphans=True),
             concealed_rob=ConcealedRob.NEVER,
             rotation=Rotation.HONG_KONG,
             min_fan=3,
@@ -269,13 +274,13 @@ PRESETS: dict[str, Preset] = {
             "win at 0), settling table, insurance penalties, head bump.",
             family="fourwinds",
             wall=_tiles_144(),
-            seven_pairs=True,
+            shape_rules=ShapeRules(seven_pairs=True, thirteen_orphans=True),
             rotation=Rotation.FOUR_WINDS,
             start_points=2000,
             min_fan=0,
             fan_cap=10,  # 10 faan or more pays the limit (the settling table's last row)
             insurance=True,
-            extra={"min_fan_choices": (0, 1, 2, 3)},
+            min_fan_choices=(0, 1, 2, 3),
         ),
         Preset(
             id="hubei-laizi",
@@ -284,15 +289,15 @@ PRESETS: dict[str, Preset] = {
             "hand to win, loser fan, 2 to 4 players.",
             family="hubei",
             wall=_tiles_hubei(),
-            thirteen_orphans=False,
+            shape_rules=ShapeRules(),
             concealed_rob=ConcealedRob.NEVER,
             min_fan=3,
             unit="fan",
             seat_counts=(4, 3, 2),
             last_draws=14,
             rotation=Rotation.WINNER_DEALS,
-            # engine.rules_hubei builds the components from the wall (green joins red)
-            extra={"rules_module": "engine.rules_hubei", "first_dealer": "random"},
+            rules_module="engine.rules_hubei",  # its components follow the wall (green joins red)
+            random_first_dealer=True,
         ),
     )
 }
@@ -305,40 +310,37 @@ def _self_draw_presets() -> tuple[Preset, ...]:
     from engine.rules_selfdraw import AllWildsWin, Birds, Horse
     from engine.tiles import RED
 
-    common = dict(
-        chow=False,
-        multi_win=MultiWin.MULTIPLE,  # several robbers of one kong all win
-        discard_wins=False,
-        seven_pairs=True,
-        kong_as_two_pairs=True,
-        concealed_rob=ConcealedRob.NEVER,
-        rotation=Rotation.WINNER_DEALS,
-        unit="fan",
-        time_control="table",
-        rated_time_control="table",
-    )
     guangdong = Preset(
         id="guangdong",
         name="Guangdong",
         summary="136 tiles, no chows, self-draw wins only; a horse tile mirrors the payments.",
         family="guangdong",
         wall=_tiles_136(),
-        thirteen_orphans=True,
+        chow=False,
+        multi_win=MultiWin.MULTIPLE,  # several robbers of one kong all win
+        discard_wins=False,
+        shape_rules=replace(SEVEN_PAIRS_WITH_KONGS, thirteen_orphans=True),
+        concealed_rob=ConcealedRob.NEVER,
+        rotation=Rotation.WINNER_DEALS,
+        unit="fan",
+        time_control="table",
+        rated_time_control="table",
         fan_cap=8,
         set_aside=1,
         rules=(Horse(),),
-        **common,  # type: ignore[arg-type]
     )
-    redwild = Preset(
+    redwild = replace(  # guangdong's table with wild red dragons and birds instead of a horse
+        guangdong,
         id="redwild",
         name="Red Dragon wild",
         summary="112 tiles, the four red dragons are wild, self-draw wins only; four birds.",
         family="redwild",
         wall=_tiles_108() + (RED,) * COPIES,
-        thirteen_orphans=False,
+        shape_rules=SEVEN_PAIRS_WITH_KONGS,
+        unit="points",
+        fan_cap=13,
         set_aside=4,
         rules=(AllWildsWin(RED, COPIES), Wilds(frozenset({RED})), Birds()),
-        **{**common, "unit": "points"},  # type: ignore[arg-type]
     )
     return guangdong, redwild
 
@@ -361,38 +363,22 @@ def with_options(preset: Preset, options: Iterable[str]) -> Preset:
     if "no_minimum" in chosen:
         preset = replace(preset, min_fan=0)
     if chosen:  # kept so that a stored session plays on with the same options
-        kept = sorted(chosen | set(table_options(preset)))
-        preset = replace(preset, extra={**preset.extra, "table_options": tuple(kept)})
+        preset = replace(preset, table_options=tuple(sorted(chosen | set(preset.table_options))))
     return preset
 
 
 def table_options(preset: Preset) -> tuple[str, ...]:
     """The table options this preset value plays with (`with_options`)."""
-    return tuple(preset.extra.get("table_options", ()))  # type: ignore[arg-type]
+    return preset.table_options
 
 
 # presets the rules name that are not playable yet (none now)
 PLANNED_PRESETS: dict[str, str] = {}
 
 
-_SHAPE_OPTIONS: dict[str, dict[str, bool]] = {}
-
-
-def shape_options(preset: Preset) -> dict[str, bool]:
-    """The preset's winning-shape switches as keyword arguments for engine.shapes (cached)."""
-    options = _SHAPE_OPTIONS.get(preset.id)
-    if options is None:
-        options = _SHAPE_OPTIONS[preset.id] = {
-            "seven_pairs": preset.seven_pairs,
-            "thirteen_orphans": preset.thirteen_orphans,
-            "kong_as_two_pairs": preset.kong_as_two_pairs,
-        }
-    return options
-
-
 def min_fan_choices(preset: Preset) -> tuple[int, ...]:
     """The minimums a table of this preset may choose (empty: the preset's own is fixed)."""
-    return tuple(preset.extra.get("min_fan_choices", ()))  # type: ignore[call-overload]
+    return preset.min_fan_choices
 
 
 def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:

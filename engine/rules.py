@@ -662,9 +662,8 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
 
         found.append(InsuranceWatch())
     found.extend(preset.rules)
-    module = preset.extra.get("rules_module")
-    if module:  # components built from the preset's data by their own module (no import cycle)
-        found.extend(import_module(str(module)).preset_rules(preset))
+    if preset.rules_module:  # components built from the preset's data by their own module
+        found.extend(import_module(preset.rules_module).preset_rules(preset))
     return tuple(found)
 
 

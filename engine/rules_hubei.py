@@ -5,7 +5,7 @@ engine.rules already plays the fixed kong tiles (`FixedKongs`: red, and green wi
 the wild turned after the deal (`TurnedWild`: never claimed, discarded as a wild kong, standing
 for any tile in a winning hand) and the facts a win's payment reads about every seat
 (`SeatsFacts`). `preset_rules(preset)` builds the components from the preset's data
-(`Preset.extra["rules_module"]` names this module), so a table option that changes the wall
+(`Preset.rules_module` names this module), so a table option that changes the wall
 changes the fixed kong tiles with it.
 """
 
@@ -30,7 +30,7 @@ from engine.rules import (
     WildsPart,
 )
 from engine.scoring.base import SeatFacts, WinBy
-from engine.tiles import GREEN, NUM_KINDS, RED, Meld, MeldKind, Tile, is_suited, parse_tile
+from engine.tiles import GREEN, NUM_KINDS, RED, Meld, MeldKind, Tile, is_suited
 
 if TYPE_CHECKING:
     from engine.hand import HandState
@@ -67,8 +67,8 @@ def fixed_kong_kinds(preset: Preset) -> frozenset[Tile]:
 def preset_rules(preset: Preset) -> tuple[Rule, ...]:
     """The hubei-laizi components for this preset's wall (green joins red with green_white)."""
     fixed = fixed_kong_kinds(preset)
-    chosen = preset.extra.get("wild")  # a fixed wild for arranged hands (tests, examples)
-    kinds = frozenset({parse_tile(str(chosen))}) if chosen else frozenset()
+    chosen = preset.fixed_wild  # arranged hands (tests, examples)
+    kinds = frozenset() if chosen is None else frozenset({chosen})
     return (
         FixedKongs(fixed),
         TurnedWild(kinds, never=fixed),

@@ -68,7 +68,7 @@ class Session:
         check_seat_count(self.preset, self.seat_count)
         if not self.points:
             self.points = [self.preset.start_points] * self.seat_count
-        if self.preset.extra.get("first_dealer") == "random" and self.hand_number == 0:
+        if self.preset.random_first_dealer and self.hand_number == 0:
             # hubei-laizi: the first dealer drawn from the session seed (the same on a restore)
             first = random.Random(f"{self.seed}:first_dealer").randrange(self.seat_count)
             self.dealer = first if self.dealer == 0 else self.dealer

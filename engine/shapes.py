@@ -30,12 +30,15 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 
 from engine.tiles import ORPHANS
 
 __all__ = [
+    "SETS_AND_PAIR",
     "DiscardShanten",
+    "ShapeRules",
     "cache_sizes",
     "clear_caches",
     "is_tenpai",
@@ -49,6 +52,22 @@ MAX_TILES = 3 * MAX_SETS + 2
 _NEG = -(10**6)  # "this shape cannot be reached" inside the overlap tables
 _ORPHAN_COUNTS = itemgetter(*ORPHANS)
 _ORPHAN_KINDS = frozenset(ORPHANS)
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeRules:
+    """Which special winning shapes a preset allows besides sets and a pair (Preset.shape_rules).
+
+    Every function here takes one, so the switches travel as one value from the preset to the
+    shape tables.
+    """
+
+    seven_pairs: bool = False
+    thirteen_orphans: bool = False
+    kong_as_two_pairs: bool = False  # four of a kind may be two of the seven pairs
+
+
+SETS_AND_PAIR = ShapeRules()  # no special shape: n sets and a pair only
 
 
 # ---------------------------------------------------------------------------------------------
@@ -127,28 +146,26 @@ def _check_key(key: tuple[int, ...], length: int) -> None:
 
 def is_win(
     counts: Sequence[int],
+    rules: ShapeRules = SETS_AND_PAIR,
     *,
     jokers: int = 0,
-    seven_pairs: bool = False,
-    thirteen_orphans: bool = False,
-    kong_as_two_pairs: bool = False,
 ) -> bool:
     """Whether the concealed tiles (and jokers) are complete: n sets and a pair, or a special shape.
 
     The tile total must be 3n+2 with n = 0..5. Seven pairs and thirteen orphans need 14 tiles;
-    seven pairs are seven different kinds unless `kong_as_two_pairs` lets four of a kind be two.
-    Counts are 0-4 per kind, as in any wall (a joker may still stand for a fifth copy).
+    seven pairs are seven different kinds unless `rules.kong_as_two_pairs` lets four of a kind
+    be two. Counts are 0-4 per kind, as in any wall (a joker may still stand for a fifth copy).
 
     >>> from engine.tiles import counts_of, parse_tiles
     >>> is_win(counts_of(parse_tiles("123m456p789s111z22z")))
     True
     >>> is_win(counts_of(parse_tiles("123m456p789s111z2z")), jokers=1)
     True
-    >>> is_win(counts_of(parse_tiles("11223344556677m")), seven_pairs=True)
+    >>> is_win(counts_of(parse_tiles("11223344556677m")), ShapeRules(seven_pairs=True))
     True
     """
     if jokers:
-        return _is_win_jokers(counts, jokers, seven_pairs, thirteen_orphans, kong_as_two_pairs)
+        return _is_win_jokers(counts, jokers, rules)
     # This runs for every discard, so it is inlined and rejects early. Honours go first: a single
     # (or four) of an honour is the commonest reason a random hand is not complete.
     honours = counts[27:34]
@@ -170,9 +187,9 @@ def is_win(
                     code = first + second + third + sum(honours) + _PAIR_FLAG * honours.count(2)
                     if code >> 8 == 1 and code & 255 <= MAX_TILES:
                         return True
-    if seven_pairs and 1 not in counts and _is_seven_pairs0(counts, kong_as_two_pairs):
+    if rules.seven_pairs and 1 not in counts and _is_seven_pairs0(counts, rules.kong_as_two_pairs):
         return True
-    if thirteen_orphans and counts[0] and counts[33]:
+    if rules.thirteen_orphans and counts[0] and counts[33]:
         return _is_thirteen_orphans0(counts)
     return False
 
@@ -192,13 +209,7 @@ def _is_thirteen_orphans0(counts: Sequence[int]) -> bool:
     return 0 not in orphans and sum(orphans) == 14 == sum(counts)
 
 
-def _is_win_jokers(
-    counts: Sequence[int],
-    jokers: int,
-    seven_pairs: bool,
-    thirteen_orphans: bool,
-    kong_as_two_pairs: bool,
-) -> bool:
+def _is_win_jokers(counts: Sequence[int], jokers: int, rules: ShapeRules) -> bool:
     if jokers < 0:
         raise ValueError(f"negative joker count {jokers}")
     tiles = sum(counts)
@@ -209,9 +220,9 @@ def _is_win_jokers(
         return True
     if total != 14:
         return False
-    if seven_pairs and _seven_pairs_deficit(counts, kong_as_two_pairs) == jokers:
+    if rules.seven_pairs and _seven_pairs_deficit(counts, rules.kong_as_two_pairs) == jokers:
         return True
-    return thirteen_orphans and _thirteen_orphans_deficit(counts) == jokers
+    return rules.thirteen_orphans and _thirteen_orphans_deficit(counts) == jokers
 
 
 def _standard_jokers_needed(counts: Sequence[int]) -> int:
@@ -524,11 +535,9 @@ def _thirteen_orphans_deficit(counts: Sequence[int]) -> int:
 
 def shanten(
     counts: Sequence[int],
+    rules: ShapeRules = SETS_AND_PAIR,
     *,
     jokers: int = 0,
-    seven_pairs: bool = False,
-    thirteen_orphans: bool = False,
-    kong_as_two_pairs: bool = False,
 ) -> int:
     """Tile exchanges from ready: -1 complete, 0 ready, 1 one exchange from ready, ...
 
@@ -538,7 +547,7 @@ def shanten(
     >>> from engine.tiles import counts_of, parse_tiles
     >>> shanten(counts_of(parse_tiles("123m456p789s11z45m")))
     0
-    >>> shanten(counts_of(parse_tiles("19m19p19s1234567z")), thirteen_orphans=True)
+    >>> shanten(counts_of(parse_tiles("19m19p19s1234567z")), ShapeRules(thirteen_orphans=True))
     0
     """
     tiles = sum(counts)
@@ -554,9 +563,9 @@ def shanten(
         overlap = _standard_overlap0(counts, sets)
     best = 3 * sets + 1 - overlap - jokers
     if total in (13, 14):
-        if seven_pairs:
-            best = min(best, _seven_pairs_deficit(counts, kong_as_two_pairs) - jokers - 1)
-        if thirteen_orphans:
+        if rules.seven_pairs:
+            best = min(best, _seven_pairs_deficit(counts, rules.kong_as_two_pairs) - jokers - 1)
+        if rules.thirteen_orphans:
             best = min(best, _thirteen_orphans_deficit(counts) - jokers - 1)
     return best
 
@@ -574,23 +583,16 @@ class DiscardShanten:
     (0, 0, 1)
     """
 
-    def __init__(
-        self,
-        counts: Sequence[int],
-        *,
-        seven_pairs: bool = False,
-        thirteen_orphans: bool = False,
-        kong_as_two_pairs: bool = False,
-    ) -> None:
+    def __init__(self, counts: Sequence[int], rules: ShapeRules = SETS_AND_PAIR) -> None:
         self._counts = list(counts)
         total = sum(self._counts)
         if total % 3 != 2 or total > MAX_TILES:
             raise ValueError(f"DiscardShanten needs 3n+2 tiles, at most {MAX_TILES}: got {total}")
         self._total = total
         self._sets = total // 3  # the same for the hand less one tile
-        self._special = (seven_pairs, thirteen_orphans, kong_as_two_pairs)
+        self._rules = rules
         # a discard that is no orphan leaves the thirteen orphans deficit as it is
-        self._orphans = _thirteen_orphans_deficit(self._counts) if thirteen_orphans else 0
+        self._orphans = _thirteen_orphans_deficit(self._counts) if rules.thirteen_orphans else 0
         self._ids = _component_ids(self._counts)
         a, b, c, h = self._ids
         self._ab = _merged_id(a, b)
@@ -623,10 +625,10 @@ class DiscardShanten:
         sets = self._sets
         best = 3 * sets + 1 - _TABLES[whole][sets * 2 + 1]
         if total in (13, 14):
-            seven_pairs, thirteen_orphans, kong_as_two_pairs = self._special
-            if seven_pairs:
-                best = min(best, _seven_pairs_deficit(self._counts, kong_as_two_pairs) - 1)
-            if thirteen_orphans:
+            rules = self._rules
+            if rules.seven_pairs:
+                best = min(best, _seven_pairs_deficit(self._counts, rules.kong_as_two_pairs) - 1)
+            if rules.thirteen_orphans:
                 orphans = self._orphans
                 if removed in _ORPHAN_KINDS:
                     orphans = _thirteen_orphans_deficit(self._counts)
@@ -636,11 +638,9 @@ class DiscardShanten:
 
 def is_tenpai(
     counts: Sequence[int],
+    rules: ShapeRules = SETS_AND_PAIR,
     *,
     jokers: int = 0,
-    seven_pairs: bool = False,
-    thirteen_orphans: bool = False,
-    kong_as_two_pairs: bool = False,
 ) -> bool:
     """Whether the hand is ready (shanten 0): for 3n+1 tiles, exactly when `waits` is non-empty.
 
@@ -648,22 +648,14 @@ def is_tenpai(
     >>> is_tenpai(counts_of(parse_tiles("1112345678999m")))
     True
     """
-    options = {
-        "jokers": jokers,
-        "seven_pairs": seven_pairs,
-        "thirteen_orphans": thirteen_orphans,
-        "kong_as_two_pairs": kong_as_two_pairs,
-    }
-    return shanten(counts, **options) == 0
+    return shanten(counts, rules, jokers=jokers) == 0
 
 
 def waits(
     counts: Sequence[int],
+    rules: ShapeRules = SETS_AND_PAIR,
     *,
     jokers: int = 0,
-    seven_pairs: bool = False,
-    thirteen_orphans: bool = False,
-    kong_as_two_pairs: bool = False,
 ) -> list[int]:
     """Sorted kinds (0-33) that complete a 3n+1 hand; kinds it holds all four of are left out.
 
@@ -674,19 +666,13 @@ def waits(
     total = sum(counts) + jokers
     if total % 3 != 1 or total > MAX_TILES:
         raise ValueError(f"waits needs 3n+1 tiles, at most {MAX_TILES - 1}: got {total}")
-    options = {
-        "jokers": jokers,
-        "seven_pairs": seven_pairs,
-        "thirteen_orphans": thirteen_orphans,
-        "kong_as_two_pairs": kong_as_two_pairs,
-    }
     hand = list(counts)
     found = []
-    for kind in _wait_candidates(hand, jokers, thirteen_orphans):
+    for kind in _wait_candidates(hand, jokers, rules.thirteen_orphans):
         if hand[kind] >= 4:
             continue
         hand[kind] += 1
-        if is_win(hand, **options):
+        if is_win(hand, rules, jokers=jokers):
             found.append(kind)
         hand[kind] -= 1
     return found

@@ -19,7 +19,7 @@ from engine import shapes
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import Event, HandState, Phase
-from engine.presets import PRESETS, find_preset, shape_options
+from engine.presets import PRESETS, find_preset
 from engine.tiles import NUM_KINDS, counts_of
 from tests.goldens import regen
 
@@ -96,11 +96,11 @@ def test_shared_actions_and_events_are_plain_values() -> None:
     assert again.apply(legal[legal.index(discard)]) == events
 
 
-OPTIONS = [
-    {"seven_pairs": False, "thirteen_orphans": False, "kong_as_two_pairs": False},
-    {"seven_pairs": False, "thirteen_orphans": True, "kong_as_two_pairs": False},
-    {"seven_pairs": True, "thirteen_orphans": False, "kong_as_two_pairs": True},
-    {"seven_pairs": True, "thirteen_orphans": True, "kong_as_two_pairs": False},
+SHAPE_RULES = [
+    shapes.ShapeRules(),
+    shapes.ShapeRules(thirteen_orphans=True),
+    shapes.ShapeRules(seven_pairs=True, kong_as_two_pairs=True),
+    shapes.ShapeRules(seven_pairs=True, thirteen_orphans=True),
 ]
 
 
@@ -108,9 +108,9 @@ OPTIONS = [
 @given(
     seed=st.integers(0, 2**32),
     size=st.sampled_from([2, 5, 8, 11, 14, 17]),
-    options=st.sampled_from(OPTIONS),
+    rules=st.sampled_from(SHAPE_RULES),
 )
-def test_discard_shanten_equals_shanten(seed: int, size: int, options: dict[str, bool]) -> None:
+def test_discard_shanten_equals_shanten(seed: int, size: int, rules: shapes.ShapeRules) -> None:
     rng = random.Random(seed)
     wall = [kind for kind in range(NUM_KINDS) for _ in range(4)]
     # half the hands lean to one suit, as a computer player's hands do
@@ -121,12 +121,12 @@ def test_discard_shanten_equals_shanten(seed: int, size: int, options: dict[str,
     for tile in rng.sample(wall, len(wall)):
         if counts[tile] < 4 and sum(counts) < size:
             counts[tile] += 1
-    hand = shapes.DiscardShanten(counts, **options)
-    assert hand.full == shapes.shanten(counts, **options)
+    hand = shapes.DiscardShanten(counts, rules)
+    assert hand.full == shapes.shanten(counts, rules)
     for kind in range(NUM_KINDS):
         if counts[kind]:
             counts[kind] -= 1
-            assert hand.after(kind) == shapes.shanten(counts, **options), kind
+            assert hand.after(kind) == shapes.shanten(counts, rules), kind
             counts[kind] += 1
 
 
@@ -167,14 +167,3 @@ def test_suffix_codes_drop_the_first_count_by_dividing() -> None:
         assert code == shapes._suffix_code(key[start:])
         code //= 5
     assert shapes._suffix_code(()) == 1
-
-
-def test_shape_options_of_every_preset_match_the_hand_switches() -> None:
-    for preset in PRESETS.values():
-        state = HandState(preset, 1)
-        options = shape_options(preset)
-        assert state._shape_switches == (
-            options["seven_pairs"],
-            options["thirteen_orphans"],
-            options["kong_as_two_pairs"],
-        )

@@ -20,7 +20,7 @@ from engine.tiles import GREEN, RED, WHITE, parse_tile, parse_tiles
 
 HUBEI = find_preset("hubei-laizi")
 # arranged hands need a known wild (5p) and most tests a table without the minimum
-FIXED = replace(HUBEI, extra={**HUBEI.extra, "wild": "5p"})
+FIXED = replace(HUBEI, fixed_wild=parse_tile("5p"))
 OPEN_TABLE = with_options(FIXED, ["no_minimum"])
 
 

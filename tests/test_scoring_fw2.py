@@ -38,8 +38,8 @@ def test_the_preset_is_data() -> None:
     preset = find_preset(PRESET)
     assert len(preset.wall) == 144 and preset.uses_bonus and preset.chow
     assert preset.start_points == 2000 and preset.min_fan == 0
-    assert preset.rotation is Rotation.FOUR_WINDS and preset.seven_pairs
-    assert not preset.kong_as_two_pairs
+    assert preset.rotation is Rotation.FOUR_WINDS and preset.shape_rules.seven_pairs
+    assert not preset.shape_rules.kong_as_two_pairs
     assert Session(preset, seed=1).points == [2000] * 4
 
 

@@ -15,11 +15,13 @@ from hypothesis import strategies as st
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
-from engine.shapes import is_tenpai, is_win, shanten, waits
+from engine.shapes import SETS_AND_PAIR, ShapeRules, is_tenpai, is_win, shanten, waits
 from engine.tiles import NUM_KINDS, ORPHANS, counts_of, parse_tiles
 
-OPTION_NAMES = ("seven_pairs", "thirteen_orphans", "kong_as_two_pairs")
-ALL_FORMS = {"seven_pairs": True, "thirteen_orphans": True}
+ALL_FORMS = ShapeRules(seven_pairs=True, thirteen_orphans=True)
+SEVEN_PAIRS = ShapeRules(seven_pairs=True)
+PAIRS_WITH_KONGS = ShapeRules(seven_pairs=True, kong_as_two_pairs=True)
+ORPHANS_ONLY = ShapeRules(thirteen_orphans=True)
 
 
 def hand(text: str) -> list[int]:
@@ -106,7 +108,7 @@ def ref_orphans_deficit(counts: list[int]) -> int:
     return min(costs)
 
 
-def ref_is_win(counts: list[int], jokers: int = 0, **options: bool) -> bool:
+def ref_is_win(counts: list[int], jokers: int = 0, rules: ShapeRules = SETS_AND_PAIR) -> bool:
     total = sum(counts) + jokers
     if total % 3 != 2 or total > 17:
         return False
@@ -114,12 +116,12 @@ def ref_is_win(counts: list[int], jokers: int = 0, **options: bool) -> bool:
         return True
     if total != 14 or any(c > 4 for c in counts):
         return False
-    if options.get("seven_pairs"):
-        deficit = ref_seven_pairs_deficit(counts, options.get("kong_as_two_pairs", False))
+    if rules.seven_pairs:
+        deficit = ref_seven_pairs_deficit(counts, rules.kong_as_two_pairs)
         # every held tile must be used, so the missing tiles are exactly the jokers
         if deficit == jokers:
             return True
-    return bool(options.get("thirteen_orphans")) and ref_orphans_deficit(counts) == jokers
+    return rules.thirteen_orphans and ref_orphans_deficit(counts) == jokers
 
 
 def ref_standard_deficit(counts: list[int], jokers: int, sets: int) -> int:
@@ -147,25 +149,23 @@ def ref_standard_deficit(counts: list[int], jokers: int, sets: int) -> int:
     return best
 
 
-def ref_shanten(counts: list[int], jokers: int = 0, **options: bool) -> int:
+def ref_shanten(counts: list[int], jokers: int = 0, rules: ShapeRules = SETS_AND_PAIR) -> int:
     total = sum(counts) + jokers
     deficits = [ref_standard_deficit(counts, jokers, total // 3)]
     if total in (13, 14):
-        if options.get("seven_pairs"):
-            deficits.append(
-                ref_seven_pairs_deficit(counts, options.get("kong_as_two_pairs", False))
-            )
-        if options.get("thirteen_orphans"):
+        if rules.seven_pairs:
+            deficits.append(ref_seven_pairs_deficit(counts, rules.kong_as_two_pairs))
+        if rules.thirteen_orphans:
             deficits.append(ref_orphans_deficit(counts))
     return min(deficits) - jokers - 1
 
 
-def ref_waits(counts: list[int], jokers: int = 0, **options: bool) -> list[int]:
+def ref_waits(counts: list[int], jokers: int = 0, rules: ShapeRules = SETS_AND_PAIR) -> list[int]:
     found = []
     for kind in range(NUM_KINDS):
         if counts[kind] < 4:
             counts[kind] += 1
-            if ref_is_win(counts, jokers, **options):
+            if ref_is_win(counts, jokers, rules):
                 found.append(kind)
             counts[kind] -= 1
     return found
@@ -211,34 +211,34 @@ def test_standard_wins(text: str) -> None:
     ],
 )
 def test_not_wins(text: str) -> None:
-    assert not is_win(hand(text), **ALL_FORMS)
+    assert not is_win(hand(text), ALL_FORMS)
 
 
 def test_seven_pairs_only_when_enabled() -> None:
     pairs = hand("1122m3344p5566s77z")
     assert not is_win(pairs)
-    assert is_win(pairs, seven_pairs=True)
+    assert is_win(pairs, SEVEN_PAIRS)
     assert shanten(pairs) == 3  # as sets: six two-way partials (four used) and the pair
-    assert shanten(pairs, seven_pairs=True) == -1
+    assert shanten(pairs, SEVEN_PAIRS) == -1
 
 
 def test_four_of_a_kind_as_two_pairs_only_when_enabled() -> None:
     pairs = hand("1111m3344p5566s77z")
-    assert not is_win(pairs, seven_pairs=True)
-    assert is_win(pairs, seven_pairs=True, kong_as_two_pairs=True)
-    assert shanten(pairs, seven_pairs=True) == 1  # swap a 1m for a new kind, then pair that
-    assert shanten(pairs, seven_pairs=True, kong_as_two_pairs=True) == -1
+    assert not is_win(pairs, SEVEN_PAIRS)
+    assert is_win(pairs, PAIRS_WITH_KONGS)
+    assert shanten(pairs, SEVEN_PAIRS) == 1  # swap a 1m for a new kind, then pair that
+    assert shanten(pairs, PAIRS_WITH_KONGS) == -1
 
 
 def test_thirteen_orphans() -> None:
     orphans = hand("19m19p19s12345677z")
-    assert is_win(orphans, thirteen_orphans=True)
+    assert is_win(orphans, ORPHANS_ONLY)
     assert not is_win(orphans)
-    assert not is_win(hand("19m19p19s12345678m"), thirteen_orphans=True)
+    assert not is_win(hand("19m19p19s12345678m"), ORPHANS_ONLY)
     thirteen = hand("19m19p19s1234567z")
-    assert waits(thirteen, thirteen_orphans=True) == sorted(ORPHANS)
-    assert shanten(thirteen, thirteen_orphans=True) == 0
-    assert waits(hand("19m19p19s1234566z"), thirteen_orphans=True) == [33]
+    assert waits(thirteen, ORPHANS_ONLY) == sorted(ORPHANS)
+    assert shanten(thirteen, ORPHANS_ONLY) == 0
+    assert waits(hand("19m19p19s1234566z"), ORPHANS_ONLY) == [33]
 
 
 def test_nine_gates_waits_on_every_kind_of_its_suit() -> None:
@@ -301,10 +301,10 @@ def test_shanten_of_known_hands(text: str, expected: int) -> None:
 def test_seven_pairs_and_orphans_shanten() -> None:
     counts = hand("1122m3344p5566s7z")
     assert shanten(counts) == 3
-    assert shanten(counts, seven_pairs=True) == 0
-    assert waits(counts, seven_pairs=True) == kinds("7z")
-    assert shanten(hand("147m258p369s1234z"), **ALL_FORMS) == 6  # seven singles to pair up
-    assert shanten(hand("19m19p1s1234567z2m"), thirteen_orphans=True) == 1
+    assert shanten(counts, SEVEN_PAIRS) == 0
+    assert waits(counts, SEVEN_PAIRS) == kinds("7z")
+    assert shanten(hand("147m258p369s1234z"), ALL_FORMS) == 6  # seven singles to pair up
+    assert shanten(hand("19m19p1s1234567z2m"), ORPHANS_ONLY) == 1
 
 
 def test_jokers() -> None:
@@ -323,8 +323,8 @@ def test_jokers() -> None:
     # jokers as the fifth and sixth 5z (a second pung) and the fifth 7z: waits on 1p
     assert shanten(hand("444m11p55557777z"), jokers=3) == 0
     assert waits(hand("444m11p55557777z"), jokers=3) == kinds("1p")
-    assert is_win(hand("1122m3344p5566s7z"), jokers=1, seven_pairs=True)
-    assert is_win(hand("19m19p19s1234566z"), jokers=1, thirteen_orphans=True)
+    assert is_win(hand("1122m3344p5566s7z"), SEVEN_PAIRS, jokers=1)
+    assert is_win(hand("19m19p19s1234566z"), ORPHANS_ONLY, jokers=1)
 
 
 def test_bad_sizes_and_counts() -> None:
@@ -376,14 +376,14 @@ def _crowded_hands(draw: st.DrawFn) -> tuple[list[int], int]:
     return counts, jokers
 
 
-options_strategy = st.fixed_dictionaries({name: st.booleans() for name in OPTION_NAMES})
+rules_strategy = st.builds(ShapeRules, st.booleans(), st.booleans(), st.booleans())
 
 
 @settings(max_examples=300, deadline=None)
-@given(_hands(list(range(1, 18)), 3), options_strategy)
-def test_is_win_matches_reference(drawn: tuple[list[int], int], options: dict[str, bool]) -> None:
+@given(_hands(list(range(1, 18)), 3), rules_strategy)
+def test_is_win_matches_reference(drawn: tuple[list[int], int], rules: ShapeRules) -> None:
     counts, jokers = drawn
-    assert is_win(counts, jokers=jokers, **options) is ref_is_win(counts, jokers, **options)
+    assert is_win(counts, rules, jokers=jokers) is ref_is_win(counts, jokers, rules)
 
 
 @settings(max_examples=200, deadline=None)
@@ -402,60 +402,60 @@ def test_jokers_as_fifth_copies_match_reference(drawn: tuple[list[int], int]) ->
 
 
 @settings(max_examples=150, deadline=None)
-@given(_hands([13, 14], 2), options_strategy)
+@given(_hands([13, 14], 2), rules_strategy)
 def test_special_forms_shanten_match_reference(
-    drawn: tuple[list[int], int], options: dict[str, bool]
+    drawn: tuple[list[int], int], rules: ShapeRules
 ) -> None:
     counts, jokers = drawn
     standard = shanten(counts, jokers=jokers)
     specials = [standard]
-    if options["seven_pairs"]:
-        specials.append(ref_seven_pairs_deficit(counts, options["kong_as_two_pairs"]) - jokers - 1)
-    if options["thirteen_orphans"]:
+    if rules.seven_pairs:
+        specials.append(ref_seven_pairs_deficit(counts, rules.kong_as_two_pairs) - jokers - 1)
+    if rules.thirteen_orphans:
         specials.append(ref_orphans_deficit(counts) - jokers - 1)
-    assert shanten(counts, jokers=jokers, **options) == min(specials)
+    assert shanten(counts, rules, jokers=jokers) == min(specials)
 
 
 @settings(max_examples=150, deadline=None)
-@given(_hands([1, 4, 7, 10, 13], 2), options_strategy)
-def test_waits_match_reference(drawn: tuple[list[int], int], options: dict[str, bool]) -> None:
+@given(_hands([1, 4, 7, 10, 13], 2), rules_strategy)
+def test_waits_match_reference(drawn: tuple[list[int], int], rules: ShapeRules) -> None:
     counts, jokers = drawn
-    found = waits(counts, jokers=jokers, **options)
-    assert found == ref_waits(counts, jokers, **options)
-    assert (shanten(counts, jokers=jokers, **options) == 0) == bool(found)
+    found = waits(counts, rules, jokers=jokers)
+    assert found == ref_waits(counts, jokers, rules)
+    assert (shanten(counts, rules, jokers=jokers) == 0) == bool(found)
 
 
 @settings(max_examples=200, deadline=None)
-@given(_hands([2, 5, 8, 11, 14, 17], 2), options_strategy)
-def test_shanten_after_best_discard(drawn: tuple[list[int], int], options: dict[str, bool]) -> None:
+@given(_hands([2, 5, 8, 11, 14, 17], 2), rules_strategy)
+def test_shanten_after_best_discard(drawn: tuple[list[int], int], rules: ShapeRules) -> None:
     """A 3n+2 hand is as far as its best discard, unless it is already complete."""
     counts, jokers = drawn
-    here = shanten(counts, jokers=jokers, **options)
-    if is_win(counts, jokers=jokers, **options):
+    here = shanten(counts, rules, jokers=jokers)
+    if is_win(counts, rules, jokers=jokers):
         assert here == -1
         return
     discards = []
     for kind in {k for k, c in enumerate(counts) if c}:
         counts[kind] -= 1
-        discards.append(shanten(counts, jokers=jokers, **options))
+        discards.append(shanten(counts, rules, jokers=jokers))
         counts[kind] += 1
     if not discards:  # all jokers: any joker is as good as any other
-        discards.append(shanten(counts, jokers=jokers - 1, **options))
+        discards.append(shanten(counts, rules, jokers=jokers - 1))
     assert here == min(discards)
 
 
 @settings(max_examples=200, deadline=None)
-@given(_hands([1, 4, 7, 10, 13, 16], 2), options_strategy)
-def test_shanten_after_best_draw(drawn: tuple[list[int], int], options: dict[str, bool]) -> None:
+@given(_hands([1, 4, 7, 10, 13, 16], 2), rules_strategy)
+def test_shanten_after_best_draw(drawn: tuple[list[int], int], rules: ShapeRules) -> None:
     """A 3n+1 hand is one more than the best tile it could draw (never a fifth copy)."""
     counts, jokers = drawn
     draws = []
     for kind in range(NUM_KINDS):
         if counts[kind] < 4:
             counts[kind] += 1
-            draws.append(shanten(counts, jokers=jokers, **options))
+            draws.append(shanten(counts, rules, jokers=jokers))
             counts[kind] -= 1
-    assert shanten(counts, jokers=jokers, **options) == 1 + min(draws)
+    assert shanten(counts, rules, jokers=jokers) == 1 + min(draws)
 
 
 @settings(max_examples=150, deadline=None)
@@ -469,15 +469,15 @@ def test_suits_are_interchangeable(
     for suit, to in enumerate(order):
         for rank in range(9):
             moved[to * 9 + (8 - rank if mirror else rank)] = counts[suit * 9 + rank]
-    for options in ({}, ALL_FORMS):
-        assert shanten(moved, jokers=jokers, **options) == shanten(counts, jokers=jokers, **options)
-        assert is_win(moved, jokers=jokers, **options) == is_win(counts, jokers=jokers, **options)
+    for rules in (SETS_AND_PAIR, ALL_FORMS):
+        assert shanten(moved, rules, jokers=jokers) == shanten(counts, rules, jokers=jokers)
+        assert is_win(moved, rules, jokers=jokers) == is_win(counts, rules, jokers=jokers)
 
 
 @settings(max_examples=300, deadline=None)
 @given(_hands([13, 14], 0))
 def test_agrees_with_the_mahjong_package(drawn: tuple[list[int], int]) -> None:
     counts, _ = drawn
-    assert shanten(counts, **ALL_FORMS) == Shanten().calculate_shanten(counts)
+    assert shanten(counts, ALL_FORMS) == Shanten().calculate_shanten(counts)
     if sum(counts) == 14:
-        assert is_win(counts, **ALL_FORMS) == Agari().is_agari(counts)
+        assert is_win(counts, ALL_FORMS) == Agari().is_agari(counts)

@@ -30,7 +30,7 @@ from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.computer.knowledge import FamilyKnowledge, knowledge_for
 from engine.computer.shape_tables import PlanShape, near_kinds, seven_pairs_shanten
-from engine.presets import AfterWin, Opening, shape_options
+from engine.presets import AfterWin, Opening
 from engine.scoring.base import WinBy, WinContext
 from engine.seat_view import SeatView
 from engine.settlement import deltas_of
@@ -99,7 +99,7 @@ class _Player:
         self.preset = view.preset
         self.know: FamilyKnowledge = knowledge_for(view.preset.family)
         self.seat = view.seat
-        self.options = shape_options(view.preset)
+        self.options = view.preset.shape_rules
         self.unseen = [4 - v for v in view.visible]
         self.unseen_total = max(1, sum(self.unseen))
         active = sum(1 for s in range(view.seat_count) if not view.left[s])
@@ -149,7 +149,7 @@ class _Player:
         if know.all_pungs and not chow_melds and pairs + len(melds) >= 3:
             shape = PlanShape(counts, sets, self.allowed, chows=False)
             plans.append(_Plan("pungs", shape, know.all_pungs, True))
-        if know.seven_pairs and self.preset.seven_pairs and not melds and pairs >= 4:
+        if know.seven_pairs and self.preset.shape_rules.seven_pairs and not melds and pairs >= 4:
             # the shape stands in; worth() measures seven pairs from the counts
             plans.append(_Plan("pairs", plans[0].shape, know.seven_pairs, False))
         return plans
@@ -235,7 +235,7 @@ class _Player:
             if plan.name == "pairs":
                 shanten = seven_pairs_shanten(
                     [c if k in self.allowed else 0 for k, c in enumerate(counts)],
-                    self.preset.kong_as_two_pairs,
+                    self.preset.shape_rules.kong_as_two_pairs,
                 )
             else:
                 shanten = plan.shape.shanten
@@ -287,7 +287,7 @@ class _Player:
             return found
         payers = self.active - 1
         values = []
-        for tile in shapes.waits(counts, **self.options):
+        for tile in shapes.waits(counts, self.options):
             if tile not in self.allowed:
                 continue
             on_discard = self._score(counts, melds, tile, WinBy.DISCARD)
@@ -333,7 +333,7 @@ class _Player:
             if counts[tile] >= 4:
                 continue
             counts[tile] += 1
-            exchange = shapes.DiscardShanten(counts, **self.options)
+            exchange = shapes.DiscardShanten(counts, self.options)
             if exchange.full == 0:
                 readies = []
                 for out in {*held, tile}:
@@ -387,7 +387,7 @@ class _Player:
             return False
         live = 0
         self_draw = 0.0
-        for wait in shapes.waits(counts, **self.options):
+        for wait in shapes.waits(counts, self.options):
             copies = self.unseen[wait]
             won = self._score(counts, melds, wait, WinBy.SELF_DRAW) if copies > 0 else None
             if won is not None:
@@ -419,7 +419,7 @@ class _Player:
                 counts = [0] * 34
                 for t in view.revealed[other]:
                     counts[t] += 1
-                for t in shapes.waits(counts, **self.options):
+                for t in shapes.waits(counts, self.options):
                     if t // 9 != void_suit:
                         danger[t] += know.opponent_value * _REVEALED_DANGER
                 continue

@@ -112,8 +112,8 @@ def score(preset: Preset, ctx: WinContext) -> Score:
     counts = counts_of(ctx.concealed)
     shapes = winning_shapes(preset, ctx)
     closed = not ctx.melds
-    pairs = preset.seven_pairs and is_seven_pairs(ctx, preset.kong_as_two_pairs)
-    orphans = preset.thirteen_orphans and closed and is_thirteen_orphans(counts)
+    pairs = is_seven_pairs(ctx, preset.shape_rules)
+    orphans = preset.shape_rules.thirteen_orphans and closed and is_thirteen_orphans(counts)
     if not shapes and not pairs and not orphans:
         return Score(
             valid=False,

@@ -116,9 +116,9 @@ def _readings(preset: Preset, ctx: WinContext) -> list[tuple[Pattern, ...]]:
     readings = [
         _replace(_shape_patterns(ctx, shape) + common) for shape in winning_shapes(preset, ctx)
     ]
-    if preset.seven_pairs and is_seven_pairs(ctx, preset.kong_as_two_pairs):
+    if is_seven_pairs(ctx, preset.shape_rules):
         readings.append(_replace(_seven_pairs_patterns(ctx) + common))
-    if preset.thirteen_orphans and closed and is_thirteen_orphans(counts):
+    if preset.shape_rules.thirteen_orphans and closed and is_thirteen_orphans(counts):
         readings.append((Pattern("thirteen_orphans", LIMIT_FAN), *common))
     if readings and closed and is_nine_gates(counts):
         readings = [(Pattern("nine_gates", LIMIT_FAN), *found) for found in readings]

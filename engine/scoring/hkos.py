@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from engine.decompose import decompositions, is_nine_gates, is_thirteen_orphans
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
+from engine.shapes import ShapeRules
 from engine.tiles import (
     DRAGONS,
     FLOWERS,
@@ -131,7 +132,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
     """Score a Hong Kong Old Style win: the best reading, replacements, minimum, cap, payment."""
     counts = counts_of(ctx.concealed)
     shapes = winning_shapes(preset, ctx)
-    orphans = preset.thirteen_orphans and not ctx.melds and is_thirteen_orphans(counts)
+    orphans = preset.shape_rules.thirteen_orphans and not ctx.melds and is_thirteen_orphans(counts)
     if not shapes and not orphans:
         return Score(
             valid=False,
@@ -274,8 +275,10 @@ def tile_suits(ctx: WinContext) -> tuple[set[str], bool]:
     return {suit_of(t) for t in tiles if not is_honour(t)}, any(is_honour(t) for t in tiles)
 
 
-def is_seven_pairs(ctx: WinContext, kong_as_two_pairs: bool) -> bool:
-    """Seven pairs: a closed hand of 14 tiles all in pairs (four of a kind as two if allowed)."""
-    allowed = (0, 2, 4) if kong_as_two_pairs else (0, 2)
-    counts = counts_of(ctx.concealed)
-    return not ctx.melds and len(ctx.concealed) == 14 and all(c in allowed for c in counts)
+def is_seven_pairs(ctx: WinContext, rules: ShapeRules) -> bool:
+    """Seven pairs where the rules allow them: a closed hand of 14 tiles all in pairs (four of a
+    kind as two if allowed)."""
+    if not rules.seven_pairs or ctx.melds or len(ctx.concealed) != 14:
+        return False
+    allowed = (0, 2, 4) if rules.kong_as_two_pairs else (0, 2)
+    return all(c in allowed for c in counts_of(ctx.concealed))

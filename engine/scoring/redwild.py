@@ -63,9 +63,4 @@ def is_complete(preset: Preset, ctx: WinContext) -> bool:
         return False
     counts = counts_of(ctx.concealed)
     jokers = sum(counts[kind] for kind in WILDS)
-    return shapes.is_win(
-        wild_free(counts, WILDS),
-        jokers=jokers,
-        seven_pairs=preset.seven_pairs,
-        kong_as_two_pairs=preset.kong_as_two_pairs,
-    )
+    return shapes.is_win(wild_free(counts, WILDS), preset.shape_rules, jokers=jokers)

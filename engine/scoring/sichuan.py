@@ -33,6 +33,7 @@ from engine import shapes
 from engine.decompose import decompositions
 from engine.presets import Opening, Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.hkos import is_seven_pairs
 from engine.settlement import Payment, Reason, from_each
 from engine.tiles import MeldKind, Tile, counts_of, suit_of
 
@@ -66,7 +67,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
     shapes_found = shape_patterns(preset, ctx)
     problem = void_problem(preset, ctx)
     if not shapes_found and not problem:
-        pairs = " or seven pairs" if preset.seven_pairs and preset.sets == 4 else ""
+        pairs = " or seven pairs" if preset.shape_rules.seven_pairs and preset.sets == 4 else ""
         problem = f"the tiles are not {preset.sets} sets and a pair{pairs}"
     if problem:
         return Score(valid=False, unit=preset.unit, reason="not_a_winning_hand", message=problem)
@@ -118,15 +119,9 @@ def shape_patterns(preset: Preset, ctx: WinContext) -> list[tuple[Pattern, ...]]
     for reading in decompositions(counts):
         pungs = melds_pungs and all(kind is MeldKind.PUNG for kind, _ in reading.sets)
         readings.add(_patterns([("all_pungs", pungs)]))
-    if preset.seven_pairs and _is_seven_pairs(ctx, counts, preset.kong_as_two_pairs):
+    if is_seven_pairs(ctx, preset.shape_rules):
         readings.add(_patterns([("seven_pairs", True)]))
     return sorted(readings, key=total_fan)
-
-
-def _is_seven_pairs(ctx: WinContext, counts: Sequence[int], kong_as_two_pairs: bool) -> bool:
-    """Seven pairs: a closed hand of 14 tiles, all in pairs (four of a kind as two if allowed)."""
-    allowed = (0, 2, 4) if kong_as_two_pairs else (0, 2)
-    return not ctx.melds and len(ctx.concealed) == 14 and all(c in allowed for c in counts)
 
 
 def tile_patterns(ctx: WinContext) -> tuple[Pattern, ...]:
@@ -203,13 +198,8 @@ def best_win(preset: Preset, state: HandState, seat: int) -> int:
     hand = state.hands[seat]
     if len(hand) % 3 != 1:
         return 0
-    options = {
-        "seven_pairs": preset.seven_pairs,
-        "thirteen_orphans": preset.thirteen_orphans,
-        "kong_as_two_pairs": preset.kong_as_two_pairs,
-    }
     best = 0
-    for tile in shapes.waits(counts_of(hand), **options):
+    for tile in shapes.waits(counts_of(hand), preset.shape_rules):
         ctx = WinContext(
             concealed=tuple(sorted([*hand, tile])),
             win_tile=tile,

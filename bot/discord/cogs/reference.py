@@ -48,9 +48,9 @@ def rules_embed(preset: Preset) -> discord.Embed:
     several = "head bump" if preset.multi_win.value == "head_bump" else "all of them win"
     embed.add_field(name="Calls", value=f"{calls}; several wins on one discard: {several}")
     shapes = ["four sets and a pair" if preset.sets == 4 else f"{preset.sets} sets and a pair"]
-    if preset.seven_pairs:
+    if preset.shape_rules.seven_pairs:
         shapes.append("seven pairs")
-    if preset.thirteen_orphans:
+    if preset.shape_rules.thirteen_orphans:
         shapes.append("thirteen orphans")
     minimum = f"at least {preset.min_fan} {preset.unit}" if preset.min_fan else "no minimum"
     choices = min_fan_choices(preset)
