@@ -339,7 +339,12 @@ class LineReader:
                 line: str | None = self._read()
             except (EOFError, OSError):
                 line = None
-            loop.call_soon_threadsafe(lambda: future.done() or future.set_result(line))
+
+            def deliver() -> None:  # unless the menu has been answered another way
+                if not future.done():
+                    future.set_result(line)
+
+            loop.call_soon_threadsafe(deliver)
 
         threading.Thread(target=work, name="mahjong-input", daemon=True).start()
         return future

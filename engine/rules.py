@@ -329,7 +329,7 @@ class VoidPart(Part):
         self.void: list[str | None] = [None] * state.seat_count
 
     def declare(self, suits: list[str]) -> None:
-        self.void = list(suits)  # type: ignore[arg-type]
+        self.void = list(suits)
         self.state._events.append(Event("void_revealed", detail="".join(suits)))
 
     def discard_choices(self, seat: int) -> list[Tile] | None:

@@ -23,7 +23,9 @@ from engine.tiles import (
 from render.views import HandView
 
 
-def add_render_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+def add_render_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """Add `render` with its `hand`, `table` and `result` subcommands."""
     render = subparsers.add_parser("render", help="draw a hand, table or result picture (PNG)")
     kinds = render.add_subparsers(dest="render_kind", metavar="KIND", required=True)

@@ -184,7 +184,7 @@ def _one_dot(pen: Pen) -> None:
     pen.disc(x, y, 3.6, IVORY_TOP)
 
 
-_DOTS: dict[int, tuple[float, list[tuple[float, float, RGB]]]] = {
+_DOTS: dict[int, tuple[float, Sequence[tuple[float, float, RGB]]]] = {
     2: (18, [(50, 38, GREEN), (50, 95, BLUE)]),
     3: (16, [(25, 28, BLUE), (50, 66, RED), (75, 104, GREEN)]),
     4: (17, [(29, 40, BLUE), (71, 40, GREEN), (29, 92, GREEN), (71, 92, BLUE)]),
@@ -256,7 +256,7 @@ def _draw_stick(
     pen.paste(_stick(round(length * pen.ky), round(width * pen.kx), colour, angle), x, y)
 
 
-_STICKS: dict[int, tuple[float, float, list[tuple[float, float, RGB]]]] = {
+_STICKS: dict[int, tuple[float, float, Sequence[tuple[float, float, RGB]]]] = {
     2: (46, 16, [(50, 38, GREEN), (50, 94, BLUE)]),
     3: (44, 16, [(50, 38, BLUE), (28, 94, GREEN), (72, 94, GREEN)]),
     4: (46, 16, [(29, 38, BLUE), (71, 38, GREEN), (29, 94, GREEN), (71, 94, BLUE)]),

@@ -70,7 +70,8 @@ class MahjongBot(commands.Bot):
         self.config = config
         self.painter = Painter()
         self.front = DiscordFront(self, config.edit_interval)
-        self.group = app_commands.Group(name="mahjong", description="Mahjong tables")
+        # not `self.group`: commands.Bot.group is the decorator for prefix command groups
+        self.mahjong_group = app_commands.Group(name="mahjong", description="Mahjong tables")
         self._runtime_options: dict[str, Any] = {
             "hand_factory": hand_factory,
             "seed_source": seed_source,
@@ -108,8 +109,8 @@ class MahjongBot(commands.Bot):
         log.info("restored %d open table(s) from %s", len(self._runtime.tables), self._store.path)
         for cog_class in COGS:
             await self._add_grouped_cog(cog_class(self))
-        self.tree.add_command(self.group)
-        self.tree.on_error = self.on_app_command_error
+        self.tree.add_command(self.mahjong_group)
+        self.tree.error(self.on_app_command_error)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.add_listener(answer_foreign, "on_interaction")  # ids none of the items take
         synced = await self.tree.sync()
@@ -122,7 +123,7 @@ class MahjongBot(commands.Bot):
         await self.add_cog(cog)
         for command in cog.get_app_commands():
             self.tree.remove_command(command.name)
-            self.group.add_command(command)
+            self.mahjong_group.add_command(command)
 
     async def on_ready(self) -> None:
         """Log who we are; refresh the messages of restored tables once."""

@@ -65,7 +65,8 @@ async def guarded(interaction: Interaction, work: Awaitable[None]) -> None:
     try:
         await work
     except Exception:
-        log.exception("handling %s failed", (interaction.data or {}).get("custom_id"))
+        custom_id = interaction.data.get("custom_id") if interaction.data else None
+        log.exception("handling %s failed", custom_id)
         with contextlib.suppress(discord.HTTPException):
             await tell(interaction, "Something went wrong on our side; it has been logged.")
 
@@ -288,7 +289,7 @@ async def answer_foreign(interaction: Interaction) -> None:
     would otherwise show the clicker "interaction failed"."""
     if interaction.type is not discord.InteractionType.component:
         return
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    custom_id = str(interaction.data.get("custom_id", "") if interaction.data else "")
     if ids.ours(custom_id) and custom_id in _shown(interaction.message):
         return
     log.info("a click on a foreign control id (%d characters)", len(custom_id))

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.coalesce import Coalescer
+from bot.discord.ids import Stamp
 from bot.discord.surface import (
     Surface,
     dm_decision,
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+_UNKNOWN_MOMENT = Stamp(-1, -1)  # an adopted DM: its controls name a moment we do not know
+
+
 @dataclass
 class HandMessage:
     """The DM that currently shows a player's hand at one table."""
@@ -50,7 +54,7 @@ class HandMessage:
     channel_id: int
     message_id: int
     hand_id: int | None
-    version: int | None  # the decision version its controls were drawn for; None: no controls
+    version: Stamp | None  # the moment its controls were drawn for; None: no controls
     shown: tuple[str, object] | None = None  # (text, picture) it shows, None if unknown
 
 
@@ -114,7 +118,7 @@ class DiscordFront:
         if current is not None and current.message_id == message.id:
             return
         self.hand_messages[(table.id, player)] = HandMessage(
-            message.channel.id, message.id, table.hand_id, version=-1
+            message.channel.id, message.id, table.hand_id, version=_UNKNOWN_MOMENT
         )
 
     async def _forget(self, snapshot: PublicSnapshot) -> None:
@@ -171,7 +175,8 @@ class DiscordFront:
         if snapshot.closed_reason is not None:
             return
         message = await channel.send(
-            embed=surface.embed, view=surface.view or discord.utils.MISSING,
+            embed=discord.utils.MISSING if surface.embed is None else surface.embed,
+            view=surface.view or discord.utils.MISSING,
             files=files or discord.utils.MISSING,
         )  # fmt: skip
         painter.remember(key, surface.picture)
@@ -205,7 +210,8 @@ class DiscordFront:
         assert snapshot.channel_id is not None
         files = [await self._file(surface)] if surface.picture is not None else []
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        await channel.send(content=surface.content, embed=surface.embed, files=files)
+        embed = discord.utils.MISSING if surface.embed is None else surface.embed  # None: MISSING
+        await channel.send(content=surface.content, embed=embed, files=files)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(self._guard(work), name="mahjong-post")
@@ -253,7 +259,7 @@ class DiscordFront:
         self,
         snapshot: PrivateSnapshot,
         surface: Surface,
-        version: int | None,
+        version: Stamp | None,
         previous: HandMessage | None,
     ) -> None:
         if previous is not None and previous.version is not None:

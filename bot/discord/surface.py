@@ -50,9 +50,12 @@ class Surface:
 class Located(Protocol):
     """Anything that knows where its table message is (a live table or a snapshot)."""
 
-    guild_id: int | None
-    channel_id: int | None
-    message_id: int | None
+    @property
+    def guild_id(self) -> int | None: ...
+    @property
+    def channel_id(self) -> int | None: ...
+    @property
+    def message_id(self) -> int | None: ...
 
 
 # ------------------------------------------------------------------ shared wording

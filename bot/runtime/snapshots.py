@@ -295,12 +295,12 @@ def public_snapshot(
     points = table.points_by_hand_seat()
     playing = table.phase is Phase.PLAYING
     timed = not table.time_control.untimed and table.time_control.reserve
-    seats = []
+    lines_of_seats: list[SeatLine] = []
     for wind in range(count):
         player = table.player_at(wind)
         seat = table.seat(player)
         reserve = int(table.reserves[player]) if timed and playing and seat.human else None
-        seats.append(
+        lines_of_seats.append(
             SeatLine(
                 seat.name, seat.player_id, seat.human, wind, points[wind], reserve,
                 ready=table.phase is Phase.BETWEEN_HANDS and player in table.ready,
@@ -309,7 +309,7 @@ def public_snapshot(
     hand_number = session.hand_number + (1 if playing else 0)
     status_now = status_line(hand, names)
     table_view = table_view_from_state(
-        hand, names, points, table_name=common["title"], status=status_now
+        hand, names, points, table_name=str(common["title"]), status=status_now
     )
     result = _result(table, names) if hand.outcome() is not None else None
     if closed is not None:
@@ -326,7 +326,7 @@ def public_snapshot(
         lines += result.lines
     return PublicSnapshot(
         **common,  # type: ignore[arg-type]
-        seats=tuple(seats),
+        seats=tuple(lines_of_seats),
         status=status,
         hand_number=max(hand_number, 1),
         version=public_moment(hand) if playing else 0,
@@ -379,8 +379,8 @@ def private_snapshot(
     view = hand_view_from_state(
         hand,
         wind,
-        table_name=base["title"],
-        player_name=seat.name,  # type: ignore[arg-type]
+        table_name=str(base["title"]),
+        player_name=seat.name,
     )
     return PrivateSnapshot(
         **base,  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ from typing import Protocol
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
-Callback = Callable[[], Awaitable[None]]
+Callback = Callable[[], Awaitable[object]]  # what it returns is not read
 
 
 class Timers(Protocol):
