@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from engine.i18n import LANGUAGES
 from engine.presets import PLANNED_PRESETS, PRESETS, UnknownPresetError, find_preset
 
 
@@ -51,6 +52,11 @@ def _parser() -> argparse.ArgumentParser:
         "--players", type=int, help="seats at the table, you included (default: the preset's)"
     )
     play.add_argument("--level", default="easy", help="the computers' level: easy or strong")
+    play.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the language of every line and picture (default: from LANG, else en)",
+    )
 
     score = sub.add_parser("score", help="score hands given as JSON (stdin lines or --json)")
     score.add_argument("--json", dest="request", help="one request as a JSON object")
