@@ -78,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("-o", "--output", metavar="DIR", help="write the frames as PNGs here")
     replay.add_argument("--gif", action="store_true", help="one animated hand.gif instead")
     replay.add_argument("--export", metavar="FILE", help="write the hand's JSON export here")
+    replay.add_argument("--lang", choices=LANGUAGES, help="the language of its steps and pictures")
 
     from render.cli import add_render_parser
 

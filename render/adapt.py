@@ -41,7 +41,7 @@ def hand_view_from_state(
     state: HandState,
     seat: int,
     *,
-    table_name: str = "",
+    table_name: Text | str = "",
     channel_name: str = "",
     player_name: str = "",
 ) -> HandView:
@@ -123,7 +123,7 @@ def table_view_from_state(
     names: Sequence[str] = DEFAULT_NAMES,
     points: Sequence[int] | None = None,
     *,
-    table_name: str = "",
+    table_name: Text | str = "",
     channel_name: str = "",
     status: Text | str | None = None,
 ) -> TableView:
@@ -243,7 +243,7 @@ def result_view_from_state(
     state: HandState,
     names: Sequence[str] = DEFAULT_NAMES,
     *,
-    table_name: str = "",
+    table_name: Text | str = "",
     channel_name: str = "",
 ) -> ResultView:
     """The end of a hand: every win in the order it happened, and each seat's payments."""
