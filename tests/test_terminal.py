@@ -243,6 +243,7 @@ def test_images_must_name_a_directory(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ in the reader's language
 
+
 async def test_play_in_simplified_chinese_prints_the_terminals_own_lines_in_chinese(
     tmp_path: Path,
 ) -> None:
