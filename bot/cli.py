@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from engine.i18n import LANGUAGES
 from engine.presets import PLANNED_PRESETS, PRESETS, UnknownPresetError, find_preset
 
 
@@ -51,6 +52,11 @@ def _parser() -> argparse.ArgumentParser:
         "--players", type=int, help="seats at the table, you included (default: the preset's)"
     )
     play.add_argument("--level", default="easy", help="the computers' level: easy or strong")
+    play.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the language of every line and picture (default: from LANG, else en)",
+    )
 
     score = sub.add_parser("score", help="score hands given as JSON (stdin lines or --json)")
     score.add_argument("--json", dest="request", help="one request as a JSON object")
@@ -72,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("-o", "--output", metavar="DIR", help="write the frames as PNGs here")
     replay.add_argument("--gif", action="store_true", help="one animated hand.gif instead")
     replay.add_argument("--export", metavar="FILE", help="write the hand's JSON export here")
+    replay.add_argument("--lang", choices=LANGUAGES, help="the language of its steps and pictures")
 
     from render.cli import add_render_parser
 

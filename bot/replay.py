@@ -22,10 +22,12 @@ from bot.runtime.manager import replay_stored
 from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, StoredWin
 from engine.actions import Action, ActionKind
 from engine.hand import HandState
+from engine.i18n import DEFAULT_LANGUAGE, Text, worded
 from engine.presets import find_preset
 from engine.session import Session
-from render.adapt import WIND_WORDS, result_view_from_state, table_view_from_state
+from render.adapt import result_view_from_state, table_view_from_state
 from render.views import ResultView, TableView
+from render.words import wind_text
 
 EXPORT_FORMAT = "mahjong-bot-hand"
 EXPORT_VERSION = 1
@@ -39,20 +41,8 @@ CALL_KINDS = frozenset(
         ActionKind.ADDED_KONG,
     }
 )
-_VERBS = {
-    ActionKind.DISCARD: "discards",
-    ActionKind.WIN: "declares a win",
-    ActionKind.CHOW: "calls chow",
-    ActionKind.PUNG: "calls pung",
-    ActionKind.KONG: "calls kong",
-    ActionKind.CONCEALED_KONG: "declares a concealed kong",
-    ActionKind.ADDED_KONG: "adds to a pung: kong",
-    ActionKind.SWAP: "passes on",
-    ActionKind.REMOVE: "sets aside",
-    ActionKind.VOID: "plays without",
-    ActionKind.PASS: "passes",
-    ActionKind.TIME_UP: "the deal's time ran out",
-}
+# what each action does, worded in the catalogue: pictures.replay.<kind> ("discards", 打出)
+_VERBS = {kind: Text(f"pictures.replay.{kind.value}") for kind in ActionKind}
 
 
 class ReplayError(Exception):
@@ -247,7 +237,7 @@ class Frame:
     """The open table after `step` actions of the log; `mark` is 'call', 'win' or ''."""
 
     step: int
-    caption: str
+    caption: Text | str  # worded per reader; str(caption) is English
     mark: str
     view: TableView
 
@@ -263,12 +253,13 @@ def _open(view: TableView, hand: HandState) -> TableView:
     return replace(view, seats=seats)
 
 
-def _caption(action: Action, names: Sequence[str]) -> str:
-    who = f"{names[action.seat]} ({WIND_WORDS[action.seat]})"
+def _caption(action: Action, names: Sequence[str]) -> Text:
     if action.kind is ActionKind.TIME_UP:
-        return "The deal's time ran out"
+        return _VERBS[action.kind]
+    who = Text("pictures.win.seat", {"name": names[action.seat], "wind": wind_text(action.seat)})
     what = action.suit or " ".join(str(t) for t in action.tiles)
-    return f"{who} {_VERBS[action.kind]}" + (f" {what}" if what else "")
+    fields = {"who": who, "verb": _VERBS[action.kind], "what": f" {what}" if what else ""}
+    return Text("pictures.replay.step", fields)
 
 
 def _mark(action: Action) -> str:
@@ -293,7 +284,7 @@ def frames(log: ReplayLog) -> list[Frame]:
         table = table_view_from_state(hand, names, points, table_name=label, channel_name="replay")
         return _open(table, hand)
 
-    result = [Frame(0, "The deal", "", view())]
+    result = [Frame(0, Text("pictures.replay.deal"), "", view())]
     for step, line in enumerate(log.actions, start=1):
         action = Action.parse(line)
         try:
@@ -323,14 +314,16 @@ def result_view(log: ReplayLog) -> ResultView:
 # ------------------------------------------------------------------ pictures
 
 
-def frame_png(frame: Frame) -> bytes:
+def frame_png(frame: Frame, language: str = DEFAULT_LANGUAGE) -> bytes:
     from render.style import to_png
     from render.table import render_table
 
-    return to_png(render_table(frame.view))
+    return to_png(render_table(frame.view, language))
 
 
-def write_frames(log: ReplayLog, directory: Path, *, gif: bool = False) -> list[Path]:
+def write_frames(
+    log: ReplayLog, directory: Path, *, gif: bool = False, language: str = DEFAULT_LANGUAGE
+) -> list[Path]:
     """frame-000.png ... and result.png in `directory`, or one hand.gif of all frames."""
     from render.result import render_result
     from render.style import to_png
@@ -339,24 +332,24 @@ def write_frames(log: ReplayLog, directory: Path, *, gif: bool = False) -> list[
     found = frames(log)
     if gif:
         path = directory / "hand.gif"
-        path.write_bytes(gif_bytes(found))
+        path.write_bytes(gif_bytes(found, language))
         return [path]
     written = []
     for index, frame in enumerate(found):
         path = directory / f"frame-{index:03d}.png"
-        path.write_bytes(frame_png(frame))
+        path.write_bytes(frame_png(frame, language))
         written.append(path)
     path = directory / "result.png"
-    path.write_bytes(to_png(render_result(result_view(log))))
+    path.write_bytes(to_png(render_result(result_view(log), language)))
     written.append(path)
     return written
 
 
-def gif_bytes(found: Sequence[Frame]) -> bytes:
+def gif_bytes(found: Sequence[Frame], language: str = DEFAULT_LANGUAGE) -> bytes:
     """The frames as one animated picture that holds its last frame (the win) longer."""
     from render.table import render_table
 
-    pictures = [render_table(frame.view).convert("RGB") for frame in found]
+    pictures = [render_table(frame.view, language).convert("RGB") for frame in found]
     durations = [GIF_FRAME_MS] * (len(pictures) - 1) + [GIF_LAST_FRAME_MS]
     out = io.BytesIO()
     pictures[0].save(
@@ -420,12 +413,13 @@ def run_replay(args: Any) -> int:
         if args.export is not None:
             Path(args.export).write_text(log.dumps(), encoding="utf-8")
             print(f"wrote {args.export}")
+        language = getattr(args, "lang", None) or DEFAULT_LANGUAGE
         found = frames(log)
         for frame in found:
             mark = f" [{frame.mark}]" if frame.mark else ""
-            print(f"{frame.step:4} {frame.caption}{mark}")
+            print(f"{frame.step:4} {worded(frame.caption, language)}{mark}")
         if args.output is not None:
-            written = write_frames(log, Path(args.output), gif=args.gif)
+            written = write_frames(log, Path(args.output), gif=args.gif, language=language)
             print(f"wrote {len(written)} picture(s) to {args.output}")
     except (OSError, ReplayError) as error:
         print(f"error: {error}", file=sys.stderr)

@@ -16,6 +16,7 @@ import secrets
 import sys
 import termios
 import threading
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,12 +34,13 @@ from bot.runtime import (
     Timers,
 )
 from bot.runtime.manager import fixed_clock, seat_count_for
-from bot.runtime.snapshots import SUIT_WORDS, action_words, suit_word
+from bot.runtime.snapshots import SUIT_WORDS, action_words
 from data import Store
 from engine.actions import Action, ActionKind
+from engine.i18n import DEFAULT_LANGUAGE, Text, language_of, translate, worded
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
-from render.adapt import WIND_WORDS
+from render.words import preset_text, say, suit_text, wind_text
 
 PLAYER_ID = "local"
 KONGS = (ActionKind.KONG, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)
@@ -56,15 +58,56 @@ class Ask:
 
 
 SYNONYMS = {"pass on": "swap", "set aside": "remove", "concealed kong": "kong", "add": "kong"}
+# the calls in Chinese, typed as the menu's first word: 碰 5m, 杠, 胡, 过
+CHINESE_WORDS = {
+    "胡": "win",
+    "和": "win",
+    "过": "pass",
+    "過": "pass",
+    "碰": "pung",
+    "吃": "chow",
+    "杠": "kong",
+    "槓": "kong",
+    "打": "discard",
+    "换": "swap",
+    "換": "swap",
+    "缺": "void",
+}
+CHINESE_SUITS = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s"}
 
 
-def _pick(candidates: list[Action], what: str) -> Action | Ask:
+def _say(language: str, key: str, /, **fields: object) -> str:
+    return translate(language, f"terminal.{key}", **fields)
+
+
+def _ask(language: str, key: str, /, **fields: object) -> Ask:
+    return Ask(_say(language, f"ask.{key}", **fields))
+
+
+def _what(word: str) -> Text:
+    return Text(f"terminal.what.{word}")
+
+
+def _pick(candidates: list[Action], what: str, language: str) -> Action | Ask:
     if len(candidates) == 1:
         return candidates[0]
     if len(candidates) > 3:
-        return Ask(f"Which {what}? Type it with its tiles, e.g. '{action_words(candidates[0])}'.")
-    choices = " or ".join(f"'{action_words(a)}'" for a in candidates)
-    return Ask(f"Which {what}? Type {choices}.")
+        example = action_words(candidates[0])
+        return _ask(language, "which_example", what=_what(what), example=example)
+    choices = _say(language, "ask.or").join(f"'{action_words(a)}'" for a in candidates)
+    return _ask(language, "which_of", what=_what(what), choices=choices)
+
+
+def _in_english(text: str) -> str:
+    """An answer typed with Chinese call and suit words, in the menu's English words."""
+    word, _, rest = text.partition(" ")
+    if word[:1] in CHINESE_WORDS and (len(word) == 1 or word[1:2].isdigit()):
+        rest = f"{word[1:]} {rest}".strip()  # '碰5m' as '碰 5m'
+        word = CHINESE_WORDS[word[:1]]
+    rest = CHINESE_SUITS.get(rest, rest)
+    if text in CHINESE_SUITS:
+        return CHINESE_SUITS[text]
+    return f"{word} {rest}".strip()
 
 
 def _tiles(text: str) -> list[int] | None:
@@ -75,19 +118,24 @@ def _tiles(text: str) -> list[int] | None:
 
 
 def read_answer(
-    text: str, decision: Decision, concealed: tuple[int, ...] = (), void: str | None = None
+    text: str,
+    decision: Decision,
+    concealed: tuple[int, ...] = (),
+    void: str | None = None,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Action | Ask:
     """A menu answer: Enter, a number, or words like '5m', 'win', 'pass', 'chow 345m',
-    'kong', 'kong 5z', 'void m', 'm', or three tiles in any order ('931p')."""
+    'kong', 'kong 5z', 'void m', 'm', or three tiles in any order ('931p'); the calls and suits
+    may be typed in Chinese too ('碰 5m', '胡', '过', '缺万'). A refusal is in `language`."""
     actions = list(decision.actions)
-    text = " ".join(text.strip().lower().split())
+    text = _in_english(" ".join(text.strip().lower().split()))
     if not text:
         return decision.suggestion or actions[0]
     if text.isdigit():
         index = int(text) - 1
         if 0 <= index < len(actions):
             return actions[index]
-        return Ask(f"There is no choice {text}: type a number from 1 to {len(actions)}.")
+        return _ask(language, "no_choice", number=text, count=len(actions))
     for action in actions:
         if text == action_words(action).lower():
             return action
@@ -100,43 +148,47 @@ def read_answer(
     suit = next((s for s, w in SUIT_WORDS.items() if rest in (s, w) or text in (s, w)), None)
     if ActionKind.VOID in kinds and (word == "void" or suit):
         if suit is None:
-            return Ask("Choose a suit: m (characters), p (dots) or s (bamboo).")
+            return _ask(language, "choose_suit")
         return next(a for a in actions if a.suit == suit)
     if word == "win":
         wins = [a for a in actions if a.kind is ActionKind.WIN]
-        return wins[0] if wins else Ask("No win is available.")
+        return wins[0] if wins else _ask(language, "no_win")
     if word == "pass":
         passes = [a for a in actions if a.kind is ActionKind.PASS]
-        return passes[0] if passes else Ask("There is nothing to pass on now.")
+        return passes[0] if passes else _ask(language, "no_pass")
     if word in ("kong", "pung", "chow", "discard", "swap", "remove", "void"):
         kind_words = {"kong": KONGS, "swap": (ActionKind.SWAP,), "remove": (ActionKind.REMOVE,)}
         wanted = kind_words.get(word, (ActionKind(word),))
         candidates = [a for a in actions if a.kind in wanted]
         if not candidates:
-            return Ask(f"No {word} is available now.")
+            return _ask(language, "not_available", what=_what(word))
         if not rest:
-            return _pick(candidates, word)
+            return _pick(candidates, word, language)
         tiles = _tiles(rest)
         if tiles is None:
-            return Ask(f"{rest!r} is not a tile: write tiles like 5m, 7z or 345p.")
-        found = _by_tiles(tiles, candidates, concealed, decision)
+            return _ask(language, "not_a_tile", answer=repr(rest))
+        found = _by_tiles(tiles, candidates, concealed, decision, language)
         if found is not None:
             return found
         missing = _missing(tiles, concealed)
         if missing and decision.kind != "claim":
-            return Ask(f"You don't hold {format_tiles(missing)}.")
-        return Ask(f"You cannot {word} {format_tiles(tiles)} now.")
+            return _ask(language, "not_held", tiles=format_tiles(missing))
+        return _ask(language, "cannot", what=_what(word), tiles=format_tiles(tiles))
     tiles = _tiles(text)
     if tiles is None:
-        return Ask(f"I do not understand {text!r}: type a number, a tile like 5m, or Enter.")
-    found = _by_tiles(tiles, actions, concealed, decision)
+        return _ask(language, "not_understood", answer=repr(text))
+    found = _by_tiles(tiles, actions, concealed, decision, language)
     if isinstance(found, Action | Ask):
         return found
-    return _why_not(tiles, decision, concealed, void)
+    return _why_not(tiles, decision, concealed, void, language)
 
 
 def _by_tiles(
-    tiles: list[int], candidates: list[Action], concealed: tuple[int, ...], decision: Decision
+    tiles: list[int],
+    candidates: list[Action],
+    concealed: tuple[int, ...],
+    decision: Decision,
+    language: str,
 ) -> Action | Ask | None:
     """The candidate whose tiles are these (in any order); a question if several are."""
     wanted = sorted(tiles)
@@ -145,7 +197,7 @@ def _by_tiles(
         matches = [a for a in candidates if a.tiles and a.tiles[0] == wanted[0]]
     if not matches:
         return None
-    return _pick(matches, "one")
+    return _pick(matches, "one", language)
 
 
 def _missing(tiles: list[int], concealed: tuple[int, ...]) -> list[int]:
@@ -154,82 +206,114 @@ def _missing(tiles: list[int], concealed: tuple[int, ...]) -> list[int]:
 
 
 def _why_not(
-    tiles: list[int], decision: Decision, concealed: tuple[int, ...], void: str | None
+    tiles: list[int],
+    decision: Decision,
+    concealed: tuple[int, ...],
+    void: str | None,
+    language: str,
 ) -> Ask:
     """Say exactly what is wrong with an answer naming tiles."""
     names = format_tiles(tiles)
     missing = _missing(tiles, concealed)
     if missing and decision.kind != "claim":
-        return Ask(f"You don't hold {format_tiles(missing)}.")
+        return _ask(language, "not_held", tiles=format_tiles(missing))
     discards = [a for a in decision.actions if a.kind is ActionKind.DISCARD]
     voids_first = all(tile_name(a.tile)[-1] == void for a in discards)
     if void and decision.kind == "turn" and len(tiles) == 1 and discards and voids_first:
-        return Ask(f"You must discard your void suit ({suit_word(void)}) first.")
+        return _ask(language, "void_first", suit=suit_text(void))
     if decision.kind == "claim":
-        return Ask(f"You cannot claim with {names}: type pass, or a call from the list.")
-    return Ask(f"{names} is not one of the choices.")
+        return _ask(language, "cannot_claim", tiles=names)
+    return _ask(language, "not_a_choice", tiles=names)
 
 
 # ------------------------------------------------------------------ printing the table
 
 
-def seat_line(public: PublicSnapshot) -> str:
+def columns(text: str) -> int:
+    """How many terminal columns `text` takes (a Chinese character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def padded(text: str, width: int) -> str:
+    """`text` filled with spaces to `width` columns."""
+    return text + " " * max(0, width - columns(text))
+
+
+def seat_line(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     """Each seat's name and points, in wind order."""
     parts = []
     for seat in public.seats:
-        wind = WIND_WORDS[seat.wind] if seat.wind is not None else "-"
+        wind = say(language, f"wind.{seat.wind}") if seat.wind is not None else "-"
         parts.append(f"{wind} {seat.name} {seat.points}")
     return " · ".join(parts)
 
 
-def table_text(public: PublicSnapshot) -> str:
+def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     """The public table in a few lines: each seat's hidden count, melds, flowers, discards."""
     view = public.table_view
     if view is None:
-        return public.status
+        return worded(public.status, language)
     extras = "".join(
-        f" · {item.label} {item.face_down} face down" for item in view.set_aside if item.face_down
+        _say(language, "table.face_down", label=worded(item.label, language), count=item.face_down)
+        for item in view.set_aside
+        if item.face_down
     )
     if view.wild:
-        extras += f" · wild {format_tiles(sorted(view.wild))}"
-    head = f"{WIND_WORDS[view.prevailing_wind]} round · wall {view.wall_left}{extras}"
+        extras += _say(language, "table.wild", tiles=format_tiles(sorted(view.wild)))
+    wind = wind_text(view.prevailing_wind)
+    head = _say(language, "table.head", wind=wind, count=view.wall_left, extras=extras)
     lines = [f"--- {head} ---"]
-    for wind, seat in enumerate(view.seats):
-        melds = " ".join(str(m) for m in seat.melds) or "-"
-        flowers = format_tiles(seat.bonus) or "-"
-        pond = format_tiles(seat.pond) or "-"
-        marker = ">" if view.turn == wind else " "
-        void = f" void {suit_word(seat.void_suit)}" if seat.void_suit else ""
-        state = " out" if seat.won else f" hidden {seat.concealed_count:>2}"
-        lines.append(
-            f"{marker}{WIND_WORDS[wind]:<5} {seat.name:<11} {seat.points:>5} pts{state}{void}"
-            f"  melds {melds}  flowers {flowers}  discards {pond}"
+    winds = [say(language, f"wind.{wind}") for wind in range(4)]
+    wind_width = max(map(columns, winds))
+    for index, seat in enumerate(view.seats):
+        void = (
+            _say(language, "table.void", suit=suit_text(seat.void_suit)) if seat.void_suit else ""
         )
+        hidden = f"{seat.concealed_count:>2}"
+        state = _say(language, "table.out" if seat.won else "table.hidden", count=hidden)
+        line = _say(
+            language,
+            "table.seat",
+            marker=">" if view.turn == index else " ",
+            wind=padded(winds[index], wind_width),
+            name=padded(seat.name, 11),
+            points=f"{seat.points:>5}",
+            state=state,
+            void=void,
+            melds=" ".join(str(m) for m in seat.melds) or "-",
+            flowers=format_tiles(seat.bonus) or "-",
+            pond=format_tiles(seat.pond) or "-",
+        )
+        lines.append(line)
     return "\n".join(lines)
 
 
-def hand_line(private: PrivateSnapshot) -> str:
+def hand_line(private: PrivateSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     view = private.hand_view
     assert view is not None and private.wind is not None
-    text = f"Your hand ({WIND_WORDS[private.wind]}): {format_tiles(sorted(view.concealed))}"
+    tiles = format_tiles(sorted(view.concealed))
+    text = _say(language, "hand.line", wind=wind_text(private.wind), tiles=tiles)
     if view.drawn is not None:
-        text += f"  + drew {tile_name(view.drawn)}"
+        text += _say(language, "hand.drew", tile=tile_name(view.drawn))
     if view.melds:
-        text += "  melds " + " ".join(str(m) for m in view.melds)
+        text += _say(language, "hand.melds", melds=" ".join(str(m) for m in view.melds))
     if private.void:
-        text += f"  void {suit_word(private.void)}"
+        text += _say(language, "hand.void", suit=suit_text(private.void))
     for note in view.blocked:  # a passed call's block (tw-16: "you passed 5p: ...")
-        text += f"  ({note})"
+        text += _say(language, "hand.note", note=worded(note, language))
     return text
 
 
-def standings(public: PublicSnapshot | None) -> str:
+def standings(public: PublicSnapshot | None, language: str = DEFAULT_LANGUAGE) -> str:
     """The totals, best first (the hand in play counted as it stands)."""
     if public is None or not public.seats or public.seats[0].points is None:
-        return "No hand was played."
+        return _say(language, "standings.none")
     ranked = sorted(public.seats, key=lambda s: -(s.points or 0))
-    table = ", ".join(f"{n}. {s.name} {s.points}" for n, s in enumerate(ranked, 1))
-    return f"Standings: {table}."
+    table = ", ".join(
+        _say(language, "standings.entry", rank=n, name=s.name, points=s.points)
+        for n, s in enumerate(ranked, 1)
+    )
+    return _say(language, "standings.line", table=table)
 
 
 # ------------------------------------------------------------------ the front end
@@ -250,9 +334,10 @@ SECOND_PERSON = {
 }
 
 
-def as_you(line: str) -> str:
-    """The runtime's lines name the player 'You' in the third person: say it in the second."""
-    if "You" not in line:
+def as_you(line: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """The runtime's lines name the player 'You' in the third person: say it in the second
+    (English only: a Chinese verb is the same for 你 and 他)."""
+    if language != "en" or "You" not in line:
         return line
     for third, second in SECOND_PERSON.items():
         if third.startswith("You") and third in line:
@@ -265,18 +350,24 @@ def as_you(line: str) -> str:
 class TerminalFront:
     """Prints every public event as a line and queues what the prompt loop must answer."""
 
-    def __init__(self, out: TextIO, images: Path | None) -> None:
+    def __init__(self, out: TextIO, images: Path | None, language: str = DEFAULT_LANGUAGE) -> None:
         self.out = out
         self.images = images
+        self.language = language
         self.inbox: asyncio.Queue[PublicSnapshot | PrivateSnapshot] = asyncio.Queue()
         self.public: PublicSnapshot | None = None
         self.at_prompt = False  # a "> " prompt ends the last line written
 
-    def say(self, text: str = "") -> None:
+    def say(self, text: Text | str = "") -> None:
+        text = worded(text, self.language)
         if self.at_prompt:  # news while the player is at the prompt starts a line of its own
             self.out.write("\n")
             self.at_prompt = False
         print(text, file=self.out, flush=True)
+
+    def line(self, key: str, /, **fields: object) -> None:
+        """Say the terminal's own message `terminal.<key>`."""
+        self.say(_say(self.language, key, **fields))
 
     def prompt(self) -> None:
         self.out.write("> ")
@@ -286,7 +377,7 @@ class TerminalFront:
     async def table_changed(self, snapshot: PublicSnapshot) -> None:
         self.public = snapshot
         for line in snapshot.events:
-            self.say(as_you(line))
+            self.say(as_you(worded(line, self.language), self.language))
         if self.images:
             if snapshot.table_view is not None:
                 await self._write("table.png", snapshot.table_view)
@@ -305,10 +396,17 @@ class TerminalFront:
     async def _write(self, name: str, view: object) -> None:
         """Draw on the loop itself: one notice's snapshots then all arrive before the prompt
         loop looks at them (the menu shows the table as it is)."""
-        from bot.discord.pictures import draw  # Pillow loads only when pictures are wanted
+        from render import render_hand, render_result, render_table, to_png  # Pillow: only now
+        from render.views import HandView, TableView
 
         assert self.images is not None
-        (self.images / name).write_bytes(draw(view))  # type: ignore[arg-type]
+        if isinstance(view, HandView):
+            image = render_hand(view, self.language)
+        elif isinstance(view, TableView):
+            image = render_table(view, self.language)
+        else:
+            image = render_result(view, self.language)  # type: ignore[arg-type]
+        (self.images / name).write_bytes(to_png(image))
 
 
 class LineReader:
@@ -424,8 +522,8 @@ async def prompt_loop(
         return _key(private.decision) if private is not None else None
 
     def quit_now() -> int:
-        front.say(standings(front.public))
-        front.say("Bye.")
+        front.say(standings(front.public, front.language))
+        front.line("bye")
         return 0
 
     def take(item: PublicSnapshot | PrivateSnapshot) -> int | None:
@@ -454,7 +552,7 @@ async def prompt_loop(
         if not line.done() and reader.discard_pending():
             asked_for = current()  # what is typed from now on answers what comes next
         else:
-            front.say("Press Enter to go on.")
+            front.line("go_on")
 
     while True:
         while not front.inbox.empty():  # what the last answer (or a clock) brought
@@ -463,7 +561,7 @@ async def prompt_loop(
         now = current()
         if now is not None and shown != now and (line is None or asked_for == now):
             if over:
-                front.say("Press Enter for the next hand (q to quit).")
+                front.line("next_hand")
             else:
                 assert private is not None and private.decision is not None
                 show_menu(front, runtime, private)
@@ -489,42 +587,45 @@ async def prompt_loop(
             return quit_now()
         if asked_for != current():
             if answer.strip():
-                front.say("That was for an earlier moment: here is the current one.")
+                front.line("earlier")
             shown = None
             continue
         if over:
             if answer.strip():
-                front.say("Press Enter for the next hand, or q to quit.")
+                front.line("next_hand_again")
                 continue
             await runtime.ready(table_id, PLAYER_ID)
             over, shown = False, None
             continue
         assert private is not None and private.decision is not None
-        choice = read_answer(answer, private.decision, private.concealed, private.void)
+        choice = read_answer(
+            answer, private.decision, private.concealed, private.void, front.language
+        )
         if isinstance(choice, Ask):
             front.say(choice.text)
             continue
         try:
             await runtime.act(table_id, PLAYER_ID, choice, private.decision.version)
         except StaleActionError as error:
-            front.say(f"Not accepted: {error}.")
+            front.line("not_accepted", error=error.in_language(front.language))
             shown = None
         except TableError as error:
-            front.say(f"Not accepted: {error}.")
+            front.line("not_accepted", error=error.in_language(front.language))
 
 
 def show_menu(front: TerminalFront, runtime: Runtime, private: PrivateSnapshot) -> None:
     decision = private.decision
     assert decision is not None
+    language = front.language
     if front.public is not None:
-        front.say(table_text(front.public))
-    front.say(hand_line(private))
+        front.say(table_text(front.public, language))
+    front.say(hand_line(private, language))
     if decision.deadline is not None:
         left = max(0, math.ceil(decision.deadline - runtime.timers.now()))
-        front.say(f"You have {left} s before the clock plays for you.")
+        front.line("clock", seconds=left)
     for number, action in enumerate(decision.actions, 1):
-        hint = "  <- suggested (Enter)" if action == decision.suggestion else ""
-        front.say(f"  {number:>2}. {action_words(action)}{hint}")
+        hint = _say(language, "suggested") if action == decision.suggestion else ""
+        front.say(f"  {number:>2}. {worded(action_words(action), language)}{hint}")
 
 
 # ------------------------------------------------------------------ running it
@@ -536,12 +637,24 @@ def image_dir(value: str | None) -> Path | None:
         return None
     path = Path(value)
     if path.exists() and not path.is_dir():
-        raise TableError(f"--images {value}: that is a file, not a directory")
+        raise TableError(Text("terminal.images_file", {"path": value}))
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise TableError(f"--images {value}: {error.strerror or error}") from None
+        reason = error.strerror or str(error)
+        raise TableError(
+            Text("terminal.images_cannot", {"path": value, "reason": reason})
+        ) from None
     return path
+
+
+def terminal_language(choice: str | None, environ: dict[str, str] | None = None) -> str:
+    """`--lang`, else the POSIX locale (LC_ALL, LC_MESSAGES, LANG, the first one set)."""
+    if choice:
+        return choice
+    env = os.environ if environ is None else environ
+    locale = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), None)
+    return language_of(locale)
 
 
 async def play(
@@ -552,13 +665,15 @@ async def play(
 ) -> int:
     """Play in the terminal; `read` gives the next line (None: read the terminal itself)."""
     preset = find_preset(args.preset)
+    language = terminal_language(getattr(args, "lang", None))
     # untimed unless asked, except where the rules fix the clock (the Sichuan table clock)
     time = args.time or fixed_clock(preset, rated=False) or "untimed"
     if time not in TIME_CONTROLS:
-        raise TableError(f"unknown time control {time!r} (choose from {', '.join(TIME_CONTROLS)})")
+        choices = ", ".join(TIME_CONTROLS)
+        raise TableError(Text("terminal.unknown_time", {"time": repr(time), "choices": choices}))
     players = seat_count_for(preset, args.players, rated=False)
     images = image_dir(args.images)
-    front = TerminalFront(out, images)
+    front = TerminalFront(out, images, language)
     if timers is None:
         timers = ManualTimers() if TIME_CONTROLS[time].untimed else SchedulerTimers()
     seed = args.seed if args.seed is not None else secrets.randbits(32)
@@ -566,15 +681,17 @@ async def play(
     runtime = Runtime(store, front, timers, seed_source=lambda: seed)
     try:
         await runtime.open()
-        front.say(f"{preset.name} ({preset.id}), seed {seed}. You are 'You'; q quits.")
+        you = say(language, "hand.you")  # the player's name: "You", 你
+        name = preset_text(preset.id, preset.name)
+        front.line("welcome", preset=name, id=preset.id, seed=seed, you=you)
         table = await runtime.create_table(
             preset.id,
             creator_id=PLAYER_ID,
-            creator_name="You",
+            creator_name=you,
             computers=players - 1,
             time_control=time,
             min_fan=getattr(args, "min_fan", None),
-            name="Terminal table",
+            name=_say(language, "table_name"),
             players=players,
             level=args.level,
         )
@@ -586,7 +703,7 @@ async def play(
             reader.close()
     except asyncio.CancelledError:  # Ctrl-C
         front.say("")
-        front.say(standings(front.public))
+        front.say(standings(front.public, front.language))
         raise
     finally:
         await runtime.close()
@@ -602,12 +719,14 @@ def _stdin_line() -> str | None:
 
 def run_terminal(args: argparse.Namespace) -> int:
     """Entry point of `mahjong-bot play`."""
+    language = terminal_language(getattr(args, "lang", None))
     try:
         read = None if sys.stdin.isatty() else _stdin_line
         return asyncio.run(play(args, read, sys.stdout))
     except (UnknownPresetError, TableError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        message = error.in_language(language) if isinstance(error, TableError) else str(error)
+        print(f"error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("Bye.")
+        print(_say(language, "bye"))
         return 130

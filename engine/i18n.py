@@ -149,8 +149,15 @@ class Text:
     def in_language(self, language: str) -> str:
         return translate(language, self.key, **self.fields)
 
+    def __hash__(self) -> int:  # a Text in a frozen view keys the picture caches
+        return hash((self.key, tuple(sorted((k, _frozen(v)) for k, v in self.fields.items()))))
+
     def __str__(self) -> str:
         return self.in_language(DEFAULT_LANGUAGE)
+
+
+def _frozen(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value
 
 
 def text(key: str, /, **fields: object) -> Text:

@@ -21,6 +21,7 @@ from dataclasses import replace
 from importlib import import_module
 from typing import IO, Any, TypeVar
 
+from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from engine.presets import (
     TABLE_OPTIONS,
     Preset,
@@ -70,6 +71,7 @@ FIELDS = (
     "wild",
     "special_kongs",
     "others",
+    "lang",
 )
 SPECIAL_KONGS = {"red": RED, "green": GREEN}  # and "wild": the request's wild
 REQUIRED = ("preset", "hand", "win")
@@ -88,6 +90,8 @@ def score_request(request: object) -> dict[str, object]:
     """Score one DESIGN.md request dict and return the Score's JSON form (with the win's
     `deltas` per seat when the request names the discarder in `from`, or on a self draw)."""
     preset, ctx = parse_request(request)
+    assert isinstance(request, dict)  # parse_request checked it
+    language = _language(request)
     source = _source(ctx)
     family = f"engine.scoring.{preset.family}"
     try:
@@ -96,16 +100,24 @@ def score_request(request: object) -> dict[str, object]:
         if error.name != family:
             raise
         raise RequestError(f"preset {preset.id!r} has no scoring yet") from None
-    assert isinstance(request, dict)  # parse_request checked it
     shown = _set_aside_tiles(request, preset, ctx)
     try:
         result = score(preset, ctx)
     except ValueError as error:  # a circumstance the family cannot settle (a missing 'from')
         raise RequestError(str(error)) from None
-    answer = result.to_json()  # hubei-laizi's also gives every paying loser's fan (`losers`)
+    # hubei-laizi's also gives every paying loser's fan (`losers`)
+    answer = result.to_json(language)
     if result.valid and (source is not None or ctx.by is WinBy.SELF_DRAW):
         answer["deltas"] = win_deltas(preset, result, ctx, source, shown)
     return answer
+
+
+def _language(request: dict[str, Any]) -> str:
+    """`lang`: the language of the answer's `message` (en by default); ids stay English."""
+    language = request.get("lang", DEFAULT_LANGUAGE)
+    if language not in LANGUAGES:
+        raise RequestError(f"lang: {_shown(language)} is not one of {', '.join(LANGUAGES)}")
+    return str(language)
 
 
 def win_deltas(

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from engine.actions import ActionKind
 from engine.ai import choose_action
 from engine.hand import HandState, Phase, WinRecord
+from engine.i18n import Text
 from engine.presets import Opening, find_preset
 from engine.rules import FixedKongsPart, PassEnds, PassPart
 from engine.rules_hubei import TurnedWildPart
@@ -20,22 +21,27 @@ from engine.simulate import play_out
 from engine.tiles import Tile, tile_name
 from render.style import WIND_NAMES
 from render.views import HandView, ResultView, SeatView, SetAside, TableView, WinView
+from render.words import preset_text, wind_text
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
-WIND_WORDS = WIND_NAMES  # the wind names, spelled once (render.style), for every front end
+WIND_WORDS = WIND_NAMES  # the wind names in English (render.style), for English-only texts
 OPENING_WORDS = {
-    Opening.SWAP_THREE: "each player chooses three tiles of one suit to pass on",
-    Opening.DISCARD_THREE: "each player chooses three tiles of one suit to set aside",
-    Opening.VOID: "each player chooses the suit to play without",
+    Opening.SWAP_THREE: Text("pictures.opening.swap_three"),
+    Opening.DISCARD_THREE: Text("pictures.opening.discard_three"),
+    Opening.VOID: Text("pictures.opening.void"),
 }
-_ENDINGS = {"wall_draw": "The wall ran out.", "deal_limit": "The deal's time ran out."}
+_ENDINGS = {
+    "wall_draw": Text("pictures.result.wall_ran_out"),
+    "deal_limit": Text("pictures.result.deal_limit"),
+}
+_SET_ASIDE_LABELS = {"Horse": "horse", "Birds": "birds"}  # rule labels the catalogue words
 
 
 def hand_view_from_state(
     state: HandState,
     seat: int,
     *,
-    table_name: str = "",
+    table_name: Text | str = "",
     channel_name: str = "",
     player_name: str = "",
 ) -> HandView:
@@ -63,24 +69,24 @@ def hand_view_from_state(
     )
 
 
-def pass_notes(state: HandState, seat: int) -> tuple[str, ...]:
+def pass_notes(state: HandState, seat: int) -> tuple[Text, ...]:
     """What a passed call blocks for this seat now (engine.rules.PassRule), one note each:
     "you passed 5p: no win on 5p until you discard" (tw-16), "no pung until your draw"
     (hubei-laizi, whose passes block every such call)."""
-    notes: list[str] = []
+    notes: list[Text] = []
     for part in state.parts:
         if not isinstance(part, PassPart) or not part.blocked[seat]:
             continue
         rule = part.rule
-        call = rule.passed.value
+        call = Text(f"pictures.call.{rule.passed.value}")
         until = "discard" if rule.until is PassEnds.OWN_DISCARD else "draw"
         if -1 in part.blocked[seat]:
             own_draws_free = rule.passed is ActionKind.WIN and not rule.self_draw_too
-            scope = " on a discard" if own_draws_free else ""
-            notes.append(f"no {call}{scope} until your {until}")
+            scope = "on_discard" if own_draws_free else "any"
+            notes.append(Text(f"pictures.pass.{scope}.{until}", {"call": call}))
             continue
         notes += [
-            f"you passed {tile_name(t)}: no {call} on {tile_name(t)} until you {until}"
+            Text(f"pictures.pass.tile.{until}", {"tile": tile_name(t), "call": call})
             for t in sorted(part.blocked[seat])
         ]
     return tuple(notes)
@@ -97,7 +103,7 @@ def wild_indicator(state: HandState) -> tuple[SetAside, ...]:
     part = state.part_of(TurnedWildPart)
     if part is None or part.wild is None:
         return ()
-    return (SetAside("Wild", (part.wild,)),)
+    return (SetAside(Text("pictures.set_aside.wild"), (part.wild,)),)
 
 
 def special_kongs(state: HandState, seat: int) -> tuple[SetAside, ...]:
@@ -109,7 +115,7 @@ def special_kongs(state: HandState, seat: int) -> tuple[SetAside, ...]:
     wild = state.part_of(TurnedWildPart)
     if wild is not None:
         tiles += wild.wild_kongs[seat]
-    return (SetAside("Kongs", tuple(tiles)),) if tiles else ()
+    return (SetAside(Text("pictures.set_aside.kongs"), tuple(tiles)),) if tiles else ()
 
 
 def table_view_from_state(
@@ -117,9 +123,9 @@ def table_view_from_state(
     names: Sequence[str] = DEFAULT_NAMES,
     points: Sequence[int] | None = None,
     *,
-    table_name: str = "",
+    table_name: Text | str = "",
     channel_name: str = "",
-    status: str | None = None,
+    status: Text | str | None = None,
 ) -> TableView:
     """The public table; `names` and `points` are per hand seat (seat 0 deals).
 
@@ -133,13 +139,13 @@ def table_view_from_state(
     return TableView(
         table_name=table_name,
         channel_name=channel_name,
-        preset_name=state.preset.name,
+        preset_name=preset_text(state.preset.id, state.preset.name),
         seats=seats,
         wall_left=state.wall_left,
         prevailing_wind=state.round_wind,
         turn=state.turn if state.phase is Phase.TURN else None,
         latest=state.last_discard,
-        status=status_line(state, names) if status is None else status,
+        status=status_text(state, names) if status is None else status,
         wild=state.wild_kinds,
         set_aside=set_aside_views(state, revealed=False) + wild_indicator(state),
     )
@@ -152,15 +158,23 @@ def set_aside_views(state: HandState, *, revealed: bool) -> tuple[SetAside, ...]
     if not tiles:
         return ()
     part = state.part_of(SetAsideSettlementPart)
-    label = part.rule.label if part is not None else "Set aside"
+    label = set_aside_label(part.rule.label if part is not None else "")
     if not revealed:
         return (SetAside(label, face_down=len(tiles)),)
     if part is None:
         return (SetAside(label, tiles),)
     named = part.rule.named_seat(tiles, state.seat_count)
     if named is not None:
-        label = f"{label}: {WIND_WORDS[named]}"
+        label = Text("pictures.set_aside.named", {"label": label, "wind": wind_text(named)})
     return (SetAside(label, tiles, hits=part.rule.hits(tiles)),)
+
+
+def set_aside_label(rule_label: str) -> Text | str:
+    """A set-aside rule's label (Horse, Birds) in the catalogue's words; another as it is."""
+    if not rule_label:
+        return Text("pictures.set_aside.other")
+    key = _SET_ASIDE_LABELS.get(rule_label)
+    return Text(f"pictures.set_aside.{key}") if key else rule_label
 
 
 def _seat_view(state: HandState, seat: int, name: str, points: int) -> SeatView:
@@ -184,37 +198,52 @@ def _seat_view(state: HandState, seat: int, name: str, points: int) -> SeatView:
     )
 
 
-def status_line(state: HandState, names: Sequence[str]) -> str:
+def status_text(state: HandState, names: Sequence[str]) -> Text:
     """One public line saying what the table waits for (the table message and picture share it).
 
     It never says who a claim window or an opening waits for: that would tell who can call.
     """
     phase = state.phase
     if phase is Phase.OVER:
-        return "The hand is over"
+        return Text("pictures.status.over")
     if phase is Phase.TURN:
-        return f"{names[state.turn]} ({WIND_WORDS[state.turn]}) to play"
+        who = {"name": names[state.turn], "wind": wind_text(state.turn)}
+        return Text("pictures.status.turn", who)
     if phase is Phase.OPENING:
-        return f"Opening: {OPENING_WORDS[state.preset.openings[state.opening_stage]]}"
+        what = OPENING_WORDS[state.preset.openings[state.opening_stage]]
+        return Text("pictures.status.opening", {"what": what})
     if phase is Phase.ROB:
-        return "A kong is declared: it may be robbed"
-    return "The latest discard is open to calls"
+        return Text("pictures.status.rob")
+    return Text("pictures.status.claims")
 
 
-def win_how(win: WinRecord, names: Sequence[str]) -> str:
+def status_line(state: HandState, names: Sequence[str]) -> str:
+    """`status_text` in English, for texts not yet worded per reader."""
+    return str(status_text(state, names))
+
+
+def win_how_text(win: WinRecord, names: Sequence[str]) -> Text:
     """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong'."""
     by = win.by.value
     if by == "self_draw":
-        return "self draw"
-    giver = names[win.discarder] if win.discarder is not None else "another seat"
-    return f"robbing {giver}'s kong" if by == "robbing_kong" else f"a discard from {giver}"
+        return Text("pictures.win.self_draw")
+    giver: Text | str = Text("pictures.win.another_seat")
+    if win.discarder is not None:
+        giver = names[win.discarder]
+    key = "pictures.win.robbing" if by == "robbing_kong" else "pictures.win.discard"
+    return Text(key, {"giver": giver})
+
+
+def win_how(win: WinRecord, names: Sequence[str]) -> str:
+    """`win_how_text` in English, for texts not yet worded per reader."""
+    return str(win_how_text(win, names))
 
 
 def result_view_from_state(
     state: HandState,
     names: Sequence[str] = DEFAULT_NAMES,
     *,
-    table_name: str = "",
+    table_name: Text | str = "",
     channel_name: str = "",
 ) -> ResultView:
     """The end of a hand: every win in the order it happened, and each seat's payments."""
@@ -224,7 +253,7 @@ def result_view_from_state(
     wins = tuple(_win_view(state, win, names) for win in outcome.wins)
     return ResultView(
         table_name=table_name,
-        preset_name=state.preset.name,
+        preset_name=preset_text(state.preset.id, state.preset.name),
         unit=state.preset.unit,
         wins=wins,
         payments=tuple((names[s], outcome.deltas[s]) for s in range(len(outcome.deltas))),
@@ -233,24 +262,27 @@ def result_view_from_state(
         other_payments=tuple(
             (label, tuple((names[s], amount) for s, amount in enumerate(ledger) if amount))
             for label, ledger in (
-                ("Kongs", state.kong_points),
-                ("Wall draw", state.draw_points),
-                ("Horse", outcome.paid_for(Reason.HORSE)),
-                ("Birds", outcome.paid_for(Reason.BIRD)),
+                (Text("pictures.result.row_kongs"), state.kong_points),
+                (Text("pictures.result.row_wall_draw"), state.draw_points),
+                (Text("pictures.result.row_horse"), outcome.paid_for(Reason.HORSE)),
+                (Text("pictures.result.row_birds"), outcome.paid_for(Reason.BIRD)),
             )
             if any(ledger)
         ),
         wild=state.wild_kinds,
         # revealed when the hand ends with a win (RULES.md: the horse, the birds); the wild too
         set_aside=set_aside_views(state, revealed=bool(wins)) + wild_indicator(state),
+        family=state.preset.family,
     )
 
 
-def loser_notes(win: WinRecord, names: Sequence[str]) -> list[str]:
+def loser_notes(win: WinRecord, names: Sequence[str]) -> list[Text]:
     """Each paying loser's own fan and payment, where the score counts loser fan (hubei-laizi):
     'Bob 2 fan pays 8'."""
     return [
-        f"{names[loser.seat]} {loser.fan} fan pays {loser.pays}"
+        Text(
+            "pictures.win.loser", {"name": names[loser.seat], "fan": loser.fan, "pays": loser.pays}
+        )
         for loser in getattr(win.score, "losers", ())
     ]
 
@@ -259,7 +291,7 @@ def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView
     concealed = list(win.concealed)
     concealed.remove(win.tile)  # the record's concealed tiles include the winning tile
     return WinView(
-        winner=f"{names[win.seat]} ({WIND_WORDS[win.seat]})",
+        winner=names[win.seat],  # drawn with the seat's wind (seat_wind)
         concealed=tuple(concealed),
         win_tile=win.tile,
         melds=tuple(win.melds),
@@ -267,7 +299,8 @@ def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView
         patterns=tuple((p.id, p.fan) for p in win.score.patterns),
         total=win.score.fan,
         limit=win.score.limit,
-        by=" · ".join([win_how(win, names), *loser_notes(win, names)]),
+        by=win_how_text(win, names),
+        notes=tuple(loser_notes(win, names)),
         seat_wind=win.seat,
         paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),
         seat_count=state.seat_count,

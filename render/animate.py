@@ -22,12 +22,14 @@ from PIL import Image, ImageDraw
 
 from engine.events import Event
 from engine.hand import HandState
+from engine.i18n import Text
 from engine.rules_hubei import TurnedWildPart
 from engine.scoring.base import WinBy
 from engine.settlement import Reason
 from engine.tiles import GREEN, RED, Tile, tile_name
 from render.style import FELT, GOLD, PANEL, TEXT, TEXT_DIM, paste_text, rounded_box, text_width
 from render.tiles import back_sprite, tile_sprite
+from render.words import say
 
 WIDTH, HEIGHT = 400, 220  # Discord shows an embed image about 400 px wide
 TILE = 64
@@ -35,16 +37,19 @@ FRAME_MS = 80
 MAX_MS = 2000
 TITLE_PX, SUB_PX = 30, 20
 
-# banner moments: (title, subtitle template)
-MOMENTS: dict[str, tuple[str, str]] = {
-    "red_kong": ("Red kong", "a red dragon set down: replacement from the back"),
-    "green_kong": ("Green kong", "a green dragon set down: replacement from the back"),
-    "wild_kong": ("Wild kong", "a wild set down: replacement from the back"),
-    "robbed_kong": ("Kong robbed", "the robbed player pays alone"),
-    "kong_bloom": ("Kong bloom", "a win on the kong's replacement"),
-    "last_draws": ("Last draws", "each player draws once: self draw or nothing"),
-    "gold": ("Gold", "every loser pays 40 or 50"),
-    "diamond": ("Diamond", "every loser pays 60"),
+# banner moments: (title, subtitle), worded in the catalogue (pictures.moment.<name>.*)
+MOMENTS: dict[str, tuple[Text, Text]] = {
+    name: (Text(f"pictures.moment.{name}.title"), Text(f"pictures.moment.{name}.subtitle"))
+    for name in (
+        "red_kong",
+        "green_kong",
+        "wild_kong",
+        "robbed_kong",
+        "kong_bloom",
+        "last_draws",
+        "gold",
+        "diamond",
+    )
 }
 
 
@@ -77,10 +82,10 @@ def _gif(frames: Sequence[Image.Image], hold_last_ms: int = 600) -> bytes:
     return out.getvalue()
 
 
-def animate_wild(wild: Tile) -> bytes:
+def animate_wild(wild: Tile, language: str = "en") -> bytes:
     """The wild is turned: a back flips over to the wild's face, with its corner badge."""
     back, face = back_sprite(TILE), tile_sprite(wild, TILE, wild=True)
-    title = "The wild"
+    title = say(language, "moment.wild.title")
     frames = []
     steps = 10
     for step in range(steps + 1):
@@ -93,16 +98,17 @@ def animate_wild(wild: Tile) -> bytes:
         _centred(canvas, sprite.resize((width, sprite.height)), WIDTH // 2, HEIGHT // 2 + 10)
         frames.append(canvas)
     final = frames[-1].copy()
-    paste_text(
-        final, (WIDTH // 2, HEIGHT - 48), f"the wild is {tile_name(wild)}", SUB_PX, TEXT, align="c"
-    )
+    caption = say(language, "moment.wild.subtitle", tile=tile_name(wild))
+    paste_text(final, (WIDTH // 2, HEIGHT - 48), caption, SUB_PX, TEXT, align="c")
     frames.append(final)
     return _gif(frames)
 
 
-def animate_moment(kind: str, tiles: Sequence[Tile] = (), wild: Tile | None = None) -> bytes:
+def animate_moment(
+    kind: str, tiles: Sequence[Tile] = (), wild: Tile | None = None, language: str = "en"
+) -> bytes:
     """A banner moment (see MOMENTS): the tiles drop in, the title grows, a ring pulses."""
-    title, subtitle = MOMENTS[kind]
+    title, subtitle = (words.in_language(language) for words in MOMENTS[kind])
     sprites = [tile_sprite(t, TILE, wild=t == wild) for t in tiles]
     frames = []
     steps = 10
@@ -133,7 +139,7 @@ def animate_moment(kind: str, tiles: Sequence[Tile] = (), wild: Tile | None = No
         frames.append(canvas)
     final = frames[-1].copy()
     if text_width(subtitle, SUB_PX) > WIDTH - 40:
-        subtitle = subtitle.split(":")[0]
+        subtitle = subtitle.replace("：", ":").split(":")[0]
     paste_text(final, (WIDTH // 2, HEIGHT - 44), subtitle, SUB_PX, TEXT_DIM, align="c")
     frames.append(final)
     return _gif(frames)
@@ -188,12 +194,17 @@ def moments_of(state: HandState, events: Sequence[Event]) -> list[tuple[str, tup
     return found
 
 
-def animations_of(state: HandState, events: Sequence[Event]) -> list[tuple[str, bytes]]:
-    """The moving pictures to post with the table message after one action."""
+def animations_of(
+    state: HandState, events: Sequence[Event], language: str = "en"
+) -> list[tuple[str, bytes]]:
+    """The moving pictures to post with the table message after one action, in `language`."""
     wild_part = state.part_of(TurnedWildPart)
     wild = wild_part.wild if wild_part is not None else None
     pictures = []
     for name, tiles in moments_of(state, events):
-        data = animate_wild(tiles[0]) if name == "wild" else animate_moment(name, tiles, wild)
+        if name == "wild":
+            data = animate_wild(tiles[0], language)
+        else:
+            data = animate_moment(name, tiles, wild, language)
         pictures.append((name, data))
     return pictures

@@ -6,13 +6,17 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from engine.i18n import Text, worded
 from render.style import FELT, FELT_DARK, GOLD, SUPERSAMPLE, TEXT, TEXT_DIM, font
+from render.words import say
 
 CHART_SIZE = (480, 200)
 _MARGIN_LEFT, _MARGIN_RIGHT, _MARGIN_TOP, _MARGIN_BOTTOM = 56, 16, 34, 24
 
 
-def render_rating_chart(ratings: Sequence[int], title: str) -> Image.Image:
+def render_rating_chart(
+    ratings: Sequence[int], title: Text | str, language: str = "en"
+) -> Image.Image:
     """The ratings (oldest first) as a gold line over their range; one rating is one dot.
 
     The vertical range is the ratings' own, widened to at least 20 points so small moves do not
@@ -23,7 +27,7 @@ def render_rating_chart(ratings: Sequence[int], title: str) -> Image.Image:
     width, height = CHART_SIZE
     canvas = Image.new("RGB", CHART_SIZE, FELT)
     draw = ImageDraw.Draw(canvas)
-    draw.text((12, 6), title, font=font(16), fill=TEXT)
+    draw.text((12, 6), worded(title, language), font=font(16), fill=TEXT)
     low, high = min(ratings), max(ratings)
     if high - low < 20:
         middle = (high + low) / 2
@@ -33,9 +37,10 @@ def render_rating_chart(ratings: Sequence[int], title: str) -> Image.Image:
     draw.text((8, box[1] - 4), str(high), font=font(12), fill=TEXT_DIM)
     draw.text((8, box[3] - 12), str(low), font=font(12), fill=TEXT_DIM)
     count = len(ratings)
+    hands = say(language, "chart.hands", count=count) if count != 1 else None
     draw.text(
         (box[0], box[3] + 4),
-        f"{count} rated hand" + "s" * (count != 1),
+        hands or say(language, "chart.one_hand"),
         font=font(12),
         fill=TEXT_DIM,
     )

@@ -10,6 +10,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from engine.i18n import LANGUAGES
 from engine.presets import UnknownPresetError
 from engine.tiles import (
     SEAT_NAMES,
@@ -70,11 +71,19 @@ def add_render_parser(
     moment.add_argument("--tiles", default="", help="the tiles shown, e.g. 7z (the wild: its kind)")
     moment.add_argument("--wild", default="", help="the hand's wild kind, badged, e.g. 5p")
     moment.add_argument("-o", "--output", required=True, metavar="FILE", help="GIF to write")
+    _language(moment)
     return render
 
 
 def _output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="PNG to write")
+    _language(parser)
+
+
+def _language(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang", default="en", choices=LANGUAGES, help="the language of its words (default en)"
+    )
 
 
 def run_render(args: argparse.Namespace) -> int:
@@ -86,15 +95,16 @@ def run_render(args: argparse.Namespace) -> int:
         return _write_moment(args)
     try:
         if args.render_kind == "hand":
-            image = render_hand(hand_view_from_args(args))
+            image = render_hand(hand_view_from_args(args), args.lang)
         elif args.render_kind == "table":
             from render.adapt import engine_table_view
 
-            image = render_table(engine_table_view(args.preset, args.seed, args.actions))
+            view = engine_table_view(args.preset, args.seed, args.actions)
+            image = render_table(view, args.lang)
         else:
             from render.adapt import engine_result_view
 
-            image = render_result(engine_result_view(args.preset, args.seed))
+            image = render_result(engine_result_view(args.preset, args.seed), args.lang)
     except (InvalidNotationError, UnknownPresetError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -121,9 +131,9 @@ def _write_moment(args: argparse.Namespace) -> int:
         if len(tiles) != 1:
             print("error: the wild moment takes one tile: --tiles 5p", file=sys.stderr)
             return 2
-        data = animate_wild(tiles[0])
+        data = animate_wild(tiles[0], args.lang)
     else:
-        data = animate_moment(args.moment, tiles, wild)
+        data = animate_moment(args.moment, tiles, wild, args.lang)
     try:
         Path(args.output).write_bytes(data)
     except OSError as error:

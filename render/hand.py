@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from PIL import Image
 
+from engine.i18n import worded
 from engine.tiles import Tile, suit_of, tile_name
 from render.compose import TILE_GAP, Group, flow, meld_group, tile_row
 from render.style import (
@@ -15,10 +16,8 @@ from render.style import (
     FELT,
     FELT_DARK,
     GOLD,
-    SUIT_NAMES,
     TEXT,
     TEXT_DIM,
-    WIND_NAMES,
     fit_text,
     line_height,
     paste_text,
@@ -27,6 +26,7 @@ from render.style import (
 )
 from render.tiles import back_sprite, tile_sprite
 from render.views import HandView, SetAside
+from render.words import say, suit_text, wind_text
 
 VOID_BAR: tuple[int, int, int] = (90, 150, 255)  # under each tile of the void suit
 
@@ -53,8 +53,9 @@ def sort_key(view: HandView) -> Callable[[Tile], tuple[int, int]]:
     return key
 
 
-def render_hand(view: HandView) -> Image.Image:
-    """Draw a player's hand: concealed tiles sorted, the drawn tile apart, melds, bonus tiles."""
+def render_hand(view: HandView, language: str = "en") -> Image.Image:
+    """Draw a player's hand in `language`: concealed tiles sorted, the drawn tile apart, melds,
+    bonus tiles."""
     concealed = sorted(view.concealed, key=sort_key(view))
     block = _hand_block(concealed, view.drawn, view.wild)
     melds = [meld_group(m, TILE, view.seat_wind, view.wild, view.seat_count) for m in view.melds]
@@ -63,13 +64,13 @@ def render_hand(view: HandView) -> Image.Image:
     # the hand stays on the first row; melds follow it and wrap when the picture gets too wide
     rows = flow([block, *melds], MAX_WIDTH - 2 * MARGIN, MELD_GAP)
     label_h = line_height(LABEL_PX) + 6
-    notes = _notes(view)
+    notes = _notes(view, language)
     notes_h = line_height(SUB_PX) + ROW_GAP if notes else 0
-    width = max(max(r.width for r in rows), _header_min_width(view)) + 2 * MARGIN
+    width = max(max(r.width for r in rows), _header_min_width(view, language)) + 2 * MARGIN
     height = HEADER + sum(r.height for r in rows) + label_h + ROW_GAP * (len(rows) - 1) + MARGIN
     height += notes_h
     canvas = Image.new("RGB", (width, height), FELT)
-    _header(canvas, view)
+    _header(canvas, view, language)
     y = HEADER
     for row in rows:
         base = y + row.height
@@ -83,11 +84,12 @@ def render_hand(view: HandView) -> Image.Image:
     return canvas
 
 
-def _notes(view: HandView) -> list[tuple[str, tuple[int, int, int]]]:
+def _notes(view: HandView, language: str) -> list[tuple[str, tuple[int, int, int]]]:
     notes = []
     if view.void_suit:
-        notes.append((f"Void {SUIT_NAMES[view.void_suit]}: discard these first", BADGE_BLUE))
-    notes.extend((text, BADGE_RED) for text in view.blocked)
+        note = say(language, "hand.void_note", suit=suit_text(view.void_suit))
+        notes.append((note, BADGE_BLUE))
+    notes.extend((worded(text, language), BADGE_RED) for text in view.blocked)
     return notes
 
 
@@ -121,31 +123,35 @@ def _labels(
         paste_text(canvas, (x + TILE // 2, y + 2), tile_name(tile), LABEL_PX, colour, align="c")
 
 
-def _wind_label(view: HandView) -> str:
-    return f"{WIND_NAMES[view.seat_wind]} seat"
+def _wind_label(view: HandView, language: str) -> str:
+    return say(language, "hand.seat", wind=wind_text(view.seat_wind))
 
 
-def _header_min_width(view: HandView) -> int:
-    left = max(text_width(view.table_name, TITLE_PX), text_width(_subtitle(view), SUB_PX))
-    right = len(view.bonus) * (SMALL + 3) + SMALL + text_width(_wind_label(view), SUB_PX) + 60
-    right += sum(_set_aside_width(item) + 18 for item in view.set_aside)
-    notes = sum(text_width(t, SUB_PX) + SUB_PX + 8 for t, _ in _notes(view))
+def _header_min_width(view: HandView, language: str) -> int:
+    title = worded(view.table_name, language)
+    left = max(text_width(title, TITLE_PX), text_width(_subtitle(view, language), SUB_PX))
+    wind_w = text_width(_wind_label(view, language), SUB_PX)
+    right = len(view.bonus) * (SMALL + 3) + SMALL + wind_w + 60
+    right += sum(_set_aside_width(item, language) + 18 for item in view.set_aside)
+    notes = sum(text_width(t, SUB_PX) + SUB_PX + 8 for t, _ in _notes(view, language))
     return max(min(left, 520) + right + 30, notes)
 
 
-def _set_aside_width(item: SetAside) -> int:
-    return text_width(item.label, SUB_PX) + 6 + (len(item.tiles) + item.face_down) * (SMALL + 3)
+def _set_aside_width(item: SetAside, language: str) -> int:
+    label = worded(item.label, language)
+    return text_width(label, SUB_PX) + 6 + (len(item.tiles) + item.face_down) * (SMALL + 3)
 
 
-def _subtitle(view: HandView) -> str:
+def _subtitle(view: HandView, language: str = "en") -> str:
     name = view.player_name.strip()
-    # the terminal names its player "You": "You's hand" must read "Your hand"
-    who = f"{name}'s hand" if name and name.casefold() != "you" else "Your hand"
+    # the terminal names its player "You" (or 你): "You's hand" must read "Your hand"
+    yours = name.casefold() in ("", "you", say(language, "hand.you").casefold())
+    who = say(language, "hand.yours") if yours else say(language, "hand.whose", name=name)
     channel = f"#{view.channel_name.lstrip('#')}" if view.channel_name else ""
     return " · ".join(part for part in (who, channel) if part)
 
 
-def _header(canvas: Image.Image, view: HandView) -> None:
+def _header(canvas: Image.Image, view: HandView, language: str) -> None:
     """Table and channel on the left (which game this DM is about), seat and bonus on the right."""
     canvas.paste(FELT_DARK, (0, 0, canvas.width, HEADER - 14))
     right = canvas.width - MARGIN
@@ -153,12 +159,13 @@ def _header(canvas: Image.Image, view: HandView) -> None:
     top = (HEADER - 14 - wind_tile.height) // 2
     right -= wind_tile.width
     canvas.paste(wind_tile, (right, top), wind_tile)
-    label_w = text_width(_wind_label(view), SUB_PX) + SUB_PX
+    wind_label = _wind_label(view, language)
+    label_w = text_width(wind_label, SUB_PX) + SUB_PX
     right -= label_w + 8
     pill(
         canvas,
         (right, top + (wind_tile.height - line_height(SUB_PX)) // 2),
-        _wind_label(view),
+        wind_label,
         SUB_PX,
         BADGE_BROWN,
         GOLD,
@@ -167,8 +174,9 @@ def _header(canvas: Image.Image, view: HandView) -> None:
         right -= 18 + len(view.bonus) * (SMALL + TILE_GAP)
         tile_row(view.bonus, SMALL).paste(canvas, right, top + wind_tile.height)
     for item in view.set_aside:  # e.g. the wild indicator: "Wild" and its tile
-        right -= 18 + _set_aside_width(item)
-        x = right + paste_text(canvas, (right, top + 4), item.label, SUB_PX, TEXT_DIM) + 6
+        right -= 18 + _set_aside_width(item, language)
+        label = worded(item.label, language)
+        x = right + paste_text(canvas, (right, top + 4), label, SUB_PX, TEXT_DIM) + 6
         for tile in item.tiles:
             sprite = tile_sprite(tile, SMALL, wild=tile in view.wild)
             canvas.paste(sprite, (x, top), sprite)
@@ -177,11 +185,12 @@ def _header(canvas: Image.Image, view: HandView) -> None:
             canvas.paste(back_sprite(SMALL), (x, top), back_sprite(SMALL))
             x += SMALL + 3
     room = right - MARGIN - 16
-    paste_text(canvas, (MARGIN, 6), fit_text(view.table_name, TITLE_PX, room), TITLE_PX, TEXT)
+    title = fit_text(worded(view.table_name, language), TITLE_PX, room)
+    paste_text(canvas, (MARGIN, 6), title, TITLE_PX, TEXT)
     paste_text(
         canvas,
         (MARGIN, 6 + line_height(TITLE_PX) - 4),
-        fit_text(_subtitle(view), SUB_PX, room),
+        fit_text(_subtitle(view, language), SUB_PX, room),
         SUB_PX,
         TEXT_DIM,
     )

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
+from engine.i18n import separator, worded
+from engine.scoring.names import pattern_name
 from engine.tiles import Meld, Tile
 from render.compose import Group, flow, meld_group, tile_row
 from render.style import (
@@ -35,7 +37,8 @@ from render.style import (
     text_width,
 )
 from render.tiles import Geometry, back_sprite, frame_sprite, tile_sprite
-from render.views import ResultView, SetAside, WinView, pretty_pattern
+from render.views import Label, ResultView, SetAside, WinView
+from render.words import say, value_text, wind_text
 
 WIDTH = 800  # half size at 400 px
 MARGIN = 12
@@ -51,6 +54,8 @@ ONE_COLUMN_TILE = 34  # hand tiles when panels span the width
 CARD_TILE = 22  # hand tiles on the half-width cards of a many-win result
 SET_ASIDE_TILE = 30
 MAX_ONE_COLUMN = 2  # more different wins than this go on half-width cards
+WIN = "win"  # the way of a win whose view does not say how it came
+DISCARD_FROM = "discard from "  # a plain-text way naming its giver: merged into one part
 
 
 @dataclass(slots=True)
@@ -59,7 +64,7 @@ class MergedWin:
 
     first: WinView
     win_tiles: list[Tile] = field(default_factory=list)  # distinct winning tiles, in order
-    ways: Counter[str] = field(default_factory=Counter)
+    ways: Counter[Label] = field(default_factory=Counter)
     count: int = 0
 
 
@@ -86,12 +91,13 @@ def merge_wins(wins: tuple[WinView, ...]) -> list[MergedWin]:
         group.count += 1
         if win.win_tile not in group.win_tiles:
             group.win_tiles.append(win.win_tile)
-        group.ways[win.by or "win"] += 1
+        group.ways[win.by or WIN] += 1
     return list(merged.values())
 
 
-def render_result(view: ResultView) -> Image.Image:
-    """Draw the end of a hand: merged wins (or the draw), then payments by kind and seat.
+def render_result(view: ResultView, language: str = "en") -> Image.Image:
+    """Draw the end of a hand in `language`: merged wins (or the draw), then payments by kind
+    and seat.
 
     Up to two different wins get full-width panels; more get half-width cards, two a row, and
     an odd last card shares its row with the payments, so eight wins still fit about 4:3.
@@ -100,17 +106,17 @@ def render_result(view: ResultView) -> Image.Image:
     full = WIDTH - 2 * MARGIN
     half = (full - COLUMN_GAP) // 2
     if len(merged) <= MAX_ONE_COLUMN:
-        cards = [_win_panel(view, group, full, ONE_COLUMN_TILE) for group in merged]
+        cards = [_win_panel(view, group, full, ONE_COLUMN_TILE, language) for group in merged]
         columns = 1
     else:
-        cards = [_win_panel(view, group, half, CARD_TILE) for group in merged]
+        cards = [_win_panel(view, group, half, CARD_TILE, language) for group in merged]
         columns = 2
     if not cards:
-        cards = [_draw_panel(view, full)]
+        cards = [_draw_panel(view, full, language)]
     if view.set_aside:
-        cards.append(_set_aside_panel(view.set_aside, full if columns == 1 else half))
+        cards.append(_set_aside_panel(view.set_aside, full if columns == 1 else half, language))
     payments_in_row = columns == 2 and len(cards) % 2 == 1
-    payments = _payments_panel(view, half if payments_in_row else full)
+    payments = _payments_panel(view, half if payments_in_row else full, language)
     if payments_in_row:
         cards.append(payments)
     rows = [cards[i : i + columns] for i in range(0, len(cards), columns)]
@@ -120,7 +126,7 @@ def render_result(view: ResultView) -> Image.Image:
     else:
         height -= COLUMN_GAP
     canvas = Image.new("RGB", (WIDTH, height), FELT)
-    _header(canvas, view)
+    _header(canvas, view, language)
     y = HEADER
     for row in rows:
         for column, card in enumerate(row):
@@ -129,10 +135,6 @@ def render_result(view: ResultView) -> Image.Image:
     if not payments_in_row:
         canvas.paste(payments, (MARGIN, y))
     return canvas
-
-
-def _value(value: int, unit: str) -> str:
-    return f"{value} {unit}".strip()
 
 
 def _panel(width: int, height: int) -> Image.Image:
@@ -153,13 +155,14 @@ def _hand_groups(
     return groups, win_group
 
 
-def pattern_line(win: WinView, unit: str) -> str:
-    """'Little three dragons 5 · Dragon pung 1 ×2 · …': repeats counted, values kept."""
+def pattern_line(win: WinView, family: str = "", language: str = "en") -> str:
+    """'Little three dragons 5 · Dragon pung 1 ×2 · …': repeats counted, values kept; each name
+    in the terms of the family that scored it (engine.scoring.names)."""
     counts = Counter(win.patterns)
     parts = []
-    for name, value in dict.fromkeys(win.patterns):
-        times = f" ×{counts[(name, value)]}" if counts[(name, value)] > 1 else ""
-        parts.append(f"{pretty_pattern(name)} {value}{times}")
+    for pattern, value in dict.fromkeys(win.patterns):
+        times = f" ×{counts[(pattern, value)]}" if counts[(pattern, value)] > 1 else ""
+        parts.append(f"{pattern_name(family, pattern, language)} {value}{times}")
     return " · ".join(parts)
 
 
@@ -180,26 +183,39 @@ def _wrap(text: str, px: int, width: int, separator: str = " · ") -> list[str]:
     return [fit_text(line, px, width) for line in lines]
 
 
-def ways_text(group: MergedWin) -> str:
-    """'self draw ×2 · on discards from Bob, Dai': how the merged wins came, counted."""
+def ways_text(group: MergedWin, language: str = "en") -> str:
+    """'self draw ×2 · on discards from Bob, Dai': how the merged wins came, counted; then
+    what the losers paid (hubei-laizi)."""
     parts, givers = [], []
     for way, n in group.ways.items():
-        if way.startswith("discard from ") and len(group.ways) > 1:
-            givers.append(way.removeprefix("discard from ") + (f" ×{n}" if n > 1 else ""))
+        if isinstance(way, str) and way.startswith(DISCARD_FROM) and len(group.ways) > 1:
+            givers.append(way.removeprefix(DISCARD_FROM) + (f" ×{n}" if n > 1 else ""))
         else:
-            parts.append(f"{way} ×{n}" if n > 1 else way)
+            words = say(language, "win.way") if way == WIN else worded(way, language)
+            parts.append(f"{words} ×{n}" if n > 1 else words)
     if givers:
-        parts.append(f"discards from {', '.join(givers)}")
+        parts.append(say(language, "win.discards_from", givers=separator(language).join(givers)))
+    parts += [worded(note, language) for note in group.first.notes]
     return " · ".join(parts)
 
 
-def _win_panel(view: ResultView, group: MergedWin, width: int, tile: int) -> Image.Image:
+def winner_words(win: WinView, language: str) -> str:
+    """'Carol (South)': the winner's name and, when the view knows it, the seat's wind."""
+    name = worded(win.winner, language)
+    if win.seat_wind is None or win.seat_wind >= win.seat_count:
+        return name
+    return say(language, "win.seat", name=name, wind=wind_text(win.seat_wind))
+
+
+def _win_panel(
+    view: ResultView, group: MergedWin, width: int, tile: int, language: str
+) -> Image.Image:
     """Who won (×N) and how, the total, the hand, and the patterns on wrapping lines."""
     win = group.first
     inner = width - 2 * PAD
     groups, win_group = _hand_groups(win, group.win_tiles, tile, view.wild)
     rows = flow(groups, inner, max(8, tile // 3))
-    ways, patterns = ways_text(group), pattern_line(win, view.unit)
+    ways, patterns = ways_text(group, language), pattern_line(win, view.family, language)
     shared = f"{ways}  ·  {patterns}" if ways and patterns else ""
     if shared and text_width(shared, PATTERN_PX) <= inner:  # how and what share one line
         ways_lines, lines = [], [""]
@@ -211,14 +227,16 @@ def _win_panel(view: ResultView, group: MergedWin, width: int, tile: int) -> Ima
     text_h = (len(lines) + len(ways_lines)) * line_height(PATTERN_PX)
     block = _panel(width, PAD + title_h + tiles_h + 4 + text_h + PAD - 4)
     x0, y = PAD, PAD - 4
-    total = _value(win.total, view.unit)
+    total = value_text(win.total, view.unit, language)
     right = width - PAD
     total_w = paste_text(block, (right, y), total, WINNER_PX, GOLD, align="r")
     if win.limit:
-        limit_w = text_width("Limit", SUB_PX) + SUB_PX
-        pill(block, (right - total_w - limit_w - 8, y + 5), "Limit", SUB_PX, BADGE_RED)
+        limit = say(language, "result.limit")
+        limit_w = text_width(limit, SUB_PX) + SUB_PX
+        pill(block, (right - total_w - limit_w - 8, y + 5), limit, SUB_PX, BADGE_RED)
         total_w += limit_w + 8
-    title = f"{win.winner} wins" + (f" ×{group.count}" if group.count > 1 else "")
+    title = say(language, "result.wins", winner=winner_words(win, language))
+    title += f" ×{group.count}" if group.count > 1 else ""
     title, size = fit_size(title, WINNER_PX, inner - total_w - 12, 18)
     paste_text(block, (x0, y + (WINNER_PX - size) // 2), title, size, TEXT)
     y = PAD + title_h
@@ -246,23 +264,24 @@ def _win_panel(view: ResultView, group: MergedWin, width: int, tile: int) -> Ima
     return block
 
 
-def _draw_panel(view: ResultView, width: int) -> Image.Image:
+def _draw_panel(view: ResultView, width: int, language: str) -> Image.Image:
     """No winner: say so plainly, with the reason when there is one."""
     block = _panel(width, PAD + line_height(WINNER_PX) + line_height(PATTERN_PX) + PAD - 4)
-    paste_text(block, (PAD, PAD - 4), "Draw — nobody won", WINNER_PX, TEXT)
-    note = fit_text(view.note or "The wall ran out.", PATTERN_PX, width - 2 * PAD)
+    paste_text(block, (PAD, PAD - 4), say(language, "result.nobody_won"), WINNER_PX, TEXT)
+    note = worded(view.note, language) or say(language, "result.wall_ran_out")
+    note = fit_text(note, PATTERN_PX, width - 2 * PAD)
     paste_text(block, (PAD, PAD - 4 + line_height(WINNER_PX)), note, PATTERN_PX, TEXT_DIM)
     return block
 
 
-def _set_aside_panel(items: tuple[SetAside, ...], width: int) -> Image.Image:
+def _set_aside_panel(items: tuple[SetAside, ...], width: int, language: str) -> Image.Image:
     """The horse or birds revealed at the end; hits framed in gold."""
     size = SET_ASIDE_TILE
     height = PAD + Geometry(size).height + PAD
     block = _panel(width, height)
     x = PAD
     for item in items:
-        x += paste_text(block, (x, PAD), item.label, PATTERN_PX, TEXT_DIM) + 8
+        x += paste_text(block, (x, PAD), worded(item.label, language), PATTERN_PX, TEXT_DIM) + 8
         sprites = [tile_sprite(t, size) for t in item.tiles]
         sprites += [back_sprite(size)] * item.face_down
         for index, sprite in enumerate(sprites):
@@ -273,12 +292,13 @@ def _set_aside_panel(items: tuple[SetAside, ...], width: int) -> Image.Image:
                 block.paste(frame, (x - offset, PAD - offset), frame)
             x += size + 3
         if item.hits:
-            x += 6 + paste_text(block, (x + 6, PAD), f"{len(item.hits)} hit", PATTERN_PX, GOLD)
+            hits = say(language, "result.hits", count=len(item.hits))
+            x += 6 + paste_text(block, (x + 6, PAD), hits, PATTERN_PX, GOLD)
         x += 24
     return block
 
 
-def payment_rows(view: ResultView) -> list[tuple[str, list[int]]]:
+def payment_rows(view: ResultView, language: str = "en") -> list[tuple[str, list[int]]]:
     """(kind, per-seat deltas): wins first (what the totals leave after the other kinds), then
     the other settlements as given, then the total; just the total when there is nothing else.
     """
@@ -287,21 +307,22 @@ def payment_rows(view: ResultView) -> list[tuple[str, list[int]]]:
     others = []
     for label, deltas in view.other_payments:
         by_name = dict(deltas)
-        others.append((label, [by_name.get(name, 0) for name in names]))
+        others.append((worded(label, language), [by_name.get(name, 0) for name in names]))
+    total = say(language, "result.total")
     if not others:
-        return [("Total", totals)]
+        return [(total, totals)]
     wins = [t - sum(row[i] for _, row in others) for i, t in enumerate(totals)]
-    first = [("Wins", wins)] if view.wins or any(wins) else []
-    return [*first, *others, ("Total", totals)]
+    first = [(say(language, "result.row_wins"), wins)] if view.wins or any(wins) else []
+    return [*first, *others, (total, totals)]
 
 
 def _amount(delta: int) -> str:
     return f"{delta:+,}".replace("-", "−") if delta else "0"
 
 
-def _payments_panel(view: ResultView, width: int) -> Image.Image:
+def _payments_panel(view: ResultView, width: int, language: str) -> Image.Image:
     """A small table: a column per seat, a row per kind of payment, the total in colour."""
-    rows = payment_rows(view)
+    rows = payment_rows(view, language)
     names = [name for name, _ in view.payments]
     label_w = max([text_width(label, PATTERN_PX) for label, _ in rows] + [60]) + 16
     seats = max(1, len(names))
@@ -309,14 +330,14 @@ def _payments_panel(view: ResultView, width: int) -> Image.Image:
     row_h = line_height(PAY_PX) + 2
     block = _panel(width, PAD + row_h * (len(rows) + 1) + PAD - 6)
     y = PAD - 4
-    paste_text(block, (PAD, y + 2), "Points", PATTERN_PX, TEXT_DIM)
+    paste_text(block, (PAD, y + 2), say(language, "result.points"), PATTERN_PX, TEXT_DIM)
     for index, name in enumerate(names):
         x = PAD + label_w + index * column_w + column_w - 8
         label, size = fit_size(name, PAY_PX, column_w - 12, 16)
         paste_text(block, (x, y + (PAY_PX - size) // 2), label, size, TEXT, align="r")
-    for label, deltas in rows:
+    for number, (label, deltas) in enumerate(rows, 1):
         y += row_h
-        is_total = label == "Total"
+        is_total = number == len(rows)
         paste_text(block, (PAD, y + 2), label, PATTERN_PX, TEXT if is_total else TEXT_DIM)
         for index, delta in enumerate(deltas):
             x = PAD + label_w + index * column_w + column_w - 8
@@ -327,15 +348,24 @@ def _payments_panel(view: ResultView, width: int) -> Image.Image:
     return block
 
 
-def _header(canvas: Image.Image, view: ResultView) -> None:
+def _badge(view: ResultView, language: str) -> str:
+    if view.is_draw:
+        return say(language, "result.badge_draw")
+    if len(view.wins) == 1:
+        return say(language, "result.badge_win")
+    return say(language, "result.badge_wins", count=len(view.wins))
+
+
+def _header(canvas: Image.Image, view: ResultView, language: str) -> None:
     canvas.paste(FELT_DARK, (0, 0, canvas.width, HEADER - 10))
-    label = "Draw" if view.is_draw else ("Win" if len(view.wins) == 1 else f"{len(view.wins)} wins")
+    label = _badge(view, language)
     pill_w = text_width(label, SUB_PX) + SUB_PX
     room = WIDTH - 3 * MARGIN - pill_w
-    title, size = fit_size(view.table_name, TITLE_PX, room, SUB_PX)
+    title, size = fit_size(worded(view.table_name, language), TITLE_PX, room, SUB_PX)
     paste_text(canvas, (MARGIN, 0), title, size, TEXT)
     channel = f"#{view.channel_name.lstrip('#')}" if view.channel_name else ""
-    sub = " · ".join(p for p in (channel, view.preset_name, "hand result") if p)
+    preset = worded(view.preset_name, language)
+    sub = " · ".join(p for p in (channel, preset, say(language, "result.subtitle")) if p)
     sub_y = line_height(TITLE_PX) - 8
     paste_text(canvas, (MARGIN, sub_y), fit_text(sub, SUB_PX, room), SUB_PX, TEXT_DIM)
     fill = BADGE_RED if view.is_draw else BADGE_BROWN

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
+from engine.i18n import worded
 from render.compose import TILE_GAP, Group, flow, meld_group, tile_row
 from render.style import (
     BADGE_BLUE,
@@ -28,10 +29,8 @@ from render.style import (
     PANEL,
     PANEL_TURN,
     RGB,
-    SUIT_NAMES,
     TEXT,
     TEXT_DIM,
-    WIND_NAMES,
     fit_size,
     fit_text,
     line_height,
@@ -43,6 +42,7 @@ from render.style import (
 )
 from render.tiles import Geometry, back_sprite, dimmed_sprite, frame_sprite, tile_sprite
 from render.views import SeatView, SetAside, TableView
+from render.words import say, suit_text, wind_text
 
 CELL_W, CELL_H = 288, 216  # the table is a 3 x 3 grid of cells: 864 x 648, 4:3
 POND = 36  # pond tiles: 16.7 px wide at 400 px
@@ -161,7 +161,7 @@ def _grid_box(cells: Box, cell_w: int, cell_h: int) -> Box:
     return (c0 * cell_w + half, r0 * cell_h + half, c1 * cell_w - half, r1 * cell_h - half)
 
 
-def plan_table(view: TableView) -> TablePlan:
+def plan_table(view: TableView, language: str = "en") -> TablePlan:
     """Lay the table out without drawing: the renderer and the tests share these positions."""
     count = seat_count(view)
     places, centre, header = LAYOUTS[count]
@@ -181,7 +181,7 @@ def plan_table(view: TableView) -> TablePlan:
             _grid_box(card_cells, cell_w, cell_h),
         )
         _plan_pond(plan, seat, _grid_box(pond_cells, cell_w, cell_h), columns)
-        _plan_card(plan, view, index, seat)
+        _plan_card(plan, view, index, seat, language)
         seats.append(plan)
     return TablePlan(
         3 * cell_w,
@@ -216,10 +216,12 @@ def _count_group(count: int) -> Group:
     return group
 
 
-def _set_aside_group(item: SetAside, wild: frozenset[int], size: int = SMALL) -> Group:
+def _set_aside_group(
+    item: SetAside, wild: frozenset[int], language: str, size: int = SMALL
+) -> Group:
     """A label then its tiles (face-down ones as backs); bird hits get a gold frame later."""
     group = Group()
-    label = text_image(item.label, SUB_PX, TEXT_DIM)
+    label = text_image(worded(item.label, language), SUB_PX, TEXT_DIM)
     group.add(label, 0, (Geometry(size).height - label.height) // 2)
     for tile in item.tiles:
         group.append(tile_sprite(tile, size, wild=tile in wild), 3)
@@ -228,7 +230,7 @@ def _set_aside_group(item: SetAside, wild: frozenset[int], size: int = SMALL) ->
     return group
 
 
-def _card_groups(view: TableView, index: int, seat: SeatView) -> list[Group]:
+def _card_groups(view: TableView, index: int, seat: SeatView, language: str) -> list[Group]:
     """The hidden count (or a finished hand face up), flowers, set-aside tiles, then melds."""
     groups = []
     if seat.concealed_count:
@@ -237,7 +239,7 @@ def _card_groups(view: TableView, index: int, seat: SeatView) -> list[Group]:
         groups.append(tile_row(seat.revealed[start : start + 7], SMALL, view.wild))
     if seat.bonus:
         groups.append(tile_row(seat.bonus, SMALL))
-    groups.extend(_set_aside_group(item, view.wild) for item in seat.set_aside)
+    groups.extend(_set_aside_group(item, view.wild, language) for item in seat.set_aside)
     seats = seat_count(view)
     groups.extend(meld_group(m, MELD, index, view.wild, seats) for m in seat.melds)
     return groups
@@ -247,10 +249,10 @@ def _info_bottom(card: Box) -> int:
     return card[1] + PAD + line_height(NAME_PX) + line_height(INFO_PX) + 2
 
 
-def _plan_card(plan: SeatPlan, view: TableView, index: int, seat: SeatView) -> None:
+def _plan_card(plan: SeatPlan, view: TableView, index: int, seat: SeatView, language: str) -> None:
     x0, _, x1, _ = plan.card
     left = x0 + PAD
-    groups = _card_groups(view, index, seat)
+    groups = _card_groups(view, index, seat, language)
     rows = flow(groups, x1 - PAD - left, GROUP_GAP)
     y = _info_bottom(plan.card) + 4
     count_group = groups[0] if seat.concealed_count else None
@@ -263,20 +265,26 @@ def _plan_card(plan: SeatPlan, view: TableView, index: int, seat: SeatView) -> N
         y = base + 6
 
 
-def render_table(view: TableView) -> Image.Image:
-    """Draw the public table: no concealed tile exists in the view, so none is drawn."""
-    plan = plan_table(view)
+def render_table(view: TableView, language: str = "en") -> Image.Image:
+    """Draw the public table in `language`: no concealed tile exists in the view, so none is
+    drawn."""
+    plan = plan_table(view, language)
     canvas = Image.new("RGB", (plan.width, plan.height), FELT_DARK)
     for index, (seat, seat_plan) in enumerate(zip(view.seats, plan.seats, strict=True)):
-        _draw_seat(canvas, view, index, seat, seat_plan)
-    _draw_centre(canvas, view, plan)
+        _draw_seat(canvas, view, index, seat, seat_plan, language)
+    _draw_centre(canvas, view, plan, language)
     if plan.header:
-        _draw_header(canvas, view, plan.header)
+        _draw_header(canvas, view, plan.header, language)
     return canvas
 
 
 def _draw_seat(
-    canvas: Image.Image, view: TableView, index: int, seat: SeatView, plan: SeatPlan
+    canvas: Image.Image,
+    view: TableView,
+    index: int,
+    seat: SeatView,
+    plan: SeatPlan,
+    language: str,
 ) -> None:
     box = plan.box
     turn = view.turn == index
@@ -284,7 +292,7 @@ def _draw_seat(
         rim = (box[0] - RIM, box[1] - RIM, box[2] + RIM, box[3] + RIM)
         rounded_box(canvas, _clip(rim, canvas), 14, GOLD)
     rounded_box(canvas, box, 10, PANEL_TURN if turn else PANEL)
-    _seat_info(canvas, view, index, plan)
+    _seat_info(canvas, view, index, plan, language)
     for group, x, base in plan.groups:
         group.paste(canvas, x, base)
     latest = view.latest[1] if view.latest and view.latest[0] == index else None
@@ -309,12 +317,13 @@ def _clip(box: Box, canvas: Image.Image) -> Box:
     return (max(0, box[0]), max(0, box[1]), min(canvas.width, box[2]), min(canvas.height, box[3]))
 
 
-def _badges(seat: SeatView) -> list[tuple[str, RGB]]:
+def _badges(seat: SeatView, language: str) -> list[tuple[str, RGB]]:
     badges = []
     if seat.void_suit:
-        badges.append((f"Void {SUIT_NAMES[seat.void_suit]}", BADGE_BLUE))
+        badges.append((say(language, "table.void", suit=suit_text(seat.void_suit)), BADGE_BLUE))
     if seat.won or seat.wins:
-        badges.append((f"Won ×{seat.wins}" if seat.wins > 1 else "Won", BADGE_GREEN))
+        won = say(language, "table.won_times", count=seat.wins) if seat.wins > 1 else None
+        badges.append((won or say(language, "table.won"), BADGE_GREEN))
     return badges
 
 
@@ -322,7 +331,9 @@ def clock_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _seat_info(canvas: Image.Image, view: TableView, index: int, plan: SeatPlan) -> None:
+def _seat_info(
+    canvas: Image.Image, view: TableView, index: int, plan: SeatPlan, language: str
+) -> None:
     """Wind tile, name and dealer mark; then points, the clock and badges."""
     seat = view.seats[index]
     turn = view.turn == index
@@ -332,21 +343,22 @@ def _seat_info(canvas: Image.Image, view: TableView, index: int, plan: SeatPlan)
     canvas.paste(wind, (x, y + 2), wind)
     right = x1 - PAD
     if seat.is_dealer:
-        width = text_width("Dealer", INFO_PX) + INFO_PX
+        dealer = say(language, "table.dealer")
+        width = text_width(dealer, INFO_PX) + INFO_PX
         right -= width
-        pill(canvas, (right, y + 3), "Dealer", INFO_PX, BADGE_RED)
+        pill(canvas, (right, y + 3), dealer, INFO_PX, BADGE_RED)
         right -= 6
     name_x = x + SMALL + 8
     name, size = fit_size(seat.name, NAME_PX, right - name_x, round(NAME_PX * 0.7))
     top = y - 3 + (NAME_PX - size) // 2
     paste_text(canvas, (name_x, top), name, size, GOLD if turn else TEXT)
     y += line_height(NAME_PX)
-    points = f"{seat.points:,} pts".replace("-", "−")
+    points = say(language, "table.points", points=f"{seat.points:,}".replace("-", "−"))
     x += paste_text(canvas, (x, y), points, INFO_PX, TEXT) + 10
     if seat.clock is not None:
         clock = clock_text(seat.clock)
         x += pill(canvas, (x, y), clock, INFO_PX, GOLD if turn else BADGE_GREY, FELT_DARK) + 6
-    for text, fill in _badges(seat):
+    for text, fill in _badges(seat, language):
         if x + text_width(text, SUB_PX) + SUB_PX > x1 - PAD:
             break
         x += pill(canvas, (x, y + 2), text, SUB_PX, fill) + 6
@@ -378,14 +390,14 @@ def _arrow(canvas: Image.Image, tip: tuple[int, int], side: str, size: int) -> N
     canvas.paste(GOLD, (*at, at[0] + size, at[1] + size), mask)
 
 
-def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan) -> None:
+def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language: str) -> None:
     """Round and wall on top; the latest discard, large; the arrow to the seat to act."""
     x0, y0, x1, y1 = plan.centre
     rounded_box(canvas, plan.centre, 12, FELT)
     cx = (x0 + x1) // 2
     wind = tile_sprite(27 + view.prevailing_wind, SMALL)
-    round_label = f"{WIND_NAMES[view.prevailing_wind]} round"
-    wall = f"Wall {view.wall_left}"
+    round_label = say(language, "table.round", wind=wind_text(view.prevailing_wind))
+    wall = say(language, "table.wall", count=view.wall_left)
     line_w = wind.width + 6 + text_width(round_label, INFO_PX) + 14 + text_width(wall, INFO_PX)
     x = cx - line_w // 2
     canvas.paste(wind, (x, y0 + PAD), wind)
@@ -397,7 +409,8 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan) -> None:
     bottom = y1 - PAD
     latest_size = LATEST
     if plan.header is None and view.set_aside:  # no free side: a second line under the round
-        _draw_set_aside(canvas, view, (x0 + PAD, middle_top, x1 - PAD, bottom), centred=True)
+        box = (x0 + PAD, middle_top, x1 - PAD, bottom)
+        _draw_set_aside(canvas, view, box, language, centred=True)
         middle_top += Geometry(SMALL).height + 6
         latest_size = LATEST - 8
     caption_h = line_height(SUB_PX)
@@ -433,14 +446,14 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan) -> None:
             tip = (x1 - PAD - arrow, tip[1])
         _arrow(canvas, tip, side, arrow)
     if show_status:  # with a seat to act, the arrow says it
-        status = fit_text(view.status, SUB_PX, x1 - x0 - 2 * PAD)
+        status = fit_text(worded(view.status, language), SUB_PX, x1 - x0 - 2 * PAD)
         paste_text(canvas, (cx, status_y), status, SUB_PX, GOLD, align="c")
 
 
 def _draw_set_aside(
-    canvas: Image.Image, view: TableView, box: Box, *, centred: bool = False
+    canvas: Image.Image, view: TableView, box: Box, language: str, *, centred: bool = False
 ) -> None:
-    groups = [_set_aside_group(item, view.wild) for item in view.set_aside]
+    groups = [_set_aside_group(item, view.wild, language) for item in view.set_aside]
     x = box[0]
     if centred:
         total = sum(g.width for g in groups) + 14 * (len(groups) - 1)
@@ -463,24 +476,25 @@ def _frame_hits(canvas: Image.Image, item: SetAside, group: Group, x: int, base:
             canvas.paste(frame, (x + dx - offset, base + dy - offset), frame)
 
 
-def _draw_header(canvas: Image.Image, view: TableView, box: Box) -> None:
+def _draw_header(canvas: Image.Image, view: TableView, box: Box, language: str) -> None:
     """Where a seat is empty: which table, the preset, the status and set-aside tiles."""
     x0, y0, x1, y1 = box
     rounded_box(canvas, box, 12, FELT)
     x, y = x0 + PAD + 4, y0 + PAD
     room = x1 - x - PAD
-    title, size = fit_size(view.table_name, TITLE_PX, room, SUB_PX)
+    title, size = fit_size(worded(view.table_name, language), TITLE_PX, room, SUB_PX)
     paste_text(canvas, (x, y), title, size, TEXT)
     y += line_height(TITLE_PX)
     channel = f"#{view.channel_name.lstrip('#')}" if view.channel_name else ""
-    parts = [p for p in (channel, view.preset_name) if p]
+    parts = [p for p in (channel, worded(view.preset_name, language)) if p]
     lines = [" · ".join(parts)] if text_width(" · ".join(parts), SUB_PX) <= room else parts
     for line in lines:
         paste_text(canvas, (x, y), fit_text(line, SUB_PX, room), SUB_PX, TEXT_DIM)
         y += line_height(SUB_PX)
     y += 6
     if view.status:
-        paste_text(canvas, (x, y), fit_text(view.status, INFO_PX, x1 - x - PAD), INFO_PX, GOLD)
+        status = fit_text(worded(view.status, language), INFO_PX, x1 - x - PAD)
+        paste_text(canvas, (x, y), status, INFO_PX, GOLD)
         y += line_height(INFO_PX) + 6
     if view.set_aside and y + Geometry(SMALL).height <= y1 - PAD:
-        _draw_set_aside(canvas, view, (x, y, x1 - PAD, y1 - PAD))
+        _draw_set_aside(canvas, view, (x, y, x1 - PAD, y1 - PAD), language)

@@ -3,13 +3,20 @@
 The renderer never sees the engine's hand state, only these views, so a public picture cannot
 draw a hidden tile: a SeatView carries the *number* of concealed tiles, never the tiles.
 Sequences given as lists are stored as tuples so views stay hashable and immutable.
+
+Fields that are words a player reads (`Label`) hold an `engine.i18n.Text`, worded in each
+reader's language when drawn, or a plain string (a name, or words in no particular language).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from engine.i18n import Text
+from engine.scoring.names import pattern_words
 from engine.tiles import Meld, Tile
+
+Label = Text | str  # words drawn in the reader's language (Text) or as they are (str)
 
 
 def _freeze(view: object) -> None:
@@ -32,7 +39,7 @@ class SetAside:
     `face_down` counts tiles still hidden (the horse before it is revealed): drawn as backs.
     """
 
-    label: str
+    label: Label
     tiles: tuple[Tile, ...] = ()
     face_down: int = 0
     hits: frozenset[int] = frozenset()  # indexes into `tiles` that counted (bird hits)
@@ -57,7 +64,7 @@ def _check_void(suit: str | None) -> None:
 class HandView:
     """One player's own hand, for their DM."""
 
-    table_name: str
+    table_name: Label
     channel_name: str
     seat_wind: int  # 0-3; seats count from the dealer, so this is also the seat index
     concealed: tuple[Tile, ...]
@@ -68,7 +75,7 @@ class HandView:
     fixed_first: frozenset[Tile] = frozenset()  # kinds sorted to the front (fixed-kong tiles)
     player_name: str = ""
     void_suit: str | None = None  # 'm', 'p' or 's' once declared: those tiles are marked
-    blocked: tuple[str, ...] = ()  # short notes of what the player may not do now
+    blocked: tuple[Label, ...] = ()  # short notes of what the player may not do now
     set_aside: tuple[SetAside, ...] = ()  # the table's set-aside tiles, e.g. the wild indicator
     seat_count: int = MAX_SEATS  # seats at the table: turns claimed tiles towards their giver
 
@@ -110,15 +117,15 @@ class SeatView:
 class TableView:
     """The public table, for the channel message."""
 
-    table_name: str
+    table_name: Label
     channel_name: str
-    preset_name: str
+    preset_name: Label
     seats: tuple[SeatView, ...]  # two to four, in seat order; the seat count is len(seats)
     wall_left: int
     prevailing_wind: int = 0
     turn: int | None = None  # the seat to act, or None between turns
     latest: tuple[int, int] | None = None  # (seat, pond index) of the latest discard
-    status: str = ""  # one short line, e.g. "South may call"
+    status: Label = ""  # one short line, e.g. "South may call"
     wild: frozenset[Tile] = frozenset()
     set_aside: tuple[SetAside, ...] = ()  # horse, birds, wild indicator: shown in the centre
 
@@ -137,7 +144,7 @@ class TableView:
 class WinView:
     """One win of a hand: the winning hand and how it scored."""
 
-    winner: str
+    winner: Label  # the name; the picture adds the seat's wind when seat_wind is known
     concealed: tuple[Tile, ...]  # without the winning tile
     win_tile: Tile
     melds: tuple[Meld, ...] = ()
@@ -145,10 +152,11 @@ class WinView:
     patterns: tuple[tuple[str, int], ...] = ()  # (pattern id or name, value)
     total: int = 0
     limit: bool = False
-    by: str = ""  # e.g. 'self draw', 'discard from South'
+    by: Label = ""  # e.g. 'self draw', 'discard from South'
     seat_wind: int | None = None  # turns claimed tiles towards their giver when known
     paid_by: tuple[tuple[str, int], ...] = ()  # (payer name, points paid for this win)
     seat_count: int = MAX_SEATS  # seats at the table, with seat_wind
+    notes: tuple[Label, ...] = ()  # after how it came, e.g. each loser's fan and payment
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -159,17 +167,18 @@ class WinView:
 class ResultView:
     """The end of a hand: its wins (none for a draw) and what each seat paid or received."""
 
-    table_name: str
-    preset_name: str
-    unit: str  # 'faan', 'fan', 'points'
+    table_name: Label
+    preset_name: Label
+    unit: str  # 'faan', 'fan', 'tai', 'points'
     wins: tuple[WinView, ...] = ()
     payments: tuple[tuple[str, int], ...] = ()  # (player name, points won or lost), seat order
     channel_name: str = ""
-    note: str = ""  # e.g. 'Wall exhausted'
+    note: Label = ""  # e.g. 'Wall exhausted'
     # other settlements of the hand besides its wins: (label, ((name, delta), ...)), e.g. kongs
-    other_payments: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    other_payments: tuple[tuple[Label, tuple[tuple[str, int], ...]], ...] = ()
     wild: frozenset[Tile] = frozenset()
     set_aside: tuple[SetAside, ...] = ()  # revealed at the end: the horse, the birds and hits
+    family: str = ""  # the scoring family (preset.family), whose terms name the patterns
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -181,5 +190,4 @@ class ResultView:
 
 def pretty_pattern(name: str) -> str:
     """'little_three_dragons' -> 'Little three dragons'; already pretty names pass unchanged."""
-    text = " ".join(name.replace("_", " ").split())
-    return text[:1].upper() + text[1:]
+    return pattern_words(name)

@@ -333,12 +333,17 @@ def test_requests_guangdong_cannot_have_are_refused(fields: dict[str, object], w
 def test_the_horse_is_face_down_at_the_table_and_revealed_in_the_result() -> None:
     state = HandState.arranged(GUANGDONG, EXAMPLE_HANDS, draws="5p", replacements="2m")
     (horse,) = table_view_from_state(state).set_aside
-    assert (horse.label, horse.tiles, horse.face_down) == ("Horse", (), 1)
+    assert (str(horse.label), horse.tiles, horse.face_down) == ("Horse", (), 1)
     act(state, "0 discard 9p", "1 win")
     result = result_view_from_state(state)
     (horse,) = result.set_aside
-    assert (horse.label, horse.tiles, horse.face_down) == ("Horse: South", (parse_tile("2m"),), 0)
-    assert ("Horse", (("Player 1", 4), ("Player 3", -2), ("Player 4", -2))) in result.other_payments
+    assert (str(horse.label), horse.tiles, horse.face_down) == (
+        "Horse: South",
+        (parse_tile("2m"),),
+        0,
+    )
+    paid = [(str(label), deltas) for label, deltas in result.other_payments]
+    assert ("Horse", (("Player 1", 4), ("Player 3", -2), ("Player 4", -2))) in paid
     png = to_png(render_result(result))
     assert png.startswith(b"\x89PNG")
     # the terminal and Discord narration reveal it with the win

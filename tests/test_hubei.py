@@ -603,10 +603,10 @@ def test_pictures_badge_the_wild_show_it_and_the_special_kongs() -> None:
     discard(state, 0, "7z")
     hand = hand_view_from_state(state, 0)
     assert hand.wild == frozenset({t("5p")}) and hand.fixed_first == frozenset({RED})
-    assert [(a.label, a.tiles) for a in hand.set_aside] == [("Wild", (t("5p"),))]
+    assert [(str(a.label), a.tiles) for a in hand.set_aside] == [("Wild", (t("5p"),))]
     table = table_view_from_state(state)
     assert table.wild == frozenset({t("5p")})
-    assert [(a.label, a.tiles) for a in table.seats[0].set_aside] == [("Kongs", (RED,))]
+    assert [(str(a.label), a.tiles) for a in table.seats[0].set_aside] == [("Kongs", (RED,))]
     assert table.seats[1].set_aside == ()
 
 
@@ -616,7 +616,9 @@ def test_a_seats_own_picture_notes_its_pass_blocks() -> None:
     state = open_hand_state()
     discard(state, 2, "5s")
     state.apply(Action(1, ActionKind.PASS))
-    assert hand_view_from_state(state, 1).blocked == ("no win on a discard until your draw",)
+    assert tuple(map(str, hand_view_from_state(state, 1).blocked)) == (
+        "no win on a discard until your draw",
+    )
     assert hand_view_from_state(state, 3).blocked == ()
 
 
@@ -726,7 +728,8 @@ def test_the_result_names_each_paying_losers_fan_and_payment() -> None:
     state.apply(Action(1, ActionKind.WIN))
     pass_others(state)
     view = result_view_from_state(state, ["Ann", "Bob", "Cy", "Di"])
-    assert view.wins[0].by == "a discard from Cy · Cy 0 fan pays 2"
+    win = view.wins[0]
+    assert " · ".join(map(str, (win.by, *win.notes))) == "a discard from Cy · Cy 0 fan pays 2"
     assert view.wins[0].patterns == (("hard_win", 1),)
 
 

@@ -12,6 +12,7 @@ import dataclasses
 import pytest
 from PIL import Image
 
+from engine.i18n import LANGUAGES
 from engine.presets import PRESETS
 from render import render_hand, render_result, render_table
 from render import table as table_module
@@ -92,13 +93,14 @@ def table_cases() -> list[tuple[str, TableView]]:
     return cases
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("name", "view"), table_cases(), ids=[n for n, _ in table_cases()])
-def test_table_reads_at_400_px(name: str, view: TableView) -> None:
-    image = render_table(view)
+def test_table_reads_at_400_px(name: str, view: TableView, language: str) -> None:
+    image = render_table(view, language)
     small = shown(image)
     scale = small.width / image.width
     assert small.width == EMBED_W, f"{name}: {image.size} is shown {small.size}, not 400 wide"
-    plan = table_module.plan_table(view)
+    plan = table_module.plan_table(view, language)
     # each seat's latest discard alone in its pond (same layout): its footprint is measurable
     alone = dataclasses.replace(
         view,
@@ -108,9 +110,9 @@ def test_table_reads_at_400_px(name: str, view: TableView) -> None:
             for seat in view.seats
         ),
     )
-    alone_small = shown(render_table(alone))
+    alone_small = shown(render_table(alone, language))
     measured = []
-    for seat_plan in table_module.plan_table(alone).seats:
+    for seat_plan in table_module.plan_table(alone, language).seats:
         for _, x, y in seat_plan.pond:
             middle_x = round((x + table_module.POND / 2) * scale)
             rows = range(
@@ -162,8 +164,11 @@ def test_the_latest_discard_in_the_centre_is_at_least_24_px_wide_at_400() -> Non
     assert width >= 24, f"latest discard {width} px at 400 px"
 
 
-def test_seat_count_changes_the_layout_not_the_size() -> None:
-    sizes = {render_table(sample_table_view(seats=n, discards=12)).size for n in (2, 3, 4)}
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_seat_count_changes_the_layout_not_the_size(language: str) -> None:
+    sizes = {
+        render_table(sample_table_view(seats=n, discards=12), language).size for n in (2, 3, 4)
+    }
     assert sizes == {(864, 648)}
     sides = [
         [plan.side for plan in table_module.plan_table(sample_table_view(seats=n)).seats]
@@ -195,17 +200,22 @@ def test_panels_never_overlap_and_stay_inside() -> None:
 @pytest.mark.parametrize(
     ("name", "draw", "min_width"),
     [
-        ("one win", lambda: render_result(sample_result_view()), 400),
-        ("draw", lambda: render_result(sample_result_view(draw=True)), 400),
-        ("blood flow, eight wins", lambda: render_result(sample_bloodflow_result()), 380),
-        ("hand 14", lambda: render_hand(sample_hand_view(14)), 400),
-        ("hand 17", lambda: render_hand(sample_hand_view(17)), 400),
-        ("marked hand", lambda: render_hand(sample_marked_hand_view()), 400),
+        ("one win", lambda lang: render_result(sample_result_view(), lang), 400),
+        ("draw", lambda lang: render_result(sample_result_view(draw=True), lang), 400),
+        (
+            "blood flow, eight wins",
+            lambda lang: render_result(sample_bloodflow_result(), lang),
+            380,
+        ),
+        ("hand 14", lambda lang: render_hand(sample_hand_view(14), lang), 400),
+        ("hand 17", lambda lang: render_hand(sample_hand_view(17), lang), 400),
+        ("marked hand", lambda lang: render_hand(sample_marked_hand_view(), lang), 400),
     ],
 )
-def test_results_and_hands_are_shown_wide(name: str, draw, min_width: int) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_results_and_hands_are_shown_wide(name: str, draw, min_width: int, language: str) -> None:  # type: ignore[no-untyped-def]
     """Wide enough that the embed's 300 px height leaves them (nearly) 400 px wide."""
-    small = shown(draw())
+    small = shown(draw(language))
     assert small.width >= min_width, f"{name}: shown {small.size}"
 
 

@@ -225,7 +225,7 @@ def test_birds_face_down_at_the_table_revealed_with_their_hits_and_wild_badges()
     table = table_view_from_state(state)
     assert table.wild == frozenset({RED}) and hand_view_from_state(state, 1).wild == {RED}
     (birds,) = table.set_aside
-    assert (birds.label, birds.tiles, birds.face_down) == ("Birds", (), 4)
+    assert (str(birds.label), birds.tiles, birds.face_down) == ("Birds", (), 4)
     act(state, "0 discard 6s", "1 win")
     result = result_view_from_state(state)
     (birds,) = result.set_aside

@@ -102,7 +102,7 @@ def test_an_export_of_another_version_or_format_is_refused() -> None:
 async def test_frames_show_every_hand_open_and_jump_to_calls_and_wins(store: Store) -> None:
     log = await exported(store, await finished_hand(store, "sichuan-bb"))
     found = frames(log)
-    assert found[0].step == 0 and found[0].caption == "The deal"
+    assert found[0].step == 0 and str(found[0].caption) == "The deal"
     for frame in found:
         assert all(seat.concealed_count == 0 and seat.revealed for seat in frame.view.seats)
     # each frame differs from the one before it, or marks a call or a win
@@ -159,3 +159,22 @@ async def test_a_private_tables_hands_replay_only_for_its_players(store: Store) 
     assert await stored_replay(store, hand_id) == mine  # the command line: the file's owner
     public = await finished_hand(store, "hkos-3-v1")
     assert (await stored_replay(store, public, "999")).hand_id == public
+
+
+async def test_replay_steps_in_the_readers_language(
+    store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = await exported(store, await finished_hand(store, "sichuan-bb"))
+    found = frames(log)
+    assert found[0].caption.in_language("zh-CN") == "发牌"  # type: ignore[union-attr]
+    discard = next(f for f in found if " discards " in str(f.caption))
+    english = str(discard.caption)
+    simplified = discard.caption.in_language("zh-CN")  # type: ignore[union-attr]
+    traditional = discard.caption.in_language("zh-TW")  # type: ignore[union-attr]
+    tile = english.rsplit(" ", 1)[1]
+    assert simplified.endswith(f"） 打出 {tile}") and traditional.endswith(f"） 打出 {tile}")
+    path = tmp_path / "hand.json"
+    path.write_text(log.dumps(), encoding="utf-8")
+    assert main(["replay", "--log", str(path), "--lang", "zh-TW"]) == 0
+    printed = capsys.readouterr().out
+    assert "   0 發牌" in printed and " 打出 " in printed and "discards" not in printed

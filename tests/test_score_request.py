@@ -301,3 +301,62 @@ def test_the_score_command_gives_one_line_and_no_traceback(tmp_path) -> None:  #
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert len(done.stderr.splitlines()) == 2 and len(done.stdout.splitlines()) == 4
+
+
+# ------------------------------------------------------------------ lang: the message's language
+
+
+def test_lang_words_the_message_and_leaves_the_ids_english() -> None:
+    chows = request(hand="123m456p789s234s77m")  # all chows 1 + no bonus tiles 1: below 3
+    english = score_request(chows)
+    simplified = score_request({**chows, "lang": "zh-CN"})
+    traditional = score_request({**chows, "lang": "zh-TW"})
+    assert english["message"] == "2 faan is below this table's 3-faan minimum"
+    assert simplified["message"] == "2 番，不到本桌 3 番起胡"
+    assert traditional["message"] == "2 番，不到本桌 3 番起胡"
+    without = {k: v for k, v in simplified.items() if k != "message"}
+    assert without == {k: v for k, v in english.items() if k != "message"}  # ids, fan: the same
+    assert score_request({**chows, "lang": "en"}) == english
+
+
+@pytest.mark.parametrize(
+    ("fields", "simplified", "traditional"),
+    [
+        (
+            {"hand": "123m456p789s234s78m", "win": "8m"},
+            "这手牌既不是 4 组牌加一对将，也不是十三幺",
+            "這手牌既不是 4 組牌加一對眼，也不是十三么",
+        ),
+        (
+            {"preset": "sichuan-bb", "hand": "123m456m789p111m22m", "win": "2m", "void": "p"},
+            "这手牌里有缺的那一门（p）",
+            "這手牌裡有缺的那一門（p）",
+        ),
+        (
+            {"preset": "hubei-laizi", "hand": "123m456m789m111p22s", "win": "2s", "wild": "9s"},
+            "必须开口（吃、碰、明杠或补杠）才能胡牌",
+            "必須開口（吃、碰、明槓或補槓）才能胡牌",
+        ),
+    ],
+)
+def test_a_hand_that_does_not_win_says_why_in_chinese(
+    fields: dict[str, object], simplified: str, traditional: str
+) -> None:
+    assert score_request({**request(**fields), "lang": "zh-CN"})["message"] == simplified
+    assert score_request({**request(**fields), "lang": "zh-TW"})["message"] == traditional
+
+
+@pytest.mark.parametrize("value", ["fr", "zh", "", 3, None])
+def test_a_language_we_do_not_answer_in_is_refused(value: object) -> None:
+    with pytest.raises(RequestError, match=r"lang: .* is not one of en, zh-CN, zh-TW"):
+        score_request({**BASE, "lang": value})
+
+
+def test_lang_in_json_lines() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    chows = json.dumps({**request(hand="123m456p789s234s77m"), "lang": "zh-TW"})
+    bad = json.dumps({**BASE, "lang": "de"})
+    assert run_score_lines([chows, bad], out, err) == 2
+    first, second = (json.loads(line) for line in out.getvalue().splitlines())
+    assert first["message"] == "2 番，不到本桌 3 番起胡" and first["reason"] == "below_minimum"
+    assert "lang" in second["error"] and "lang" in err.getvalue()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.runtime import Decision, ManualTimers, TableError
-from bot.terminal import Ask, as_you, image_dir, play, read_answer
+from bot.terminal import Ask, as_you, image_dir, play, read_answer, terminal_language
 from engine.actions import Action
 from engine.presets import PRESETS
 from engine.tiles import parse_tiles
@@ -40,6 +40,7 @@ def options(**values: object) -> argparse.Namespace:
         "time": None,
         "players": None,
         "level": "easy",
+        "lang": "en",
     }
     return argparse.Namespace(**{**defaults, **values})
 
@@ -238,3 +239,64 @@ def test_images_must_name_a_directory(tmp_path: Path) -> None:
     with pytest.raises(TableError, match="is a file, not a directory"):
         image_dir(str(existing))
     assert image_dir(str(tmp_path / "new")) == tmp_path / "new"
+
+
+# ------------------------------------------------------------------ in the reader's language
+
+
+async def test_play_in_simplified_chinese_prints_the_terminals_own_lines_in_chinese(
+    tmp_path: Path,
+) -> None:
+    out = io.StringIO()
+    args = options(preset="sichuan-bb", seed=3, hands=1, lang="zh-CN", images=str(tmp_path))
+    assert await play(args, scripted([""] * 800), out) == 0
+    text = out.getvalue()
+    assert text.startswith("四川血战到底（sichuan-bb），种子 3。你是「你」；输入 q 退出。")
+    assert "--- 东风圈 · 余牌 " in text
+    assert "你的手牌（东）：" in text and "  <- 建议（Enter）" in text
+    assert "还有 40 秒，时间到了由电脑代打。" in text  # the Sichuan table clock
+    seat_lines = [line for line in text.splitlines() if line[1:2] in "东南西北" and " 分 " in line]
+    assert seat_lines and all("副露 " in line and "牌河 " in line for line in seat_lines)
+    assert "排名：1. " in text
+    for english in ("Your hand", "round · wall", "suggested", "Standings", "pts"):
+        assert english not in text
+    assert (tmp_path / "table.png").read_bytes().startswith(b"\x89PNG")
+
+
+async def test_traditional_chinese_and_the_quit_line() -> None:
+    out = io.StringIO()
+    assert await play(options(seed=5, lang="zh-TW"), scripted(["q"]), out) == 0
+    text = out.getvalue()
+    assert text.startswith("香港舊式麻雀（hkos-3-v1）") and "再見。" in text
+    assert "--- 東風圈 · 餘牌 " in text
+
+
+def test_refusals_are_in_the_players_language_and_chinese_call_words_are_read() -> None:
+    turn = decision("0 discard 5m", "0 discard 7z", "0 kong 5m")
+    assert read_answer("9", turn, language="zh-CN") == Ask("没有第 9 项：请输入 1 到 3 的数字。")
+    assert read_answer("win", turn, language="zh-TW") == Ask("現在不能胡。")
+    held = tuple(parse_tiles("5m5m5m5m7z"))
+    assert read_answer("杠", turn, held) == Action.parse("0 kong 5m")
+    claim = decision("1 pung 5m", "1 pass", kind="claim")
+    assert read_answer("碰", claim) == Action.parse("1 pung 5m")
+    assert read_answer("过", claim) == Action.parse("1 pass")
+    assert read_answer("碰 7z", claim, language="zh-CN") == Ask("现在不能碰 7z。")
+    voids = decision("0 void m", "0 void p", "0 void s")
+    assert read_answer("缺 万", voids) == Action.parse("0 void m")
+    assert read_answer("条", voids) == Action.parse("0 void s")
+
+
+def test_the_language_comes_from_lang_then_the_posix_locale_then_english() -> None:
+    assert terminal_language("zh-TW", {"LANG": "zh_CN.UTF-8"}) == "zh-TW"
+    assert terminal_language(None, {"LANG": "zh_CN.UTF-8"}) == "zh-CN"
+    assert terminal_language(None, {"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}) == "zh-TW"
+    assert terminal_language(None, {"LANG": "C.UTF-8"}) == "en"
+    assert terminal_language(None, {}) == "en"
+
+
+def test_play_takes_lang_on_the_command_line_and_refuses_another() -> None:
+    from bot.cli import _parser
+
+    assert _parser().parse_args(["play", "--lang", "zh-CN"]).lang == "zh-CN"
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["play", "--lang", "fr"])

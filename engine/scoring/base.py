@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from engine.i18n import Text, has, worded
 from engine.tiles import Meld, Tile
 
 if TYPE_CHECKING:
@@ -79,14 +80,15 @@ class Score:
     patterns: tuple[Pattern, ...] = ()
     points: dict[str, int] = field(default_factory=dict)
     reason: str | None = None  # not_a_winning_hand or below_minimum when not valid
-    message: str = ""
+    message: Text | str = ""  # why it is not valid, worded per reader
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, language: str = "en") -> dict[str, object]:
+        """The answer of `score`; `message` in `language` (pattern ids stay English)."""
         if not self.valid:
             out: dict[str, object] = {
                 "valid": False,
                 "reason": self.reason,
-                "message": self.message,
+                "message": worded(self.message, language),
             }
             if self.reason == "below_minimum":
                 out["fan"] = self.fan
@@ -111,5 +113,14 @@ def below_minimum(preset: Preset, fan: int, patterns: tuple[Pattern, ...]) -> Sc
         unit=unit,
         patterns=patterns,
         reason="below_minimum",
-        message=f"{fan} {unit} is below this table's {preset.min_fan}-{unit} minimum",
+        message=Text(
+            "score.below_minimum",
+            {"fan": fan, "unit": unit_text(unit), "minimum": preset.min_fan},
+        ),
     )
+
+
+def unit_text(unit: str) -> Text | str:
+    """faan, fan, tai or points, worded per reader; another unit as it is."""
+    key = f"score.unit.{unit}"
+    return Text(key) if has(key) else unit

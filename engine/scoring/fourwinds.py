@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.decompose import is_nine_gates, is_thirteen_orphans
+from engine.i18n import Text
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.scoring.hkos import Shape, count_in, is_seven_pairs, tile_suits, winning_shapes
@@ -119,10 +120,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
             valid=False,
             unit=preset.unit,
             reason="not_a_winning_hand",
-            message=(
-                f"the tiles are neither {preset.sets} sets and a pair, seven different pairs "
-                "nor thirteen orphans"
-            ),
+            message=Text("score.fourwinds.not_winning", {"sets": preset.sets}),
         )
     limits = limit_patterns(ctx, shapes, orphans)
     if limits:

@@ -26,6 +26,7 @@ Decisions where RULES.md leaves room:
 from __future__ import annotations
 
 from engine.decompose import is_nine_gates, is_thirteen_orphans
+from engine.i18n import Text
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.scoring.hkos import Shape, count_in, is_seven_pairs, tile_suits, winning_shapes
@@ -74,10 +75,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
             valid=False,
             unit=preset.unit,
             reason="not_a_winning_hand",
-            message=(
-                f"the tiles are neither {preset.sets} sets and a pair, seven pairs "
-                "nor thirteen orphans"
-            ),
+            message=Text("score.hk3fan.not_winning", {"sets": preset.sets}),
         )
     patterns = max(readings, key=lambda found: (_capped(preset, found), _total(found)))
     fan = _capped(preset, patterns)

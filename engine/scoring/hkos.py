@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.decompose import decompositions, is_nine_gates, is_thirteen_orphans
+from engine.i18n import Text
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.shapes import ShapeRules
@@ -138,7 +139,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
             valid=False,
             unit=preset.unit,
             reason="not_a_winning_hand",
-            message=f"the tiles are neither {preset.sets} sets and a pair nor thirteen orphans",
+            message=Text("score.hkos.not_winning", {"sets": preset.sets}),
         )
     limits = limit_patterns(ctx, shapes, orphans)
     if limits:

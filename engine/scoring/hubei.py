@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.decompose import decompositions
+from engine.i18n import Text
 from engine.presets import Preset
 from engine.rules_hubei import all_258, fixed_kong_kinds, is_258
 from engine.scoring.base import Pattern, Score, SeatFacts, WinBy, WinContext
@@ -103,8 +104,8 @@ class HubeiScore(Score):
     payments: tuple[Payment, ...] = ()
     players: int = 4
 
-    def to_json(self) -> dict[str, object]:
-        out = Score.to_json(self)
+    def to_json(self, language: str = "en") -> dict[str, object]:
+        out = Score.to_json(self, language)
         if self.valid:
             out["losers"] = {
                 SEAT_NAMES[p.seat]: {"fan": p.fan, "pays": p.pays} for p in self.losers
@@ -251,7 +252,7 @@ def _with_circumstances(
 def _invalid(
     preset: Preset,
     reason: str,
-    message: str,
+    message: Text,
     patterns: tuple[Pattern, ...] = (),
     fan: int = 0,
 ) -> HubeiScore:
@@ -275,21 +276,20 @@ def score(preset: Preset, ctx: WinContext) -> HubeiScore:
         return _invalid(
             preset,
             "not_a_winning_hand",
-            "a hand holding a red or green dragon cannot win; it is set down as a kong",
+            Text("score.hubei.fixed_kong_tile"),
         )
     if not is_open(ctx.melds):
         return _invalid(
             preset,
             "not_a_winning_hand",
-            "only an open hand (a chow, pung, exposed or added kong) may win",
+            Text("score.hubei.open_hand"),
         )
     patterns = winner_patterns(ctx)
     if patterns is None:
         return _invalid(
             preset,
             "not_a_winning_hand",
-            "the tiles are not four sets and a pair "
-            "(with a chow, at most one wild and a 2-5-8 pair), a big win, or all 2-5-8",
+            Text("score.hubei.not_winning"),
         )
     fan = total(patterns)
     big = any(p.id in BIG_WINS for p in patterns)
@@ -309,7 +309,7 @@ def score(preset: Preset, ctx: WinContext) -> HubeiScore:
         return _invalid(
             preset,
             "below_minimum",
-            f"winner fan plus loser fan must reach {preset.min_fan} for at least one paying loser",
+            Text("score.hubei.below_minimum", {"minimum": preset.min_fan}),
             patterns,
             fan,
         )

@@ -23,6 +23,7 @@ Decisions where RULES.md leaves room:
 from __future__ import annotations
 
 from engine import shapes
+from engine.i18n import Text
 from engine.presets import Preset
 from engine.rules import wild_free
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
@@ -46,7 +47,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
             valid=False,
             unit=preset.unit,
             reason="not_a_winning_hand",
-            message="the tiles are not 4 sets and a pair or seven pairs, even with the wilds",
+            message=Text("score.redwild.not_winning"),
         )
     base = BASE if wilds else 2 * BASE
     patterns = (Pattern("four_red_dragons", 0),) if four_reds else ()

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from engine import shapes
 from engine.decompose import decompositions
+from engine.i18n import Text
 from engine.presets import Opening, Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
 from engine.scoring.hkos import is_seven_pairs
@@ -67,8 +68,9 @@ def score(preset: Preset, ctx: WinContext) -> Score:
     shapes_found = shape_patterns(preset, ctx)
     problem = void_problem(preset, ctx)
     if not shapes_found and not problem:
-        pairs = " or seven pairs" if preset.shape_rules.seven_pairs and preset.sets == 4 else ""
-        problem = f"the tiles are not {preset.sets} sets and a pair{pairs}"
+        pairs = preset.shape_rules.seven_pairs and preset.sets == 4
+        key = "score.sichuan.not_winning_or_pairs" if pairs else "score.sichuan.not_winning"
+        problem = Text(key, {"sets": preset.sets})
     if problem:
         return Score(valid=False, unit=preset.unit, reason="not_a_winning_hand", message=problem)
     extras = tile_patterns(ctx) + win_patterns(ctx)
@@ -89,16 +91,17 @@ def payment(fan: int, by: WinBy) -> dict[str, int]:
     return {"each" if by is WinBy.SELF_DRAW else "discarder": 2**fan}
 
 
-def void_problem(preset: Preset, ctx: WinContext) -> str:
-    """Why the hand breaks the void-suit rule, or '' when it keeps it (or the preset has none)."""
+def void_problem(preset: Preset, ctx: WinContext) -> Text | None:
+    """Why the hand breaks the void-suit rule, or None when it keeps it (or the preset has
+    none)."""
     if Opening.VOID not in preset.openings:
-        return ""
+        return None
     suits = {suit_of(t) for t in all_tiles(ctx)}
     if ctx.void_suit is None:
-        return "the hand holds all three suits, so it holds its void suit" if len(suits) > 2 else ""
+        return Text("score.sichuan.three_suits") if len(suits) > 2 else None
     if ctx.void_suit in suits:
-        return f"the hand holds tiles of its void suit {ctx.void_suit}"
-    return ""
+        return Text("score.sichuan.void_held", {"suit": ctx.void_suit})
+    return None
 
 
 def all_tiles(ctx: WinContext) -> list[Tile]:

@@ -29,6 +29,7 @@ Decisions where RULES.md and seed 004 leave room:
 
 from __future__ import annotations
 
+from engine.i18n import Text
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
 from engine.scoring.hkos import Shape, winning_shapes
@@ -73,7 +74,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
             valid=False,
             unit=preset.unit,
             reason="not_a_winning_hand",
-            message=f"the tiles are not {preset.sets} sets and a pair",
+            message=Text("score.taiwan.not_winning", {"sets": preset.sets}),
         )
     extras = win_patterns(ctx) + bonus_patterns(ctx)
     readings = [replace_patterns(hand_patterns(ctx, shape) + extras) for shape in shapes]
