@@ -3,6 +3,10 @@
 `setup_hook` opens the database, restores the tables (clocks re-armed), loads one cog per
 concern, puts their commands under `/mahjong`, registers the dynamic buttons (so controls
 on old messages keep working after a restart) and syncs the commands.
+
+`make_bot` gives a `ShardedMahjongBot` (discord.py's `AutoShardedBot`) when the config names
+shards: the process then connects only `shard_ids` of `shard_count`, and Discord sends it the
+events of those shards' guilds alone (README "Scaling").
 """
 
 from __future__ import annotations
@@ -157,3 +161,22 @@ class MahjongBot(commands.Bot):
         self.painter.close()
         if self._store is not None:
             await self._store.close()
+
+
+class ShardedMahjongBot(MahjongBot, commands.AutoShardedBot):
+    """The same bot connected as shards: `config.shard_ids` of `config.shard_count`."""
+
+    def __init__(self, config: BotConfig, **options: Any) -> None:
+        if config.shard_count is None:
+            raise ValueError("a sharded bot needs config.shard_count")
+        options.setdefault("shard_count", config.shard_count)
+        if config.shard_ids is not None:
+            options.setdefault("shard_ids", list(config.shard_ids))
+        super().__init__(config, **options)
+
+
+def make_bot(config: BotConfig, **options: Any) -> MahjongBot:
+    """The bot the config asks for: sharded when it names a shard count, else one connection."""
+    if config.sharded:
+        return ShardedMahjongBot(config, **options)
+    return MahjongBot(config, **options)
