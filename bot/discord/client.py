@@ -11,6 +11,7 @@ events of those shards' guilds alone (README "Scaling").
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.coalesce import Clock, Sleep
 from bot.discord.cogs import COGS
 from bot.discord.components import DYNAMIC_ITEMS, answer_foreign, tell
 from bot.discord.config import BotConfig
@@ -59,9 +61,12 @@ class MahjongBot(commands.Bot):
         hand_factory: Callable[[Session], HandState] | None = None,
         seed_source: Callable[[], int] | None = None,
         quickplay_fill_after: float = 60.0,
+        edit_clock: Clock | None = None,
+        edit_sleep: Sleep = asyncio.sleep,
         **options: Any,
     ) -> None:
-        """`timers`, `hand_factory` and `seed_source` go to the runtime (tests set them)."""
+        """`timers`, `hand_factory` and `seed_source` go to the runtime; `edit_clock` and
+        `edit_sleep` time the message edits (the event loop's clock unless a test steps one)."""
         intents = discord.Intents.none()
         intents.guilds = True  # channel names and the guild cache; no privileged intents
         options.setdefault(
@@ -73,7 +78,7 @@ class MahjongBot(commands.Bot):
         )
         self.config = config
         self.painter = Painter()
-        self.front = DiscordFront(self, config.edit_interval)
+        self.front = DiscordFront(self, config.edit_interval, clock=edit_clock, sleep=edit_sleep)
         self.group = app_commands.Group(name="mahjong", description="Mahjong tables")
         self._runtime_options: dict[str, Any] = {
             "hand_factory": hand_factory,

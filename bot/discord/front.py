@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.coalesce import Coalescer
+from bot.discord.coalesce import Clock, Coalescer, Sleep
 from bot.discord.surface import (
     Surface,
     dm_decision,
@@ -57,9 +57,17 @@ class HandMessage:
 class DiscordFront:
     """Implements the runtime's FrontEnd protocol on Discord, from its snapshots."""
 
-    def __init__(self, bot: MahjongBot, interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        bot: MahjongBot,
+        interval: float = 1.0,
+        *,
+        clock: Clock | None = None,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        """`clock` and `sleep` time the edits (default: the event loop's; tests step them)."""
         self.bot = bot
-        self.updates = Coalescer(interval)
+        self.updates = Coalescer(interval, clock=clock, sleep=sleep)
         self.hand_messages: dict[tuple[int, int], HandMessage] = {}
         self.table_messages: dict[int, int] = {}  # table id -> its message (once posted)
         self._closed_dms: dict[int, tuple[int | None, set[str]]] = {}  # table -> (hand, ids)
