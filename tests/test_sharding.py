@@ -17,6 +17,7 @@ import pytest
 from bot.discord.client import MahjongBot, ShardedMahjongBot, make_bot
 from bot.discord.config import BotConfig, ConfigError, read_shards, shard_of
 from tests.fakediscord import FakeDiscord, FakeGuild
+from tests.fakediscord.gateway import GatewaySession
 
 SHARDS = 2
 START_TIMEOUT = 60.0  # two interpreters importing discord.py, Pillow and the engine, under load
@@ -64,6 +65,11 @@ async def test_the_fake_gives_each_shard_only_its_own_guilds() -> None:
         shards = [shard_of(guild.id, 3) for guild in fake.guilds]
         assert sorted(shards) == [0, 1, 2]  # three guilds, three shards
         assert [fake.guild_of(guild.channels[0]) for guild in fake.guilds] == fake.guilds
+    for shard_id in range(3):
+        session = GatewaySession(str(shard_id), {"shard": [shard_id, 3]})
+        owned = [guild for guild in fake.guilds if session.owns(guild.id)]
+        assert [shard_of(guild.id, 3) for guild in owned] == [shard_id]
+        assert session.owns(None) is (shard_id == 0)  # DMs go to shard 0 only
 
 
 # ------------------------------------------------------------------ two processes
@@ -137,12 +143,16 @@ async def test_two_bot_processes_each_serve_only_their_own_shards_guilds(tmp_pat
             bot_process(fake, tmp_path, 1) as second,
         ):
             sessions = await fake.wait_for(
-                lambda: all(fake.gateway.current(g.id) for g in fake.guilds)
-                and {s: fake.gateway.current(g.id) for s, g in by_shard.items()},
+                lambda: (
+                    all(fake.gateway.current(g.id) for g in fake.guilds)
+                    and {s: fake.gateway.current(g.id) for s, g in by_shard.items()}
+                ),
                 timeout=START_TIMEOUT,
-                message=lambda: "both shards did not connect: "
-                + (tmp_path / "shard0.log").read_text(errors="replace")[-2000:]
-                + (tmp_path / "shard1.log").read_text(errors="replace")[-2000:],
+                message=lambda: (
+                    "both shards did not connect: "
+                    + (tmp_path / "shard0.log").read_text(errors="replace")[-2000:]
+                    + (tmp_path / "shard1.log").read_text(errors="replace")[-2000:]
+                ),
             )
             # each process identified as its own shard and was given only that shard's guild
             assert {s: session.shard for s, session in sessions.items()} == {
