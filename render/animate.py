@@ -241,6 +241,11 @@ def _with_palette(still_p: Image.Image, palette: Image.Image) -> Image.Image:
 _FIXED_KONGS = {RED: "red_kong", GREEN: "green_kong"}
 
 
+# RULES.md names moving pictures for the hubei-laizi rules only (their banners speak of its
+# payments), so other families' kong blooms and robbed kongs stay still.
+ANIMATED_FAMILIES = frozenset({"hubei"})
+
+
 def _wild_of(state: HandState) -> Tile | None:
     wild_part = state.part_of(TurnedWildPart)
     return wild_part.wild if wild_part is not None else None
@@ -248,6 +253,8 @@ def _wild_of(state: HandState) -> Tile | None:
 
 def deal_moments(state: HandState) -> list[Moment]:
     """The moments of a deal: the wild turned, when the hand has one."""
+    if state.preset.family not in ANIMATED_FAMILIES:
+        return []
     wild = _wild_of(state)
     return [Moment("wild", (wild,))] if wild is not None else []
 
@@ -255,7 +262,9 @@ def deal_moments(state: HandState) -> list[Moment]:
 def moments_of(state: HandState, events: Sequence[Event]) -> list[Moment]:
     """The moments in the events of one or more actions (`state` is the hand after them), in
     order. Only public facts count: the wild, a set-down kong tile, wins, caps, and how many
-    tiles were drawn (never which)."""
+    tiles were drawn (never which). Presets outside ANIMATED_FAMILIES have none."""
+    if state.preset.family not in ANIMATED_FAMILIES:
+        return []
     wild = _wild_of(state)
     found: list[Moment] = []
     for event in events:

@@ -22,10 +22,17 @@ from bot.runtime.snapshots import public_moment, public_snapshot
 from engine.ai import choose_action
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
-from engine.presets import find_preset, with_options
+from engine.presets import PRESETS, find_preset, with_options
 from engine.session import Session
 from engine.tiles import RED, parse_tile
-from render.animate import MAX_MS, Moment, animate_over, moments_of
+from render.animate import (
+    ANIMATED_FAMILIES,
+    MAX_MS,
+    Moment,
+    animate_over,
+    deal_moments,
+    moments_of,
+)
 from render.samples import sample_table_view
 from tests.fakediscord import FakeDiscord, FakeMessage, SentPayload
 from tests.test_discord_e2e import click, dm_with_controls
@@ -231,3 +238,19 @@ def test_nothing_animated_depends_on_hidden_tiles() -> None:
                     ) == pictures.draw_animation(two.table_view, two.moments)
                     gifs_compared += 1
     assert {"red_kong", "last_draws"} <= seen and gifs_compared, seen
+
+
+def test_only_the_presets_whose_rules_name_moving_pictures_have_moments() -> None:
+    """Kong blooms happen in Sichuan and Guangdong hands too; only hubei-laizi animates them."""
+    bloomed = 0
+    for preset in PRESETS.values():
+        for seed in range(12):
+            hand = HandState(preset, seed=seed)
+            assert deal_moments(hand) == [] or preset.family in ANIMATED_FAMILIES
+            while not hand.is_over:
+                events = hand.apply(choose_action(hand, hand.seats_to_act()[0]))
+                if preset.family not in ANIMATED_FAMILIES:
+                    assert moments_of(hand, events) == [], (preset.id, seed)
+            if preset.family not in ANIMATED_FAMILIES:
+                bloomed += any(p.id == "kong_bloom" for w in hand.wins for p in w.score.patterns)
+    assert bloomed  # other families' kong blooms were there to be left still
