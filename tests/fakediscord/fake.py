@@ -313,7 +313,9 @@ class FakeDiscord:
     async def wait_ready(self, bot: discord.Client | None = None, timeout: float = 5.0) -> None:
         """Wait until a client has IDENTIFYed and got its guild (and, given ``bot``, is ready)."""
         await self.wait_for(
-            self.gateway.current, timeout, message="no client finished IDENTIFY on the fake gateway"
+            lambda: any(session.live for session in self.gateway.sessions.values()),
+            timeout,
+            message="no client finished IDENTIFY on the fake gateway",
         )
         if bot is not None:
             await asyncio.wait_for(bot.wait_until_ready(), timeout)
