@@ -5,22 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import signal
 import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.discord.client import MahjongBot, ShardedMahjongBot, make_bot
 from bot.discord.config import BotConfig, ConfigError, read_shards, shard_of
+from bot.runtime import ManualTimers
 from tests.fakediscord import FakeDiscord, FakeGuild
 from tests.fakediscord.gateway import GatewaySession
 
 SHARDS = 2
 START_TIMEOUT = 60.0  # two interpreters importing discord.py, Pillow and the engine, under load
+QUIET: dict[str, Any] = {"guild_ready_timeout": 0.05}  # in-process bots (timers set per bot)
 
 
 # ------------------------------------------------------------------ settings
@@ -50,6 +54,16 @@ def test_shard_settings_that_cannot_be_used_are_refused(
 ) -> None:
     with pytest.raises(ConfigError, match=says):
         read_shards(count, ids)
+
+
+def test_a_process_serves_the_guilds_of_its_shards_and_dms_on_shard_zero() -> None:
+    guild = (5 << 22) | 17  # shard 5 % 4 = 1
+    assert BotConfig().serves(guild) and BotConfig().serves(None)
+    assert BotConfig(shard_count=4, shard_ids=(1, 2)).serves(guild)
+    assert not BotConfig(shard_count=4, shard_ids=(0, 2)).serves(guild)
+    assert BotConfig(shard_count=4, shard_ids=(0,)).serves(None)
+    assert not BotConfig(shard_count=4, shard_ids=(1,)).serves(None)
+    assert BotConfig(shard_count=4).serves(guild)  # every shard in this process
 
 
 def test_the_bot_connects_as_shards_only_when_the_config_names_them() -> None:
@@ -173,3 +187,25 @@ async def test_two_bot_processes_each_serve_only_their_own_shards_guilds(tmp_pat
         rows = tables_in(tmp_path / f"shard{shard}.db")
         assert [(g, c) for g, c, _ in rows] == [(guild.id, guild.channels[0].id)]
         assert all(message is not None for _, _, message in rows)
+
+
+async def test_a_process_warns_of_restored_tables_outside_its_shards(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two processes on one database would both restore (and play) every table: say so."""
+    db = tmp_path / "bot.db"
+
+    def config(**shards: Any) -> BotConfig:
+        return BotConfig(token="fake-token", db_path=str(db), edit_interval=0.02, **shards)
+
+    async with FakeDiscord(users=1, guilds=SHARDS) as fake:
+        guild = fake.guilds[0]
+        other_shard = 1 - shard_of(guild.id, SHARDS)
+        async with fake.running(make_bot(config(), timers=ManualTimers(), **QUIET)):
+            await create_table(fake, guild, 0)
+        caplog.set_level(logging.WARNING, logger="bot.discord.client")
+        sharded = config(shard_count=SHARDS, shard_ids=(other_shard,))
+        bot = make_bot(sharded, timers=ManualTimers(), **QUIET)
+        async with fake.running(bot):
+            await fake.wait_for(lambda: "whose shard this process does not run" in caplog.text)
+    assert f"server {guild.id}" in caplog.text

@@ -140,7 +140,14 @@ class MahjongBot(commands.Bot):
         self._announced = True
         assert self.user is not None
         log.info("logged in as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))
-        for table_id in list(self.runtime.tables):
+        for table_id, table in list(self.runtime.tables.items()):
+            if not self.config.serves(table.guild_id):
+                log.warning(
+                    "table %s is in server %s, whose shard this process does not run: its "
+                    "clicks go to another process (give each process its own MAHJONG_DB)",
+                    table_id,
+                    table.guild_id,
+                )
             self.front.update_table(self.runtime.public_view(table_id))
 
     async def on_app_command_error(

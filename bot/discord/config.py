@@ -87,6 +87,13 @@ class BotConfig:
         """Whether the bot connects as shards (a process of several, or one of many shards)."""
         return self.shard_count is not None
 
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this process the guild's events (DMs: shard 0's process)."""
+        if self.shard_count is None:
+            return True
+        shard = 0 if guild_id is None else shard_of(guild_id, self.shard_count)
+        return self.shard_ids is None or shard in self.shard_ids
+
     @property
     def log_level_number(self) -> int:
         """The logging module's number for `log_level`."""
