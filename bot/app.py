@@ -82,7 +82,7 @@ async def serve(
     import aiohttp
     import discord
 
-    from bot.discord.client import MahjongBot
+    from bot.discord.client import make_bot
     from data.errors import StoreError
 
     stop = stop or asyncio.Event()
@@ -93,7 +93,10 @@ async def serve(
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, stop.set)
                 installed.append(sig)
-    bot = MahjongBot(config, **bot_options)
+    if config.shard_count is not None:
+        shards = config.shard_ids or range(config.shard_count)
+        log.info("running shards %s of %d", ", ".join(map(str, shards)), config.shard_count)
+    bot = make_bot(config, **bot_options)
     code = 0
     runner = asyncio.create_task(bot.start(config.token or ""), name="mahjong-bot")
     try:

@@ -4,7 +4,6 @@ and the rule that no hidden tile reaches a public message."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from collections.abc import AsyncIterator, Callable
@@ -25,7 +24,8 @@ from engine.hand import Phase as HandPhase
 from engine.session import Session
 from engine.tiles import tile_name
 from render.views import HandView, ResultView, TableView
-from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.clocks import SteppedClock
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, SentPayload
 
 # A short hkos hand (see tests/test_hand.py): a quiet first round, then the dealer's 5m is a
 # win for West (seat 2) and North (seat 3); head bump gives it to West. North's 3p offers the
@@ -462,29 +462,47 @@ async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_
 
 
 async def test_table_message_edits_are_coalesced(fake: FakeDiscord, tmp_path: Path) -> None:
-    """Many quick changes: at most one edit per interval, and the last edit shows the end."""
+    """Many quick changes: no edit until the interval has passed, then one edit with the end;
+    the edits' clock is stepped by the test, so nothing depends on how fast the machine is."""
     alice, bob, carol, dave, erin = fake.users
-    interval = 0.25
-    async with fake.running(make_bot(tmp_path / "bot.db", edit_interval=interval)) as bot:
-        table_msg = await open_table(fake, alice)
+    interval = 10.0
+    clock = SteppedClock()
+    bot_under_test = make_bot(
+        tmp_path / "bot.db", edit_interval=interval, edit_clock=clock, edit_sleep=clock.sleep
+    )
+
+    def edits() -> list[SentPayload]:
+        return [
+            p
+            for p in fake.all_payloads
+            if p.route == "PATCH /channels/{channel_id}/messages/{message_id}"
+            and p.message_id == table_msg.id
+        ]
+
+    async def edited(count: int) -> None:
+        await fake.wait_for(lambda: not bot.front.updates.busy and len(edits()) == count)
+
+    async with fake.running(bot_under_test) as bot:
+        table_msg = await open_table(fake, alice)  # posted at once, at time 0
         clicks = [(bob, "Join"), (carol, "Join"), (bob, "Leave"), (dave, "Join")]
         clicks += [(carol, "Leave"), (erin, "Join"), (bob, "Join"), (alice, "Leave")]
         clicks += [(carol, "Join")]
         for user, label in clicks:
             await click(fake, user, table_msg, label=label)
-        seated = ["Dave", "Erin", "Bob", "Carol"]
-        await fake.wait_for(lambda: all(name in table_msg.text for name in seated), timeout=3)
-        await fake.wait_for(lambda: not bot.front.updates.busy)
+        # nine changes, no edit yet: the message's worker sleeps until the interval is over
+        assert edits() == [] and clock.wake_times == [interval]
+        await clock.advance(interval)
+        await edited(1)  # one edit, showing the last state
         assert "Alice" not in table_msg.text and "All 4 seats are taken" in table_msg.text
-    edits = [
-        p.at
-        for p in fake.all_payloads
-        if p.route == "PATCH /channels/{channel_id}/messages/{message_id}"
-        and p.message_id == table_msg.id
-    ]
-    assert 1 <= len(edits) < len(clicks)
-    gaps = [later - earlier for earlier, later in itertools.pairwise(edits)]
-    assert all(gap >= interval * 0.95 for gap in gaps), gaps
+        assert all(name in table_msg.text for name in ["Dave", "Erin", "Bob", "Carol"])
+        # a change just after an edit waits out a whole interval, however the clock is stepped
+        await click(fake, carol, table_msg, label="Leave")
+        assert clock.wake_times == [2 * interval]
+        await clock.advance(interval / 2)
+        assert len(edits()) == 1 and clock.wake_times == [2 * interval]
+        await clock.advance(interval / 2)
+        await edited(2)
+        assert "Carol" not in table_msg.text
 
 
 @pytest.mark.parametrize(("preset", "aside"), [("guangdong", 1), ("redwild", 4)])

@@ -3,7 +3,6 @@ table surface, and the edit coalescer."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 
@@ -31,6 +30,7 @@ from engine.hand import Phase as HandPhase
 from engine.presets import find_preset
 from engine.session import Session
 from engine.tiles import parse_tiles, tile_name
+from tests.clocks import SteppedClock, settle
 
 HKOS = find_preset("hkos-3-v1")
 TILE_TEXT = re.compile(r"(?<![A-Za-z0-9])[1-9]+[mpszf](?![A-Za-z0-9])")
@@ -204,35 +204,6 @@ def test_every_claim_window_shows_the_same_call_buttons_whoever_can_call() -> No
 
 
 # ------------------------------------------------------------------ coalescing
-
-
-class SteppedClock:
-    """Time that moves only when the test says so; sleepers wake once it passes their hour."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        woken = asyncio.get_running_loop().create_future()
-        self._sleepers.append((self.now + seconds, woken))
-        await woken
-
-    async def advance(self, seconds: float) -> None:
-        self.now += seconds
-        for sleeper in [s for s in self._sleepers if s[0] <= self.now]:
-            self._sleepers.remove(sleeper)
-            sleeper[1].set_result(None)
-        await settle()
-
-
-async def settle() -> None:
-    """Let every task that can run, run (a woken worker and the update it starts)."""
-    for _ in range(5):
-        await asyncio.sleep(0)
 
 
 async def test_the_coalescer_runs_the_latest_update_at_most_once_an_interval() -> None:

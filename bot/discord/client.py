@@ -3,10 +3,15 @@
 `setup_hook` opens the database, restores the tables (clocks re-armed), loads one cog per
 concern, puts their commands under `/mahjong`, registers the dynamic buttons (so controls
 on old messages keep working after a restart) and syncs the commands.
+
+`make_bot` gives a `ShardedMahjongBot` (discord.py's `AutoShardedBot`) when the config names
+shards: the process then connects only `shard_ids` of `shard_count`, and Discord sends it the
+events of those shards' guilds alone (README "Scaling").
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.coalesce import Clock, Sleep
 from bot.discord.cogs import COGS
 from bot.discord.components import DYNAMIC_ITEMS, answer_foreign, tell
 from bot.discord.config import BotConfig
@@ -55,9 +61,12 @@ class MahjongBot(commands.Bot):
         hand_factory: Callable[[Session], HandState] | None = None,
         seed_source: Callable[[], int] | None = None,
         quickplay_fill_after: float = 60.0,
+        edit_clock: Clock | None = None,
+        edit_sleep: Sleep = asyncio.sleep,
         **options: Any,
     ) -> None:
-        """`timers`, `hand_factory` and `seed_source` go to the runtime (tests set them)."""
+        """`timers`, `hand_factory` and `seed_source` go to the runtime; `edit_clock` and
+        `edit_sleep` time the message edits (the event loop's clock unless a test steps one)."""
         intents = discord.Intents.none()
         intents.guilds = True  # channel names and the guild cache; no privileged intents
         options.setdefault(
@@ -69,7 +78,7 @@ class MahjongBot(commands.Bot):
         )
         self.config = config
         self.painter = Painter()
-        self.front = DiscordFront(self, config.edit_interval)
+        self.front = DiscordFront(self, config.edit_interval, clock=edit_clock, sleep=edit_sleep)
         # not `self.group`: commands.Bot.group is the decorator for prefix command groups
         self.mahjong_group = app_commands.Group(name="mahjong", description="Mahjong tables")
         self._runtime_options: dict[str, Any] = {
@@ -132,7 +141,14 @@ class MahjongBot(commands.Bot):
         self._announced = True
         assert self.user is not None
         log.info("logged in as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))
-        for table_id in list(self.runtime.tables):
+        for table_id, table in list(self.runtime.tables.items()):
+            if not self.config.serves(table.guild_id):
+                log.warning(
+                    "table %s is in server %s, whose shard this process does not run: its "
+                    "clicks go to another process (give each process its own MAHJONG_DB)",
+                    table_id,
+                    table.guild_id,
+                )
             self.front.update_table(self.runtime.public_view(table_id))
 
     async def on_app_command_error(
@@ -158,3 +174,22 @@ class MahjongBot(commands.Bot):
         self.painter.close()
         if self._store is not None:
             await self._store.close()
+
+
+class ShardedMahjongBot(MahjongBot, commands.AutoShardedBot):
+    """The same bot connected as shards: `config.shard_ids` of `config.shard_count`."""
+
+    def __init__(self, config: BotConfig, **options: Any) -> None:
+        if config.shard_count is None:
+            raise ValueError("a sharded bot needs config.shard_count")
+        options.setdefault("shard_count", config.shard_count)
+        if config.shard_ids is not None:
+            options.setdefault("shard_ids", list(config.shard_ids))
+        super().__init__(config, **options)
+
+
+def make_bot(config: BotConfig, **options: Any) -> MahjongBot:
+    """The bot the config asks for: sharded when it names a shard count, else one connection."""
+    if config.sharded:
+        return ShardedMahjongBot(config, **options)
+    return MahjongBot(config, **options)

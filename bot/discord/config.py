@@ -7,6 +7,8 @@
 | `DISCORD_API_BASE` | REST base with the version, e.g. `http://proxy:8080/api/v10` | Discord's |
 | `DISCORD_GATEWAY_URL` | gateway websocket URL, e.g. `ws://proxy:8081` | Discord's |
 | `MAHJONG_LOG_LEVEL` (or `LOG_LEVEL`) | DEBUG, INFO, WARNING, ERROR | INFO |
+| `MAHJONG_SHARD_COUNT` | the shards of the bot in all (the same in every process) | unsharded |
+| `MAHJONG_SHARD_IDS` | the shards this process runs, e.g. `0,1` or `0-3` | all of them |
 
 Variables already in the environment win over the `.env` file.
 """
@@ -33,6 +35,10 @@ class BotConfig:
     api_base: str | None = None
     gateway_url: str | None = None
     log_level: str = "INFO"
+    # sharding: this process connects `shard_ids` of `shard_count` shards (README "Scaling");
+    # None and None: one unsharded connection
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
     edit_interval: float = 1.0  # seconds between two edits of one message
     # a claim window opens for every seated person on every discard; one with nothing to
     # claim passes after this many seconds (so a window's length does not tell who can call)
@@ -65,18 +71,75 @@ class BotConfig:
                 f"DISCORD_GATEWAY_URL must be a ws(s) URL such as "
                 f"wss://gateway.discord.gg, not {gateway!r}"
             )
+        shard_count, shard_ids = read_shards(get("MAHJONG_SHARD_COUNT"), get("MAHJONG_SHARD_IDS"))
         return cls(
             token=get("DISCORD_TOKEN"),
             db_path=get("MAHJONG_DB") or "mahjong.db",
             api_base=api_base.rstrip("/") if api_base else None,
             gateway_url=gateway,
             log_level=level,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+    @property
+    def sharded(self) -> bool:
+        """Whether the bot connects as shards (a process of several, or one of many shards)."""
+        return self.shard_count is not None
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this process the guild's events (DMs: shard 0's process)."""
+        if self.shard_count is None:
+            return True
+        shard = 0 if guild_id is None else shard_of(guild_id, self.shard_count)
+        return self.shard_ids is None or shard in self.shard_ids
 
     @property
     def log_level_number(self) -> int:
         """The logging module's number for `log_level`."""
         return int(logging.getLevelName(self.log_level))
+
+
+def read_shards(
+    count_text: str | None, ids_text: str | None
+) -> tuple[int | None, tuple[int, ...] | None]:
+    """`MAHJONG_SHARD_COUNT` and `MAHJONG_SHARD_IDS` as (count, ids); (None, None) if unset.
+
+    Ids are numbers and ranges separated by commas (`0,1`, `4-7`), each below the count.
+
+    >>> read_shards("4", "0, 2-3")
+    (4, (0, 2, 3))
+    >>> read_shards("2", None)
+    (2, None)
+    """
+    if count_text is None:
+        if ids_text is not None:
+            raise ConfigError("MAHJONG_SHARD_IDS needs MAHJONG_SHARD_COUNT (the shards in all)")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"MAHJONG_SHARD_COUNT is a whole number of 1 or more, not {count_text!r}")
+    count = int(count_text)
+    if ids_text is None:
+        return count, None
+    ids: set[int] = set()
+    for part in ids_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ConfigError(
+                f"MAHJONG_SHARD_IDS lists shards such as 0,1 or 0-3, not {ids_text!r}"
+            )
+        ids.update(range(int(first), int(last if dash else first) + 1))
+    if not ids or max(ids) >= count:
+        raise ConfigError(
+            f"MAHJONG_SHARD_IDS must name shards 0 to {count - 1} "
+            f"(MAHJONG_SHARD_COUNT is {count}), not {ids_text!r}"
+        )
+    return count, tuple(sorted(ids))
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to: `(guild_id >> 22) % shard_count`."""
+    return (guild_id >> 22) % shard_count
 
 
 def read_dotenv(path: str | Path) -> dict[str, str]:

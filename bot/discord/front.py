@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.coalesce import Coalescer
+from bot.discord.coalesce import Clock, Coalescer, Sleep
 from bot.discord.ids import Stamp
 from bot.discord.surface import (
     Surface,
@@ -37,6 +37,7 @@ from bot.discord.surface import (
 )
 from bot.runtime import LiveTable, PrivateSnapshot, PublicSnapshot
 from data import Phase
+from render.animate import Moment
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
@@ -61,14 +62,24 @@ class HandMessage:
 class DiscordFront:
     """Implements the runtime's FrontEnd protocol on Discord, from its snapshots."""
 
-    def __init__(self, bot: MahjongBot, interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        bot: MahjongBot,
+        interval: float = 1.0,
+        *,
+        clock: Clock | None = None,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        """`clock` and `sleep` time the edits (default: the event loop's; tests step them)."""
         self.bot = bot
-        self.updates = Coalescer(interval)
+        self.updates = Coalescer(interval, clock=clock, sleep=sleep)
         self.hand_messages: dict[tuple[int, int], HandMessage] = {}
         self.table_messages: dict[int, int] = {}  # table id -> its message (once posted)
         self._closed_dms: dict[int, tuple[int | None, set[str]]] = {}  # table -> (hand, ids)
         self._posts: set[asyncio.Task[None]] = set()
         self._announced: set[int] = set()  # Quick Play tables whose players were pinged
+        # moments of changes not yet shown, per table: coalesced edits play them all at once
+        self._moments: dict[int, list[Moment]] = {}
         # called with every public snapshot, e.g. to refresh spectators (cogs/watch.py)
         self.table_listeners: list[Callable[[PublicSnapshot], None]] = []
 
@@ -98,6 +109,8 @@ class DiscordFront:
         """Bring the table message up to date soon (posting it if it has none)."""
         if snapshot.channel_id is None:
             return
+        if snapshot.moments:
+            self._moments.setdefault(snapshot.table_id, []).extend(snapshot.moments)
         key = ("table", snapshot.table_id)
         self.updates.request(key, lambda: self._flush_table(snapshot))
 
@@ -130,6 +143,7 @@ class DiscordFront:
             self.hand_messages.pop((table_id, player), None)
         self.bot.painter.remember(("table", table_id), None)
         self._closed_dms.pop(table_id, None)
+        self._moments.pop(table_id, None)
         self._announced.discard(table_id)
         self.table_messages.pop(table_id, None)
 
@@ -151,7 +165,11 @@ class DiscordFront:
         painter = self.bot.painter
         key = ("table", table_id)
         files = []
-        if surface.picture is not None and not painter.unchanged(key, surface.picture):
+        moments = self._moments.pop(table_id, [])
+        animated = surface.picture is not None and bool(moments)
+        if animated:
+            files = [await self._animation(surface, moments)]
+        elif surface.picture is not None and not painter.unchanged(key, surface.picture):
             files = [await self._file(surface)]
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         message_id = self.message_of(snapshot)
@@ -168,9 +186,13 @@ class DiscordFront:
                 self.table_messages.pop(table_id, None)
                 painter.remember(key, None)
                 files = [await self._file(surface)] if surface.picture is not None else []
+                if animated and surface.embed is not None:  # a new message shows the still
+                    surface.embed.set_image(url=f"attachment://{surface.filename}")
+                    animated = False
             else:
                 self.table_messages[table_id] = message_id
-                painter.remember(key, surface.picture)
+                # after an animation the next edit attaches the still picture again
+                painter.remember(key, None if animated else surface.picture)
                 return
         if snapshot.closed_reason is not None:
             return
@@ -179,7 +201,7 @@ class DiscordFront:
             view=surface.view or discord.utils.MISSING,
             files=files or discord.utils.MISSING,
         )  # fmt: skip
-        painter.remember(key, surface.picture)
+        painter.remember(key, None if animated else surface.picture)
         self.table_messages[table_id] = message.id
         await self.bot.runtime.message_posted(table_id, message.id)
 
@@ -205,6 +227,15 @@ class DiscordFront:
         assert surface.picture is not None
         data = await self.bot.painter.png(surface.picture)
         return discord.File(io.BytesIO(data), filename=surface.filename)
+
+    async def _animation(self, surface: Surface, moments: list[Moment]) -> discord.File:
+        """The moments played over the surface's picture, as the embed's image: a GIF whose
+        last frame is the still picture (render.animate.animate_over)."""
+        assert surface.picture is not None and surface.embed is not None
+        data = await self.bot.painter.gif(surface.picture, moments)
+        filename = surface.filename.rsplit(".", 1)[0] + ".gif"
+        surface.embed.set_image(url=f"attachment://{filename}")
+        return discord.File(io.BytesIO(data), filename=filename)
 
     async def _post(self, snapshot: PublicSnapshot, surface: Surface) -> None:
         assert snapshot.channel_id is not None

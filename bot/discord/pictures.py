@@ -11,11 +11,14 @@ from __future__ import annotations
 import asyncio
 import io
 from collections import OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import discord
+from PIL import Image
 
 from render import render_hand, render_result, render_table, to_png
+from render.animate import Moment, animate_over
 from render.views import HandView, ResultView, TableView
 
 View = HandView | TableView | ResultView
@@ -23,11 +26,21 @@ View = HandView | TableView | ResultView
 
 def draw(view: View) -> bytes:
     """Draw a view and encode it as PNG (blocking: call through `Painter.png`)."""
+    return to_png(picture_of(view))
+
+
+def picture_of(view: View) -> Image.Image:
+    """Draw a view (blocking)."""
     if isinstance(view, HandView):
-        return to_png(render_hand(view))
+        return render_hand(view)
     if isinstance(view, TableView):
-        return to_png(render_table(view))
-    return to_png(render_result(view))
+        return render_table(view)
+    return render_result(view)
+
+
+def draw_animation(view: View, moments: Sequence[Moment]) -> bytes:
+    """The moments played over a view's picture, as a GIF ending on that picture (blocking)."""
+    return animate_over(picture_of(view), moments)
 
 
 class Painter:
@@ -51,6 +64,11 @@ class Painter:
         else:
             self._recent.move_to_end(view)
         return data
+
+    async def gif(self, view: View, moments: Sequence[Moment]) -> bytes:
+        """The GIF of `moments` played over `view`'s picture, drawn off the event loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, draw_animation, view, tuple(moments))
 
     async def file(self, view: View, filename: str) -> discord.File:
         """A discord.File of `view`'s picture."""

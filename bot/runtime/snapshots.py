@@ -38,6 +38,7 @@ from render.adapt import (
     wild_indicator,
     win_how,
 )
+from render.animate import Moment, deal_moments, moments_of
 from render.style import SUIT_NAMES
 from render.views import HandView, ResultView, TableView, pretty_pattern
 
@@ -187,6 +188,7 @@ class PublicSnapshot:
     closed_reason: str | None = None
     events: tuple[str, ...] = ()  # what happened in this change, one line each
     quickplay: bool = False
+    moments: tuple[Moment, ...] = ()  # this change's moments to animate (render.animate)
 
     @property
     def humans(self) -> tuple[str, ...]:
@@ -338,6 +340,7 @@ def public_snapshot(
         ended=ended,
         ready_count=len(table.ready) if table.phase is Phase.BETWEEN_HANDS else 0,
         events=tuple(lines),
+        moments=tuple((deal_moments(hand) if dealt else []) + moments_of(hand, events)),
     )
 
 

@@ -87,10 +87,13 @@ class FakeDiscordError(AssertionError):
 
 
 class FakeDiscord:
-    """A Discord for one guild with a few text channels, N test users and the bot.
+    """A Discord for one guild (or ``guilds`` of them) with a few text channels, N test users
+    and the bot.
 
-    Members of the guild are the bot, ``owner`` (owns the guild and the application) and
+    Members of every guild are the bot, ``owner`` (owns the guilds and the application) and
     ``users``. Ids are real snowflakes; every id in a payload is a string, as on Discord.
+    A client that IDENTIFYs with ``shard: [id, count]`` gets only the guilds of its shard,
+    ``(guild_id >> 22) % count == id`` (DMs go to shard 0), as Discord shards them.
     """
 
     def __init__(
@@ -100,6 +103,7 @@ class FakeDiscord:
         usernames: Sequence[str] | None = None,
         channels: Sequence[str] = ("general",),
         guild_name: str = "Fake Guild",
+        guilds: int = 1,
         token: str | None = None,
         attachment_size_limit: int = 10 * MiB,
         ack_deadline: float = 3.0,
@@ -108,6 +112,8 @@ class FakeDiscord:
     ) -> None:
         """Build the guild; ``token`` (if given) is the only one the fake accepts.
 
+        ``guilds`` beyond the first are named ``"{guild_name} 2"`` and so on; their ids differ
+        by one in the shard bits, so N guilds land on N different shards of N or more.
         ``strict`` makes leaving ``async with`` raise on any problem; ``require_answers`` counts
         an interaction the bot never answered as a problem (users see "interaction failed").
         """
@@ -119,7 +125,17 @@ class FakeDiscord:
         self.guild_owner = FakeUser(self.new_id(), "owner", global_name="Owner")
         self.users = [FakeUser(self.new_id(), name, global_name=name.title()) for name in names]
         self.guild = self._build_guild(guild_name, channels)
-        self.channels: dict[int, FakeChannel] = {c.id: c for c in self.guild.channels}
+        self.guilds = [self.guild]
+        # Guild k's shard bits are the first guild's minus k (a past millisecond: no later id
+        # can equal it; the low bits are more than one millisecond ever hands out).
+        stamp = self.guild.id >> 22
+        for index in range(1, guilds):
+            name = f"{guild_name} {index + 1}"
+            guild_id = ((stamp - index) << 22) | 0x3FFFFF
+            self.guilds.append(self._build_guild(name, channels, guild_id))
+        self.channels: dict[int, FakeChannel] = {
+            c.id: c for guild in self.guilds for c in guild.channels
+        }
         self.messages: dict[int, FakeMessage] = {}
         self.attachments: dict[int, FakeAttachment] = {}
         self.interactions: list[InteractionRecord] = []
@@ -144,8 +160,10 @@ class FakeDiscord:
         self._bots: dict[discord.Client, asyncio.Task[None]] = {}
         self._interaction_by_token: dict[str, InteractionRecord] = {}
 
-    def _build_guild(self, name: str, channel_names: Sequence[str]) -> FakeGuild:
-        guild_id = self.new_id()
+    def _build_guild(
+        self, name: str, channel_names: Sequence[str], guild_id: int | None = None
+    ) -> FakeGuild:
+        guild_id = guild_id or self.new_id()
         bot_role = FakeRole(self.new_id(), "FakeBot", BOT_PERMISSIONS, 1, self.bot_user.id)
         guild = FakeGuild(
             id=guild_id,
@@ -295,7 +313,9 @@ class FakeDiscord:
     async def wait_ready(self, bot: discord.Client | None = None, timeout: float = 5.0) -> None:
         """Wait until a client has IDENTIFYed and got its guild (and, given ``bot``, is ready)."""
         await self.wait_for(
-            self.gateway.current, timeout, message="no client finished IDENTIFY on the fake gateway"
+            lambda: any(session.live for session in self.gateway.sessions.values()),
+            timeout,
+            message="no client finished IDENTIFY on the fake gateway",
         )
         if bot is not None:
             await asyncio.wait_for(bot.wait_until_ready(), timeout)
@@ -425,6 +445,17 @@ class FakeDiscord:
         if channel is None:
             raise DiscordError(404, 10003, "Unknown Channel")
         return channel
+
+    def guild_by_id(self, guild_id: int | str | None) -> FakeGuild | None:
+        """The guild with this id, if the fake has it."""
+        return next((g for g in self.guilds if str(g.id) == str(guild_id)), None)
+
+    def guild_of(self, channel: FakeChannel) -> FakeGuild:
+        """The guild a (guild) channel belongs to."""
+        guild = self.guild_by_id(channel.guild_id)
+        if guild is None:
+            raise ValueError(f"channel {channel.id} belongs to no guild (a DM?)")
+        return guild
 
     def dm_channel(self, user: FakeUser) -> FakeChannel | None:
         """The user's DM channel, if the bot has opened it."""
@@ -597,17 +628,19 @@ class FakeDiscord:
             data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel_id)}
             if message.guild_id:
                 data["guild_id"] = str(message.guild_id)
-            await self.gateway.broadcast(event, data, intent)
+            await self.gateway.broadcast(event, data, intent, guild_id=message.guild_id)
         else:
-            await self.gateway.broadcast(event, lambda s: self._event_body(message, s), intent)
+            body = lambda s: self._event_body(message, s)  # noqa: E731
+            await self.gateway.broadcast(event, body, intent, guild_id=message.guild_id)
 
     def _event_body(self, message: FakeMessage, session: GatewaySession) -> dict[str, Any]:
         data = message.to_payload()
         if message.guild_id is None:
             return data
         data["guild_id"] = str(message.guild_id)
-        if self.guild.has_member(message.author):
-            data["member"] = self.guild.member_payload(message.author, with_user=False)
+        guild = self.guild_by_id(message.guild_id) or self.guild
+        if guild.has_member(message.author):
+            data["member"] = guild.member_payload(message.author, with_user=False)
         # Without the message content intent, others' guild messages arrive blanked.
         mentioned = any(user is self.bot_user for user in message.mentions)
         if not (session.has_intent(MESSAGE_CONTENT_INTENT) or message.author.bot or mentioned):
@@ -764,7 +797,8 @@ class FakeDiscord:
         parts = name.split() + (subcommand.split() if subcommand else [])
         command = await self._synced_command(parts[0], dm, wait_sync)
         chain, defs = commands.resolve_path(command, parts[1:])
-        resolver = Resolver(self, in_guild=not dm)
+        where = self.open_dm(user) if dm else channel or self.channel
+        resolver = Resolver(self, guild=None if dm else self.guild_of(where))
         leaf = commands.build_options(defs, options or {}, resolver.option, focused=focused)
         data: dict[str, Any] = {
             "id": command["id"],
@@ -776,7 +810,6 @@ class FakeDiscord:
             data["guild_id"] = command["guild_id"]
         if resolver.resolved:
             data["resolved"] = resolver.resolved
-        where = self.open_dm(user) if dm else channel or self.channel
         return await self._inject(kind, user, where, data)
 
     async def _synced_command(self, name: str, dm: bool, wait_sync: float) -> dict[str, Any]:
@@ -837,7 +870,7 @@ class FakeDiscord:
                 raise ValueError(f"{custom_id!r} offers {offered}, got {list(values)}")
             data["values"] = list(values)
         else:
-            resolver = Resolver(self, in_guild=not channel.is_dm)
+            resolver = Resolver(self, guild=None if channel.is_dm else self.guild_of(channel))
             data["values"] = [resolver.entity(SELECT_OPTION_TYPE[kind], v) for v in values]
             data["resolved"] = resolver.resolved
         return await self._inject(COMPONENT, user, channel, data, target)
@@ -892,9 +925,11 @@ class FakeDiscord:
         data: dict[str, Any],
         message: FakeMessage | None = None,
     ) -> InteractionRecord:
-        session = self.gateway.current()
+        session = self.gateway.current(channel.guild_id)
         if session is None:
-            raise RuntimeError("no bot is connected to the fake gateway; await wait_ready()")
+            raise RuntimeError(
+                "no bot is connected to the fake gateway for this guild's shard; await wait_ready()"
+            )
         payload = interaction_payload(self, kind, user, channel, data, message)
         record = InteractionRecord(
             id=int(payload["id"]),
@@ -904,6 +939,7 @@ class FakeDiscord:
             channel_id=channel.id,
             guild_id=channel.guild_id,
             payload=payload,
+            session_id=session.session_id,
             created_at=asyncio.get_running_loop().time(),
             _fake=self,
         )

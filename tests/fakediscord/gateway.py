@@ -30,6 +30,7 @@ DIRECT_MESSAGES_INTENT = 1 << 12
 MESSAGE_CONTENT_INTENT = 1 << 15
 # A client closing with these codes ends its session; other closes leave it resumable.
 _FINAL_CLOSE_CODES = (1000, 1001)
+EVERY_SHARD = -1  # `broadcast` to every session, whatever guilds it owns
 
 EventData = dict[str, Any] | Callable[["GatewaySession"], dict[str, Any]]
 
@@ -48,6 +49,15 @@ class GatewaySession:
         self.resumable = True
         self.ready = False
         self._lock = asyncio.Lock()
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this session the guild's events (DMs: shard 0's)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % count == shard_id
 
     @property
     def live(self) -> bool:
@@ -83,9 +93,10 @@ class Gateway:
         self.frames: list[dict[str, Any]] = []
         self._sockets: set[web.WebSocketResponse] = set()
 
-    def current(self) -> GatewaySession | None:
-        """The most recently identified live session (the bot that gets injected interactions)."""
-        live = [session for session in self.sessions.values() if session.live]
+    def current(self, guild_id: int | None = None) -> GatewaySession | None:
+        """The most recently identified live session that owns the guild (its shard's), the
+        one that gets injected interactions; ``guild_id`` None: a DM, shard 0's."""
+        live = [s for s in self.sessions.values() if s.live and s.owns(guild_id)]
         return live[-1] if live else None
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
@@ -140,12 +151,14 @@ class Gateway:
         session = GatewaySession(secrets.token_hex(16), data)
         session.ws = ws
         self.sessions[session.session_id] = session
+        guilds = [guild for guild in fake.guilds if session.owns(guild.id)]
         ready = ready_payload(
-            fake.bot_user, fake.guild, session.session_id, fake.resume_gateway_url, session.shard
+            fake.bot_user, guilds, session.session_id, fake.resume_gateway_url, session.shard
         )
         await session.dispatch("READY", ready)
         if session.has_intent(GUILDS_INTENT):
-            await session.dispatch("GUILD_CREATE", fake.guild.to_payload())
+            for guild in guilds:
+                await session.dispatch("GUILD_CREATE", guild.to_payload())
         session.ready = True
         fake.notify()
         return session
@@ -166,7 +179,7 @@ class Gateway:
         return session
 
     async def _send_members(self, session: GatewaySession, data: dict[str, Any]) -> None:
-        guild = self._fake.guild
+        guild = self._fake.guild_by_id(data.get("guild_id")) or self._fake.guild
         wanted = {int(x) for x in data.get("user_ids") or []}
         prefix = (data.get("query") or "").lower()
         members = [
@@ -185,12 +198,22 @@ class Gateway:
             chunk["nonce"] = data["nonce"]
         await session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
 
-    async def broadcast(self, event: str, data: EventData, intent: int | None = None) -> None:
-        """Dispatch to every live session (with ``intent``, only those that asked for it).
+    async def broadcast(
+        self,
+        event: str,
+        data: EventData,
+        intent: int | None = None,
+        *,
+        guild_id: int | None = EVERY_SHARD,
+    ) -> None:
+        """Dispatch to every live session (with ``intent``, only those that asked for it; with
+        ``guild_id``, only the shard that owns that guild, None meaning a DM).
 
         ``data`` may be a function of the session, for events that differ by intents.
         """
         for session in list(self.sessions.values()):
+            if guild_id != EVERY_SHARD and not session.owns(guild_id):
+                continue
             if session.live and (intent is None or session.has_intent(intent)):
                 await session.dispatch(event, data(session) if callable(data) else data)
 

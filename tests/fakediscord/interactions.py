@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from . import commands
 from .messages import invalid_form
 from .models import FakeAttachment, FakeChannel, FakeMessage, FakeUser
-from .payloads import BOT_PERMISSIONS, MEMBER_PERMISSIONS
+from .payloads import BOT_PERMISSIONS, MEMBER_PERMISSIONS, FakeGuild
 
 if TYPE_CHECKING:
     from .fake import FakeDiscord
@@ -57,15 +57,14 @@ def interaction_payload(
         payload |= {"user": user.to_payload(), "context": 1}
         payload["authorizing_integration_owners"] = {"0": "0"}
     else:
-        payload |= _guild_part(fake, user)
+        payload |= _guild_part(fake.guild_of(channel), user)
         payload["channel"]["permissions"] = payload["member"]["permissions"]
     if message is not None:
         payload["message"] = message.to_payload()
     return payload
 
 
-def _guild_part(fake: FakeDiscord, user: FakeUser) -> dict[str, Any]:
-    guild = fake.guild
+def _guild_part(guild: FakeGuild, user: FakeUser) -> dict[str, Any]:
     if not guild.has_member(user):
         raise ValueError(f"{user.username} is not a member of the guild")
     permissions = str(guild.permissions_of(user))
@@ -86,9 +85,10 @@ class Resolver:
     FakeAttachment or ``(filename, bytes)``.
     """
 
-    def __init__(self, fake: FakeDiscord, *, in_guild: bool) -> None:
+    def __init__(self, fake: FakeDiscord, *, guild: FakeGuild | None) -> None:
+        """`guild` is where the interaction happens (None: a DM)."""
         self._fake = fake
-        self._in_guild = in_guild
+        self._guild = guild
         self.resolved: dict[str, dict[str, Any]] = {}
 
     def option(self, definition: dict[str, Any], value: Any) -> Any:
@@ -114,7 +114,8 @@ class Resolver:
         fake = self._fake
         raw = value.id if hasattr(value, "id") else int(value)
         user = fake.find_user(raw) if kind in (USER, MENTIONABLE) else None
-        role = fake.guild.role(raw) if kind in (ROLE, MENTIONABLE) else None
+        guild = self._guild or fake.guild
+        role = guild.role(raw) if kind in (ROLE, MENTIONABLE) else None
         channel = fake.channels.get(raw) if kind == CHANNEL else None
         if user is not None:
             self._add_user(user)
@@ -128,9 +129,9 @@ class Resolver:
         return str(raw)
 
     def _add_user(self, user: FakeUser) -> None:
-        guild = self._fake.guild
+        guild = self._guild
         self.resolved.setdefault("users", {})[str(user.id)] = user.to_payload()
-        if self._in_guild and guild.has_member(user):
+        if guild is not None and guild.has_member(user):
             member = guild.member_payload(user, with_user=False)
             member["permissions"] = str(guild.permissions_of(user))
             self.resolved.setdefault("members", {})[str(user.id)] = member

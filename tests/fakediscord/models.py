@@ -359,6 +359,7 @@ class InteractionRecord:
     guild_id: int | None
     payload: dict[str, Any]
     created_at: float
+    session_id: str = ""  # the gateway session it was sent to (which shard, which client)
     responses: list[RecordedResponse] = field(default_factory=list)
     original: FakeMessage | None = None
     _fake: FakeDiscord | None = field(default=None, repr=False)

@@ -16,7 +16,7 @@ BOT_PERMISSIONS = MEMBER_PERMISSIONS | sum(1 << bit for bit in _BOT_EXTRA_PERMIS
 
 @dataclass(eq=False)
 class FakeGuild:
-    """The one guild: its roles, text channels and members (the bot first)."""
+    """A guild: its roles, text channels and members (the bot first)."""
 
     id: int
     name: str
@@ -150,13 +150,17 @@ def application_payload(bot: FakeUser, owner: FakeUser) -> dict[str, Any]:
 
 
 def ready_payload(
-    bot: FakeUser, guild: FakeGuild, session_id: str, resume_url: str, shard: list[int] | None
+    bot: FakeUser,
+    guilds: list[FakeGuild],
+    session_id: str,
+    resume_url: str,
+    shard: list[int] | None,
 ) -> dict[str, Any]:
-    """Return the READY body: the guild arrives unavailable, then GUILD_CREATE fills it in."""
+    """Return the READY body: the guilds arrive unavailable, then GUILD_CREATE fills them in."""
     data: dict[str, Any] = {
         "v": 10,
         "user": client_user_payload(bot),
-        "guilds": [{"id": str(guild.id), "unavailable": True}],
+        "guilds": [{"id": str(guild.id), "unavailable": True} for guild in guilds],
         "session_id": session_id,
         "resume_gateway_url": resume_url,
         "application": {"id": str(bot.id), "flags": 0},

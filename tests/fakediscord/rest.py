@@ -24,6 +24,7 @@ from .payloads import application_payload, client_user_payload
 
 if TYPE_CHECKING:
     from .fake import FakeDiscord
+    from .payloads import FakeGuild
 
 _API_PREFIX = re.compile(r"^/api/v\d+")
 _FILE_FIELD = re.compile(r"^files\[(\d+)\]$")
@@ -289,9 +290,10 @@ class RestApi:
             raise DiscordError(403, 50001, "Missing Access")
         if "guild_id" not in call.params:
             return fake.commands
-        if call.params["guild_id"] != str(fake.guild.id):
+        guild = fake.guild_by_id(call.params["guild_id"])
+        if guild is None:
             raise DiscordError(403, 50001, "Missing Access")
-        return fake.guild_commands.setdefault(fake.guild.id, [])
+        return fake.guild_commands.setdefault(guild.id, [])
 
     def _guild_of(self, call: Call) -> int | None:
         return int(call.params["guild_id"]) if "guild_id" in call.params else None
@@ -444,14 +446,15 @@ class RestApi:
 
     # --- guild --------------------------------------------------------------------------------
 
-    def _guild(self, call: Call) -> None:
-        if call.params["guild_id"] != str(self._fake.guild.id):
+    def _guild(self, call: Call) -> FakeGuild:
+        guild = self._fake.guild_by_id(call.params["guild_id"])
+        if guild is None:
             raise DiscordError(404, 10004, "Unknown Guild")
+        return guild
 
     async def get_guild(self, call: Call) -> web.Response:
         """GET /guilds/{id} (with_counts adds approximate counts)."""
-        self._guild(call)
-        guild = self._fake.guild
+        guild = self._guild(call)
         data = guild.to_payload(with_members=False)
         if call.flag("with_counts"):
             data |= {
@@ -462,18 +465,17 @@ class RestApi:
 
     async def get_guild_channels(self, call: Call) -> web.Response:
         """GET /guilds/{id}/channels."""
-        self._guild(call)
-        return json_response([channel.to_payload() for channel in self._fake.guild.channels])
+        guild = self._guild(call)
+        return json_response([channel.to_payload() for channel in guild.channels])
 
     async def get_roles(self, call: Call) -> web.Response:
         """GET /guilds/{id}/roles."""
-        self._guild(call)
-        return json_response([role.to_payload() for role in self._fake.guild.roles])
+        guild = self._guild(call)
+        return json_response([role.to_payload() for role in guild.roles])
 
     async def list_members(self, call: Call) -> web.Response:
         """GET /guilds/{id}/members (limit, after)."""
-        self._guild(call)
-        guild = self._fake.guild
+        guild = self._guild(call)
         after = int(call.query.get("after", 0))
         members = [u for u in sorted(guild.members, key=lambda u: u.id) if u.id > after]
         limit = int(call.query.get("limit", 1))
@@ -481,8 +483,7 @@ class RestApi:
 
     async def get_member(self, call: Call) -> web.Response:
         """GET /guilds/{id}/members/{user_id}."""
-        self._guild(call)
-        guild = self._fake.guild
+        guild = self._guild(call)
         user = self._fake.find_user(int(call.params["user_id"]))
         if user is None or not guild.has_member(user):
             raise DiscordError(404, 10007, "Unknown Member")
