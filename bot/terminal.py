@@ -286,7 +286,7 @@ class TerminalFront:
     async def table_changed(self, snapshot: PublicSnapshot) -> None:
         self.public = snapshot
         for line in snapshot.events:
-            self.say(as_you(line))
+            self.say(as_you(str(line)))
         if self.images:
             if snapshot.table_view is not None:
                 await self._write("table.png", snapshot.table_view)
@@ -297,7 +297,7 @@ class TerminalFront:
 
     async def hand_changed(self, snapshot: PrivateSnapshot) -> None:
         for line in snapshot.events:
-            self.say(line)
+            self.say(str(line))
         if self.images and snapshot.hand_view is not None:
             await self._write("hand.png", snapshot.hand_view)
         await self.inbox.put(snapshot)

@@ -36,6 +36,7 @@ from bot.discord.surface import (
 )
 from bot.runtime import LiveTable, PrivateSnapshot, PublicSnapshot
 from data import Phase
+from engine.i18n import text
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
@@ -51,7 +52,7 @@ class HandMessage:
     message_id: int
     hand_id: int | None
     version: int | None  # the decision version its controls were drawn for; None: no controls
-    shown: tuple[str, object] | None = None  # (text, picture) it shows, None if unknown
+    shown: tuple[str, object, str] | None = None  # (text, picture, language), None if unknown
 
 
 class DiscordFront:
@@ -75,8 +76,9 @@ class DiscordFront:
         for listener in self.table_listeners:
             listener(snapshot)
         if snapshot.ended and snapshot.channel_id is not None:
-            surface = result_surface(snapshot, self.channel_name(snapshot.channel_id))
-            self._spawn(self._post(snapshot, surface))
+            language = self.table_language(snapshot)
+            surface = result_surface(snapshot, self.channel_name(snapshot.channel_id), language)
+            self._spawn(self._post(snapshot, surface, language))
         if snapshot.closed_reason is not None:
             self._spawn(self._forget(snapshot))
         elif snapshot.quickplay and snapshot.table_id not in self._announced:
@@ -129,6 +131,10 @@ class DiscordFront:
         self._announced.discard(table_id)
         self.table_messages.pop(table_id, None)
 
+    def table_language(self, snapshot: PublicSnapshot | PrivateSnapshot) -> str:
+        """The language of a table's public messages: its server's."""
+        return self.bot.languages.of_guild(snapshot.guild_id)
+
     def channel_name(self, channel_id: int | None) -> str:
         """The name of a channel, if the bot knows it."""
         channel = self.bot.get_channel(channel_id) if channel_id else None
@@ -143,12 +149,13 @@ class DiscordFront:
     async def _flush_table(self, snapshot: PublicSnapshot) -> None:
         assert snapshot.channel_id is not None
         table_id = snapshot.table_id
-        surface = table_surface(snapshot, self.channel_name(snapshot.channel_id))
+        language = self.table_language(snapshot)
+        surface = table_surface(snapshot, self.channel_name(snapshot.channel_id), language)
         painter = self.bot.painter
         key = ("table", table_id)
         files = []
-        if surface.picture is not None and not painter.unchanged(key, surface.picture):
-            files = [await self._file(surface)]
+        if surface.picture is not None and not painter.unchanged(key, surface.picture, language):
+            files = [await self._file(surface, language)]
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         message_id = self.message_of(snapshot)
         if message_id is not None:
@@ -163,10 +170,10 @@ class DiscordFront:
                 log.warning("table %s: its message is gone; posting a new one", table_id)
                 self.table_messages.pop(table_id, None)
                 painter.remember(key, None)
-                files = [await self._file(surface)] if surface.picture is not None else []
+                files = [await self._file(surface, language)] if surface.picture is not None else []
             else:
                 self.table_messages[table_id] = message_id
-                painter.remember(key, surface.picture)
+                painter.remember(key, surface.picture, language)
                 return
         if snapshot.closed_reason is not None:
             return
@@ -174,7 +181,7 @@ class DiscordFront:
             embed=surface.embed, view=surface.view or discord.utils.MISSING,
             files=files or discord.utils.MISSING,
         )  # fmt: skip
-        painter.remember(key, surface.picture)
+        painter.remember(key, surface.picture, language)
         self.table_messages[table_id] = message.id
         await self.bot.runtime.message_posted(table_id, message.id)
 
@@ -194,16 +201,17 @@ class DiscordFront:
         people = " ".join(mention(player_id) for player_id in snapshot.humans)
         link = jump_url(snapshot.guild_id, snapshot.channel_id, self.message_of(snapshot))
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        await channel.send(f"{people}: your Quick Play table is ready: {link}")
+        ready = text("bot.front.quickplay_ready", people=people, link=link)
+        await channel.send(ready.in_language(self.table_language(snapshot)))
 
-    async def _file(self, surface: Surface) -> discord.File:
+    async def _file(self, surface: Surface, language: str) -> discord.File:
         assert surface.picture is not None
-        data = await self.bot.painter.png(surface.picture)
+        data = await self.bot.painter.png(surface.picture, language)
         return discord.File(io.BytesIO(data), filename=surface.filename)
 
-    async def _post(self, snapshot: PublicSnapshot, surface: Surface) -> None:
+    async def _post(self, snapshot: PublicSnapshot, surface: Surface, language: str) -> None:
         assert snapshot.channel_id is not None
-        files = [await self._file(surface)] if surface.picture is not None else []
+        files = [await self._file(surface, language)] if surface.picture is not None else []
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         await channel.send(content=surface.content, embed=surface.embed, files=files)
 
@@ -226,21 +234,22 @@ class DiscordFront:
             return
         key = (snapshot.table_id, snapshot.player)
         located = dataclasses.replace(snapshot, message_id=self.message_of(snapshot))
-        surface = hand_surface(located, self.channel_name(snapshot.channel_id))
+        language = self.bot.languages.of_user(snapshot.player_id)
+        surface = hand_surface(located, self.channel_name(snapshot.channel_id), language)
         decision = dm_decision(snapshot)
         version = decision[0] if decision else None
         current = self.hand_messages.get(key)
         if current is not None and current.hand_id != snapshot.hand_id:
             current = None
         if current is None or (version is not None and version != current.version):
-            await self._new_hand_message(snapshot, surface, version, current)
+            await self._new_hand_message(snapshot, surface, version, current, language)
             return
-        shown = (surface.content, surface.picture)
+        shown = (surface.content, surface.picture, language)
         if shown == current.shown and version == current.version:
             return
         kwargs: dict[str, Any] = {"content": surface.content, "view": surface.view}
-        if current.shown is None or current.shown[1] != surface.picture:
-            kwargs["attachments"] = [await self._file(surface)]
+        if current.shown is None or current.shown[1:] != shown[1:]:
+            kwargs["attachments"] = [await self._file(surface, language)]
         partial = self._dm_partial(current)
         try:
             await partial.edit(**kwargs)
@@ -255,6 +264,7 @@ class DiscordFront:
         surface: Surface,
         version: int | None,
         previous: HandMessage | None,
+        language: str,
     ) -> None:
         if previous is not None and previous.version is not None:
             # its controls are for a decision that is over: take them away
@@ -264,14 +274,18 @@ class DiscordFront:
             channel = await self.bot.create_dm(discord.Object(int(snapshot.player_id)))
             message = await channel.send(
                 surface.content,
-                file=await self._file(surface),
+                file=await self._file(surface, language),
                 view=surface.view or discord.utils.MISSING,
             )
         except discord.Forbidden:
             await self._dms_closed(snapshot)
             return
         self.hand_messages[(snapshot.table_id, snapshot.player)] = HandMessage(
-            channel.id, message.id, snapshot.hand_id, version, (surface.content, surface.picture)
+            channel.id,
+            message.id,
+            snapshot.hand_id,
+            version,
+            (surface.content, surface.picture, language),
         )
 
     def _dm_partial(self, message: HandMessage) -> discord.PartialMessage:
@@ -294,8 +308,5 @@ class DiscordFront:
         if snapshot.channel_id is None:
             return
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        await channel.send(
-            f"{mention(snapshot.player_id)} I cannot send you direct messages, so your hand at "
-            f"Table #{table_id} stays here: press **My hand** on the table message or use "
-            "`/mahjong hand` to see it and play (only you will see it)."
-        )
+        notice = text("bot.front.dms_closed", who=mention(snapshot.player_id), table=table_id)
+        await channel.send(notice.in_language(self.table_language(snapshot)))
