@@ -20,7 +20,7 @@ from discord.ui import Button, DynamicItem, Select
 
 from bot.discord import ids
 from bot.discord.ids import Stamp
-from bot.discord.replies import guarded, tell
+from bot.discord.replies import clicked_id, guarded, tell
 from engine.actions import Action, ActionKind
 from engine.i18n import text
 from engine.tiles import InvalidNotationError, parse_tile
@@ -305,10 +305,10 @@ async def answer_foreign(interaction: Interaction) -> None:
     would otherwise show the clicker "interaction failed"."""
     if interaction.type is not discord.InteractionType.component:
         return
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
-    if ids.ours(custom_id) and custom_id in _shown(interaction.message):
+    clicked = clicked_id(interaction)
+    if ids.ours(clicked) and clicked in _shown(interaction.message):
         return
-    log.info("a click on a foreign control id (%d characters)", len(custom_id))
+    log.info("a click on a foreign control id (%d characters)", len(clicked))
     with contextlib.suppress(discord.HTTPException):
         await tell(interaction, text(FOREIGN_KEY))
 

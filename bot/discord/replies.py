@@ -28,6 +28,12 @@ log = logging.getLogger(__name__)
 REFUSALS = (TableError, OptionError, ReplayError, RequestError)
 
 
+def clicked_id(interaction: Interaction) -> str:
+    """The custom id a component interaction names ('' for other interactions)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    return str(data.get("custom_id", ""))
+
+
 def reader_language(interaction: Interaction) -> str:
     """The language of everything said to the person behind `interaction`."""
     languages = getattr(interaction.client, "languages", None)
@@ -80,6 +86,6 @@ async def guarded(interaction: Interaction, work: Awaitable[None]) -> None:
     except REFUSALS as error:
         await refuse(interaction, error)
     except Exception:
-        log.exception("handling %s failed", (interaction.data or {}).get("custom_id"))
+        log.exception("handling %s failed", clicked_id(interaction))
         with contextlib.suppress(discord.HTTPException):
             await tell(interaction, text("bot.error.internal"))
