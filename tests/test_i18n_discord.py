@@ -18,7 +18,7 @@ from engine.actions import ActionKind
 from engine.ai import choose_action
 from engine.hand import Phase as HandPhase
 from engine.i18n import LANGUAGES
-from engine.presets import find_preset
+from engine.presets import PRESETS
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.models import FakeRole
 from tests.fakediscord.payloads import MEMBER_PERMISSIONS
@@ -201,8 +201,8 @@ async def test_a_zh_tw_server_gets_its_table_message_in_traditional_chinese(
     text = table.text
     assert "1號桌" in text and "等待玩家" in text and "加入" in text and "座位" in text
     assert not SIMPLIFIED_ONLY & set(text), "Traditional characters, not Simplified"
-    preset = find_preset("hkos-3-v1")  # its name and summary are the preset's own (English)
-    assert english_words(text, [*names_of(fake), preset.name, preset.summary, preset.id]) == []
+    assert "香港老式麻雀" in text  # the preset's name and rules in the server's language too
+    assert english_words(text, [*names_of(fake), "hkos-3-v1"]) == []
 
 
 async def test_language_for_the_server_is_for_admins_and_for_yourself_is_for_anyone(
@@ -251,6 +251,15 @@ async def test_a_refusal_is_one_reply_in_the_reader_s_language(
         await fake.settle()
     assert private_text(record) == "code：加入碼是六個字母和數字，例如 `3F9A1C`。"
     assert len(record.responses) == 1  # no "something went wrong" after it
+
+
+def test_every_preset_is_named_in_every_language_and_in_english_as_it_names_itself() -> None:
+    english = i18n.catalogue("en")
+    for preset in PRESETS.values():
+        assert english[f"bot.preset.{preset.id}.name"] == preset.name
+        assert english[f"bot.preset.{preset.id}.summary"] == preset.summary
+        for language in LANGUAGES[1:]:
+            assert CJK.search(i18n.translate(language, f"bot.preset.{preset.id}.summary"))
 
 
 # ------------------------------------------------------------------ stored choices

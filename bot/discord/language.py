@@ -22,6 +22,14 @@ Interaction = discord.Interaction[Any]
 GUILD, USER = "guild", "user"
 
 
+def reader_language(interaction: Interaction) -> str:
+    """The language of everything said to the person behind `interaction`."""
+    languages = getattr(interaction.client, "languages", None)
+    if not isinstance(languages, Languages):  # a client without stored choices: its locale
+        return language_of(interaction.locale)
+    return languages.of_reader(interaction)
+
+
 class Languages:
     """The stored language choices, and the locales seen in interactions."""
 

@@ -12,11 +12,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.language import reader_language
 from bot.discord.translator import choice
 from bot.runtime import LiveTable, TableError
 from bot.runtime.computers import LEVELS
 from bot.runtime.manager import seat_count_for
-from engine.i18n import text
+from bot.runtime.snapshots import preset_name
+from engine.i18n import text, worded
 from engine.presets import (
     PLANNED_PRESETS,
     PRESETS,
@@ -38,13 +40,16 @@ class OptionError(TableError):
 async def preset_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    """Playable presets whose id or name contains what the user typed."""
-    text = current.strip().lower()
-    return [
-        app_commands.Choice(name=f"{p.id} — {p.name}"[:100], value=p.id)
-        for p in PRESETS.values()
-        if text in p.id.lower() or text in p.name.lower()
-    ][:25]
+    """Playable presets whose id or name (in English or the user's language) contains what
+    the user typed, named in the user's language."""
+    typed = current.strip().lower()
+    language = reader_language(interaction)
+    found = []
+    for p in PRESETS.values():
+        name = worded(preset_name(p), language)
+        if typed in p.id.lower() or typed in p.name.lower() or typed in name.lower():
+            found.append(app_commands.Choice(name=f"{p.id} — {name}"[:100], value=p.id))
+    return found[:25]
 
 
 def _clock_choice(tc: TimeControl) -> app_commands.Choice[str]:

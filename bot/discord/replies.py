@@ -16,10 +16,11 @@ from typing import Any
 
 import discord
 
+from bot.discord.language import reader_language
 from bot.discord.options import OptionError
 from bot.replay import ReplayError
 from bot.runtime import TableError
-from engine.i18n import Text, language_of, text, worded
+from engine.i18n import Text, text, worded
 from engine.score_request import RequestError
 
 Interaction = discord.Interaction[Any]
@@ -32,14 +33,6 @@ def clicked_id(interaction: Interaction) -> str:
     """The custom id a component interaction names ('' for other interactions)."""
     data: dict[str, Any] = dict(interaction.data or {})
     return str(data.get("custom_id", ""))
-
-
-def reader_language(interaction: Interaction) -> str:
-    """The language of everything said to the person behind `interaction`."""
-    languages = getattr(interaction.client, "languages", None)
-    if languages is None:  # a client without stored choices: the Discord locale alone
-        return language_of(interaction.locale)
-    return str(languages.of_reader(interaction))
 
 
 async def tell(interaction: Interaction, message: Text | str, **kwargs: Any) -> None:

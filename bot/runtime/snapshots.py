@@ -28,8 +28,8 @@ from data import Phase
 from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
-from engine.i18n import DEFAULT_LANGUAGE, Text, text
-from engine.presets import AfterWin, TimeControl
+from engine.i18n import DEFAULT_LANGUAGE, Text, has, text
+from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.tiles import format_tiles, parse_tiles, tile_name
 from render.adapt import (
@@ -112,6 +112,18 @@ def clock_text(tc: TimeControl) -> Text:
     if tc.deal_limit:
         clock = text("bot.clock.deal_limit", clock=clock, minutes=-(-tc.deal_limit // 60))
     return clock
+
+
+def preset_name(preset: Preset) -> Text | str:
+    """A preset's name in the reader's language (its own name if the catalogue lacks it)."""
+    key = f"bot.preset.{preset.id}.name"
+    return text(key) if has(key) else preset.name
+
+
+def preset_summary(preset: Preset) -> Text | str:
+    """A preset's rules in one sentence, in the reader's language."""
+    key = f"bot.preset.{preset.id}.summary"
+    return text(key) if has(key) else preset.summary
 
 
 def clock_name(name: str) -> Text:
@@ -200,8 +212,8 @@ class PublicSnapshot:
     channel_id: int | None
     message_id: int | None
     preset_id: str
-    preset_name: str
-    preset_summary: str
+    preset_name: Text | str
+    preset_summary: Text | str
     rated: bool
     visibility: str
     clock: Text
@@ -310,8 +322,8 @@ def public_snapshot(
         "channel_id": table.channel_id,
         "message_id": table.message_id,
         "preset_id": table.preset.id,
-        "preset_name": table.preset.name,
-        "preset_summary": table.preset.summary,
+        "preset_name": preset_name(table.preset),
+        "preset_summary": preset_summary(table.preset),
         "rated": table.options.rated,
         "visibility": table.options.visibility,
         "clock": clock_text(table.time_control),

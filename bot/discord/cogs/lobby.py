@@ -26,6 +26,7 @@ from bot.discord.replies import reader_language, tell
 from bot.discord.surface import table_url
 from bot.runtime import LiveTable
 from bot.runtime.manager import quickplay_seats
+from bot.runtime.snapshots import preset_name
 from data import Phase
 from engine.i18n import text
 
@@ -210,7 +211,7 @@ class LobbyCog(MahjongCog, name="Lobby"):
             line = text(
                 "bot.lobby.table_line",
                 table=table.id,
-                preset=table.preset.name,
+                preset=preset_name(table.preset),
                 where=text("bot.lobby.in_channel", channel=table.channel_id)
                 if table.channel_id
                 else "",
@@ -254,7 +255,7 @@ class LobbyCog(MahjongCog, name="Lobby"):
             )
             queued = text(
                 "bot.lobby.queued",
-                preset=found.name,
+                preset=preset_name(found),
                 waiting=waiting,
                 seats=quickplay_seats(found),
                 fill=fill,

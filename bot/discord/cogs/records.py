@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.discord.cogs.base import MahjongCog
 from bot.discord.options import DEFAULT_PRESET, OptionError, check_preset, preset_autocomplete
 from bot.discord.replies import reader_language, tell
+from bot.runtime.snapshots import preset_name
 from data import HandRecord, SeatResult
 from data.rating import PROVISIONAL_GAMES, START_RATING, display
 from engine.i18n import DEFAULT_LANGUAGE, Text, text, translate
@@ -61,7 +62,7 @@ class RecordsCog(MahjongCog, name="Records"):
             found.id, page, PAGE_SIZE, min_games=BOARD_FROM_GAMES
         )
         language = reader_language(interaction)
-        title = text("bot.records.board_title", preset=found.name).in_language(language)
+        title = text("bot.records.board_title", preset=preset_name(found)).in_language(language)
         embed = discord.Embed(title=title, colour=discord.Colour.gold())
         if not board.entries:
             empty = (

@@ -13,7 +13,7 @@ from bot.discord.options import DEFAULT_PRESET, check_preset, preset_autocomplet
 from bot.discord.replies import reader_language, sentence
 from bot.discord.surface import clock_text
 from bot.discord.translator import choice
-from bot.runtime.snapshots import pattern_name, unit_text
+from bot.runtime.snapshots import pattern_name, preset_name, preset_summary, unit_text
 from engine.i18n import Text, text, worded
 from engine.presets import TIME_CONTROLS, Preset, min_fan_choices
 from engine.score_request import score_request
@@ -39,8 +39,8 @@ def rules_embed(preset: Preset, language: str = "en") -> discord.Embed:
         return text(key, **fields).in_language(language)
 
     embed = discord.Embed(
-        title=f"{preset.name} (`{preset.id}`)",
-        description=preset.summary,
+        title=f"{worded(preset_name(preset), language)} (`{preset.id}`)",
+        description=worded(preset_summary(preset), language),
         colour=discord.Colour.blurple(),
     )
     key = "bot.rules.tiles_bonus" if preset.uses_bonus else "bot.rules.tiles"

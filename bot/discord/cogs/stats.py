@@ -12,6 +12,7 @@ from discord import app_commands
 from bot.discord.cogs.base import MahjongCog
 from bot.discord.options import check_preset, preset_autocomplete
 from bot.discord.replies import reader_language, tell
+from bot.runtime.snapshots import preset_name
 from data import PlayerStats
 from data.rows import RatingPoint
 from engine.i18n import DEFAULT_LANGUAGE, text, translate
@@ -77,7 +78,7 @@ class StatsCog(MahjongCog, name="Stats"):
         language = reader_language(interaction)
         player_id = str(target.id)
         stats = await self.bot.store.player_stats(player_id, found.id if found else None)
-        scope = found.name if found else text("bot.stats.all_presets")
+        scope = preset_name(found) if found else text("bot.stats.all_presets")
         title = text("bot.stats.title", name=target.display_name, scope=scope)
         embed = discord.Embed(title=title.in_language(language), colour=discord.Colour.blue())
         if not stats.hands:
