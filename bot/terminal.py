@@ -252,7 +252,7 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     """The public table in a few lines: each seat's hidden count, melds, flowers, discards."""
     view = public.table_view
     if view is None:
-        return worded(public.status, language)
+        return worded(public.status_text, language)
     extras = "".join(
         _say(language, "table.face_down", label=worded(item.label, language), count=item.face_down)
         for item in view.set_aside
@@ -388,7 +388,7 @@ class TerminalFront:
 
     async def hand_changed(self, snapshot: PrivateSnapshot) -> None:
         for line in snapshot.events:
-            self.say(line)
+            self.say(str(line))
         if self.images and snapshot.hand_view is not None:
             await self._write("hand.png", snapshot.hand_view)
         await self.inbox.put(snapshot)

@@ -153,7 +153,18 @@ CREATE TABLE table_events (
 CREATE INDEX table_events_table ON table_events (table_id, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+# v4 - language preferences: a server's for its table messages, a person's for replies and DMs.
+_V4 = """
+CREATE TABLE language_preferences (
+    scope      TEXT NOT NULL CHECK (scope IN ('guild', 'user')),
+    subject    TEXT NOT NULL,
+    language   TEXT NOT NULL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (scope, subject)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -9,6 +9,7 @@ the module that owns the concern on the connection's worker thread:
   data/restore.py     rebuilding open tables at start-up, quarantine
   data/results.py     a hand's result exactly once, rating changes
   data/history.py     leaderboard, ratings and hand history reads
+  data/preferences.py language preferences of servers and people
 
 Time comes from the injected `clock` (default time.time) unless a method is given `now`, so tests
 control it.
@@ -21,7 +22,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from data import action_log, history, restore, results, tables
+from data import action_log, history, preferences, restore, results, tables
 from data.connection import Connection, resolve_path
 from data.history import LEADERBOARD_MIN_GAMES
 from data.rows import (
@@ -345,6 +346,16 @@ class Store:
     async def rating_history(self, player_id: str, preset: str) -> list[RatingPoint]:
         """A player's rating after each of their rated hands of `preset`, oldest first."""
         return await self._call(history.rating_history, player_id, preset)
+
+    # ------------------------------------------------------------------ language preferences
+
+    async def set_language(self, scope: str, subject: str, language: str | None) -> None:
+        """Store a guild's or a user's language (`scope` "guild" or "user"); None clears it."""
+        await self._call(preferences.set_language, scope, subject, language, self._now(None))
+
+    async def languages(self) -> preferences.Preferences:
+        """Every stored language preference, by (scope, subject id)."""
+        return await self._call(preferences.languages)
 
 
 def _seat_tuples(seats: Iterable[SeatRow]) -> list[tables.SeatTuple]:

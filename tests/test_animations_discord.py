@@ -103,8 +103,8 @@ def animations(monkeypatch: pytest.MonkeyPatch) -> Animations:
     record = Animations()
     original = pictures.draw_animation
 
-    def spy(view: Any, moments: Any) -> bytes:
-        data = original(view, moments)
+    def spy(view: Any, moments: Any, language: str = "en") -> bytes:
+        data = original(view, moments, language)
         record.items.append((view, tuple(moments), data))
         return data
 

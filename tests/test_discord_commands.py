@@ -23,6 +23,7 @@ SUBCOMMANDS = [
     "history",
     "invite",
     "join",
+    "language",
     "leaderboard",
     "leave",
     "quickplay",

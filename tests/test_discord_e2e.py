@@ -83,8 +83,8 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Drawn:
     record = Drawn()
     original = pictures.draw
 
-    def spy(view: Any) -> bytes:
-        data = original(view)
+    def spy(view: Any, language: str = "en") -> bytes:
+        data = original(view, language)
         record.items.append((view, data))
         return data
 

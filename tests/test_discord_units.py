@@ -255,3 +255,49 @@ def test_a_seventeen_tile_tw16_turn_offers_every_discard_within_discords_limits(
     assert offered == {tile_name(t) for t in hand.hands[0]} and len(offered) == 17
     picture = surface.picture
     assert len(picture.concealed) + (picture.drawn is not None) == 17
+
+
+# ------------------------------------------------------------------ one action encoding
+
+
+@pytest.mark.parametrize(
+    "notation",
+    [
+        "2 discard 5m",
+        "1 concealed_kong 5555m",
+        "0 added_kong 7z",
+        "3 win",
+        "1 void s",
+        "2 chow 345m",
+    ],
+)
+def test_a_private_control_carries_its_action_and_gives_it_back(notation: str) -> None:
+    action = Action.parse(notation)
+    button = ActButton.of(7, ids.Stamp(1, 4), action)
+    match = re.fullmatch(ids.ACT_TEMPLATE, button.item.custom_id or "")
+    assert match is not None
+    value = match["kind"] + (f" {match['arg']}" if match["arg"] else "")
+    assert ids.action_of(int(match["seat"]), value) == action  # what a click rebuilds
+    assert ids.action_of(action.seat, ids.action_value(action)) == action  # a menu's value
+
+
+async def test_three_chosen_tiles_make_the_action_in_the_engine_s_order() -> None:
+    """The tiles menu's values are `index:tile` in hand order; the action is built from the
+    chosen tiles themselves, in any order the client sends them."""
+    played: list[Action] = []
+
+    class Play:
+        async def on_act(self, interaction: object, table: int, stamp: object, action: Action):
+            played.append(action)
+
+    class Client:
+        controls = type("Controls", (), {"play": Play()})()
+
+    class Interaction:
+        client = Client()
+        data = None
+
+    menu = TilesSelect(7, ids.Stamp(1, 0), 2, "swap")
+    menu.item._values = ["9:9p", "1:1p", "4:4p"]  # type: ignore[attr-defined]
+    await menu.callback(Interaction())  # type: ignore[arg-type]
+    assert played == [Action(2, ActionKind.SWAP, tuple(parse_tiles("149p")))]

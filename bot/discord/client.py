@@ -22,13 +22,17 @@ from discord.ext import commands
 
 from bot.discord.coalesce import Clock, Sleep
 from bot.discord.cogs import COGS
-from bot.discord.components import DYNAMIC_ITEMS, answer_foreign, tell
+from bot.discord.components import DYNAMIC_ITEMS, Controls, answer_foreign
 from bot.discord.config import BotConfig
 from bot.discord.front import DiscordFront
+from bot.discord.language import Languages
 from bot.discord.pictures import Painter
+from bot.discord.replies import is_refusal, tell
+from bot.discord.translator import CatalogueTranslator
 from bot.runtime import Runtime, SchedulerTimers, Timers
 from data import Store
 from engine.hand import HandState
+from engine.i18n import text
 from engine.session import Session
 
 log = logging.getLogger(__name__)
@@ -79,6 +83,10 @@ class MahjongBot(commands.Bot):
         self.config = config
         self.painter = Painter()
         self.front = DiscordFront(self, config.edit_interval, clock=edit_clock, sleep=edit_sleep)
+        self.languages = Languages(
+            lambda guild_id: getattr(self.get_guild(guild_id), "preferred_locale", None)
+        )
+        self.controls = Controls()  # the cogs that answer clicks (each sets itself as it loads)
         # not `self.group`: commands.Bot.group is the decorator for prefix command groups
         self.mahjong_group = app_commands.Group(name="mahjong", description="Mahjong tables")
         self._runtime_options: dict[str, Any] = {
@@ -122,6 +130,7 @@ class MahjongBot(commands.Bot):
         self.tree.error(self.on_app_command_error)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.add_listener(answer_foreign, "on_interaction")  # ids none of the items take
+        await self.tree.set_translator(CatalogueTranslator())  # descriptions per client language
         synced = await self.tree.sync()
         log.info("synced %d command(s)", len(synced))
         if self.application_id:
@@ -155,10 +164,12 @@ class MahjongBot(commands.Bot):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         """Log what went wrong and tell the user, privately, that it was on our side."""
+        if is_refusal(error):
+            return  # a refusal: its cog has told the user why
         command = interaction.command.qualified_name if interaction.command else "?"
         log.error("/%s failed", command, exc_info=error)
         try:
-            await tell(interaction, "Something went wrong on our side; it has been logged.")
+            await tell(interaction, text("bot.error.internal"))
         except discord.HTTPException:
             log.warning("could not tell the user about the failure of /%s", command)
 

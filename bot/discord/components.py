@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -19,68 +20,64 @@ from discord.ui import Button, DynamicItem, Select
 
 from bot.discord import ids
 from bot.discord.ids import Stamp
+from bot.discord.replies import clicked_id, guarded, tell
+from engine.actions import Action, ActionKind
+from engine.i18n import text
+from engine.tiles import InvalidNotationError, parse_tile
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
     from bot.discord.cogs.lobby import LobbyCog
     from bot.discord.cogs.play import PlayCog
+    from bot.discord.cogs.replay import ReplayCog
 
 Interaction = discord.Interaction[Any]
 log = logging.getLogger(__name__)
 
-TABLE_LABELS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "cpu": ("Add computer", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "hand": ("My hand", discord.ButtonStyle.secondary),
-    "ready": ("Ready", discord.ButtonStyle.success),
+TABLE_STYLES = {
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "cpu": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+    "hand": discord.ButtonStyle.secondary,
+    "ready": discord.ButtonStyle.success,
 }
-CALL_LABELS = {
-    "chow": ("Chow", discord.ButtonStyle.primary),
-    "pung": ("Pung", discord.ButtonStyle.primary),
-    "kong": ("Kong", discord.ButtonStyle.primary),
-    "win": ("Win", discord.ButtonStyle.success),
-    "pass": ("Pass", discord.ButtonStyle.secondary),
+CALL_STYLES = {
+    "chow": discord.ButtonStyle.primary,
+    "pung": discord.ButtonStyle.primary,
+    "kong": discord.ButtonStyle.primary,
+    "win": discord.ButtonStyle.success,
+    "pass": discord.ButtonStyle.secondary,
 }
 LOBBY_VERBS = ("join", "leave", "cpu", "start")
+NOTATION_LIMIT = 40  # characters; the longest action a control plays is far shorter
 
 
-async def tell(interaction: Interaction, text: str, **kwargs: Any) -> None:
-    """Answer privately: as the response if none was sent yet, else as a follow-up."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+@dataclass
+class Controls:
+    """The cogs that answer clicks on the bot's controls; each sets itself here as it loads."""
+
+    lobby: LobbyCog | None = None
+    play: PlayCog | None = None
+    replay: ReplayCog | None = None
 
 
-def sentence(error: Exception | str) -> str:
-    """A message as a sentence: the runtime's start in lower case and may lack a full stop."""
-    text = str(error)
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?", ")")) else ".")
-
-
-async def guarded(interaction: Interaction, work: Awaitable[None]) -> None:
-    """Run a click's handler; on an unexpected error, log it and tell the clicker privately."""
-    try:
-        await work
-    except Exception:
-        custom_id = interaction.data.get("custom_id") if interaction.data else None
-        log.exception("handling %s failed", custom_id)
-        with contextlib.suppress(discord.HTTPException):
-            await tell(interaction, "Something went wrong on our side; it has been logged.")
-
-
-def _bot(interaction: Interaction) -> MahjongBot:
-    return cast("MahjongBot", interaction.client)
+def controls(interaction: Interaction) -> Controls:
+    return cast("MahjongBot", interaction.client).controls
 
 
 def _play(interaction: Interaction) -> PlayCog:
-    return cast("PlayCog", _bot(interaction).get_cog("Play"))
+    play = controls(interaction).play
+    if play is None:
+        raise RuntimeError("no cog answers the table's controls (PlayCog is not loaded)")
+    return play
 
 
 def _lobby(interaction: Interaction) -> LobbyCog:
-    return cast("LobbyCog", _bot(interaction).get_cog("Lobby"))
+    lobby = controls(interaction).lobby
+    if lobby is None:
+        raise RuntimeError("no cog answers the lobby's controls (LobbyCog is not loaded)")
+    return lobby
 
 
 class SeatedOnly:
@@ -90,18 +87,13 @@ class SeatedOnly:
     seated_only = True
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:
-        runtime = _bot(interaction).runtime
+        runtime = cast("MahjongBot", interaction.client).runtime
         table = runtime.tables.get(self.table)
         if table is None:
-            await tell(
-                interaction, f"Table #{self.table} is closed: these controls do nothing now."
-            )
+            await tell(interaction, text("bot.control.table_closed", table=self.table))
             return False
         if self.seated_only and table.player_of(str(interaction.user.id)) is None:
-            await tell(
-                interaction,
-                f"You are not seated at Table #{self.table}: these controls are for its players.",
-            )
+            await tell(interaction, text("bot.control.not_seated", table=self.table))
             return False
         return True
 
@@ -109,10 +101,13 @@ class SeatedOnly:
 class TableButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.TABLE_TEMPLATE):
     """Join, Leave, Add computer, Start, My hand, Ready: one table's own buttons."""
 
-    def __init__(self, table: int, verb: str, stamp: Stamp, label: str | None = None) -> None:
-        text, style = TABLE_LABELS[verb]
+    def __init__(
+        self, table: int, verb: str, stamp: Stamp, label: str | None = None, language: str = "en"
+    ) -> None:
         button: Button[Any] = Button(
-            label=label or text, style=style, custom_id=ids.table_id(table, verb, stamp)
+            label=label or text(f"bot.button.{verb}").in_language(language),
+            style=TABLE_STYLES[verb],
+            custom_id=ids.table_id(table, verb, stamp),
         )
         super().__init__(button)
         self.table, self.verb, self.stamp = table, verb, stamp
@@ -125,6 +120,7 @@ class TableButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.TABLE_TEMPL
         return cls(int(match["table"]), match["verb"], Stamp.of(match))
 
     async def callback(self, interaction: Interaction) -> None:
+        work: Awaitable[None]
         if self.verb in LOBBY_VERBS:
             lobby = _lobby(interaction)
             work = lobby.on_lobby_button(interaction, self.table, self.verb, self.stamp)
@@ -138,10 +134,11 @@ class TableButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.TABLE_TEMPL
 class CallButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.CALL_TEMPLATE):
     """A public call on the latest discard (or a kong to rob): Chow, Pung, Kong, Win, Pass."""
 
-    def __init__(self, table: int, stamp: Stamp, kind: str) -> None:
-        label, style = CALL_LABELS[kind]
+    def __init__(self, table: int, stamp: Stamp, kind: str, language: str = "en") -> None:
         button: Button[Any] = Button(
-            label=label, style=style, custom_id=ids.call_id(table, stamp, kind)
+            label=text(f"bot.call.{kind}").in_language(language),
+            style=CALL_STYLES[kind],
+            custom_id=ids.call_id(table, stamp, kind),
         )
         super().__init__(button)
         self.table, self.stamp, self.kind = table, stamp, kind
@@ -157,52 +154,64 @@ class CallButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.CALL_TEMPLAT
         await guarded(interaction, play.on_call(interaction, self.table, self.stamp, self.kind))
 
 
+async def play_action(
+    interaction: Interaction, table: int, stamp: Stamp, build: Callable[[], Action]
+) -> None:
+    """Hand a private control's action to the play cog; a control whose id or values do not
+    make an action (forged, damaged) is refused privately."""
+    try:
+        action = build()
+    except (InvalidNotationError, ValueError, IndexError) as error:
+        log.info("a damaged control on table %s: %s", table, error)
+        return await tell(interaction, text("bot.control.damaged"))
+    await guarded(interaction, _play(interaction).on_act(interaction, table, stamp, action))
+
+
 class ActButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.ACT_TEMPLATE):
-    """A private control playing one action of one seat: discard 5m, win, kong, void m."""
+    """A private control playing one action of one seat: discard 5m, win, kong, void m.
+
+    Its id holds the action in the engine's notation (`ids.action_value`), read back with
+    `ids.action_of`: the one encoding every private control uses."""
 
     def __init__(
         self,
         table: int,
         stamp: Stamp,
         seat: int,
-        kind: str,
-        arg: str = "",
+        value: str,
         *,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
     ) -> None:
+        kind, _, arg = value.partition(" ")
         custom_id = ids.act_id(table, stamp, seat, kind, arg)
-        button: Button[Any] = Button(label=label or kind, style=style, custom_id=custom_id)
+        button: Button[Any] = Button(label=label or value, style=style, custom_id=custom_id)
         super().__init__(button, row=row)
-        self.table, self.stamp, self.seat, self.kind, self.arg = table, stamp, seat, kind, arg
+        self.table, self.stamp, self.seat, self.value = table, stamp, seat, value
+
+    @classmethod
+    def of(cls, table: int, stamp: Stamp, action: Action, **kwargs: Any) -> ActButton:
+        """The button that plays `action`."""
+        return cls(table, stamp, action.seat, ids.action_value(action), **kwargs)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActButton:
-        return cls(
-            int(match["table"]),
-            Stamp.of(match),
-            int(match["seat"]),
-            match["kind"],
-            match["arg"] or "",
-        )
-
-    @property
-    def notation(self) -> str:
-        """The action in the engine's notation, e.g. '2 discard 5m'."""
-        return f"{self.seat} {self.kind}" + (f" {self.arg}" if self.arg else "")
+        value = match["kind"] + (f" {match['arg']}" if match["arg"] else "")
+        return cls(int(match["table"]), Stamp.of(match), int(match["seat"]), value)
 
     async def callback(self, interaction: Interaction) -> None:
-        play = _play(interaction)
-        await guarded(
-            interaction, play.on_act(interaction, self.table, self.stamp, [self.notation])
-        )
+        def build() -> Action:
+            return ids.action_of(self.seat, self.value)
+
+        await play_action(interaction, self.table, self.stamp, build)
 
 
 class ActSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.PICK_TEMPLATE):
-    """A private menu of one seat's actions (discards of a long hand, several chows)."""
+    """A private menu of one seat's actions (discards of a long hand, several chows); each
+    option's value is an action as `ids.action_value` writes it."""
 
     def __init__(
         self,
@@ -211,7 +220,7 @@ class ActSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.PICK_TEMPLATE
         seat: int,
         options: list[discord.SelectOption] | None = None,
         *,
-        placeholder: str = "Choose…",
+        placeholder: str = "…",
         row: int | None = None,
     ) -> None:
         menu: Select[Any] = Select(
@@ -229,16 +238,23 @@ class ActSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.PICK_TEMPLATE
         return cls(int(match["table"]), Stamp.of(match), int(match["seat"]))
 
     async def callback(self, interaction: Interaction) -> None:
-        chosen = [f"{self.seat} {value}" for value in self.item.values[:1]]
-        play = _play(interaction)
-        await guarded(interaction, play.on_act(interaction, self.table, self.stamp, chosen))
+        values = self.item.values
+
+        def build() -> Action:
+            if not values:
+                raise ValueError("nothing was chosen")
+            if len(values[0]) > NOTATION_LIMIT:  # no action is written this long: forged
+                raise ValueError("an option value too long to be an action")
+            return ids.action_of(self.seat, values[0])
+
+        await play_action(interaction, self.table, self.stamp, build)
 
 
 class TilesSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.TILES_TEMPLATE):
     """A private menu of three tiles to pass on or set aside (Sichuan openings).
 
-    Option values are `index:tile` (tiles repeat, values may not), in hand order.
-    """
+    Option values are `index:tile` (tiles repeat, values may not), in hand order; the chosen
+    tiles make the action directly, in the engine's tile order."""
 
     def __init__(
         self,
@@ -248,7 +264,7 @@ class TilesSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.TILES_TEMPL
         kind: str,
         options: list[discord.SelectOption] | None = None,
         *,
-        placeholder: str = "Choose three tiles of one suit",
+        placeholder: str = "…",
         row: int | None = None,
     ) -> None:
         count = min(3, len(options)) if options else 3
@@ -269,18 +285,18 @@ class TilesSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.TILES_TEMPL
         return cls(int(match["table"]), Stamp.of(match), int(match["seat"]), match["kind"])
 
     async def callback(self, interaction: Interaction) -> None:
-        tiles = "".join(sorted((value.partition(":")[2] for value in self.item.values), key=_order))
-        chosen = [f"{self.seat} {self.kind} {tiles}"]
-        play = _play(interaction)
-        await guarded(interaction, play.on_act(interaction, self.table, self.stamp, chosen))
+        values = self.item.values
 
+        def build() -> Action:
+            tiles = sorted(parse_tile(value.partition(":")[2]) for value in values)
+            return Action(self.seat, ActionKind(self.kind), tuple(tiles))
 
-def _order(tile: str) -> tuple[str, str]:
-    return (tile[-1:], tile[:-1])  # (a forged value may be empty)
+        await play_action(interaction, self.table, self.stamp, build)
 
 
 DYNAMIC_ITEMS = (TableButton, CallButton, ActButton, ActSelect, TilesSelect)
-FOREIGN = "That control is not one of this bot's, or it is damaged: it does nothing."
+FOREIGN_KEY = "bot.control.foreign"
+FOREIGN = str(text(FOREIGN_KEY))  # in English (each clicker gets their language)
 
 
 async def answer_foreign(interaction: Interaction) -> None:
@@ -289,12 +305,12 @@ async def answer_foreign(interaction: Interaction) -> None:
     would otherwise show the clicker "interaction failed"."""
     if interaction.type is not discord.InteractionType.component:
         return
-    custom_id = str(interaction.data.get("custom_id", "") if interaction.data else "")
-    if ids.ours(custom_id) and custom_id in _shown(interaction.message):
+    clicked = clicked_id(interaction)
+    if ids.ours(clicked) and clicked in _shown(interaction.message):
         return
-    log.info("a click on a foreign control id (%d characters)", len(custom_id))
+    log.info("a click on a foreign control id (%d characters)", len(clicked))
     with contextlib.suppress(discord.HTTPException):
-        await tell(interaction, FOREIGN)
+        await tell(interaction, text(FOREIGN_KEY))
 
 
 def _shown(message: discord.Message | None) -> set[str]:

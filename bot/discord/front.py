@@ -37,6 +37,7 @@ from bot.discord.surface import (
 )
 from bot.runtime import LiveTable, PrivateSnapshot, PublicSnapshot
 from data import Phase
+from engine.i18n import text
 from render.animate import Moment
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class HandMessage:
     message_id: int
     hand_id: int | None
     version: Stamp | None  # the moment its controls were drawn for; None: no controls
-    shown: tuple[str, object] | None = None  # (text, picture) it shows, None if unknown
+    shown: tuple[str, object, str] | None = None  # (text, picture, language), None if unknown
 
 
 class DiscordFront:
@@ -90,8 +91,9 @@ class DiscordFront:
         for listener in self.table_listeners:
             listener(snapshot)
         if snapshot.ended and snapshot.channel_id is not None:
-            surface = result_surface(snapshot, self.channel_name(snapshot.channel_id))
-            self._spawn(self._post(snapshot, surface))
+            language = self.table_language(snapshot)
+            surface = result_surface(snapshot, self.channel_name(snapshot.channel_id), language)
+            self._spawn(self._post(snapshot, surface, language))
         if snapshot.closed_reason is not None:
             self._spawn(self._forget(snapshot))
         elif snapshot.quickplay and snapshot.table_id not in self._announced:
@@ -147,6 +149,10 @@ class DiscordFront:
         self._announced.discard(table_id)
         self.table_messages.pop(table_id, None)
 
+    def table_language(self, snapshot: PublicSnapshot | PrivateSnapshot) -> str:
+        """The language of a table's public messages: its server's."""
+        return self.bot.languages.of_guild(snapshot.guild_id)
+
     def channel_name(self, channel_id: int | None) -> str:
         """The name of a channel, if the bot knows it."""
         channel = self.bot.get_channel(channel_id) if channel_id else None
@@ -161,16 +167,17 @@ class DiscordFront:
     async def _flush_table(self, snapshot: PublicSnapshot) -> None:
         assert snapshot.channel_id is not None
         table_id = snapshot.table_id
-        surface = table_surface(snapshot, self.channel_name(snapshot.channel_id))
+        language = self.table_language(snapshot)
+        surface = table_surface(snapshot, self.channel_name(snapshot.channel_id), language)
         painter = self.bot.painter
         key = ("table", table_id)
         files = []
         moments = self._moments.pop(table_id, [])
         animated = surface.picture is not None and bool(moments)
         if animated:
-            files = [await self._animation(surface, moments)]
-        elif surface.picture is not None and not painter.unchanged(key, surface.picture):
-            files = [await self._file(surface)]
+            files = [await self._animation(surface, moments, language)]
+        elif surface.picture is not None and not painter.unchanged(key, surface.picture, language):
+            files = [await self._file(surface, language)]
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         message_id = self.message_of(snapshot)
         if message_id is not None:
@@ -185,14 +192,14 @@ class DiscordFront:
                 log.warning("table %s: its message is gone; posting a new one", table_id)
                 self.table_messages.pop(table_id, None)
                 painter.remember(key, None)
-                files = [await self._file(surface)] if surface.picture is not None else []
+                files = [await self._file(surface, language)] if surface.picture is not None else []
                 if animated and surface.embed is not None:  # a new message shows the still
                     surface.embed.set_image(url=f"attachment://{surface.filename}")
                     animated = False
             else:
                 self.table_messages[table_id] = message_id
                 # after an animation the next edit attaches the still picture again
-                painter.remember(key, None if animated else surface.picture)
+                painter.remember(key, None if animated else surface.picture, language)
                 return
         if snapshot.closed_reason is not None:
             return
@@ -201,7 +208,7 @@ class DiscordFront:
             view=surface.view or discord.utils.MISSING,
             files=files or discord.utils.MISSING,
         )  # fmt: skip
-        painter.remember(key, None if animated else surface.picture)
+        painter.remember(key, None if animated else surface.picture, language)
         self.table_messages[table_id] = message.id
         await self.bot.runtime.message_posted(table_id, message.id)
 
@@ -221,25 +228,28 @@ class DiscordFront:
         people = " ".join(mention(player_id) for player_id in snapshot.humans)
         link = jump_url(snapshot.guild_id, snapshot.channel_id, self.message_of(snapshot))
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        await channel.send(f"{people}: your Quick Play table is ready: {link}")
+        ready = text("bot.front.quickplay_ready", people=people, link=link)
+        await channel.send(ready.in_language(self.table_language(snapshot)))
 
-    async def _file(self, surface: Surface) -> discord.File:
+    async def _file(self, surface: Surface, language: str) -> discord.File:
         assert surface.picture is not None
-        data = await self.bot.painter.png(surface.picture)
+        data = await self.bot.painter.png(surface.picture, language)
         return discord.File(io.BytesIO(data), filename=surface.filename)
 
-    async def _animation(self, surface: Surface, moments: list[Moment]) -> discord.File:
+    async def _animation(
+        self, surface: Surface, moments: list[Moment], language: str
+    ) -> discord.File:
         """The moments played over the surface's picture, as the embed's image: a GIF whose
         last frame is the still picture (render.animate.animate_over)."""
         assert surface.picture is not None and surface.embed is not None
-        data = await self.bot.painter.gif(surface.picture, moments)
+        data = await self.bot.painter.gif(surface.picture, moments, language)
         filename = surface.filename.rsplit(".", 1)[0] + ".gif"
         surface.embed.set_image(url=f"attachment://{filename}")
         return discord.File(io.BytesIO(data), filename=filename)
 
-    async def _post(self, snapshot: PublicSnapshot, surface: Surface) -> None:
+    async def _post(self, snapshot: PublicSnapshot, surface: Surface, language: str) -> None:
         assert snapshot.channel_id is not None
-        files = [await self._file(surface)] if surface.picture is not None else []
+        files = [await self._file(surface, language)] if surface.picture is not None else []
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
         embed = discord.utils.MISSING if surface.embed is None else surface.embed  # None: MISSING
         await channel.send(content=surface.content, embed=embed, files=files)
@@ -263,21 +273,22 @@ class DiscordFront:
             return
         key = (snapshot.table_id, snapshot.player)
         located = dataclasses.replace(snapshot, message_id=self.message_of(snapshot))
-        surface = hand_surface(located, self.channel_name(snapshot.channel_id))
+        language = self.bot.languages.of_user(snapshot.player_id)
+        surface = hand_surface(located, self.channel_name(snapshot.channel_id), language)
         decision = dm_decision(snapshot)
         version = decision[0] if decision else None
         current = self.hand_messages.get(key)
         if current is not None and current.hand_id != snapshot.hand_id:
             current = None
         if current is None or (version is not None and version != current.version):
-            await self._new_hand_message(snapshot, surface, version, current)
+            await self._new_hand_message(snapshot, surface, version, current, language)
             return
-        shown = (surface.content, surface.picture)
+        shown = (surface.content, surface.picture, language)
         if shown == current.shown and version == current.version:
             return
         kwargs: dict[str, Any] = {"content": surface.content, "view": surface.view}
-        if current.shown is None or current.shown[1] != surface.picture:
-            kwargs["attachments"] = [await self._file(surface)]
+        if current.shown is None or current.shown[1:] != shown[1:]:
+            kwargs["attachments"] = [await self._file(surface, language)]
         partial = self._dm_partial(current)
         try:
             await partial.edit(**kwargs)
@@ -292,6 +303,7 @@ class DiscordFront:
         surface: Surface,
         version: Stamp | None,
         previous: HandMessage | None,
+        language: str,
     ) -> None:
         if previous is not None and previous.version is not None:
             # its controls are for a decision that is over: take them away
@@ -301,14 +313,18 @@ class DiscordFront:
             channel = await self.bot.create_dm(discord.Object(int(snapshot.player_id)))
             message = await channel.send(
                 surface.content,
-                file=await self._file(surface),
+                file=await self._file(surface, language),
                 view=surface.view or discord.utils.MISSING,
             )
         except discord.Forbidden:
             await self._dms_closed(snapshot)
             return
         self.hand_messages[(snapshot.table_id, snapshot.player)] = HandMessage(
-            channel.id, message.id, snapshot.hand_id, version, (surface.content, surface.picture)
+            channel.id,
+            message.id,
+            snapshot.hand_id,
+            version,
+            (surface.content, surface.picture, language),
         )
 
     def _dm_partial(self, message: HandMessage) -> discord.PartialMessage:
@@ -331,8 +347,5 @@ class DiscordFront:
         if snapshot.channel_id is None:
             return
         channel = self.bot.get_partial_messageable(snapshot.channel_id, guild_id=snapshot.guild_id)
-        await channel.send(
-            f"{mention(snapshot.player_id)} I cannot send you direct messages, so your hand at "
-            f"Table #{table_id} stays here: press **My hand** on the table message or use "
-            "`/mahjong hand` to see it and play (only you will see it)."
-        )
+        notice = text("bot.front.dms_closed", who=mention(snapshot.player_id), table=table_id)
+        await channel.send(notice.in_language(self.table_language(snapshot)))

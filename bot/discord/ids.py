@@ -26,6 +26,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from bot.runtime.snapshots import control_stamp
+from engine.actions import Action
 
 if TYPE_CHECKING:
     from bot.runtime import LiveTable
@@ -98,6 +99,21 @@ def call_id(table: int, stamp: Stamp, kind: str) -> str:
 def act_id(table: int, stamp: Stamp, seat: int, kind: str, arg: str = "") -> str:
     """A private control that plays one action of hand seat `seat` (e.g. discard 5m)."""
     return f"{PREFIX}:{table}:act:{stamp}:{seat}:{kind}" + (f":{arg}" if arg else "")
+
+
+def action_value(action: Action) -> str:
+    """How a private control carries an action of its seat: the engine's notation without the
+    seat ('discard 5m', 'chow 345m', 'void s'); `action_of` reads it back.
+
+    >>> action_value(Action.parse("2 concealed_kong 5555m"))
+    'concealed_kong 5555m'
+    """
+    return str(action).split(" ", 1)[1]
+
+
+def action_of(seat: int, value: str) -> Action:
+    """The action a control of seat `seat` carries (raises InvalidNotationError if forged)."""
+    return Action.parse(f"{seat} {value}")
 
 
 def pick_id(table: int, stamp: Stamp, seat: int) -> str:

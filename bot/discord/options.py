@@ -1,7 +1,8 @@
 """Slash-command options shared by the cogs: preset choices, clocks, checks, table lookup.
 
 Discord enforces choices and ranges in its client, but requests can come from anywhere: every
-option is checked again here, and each refusal is one sentence naming the option.
+option is checked again here, and each refusal is one sentence naming the option, from the
+catalogue. Choice names are translated per user by `bot.discord.translator`.
 """
 
 from __future__ import annotations
@@ -11,9 +12,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.discord.language import reader_language
+from bot.discord.translator import choice
 from bot.runtime import LiveTable, TableError
 from bot.runtime.computers import LEVELS
 from bot.runtime.manager import seat_count_for
+from bot.runtime.snapshots import preset_name
+from engine.i18n import text, worded
 from engine.presets import (
     PLANNED_PRESETS,
     PRESETS,
@@ -27,55 +32,73 @@ DEFAULT_PRESET = "hkos-3-v1"
 NAME_LIMIT = 40
 
 
-class OptionError(ValueError):
-    """An option value we refuse; str() is the sentence shown to the user."""
+class OptionError(TableError):
+    """An option value we refuse, with a catalogue `Text` worded per reader (as a TableError);
+    str() is the English sentence."""
 
 
 async def preset_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    """Playable presets whose id or name contains what the user typed."""
-    text = current.strip().lower()
-    return [
-        app_commands.Choice(name=f"{p.id} — {p.name}"[:100], value=p.id)
-        for p in PRESETS.values()
-        if text in p.id.lower() or text in p.name.lower()
-    ][:25]
+    """Playable presets whose id or name (in English or the user's language) contains what
+    the user typed, named in the user's language."""
+    typed = current.strip().lower()
+    language = reader_language(interaction)
+    found = []
+    for p in PRESETS.values():
+        name = worded(preset_name(p), language)
+        if typed in p.id.lower() or typed in p.name.lower() or typed in name.lower():
+            found.append(app_commands.Choice(name=f"{p.id} — {name}"[:100], value=p.id))
+    return found[:25]
 
 
 def _clock_choice(tc: TimeControl) -> app_commands.Choice[str]:
     """A time control as a choice: its name and what it means."""
-    meaning = "no clock" if tc.untimed else f"{tc.base} s a move, {tc.reserve} s reserve"
+    if tc.untimed:
+        return choice("time", tc.name, "{name} (no clock)", name=tc.name)
     if tc.deal_limit:
-        meaning += f", {tc.deal_limit // 60} min a deal"
-    return app_commands.Choice(name=f"{tc.name} ({meaning})", value=tc.name)
+        return choice(
+            "time",
+            tc.name,
+            "{name} ({base} s a move, {reserve} s reserve, {minutes} min a deal)",
+            name=tc.name,
+            base=tc.base,
+            reserve=tc.reserve,
+            minutes=tc.deal_limit // 60,
+        )
+    english = "{name} ({base} s a move, {reserve} s reserve)"
+    return choice("time", tc.name, english, name=tc.name, base=tc.base, reserve=tc.reserve)
 
 
 TIME_CHOICES = [_clock_choice(tc) for tc in TIME_CONTROLS.values()]
 LEVEL_CHOICES = [
-    app_commands.Choice(name="easy (today's computer player)", value="easy"),
-    app_commands.Choice(name="strong (plans for value, defends)", value="strong"),
+    choice("level", "easy", "easy (today's computer player)"),
+    choice("level", "strong", "strong (plans for value, defends)"),
 ]
 VISIBILITY_CHOICES = [
-    app_commands.Choice(name="public (anyone here may join)", value="public"),
-    app_commands.Choice(name="private (invitation or join code)", value="private"),
+    choice("visibility", "public", "public (anyone here may join)"),
+    choice("visibility", "private", "private (invitation or join code)"),
 ]
 
 
 def check_preset(preset_id: str) -> Preset:
     """The playable preset with this id, or an OptionError saying which exist."""
     preset_id = preset_id.strip()
+    playable = ", ".join(PRESETS)
     if preset_id in PLANNED_PRESETS:
-        playable = ", ".join(PRESETS)
         raise OptionError(
-            f"preset: `{preset_id}` ({PLANNED_PRESETS[preset_id]}) is planned but not playable "
-            f"yet; choose one of {playable}."
+            text(
+                "bot.option.preset_planned",
+                preset=preset_id,
+                what=PLANNED_PRESETS[preset_id],
+                playable=playable,
+            )
         )
     try:
         return find_preset(preset_id)
     except ValueError:
         raise OptionError(
-            f"preset: there is no preset `{preset_id}`; choose one of {', '.join(PRESETS)}."
+            text("bot.option.preset_unknown", preset=preset_id, playable=playable)
         ) from None
 
 
@@ -85,7 +108,8 @@ def check_players(preset: Preset, players: int | None, rated: bool) -> int:
         return seat_count_for(preset, players, rated)
     except TableError as error:
         allowed = (preset.seat_counts[0] if players is None else players) in preset.seat_counts
-        raise OptionError(f"{'rated' if allowed else 'players'}: {error}.") from None
+        option = "rated" if allowed else "players"
+        raise OptionError(text("bot.option.refused", option=option, why=error.message)) from None
 
 
 def check_create(
@@ -102,26 +126,23 @@ def check_create(
     """Check /mahjong create's options together; return the preset."""
     preset = check_preset(preset_id)
     if visibility not in ("public", "private"):
-        raise OptionError(f"visibility: choose public or private, not `{visibility}`.")
+        raise OptionError(text("bot.option.visibility", value=visibility))
     if time is not None and time not in TIME_CONTROLS:
-        raise OptionError(
-            f"time: there is no clock `{time}`; choose one of {', '.join(TIME_CONTROLS)}."
-        )
+        raise OptionError(text("bot.option.time", value=time, clocks=", ".join(TIME_CONTROLS)))
     count = check_players(preset, players, rated)
     if not 0 <= computers < count:
         raise OptionError(
-            f"computers: a {count}-seat table has room for 0 to {count - 1} computers, "
-            f"not {computers}."
+            text("bot.option.computers", seats=count, most=count - 1, value=computers)
         )
     if level not in LEVELS:
-        raise OptionError(f"level: choose {' or '.join(LEVELS)}, not `{level}`.")
+        raise OptionError(text("bot.option.level", levels=" or ".join(LEVELS), value=level))
     if rated and computers:
-        raise OptionError("rated: rated tables are for four people; computers play casual tables.")
+        raise OptionError(text("bot.option.rated_computers"))
     clock = time or (preset.rated_time_control if rated else preset.time_control)
     if rated and TIME_CONTROLS[clock].untimed:
-        raise OptionError("time: a rated table needs a clock; choose one other than untimed.")
+        raise OptionError(text("bot.option.rated_untimed"))
     if len(name) > NAME_LIMIT or "\n" in name:
-        raise OptionError(f"name: a table name is one line of at most {NAME_LIMIT} characters.")
+        raise OptionError(text("bot.option.name", limit=NAME_LIMIT))
     return preset
 
 
@@ -129,7 +150,7 @@ def check_code(code: str) -> str:
     """A join code as the runtime makes them: six hexadecimal characters."""
     code = code.strip().upper()
     if len(code) != 6 or any(c not in "0123456789ABCDEF" for c in code):
-        raise OptionError("code: a join code is six letters and digits, like `3F9A1C`.")
+        raise OptionError(text("bot.option.code"))
     return code
 
 

@@ -24,23 +24,23 @@ from render.views import HandView, ResultView, TableView
 View = HandView | TableView | ResultView
 
 
-def draw(view: View) -> bytes:
+def draw(view: View, language: str = "en") -> bytes:
     """Draw a view and encode it as PNG (blocking: call through `Painter.png`)."""
-    return to_png(picture_of(view))
+    return to_png(picture_of(view, language))
 
 
-def picture_of(view: View) -> Image.Image:
-    """Draw a view (blocking)."""
+def picture_of(view: View, language: str = "en") -> Image.Image:
+    """Draw a view in `language` (blocking)."""
     if isinstance(view, HandView):
-        return render_hand(view)
+        return render_hand(view, language=language)
     if isinstance(view, TableView):
-        return render_table(view)
-    return render_result(view)
+        return render_table(view, language=language)
+    return render_result(view, language=language)
 
 
-def draw_animation(view: View, moments: Sequence[Moment]) -> bytes:
+def draw_animation(view: View, moments: Sequence[Moment], language: str = "en") -> bytes:
     """The moments played over a view's picture, as a GIF ending on that picture (blocking)."""
-    return animate_over(picture_of(view), moments)
+    return animate_over(picture_of(view, language), moments, language)
 
 
 class Painter:
@@ -48,43 +48,47 @@ class Painter:
 
     def __init__(self, keep: int = 16) -> None:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mahjong-render")
-        self._last: dict[object, tuple[View, bytes]] = {}
-        self._recent: OrderedDict[View, bytes] = OrderedDict()
+        self._last: dict[object, tuple[View, str, bytes]] = {}
+        self._recent: OrderedDict[tuple[View, str], bytes] = OrderedDict()
         self._keep = keep
 
-    async def png(self, view: View) -> bytes:
-        """The PNG of `view`, drawn off the event loop (or reused if just drawn)."""
-        data = self._recent.get(view)
+    async def png(self, view: View, language: str = "en") -> bytes:
+        """The PNG of `view` in `language`, drawn off the event loop (or reused if just drawn)."""
+        data = self._recent.get((view, language))
         if data is None:
             loop = asyncio.get_running_loop()
-            data = await loop.run_in_executor(self._executor, draw, view)
-            self._recent[view] = data
+            data = await loop.run_in_executor(self._executor, draw, view, language)
+            self._recent[(view, language)] = data
             while len(self._recent) > self._keep:
                 self._recent.popitem(last=False)
         else:
-            self._recent.move_to_end(view)
+            self._recent.move_to_end((view, language))
         return data
 
-    async def gif(self, view: View, moments: Sequence[Moment]) -> bytes:
+    async def gif(self, view: View, moments: Sequence[Moment], language: str = "en") -> bytes:
         """The GIF of `moments` played over `view`'s picture, drawn off the event loop."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, draw_animation, view, tuple(moments))
+        return await loop.run_in_executor(
+            self._executor, draw_animation, view, tuple(moments), language
+        )
 
-    async def file(self, view: View, filename: str) -> discord.File:
-        """A discord.File of `view`'s picture."""
-        return discord.File(io.BytesIO(await self.png(view)), filename=filename)
+    async def file(self, view: View, filename: str, language: str = "en") -> discord.File:
+        """A discord.File of `view`'s picture in `language`."""
+        return discord.File(io.BytesIO(await self.png(view, language)), filename=filename)
 
-    def unchanged(self, key: object, view: View | None) -> bool:
-        """Whether the message `key` already shows exactly this picture."""
+    def unchanged(self, key: object, view: View | None, language: str = "en") -> bool:
+        """Whether the message `key` already shows exactly this picture, in this language."""
         last = self._last.get(key)
-        return view is not None and last is not None and last[0] == view
+        return view is not None and last is not None and last[:2] == (view, language)
 
-    def remember(self, key: object, view: View | None, data: bytes = b"") -> None:
+    def remember(
+        self, key: object, view: View | None, language: str = "en", data: bytes = b""
+    ) -> None:
         """Note what message `key` shows now (None: no picture)."""
         if view is None:
             self._last.pop(key, None)
         else:
-            self._last[key] = (view, data)
+            self._last[key] = (view, language, data)
 
     def close(self) -> None:
         """Stop the worker thread (pending drawings finish first)."""

@@ -18,13 +18,13 @@ from bot.discord import ids
 from bot.discord.components import ActButton, ActSelect, CallButton, TableButton, TilesSelect
 from bot.discord.pictures import View
 from bot.runtime import PrivateSnapshot, PublicSnapshot
+from bot.runtime.snapshots import action_text, suit_text, wind_text
 from bot.runtime.snapshots import clock_text as clock_text
-from bot.runtime.snapshots import suit_word
 from data import Phase
 from engine.actions import Action, ActionKind
+from engine.i18n import Text, text, worded
 from engine.presets import Preset
 from engine.tiles import format_tiles, tile_name
-from render.adapt import WIND_WORDS
 
 MAX_ROWS = 5
 PER_ROW = 5
@@ -66,12 +66,16 @@ def preset_line(preset: Preset) -> str:
     return f"**{preset.name}** (`{preset.id}`): {preset.summary}"
 
 
-def rules_line(public: PublicSnapshot) -> str:
+def rules_line(public: PublicSnapshot) -> Text:
     """The table's rules line: preset, rated or casual, visibility, clock."""
-    kind = "rated" if public.rated else "casual"
-    return (
-        f"**{public.preset_name}** (`{public.preset_id}`): {public.preset_summary}\n"
-        f"{kind} · {public.visibility} · {public.clock}"
+    return text(
+        "bot.table.rules",
+        name=public.preset_name,
+        preset=public.preset_id,
+        summary=public.preset_summary,
+        kind=text("bot.table.rated" if public.rated else "bot.table.casual"),
+        visibility=text(f"bot.table.{public.visibility}"),
+        clock=public.clock,
     )
 
 
@@ -107,46 +111,58 @@ def with_channel(view: View | None, channel_name: str) -> View | None:
 # ------------------------------------------------------------------ the table message
 
 
-def _seat_lines(public: PublicSnapshot) -> str:
+def _seat_lines(public: PublicSnapshot) -> list[Text]:
     lines = []
     for index, seat in enumerate(public.seats):
+        number = index + 1
         if seat.wind is None:
             if seat.player_id is None:
-                lines.append(f"{index + 1}. *(empty)*")
+                lines.append(text("bot.seat.empty", number=number))
             else:
-                who = seat.name if seat.human else f"{seat.name} (computer)"
-                lines.append(f"{index + 1}. {who}")
+                key = "bot.seat.person" if seat.human else "bot.seat.computer"
+                lines.append(text(key, number=number, name=seat.name))
             continue
-        line = f"**{WIND_WORDS[seat.wind]}** · {seat.name} · {seat.points} pts"
+        parts = [
+            text("bot.seat.in_hand", wind=wind_text(seat.wind), name=seat.name, points=seat.points)
+        ]
         if seat.wind == 0:
-            line += " · deals"
+            parts.append(text("bot.seat.deals"))
         if not seat.human:
-            line += " · computer"
+            parts.append(text("bot.seat.is_computer"))
         elif seat.reserve is not None:
-            line += f" · reserve {seat.reserve} s"
+            parts.append(text("bot.seat.reserve", seconds=seat.reserve))
         if seat.ready:
-            line += " · ready"
-        lines.append(line)
-    return "\n".join(lines)
+            parts.append(text("bot.seat.ready"))
+        lines.append(_dotted(parts))
+    return lines
 
 
-def table_surface(public: PublicSnapshot, channel_name: str = "") -> Surface:
-    """The table message as the snapshot has it."""
+def _dotted(parts: list[Text]) -> Text:
+    """Parts of one line joined with ' · '."""
+    joined = parts[-1]
+    for part in reversed(parts[:-1]):
+        joined = text("bot.dotted", first=part, rest=joined)
+    return joined
+
+
+def table_surface(public: PublicSnapshot, channel_name: str = "", language: str = "en") -> Surface:
+    """The table message as the snapshot has it, in `language`."""
     phase = public.phase
-    status = public.status
+    status = worded(public.status_text, language)
     if public.deadline and phase is Phase.PLAYING:
         status += f" · {timestamp(public.deadline)}"
     embed = discord.Embed(
-        title=public.title,
-        description=f"{rules_line(public)}\n\n{status}",
+        title=public.title.in_language(language),
+        description=f"{rules_line(public).in_language(language)}\n\n{status}",
         colour=COLOURS.get(phase, discord.Colour.dark_grey()),
     )
-    embed.add_field(name="Seats", value=_seat_lines(public), inline=False)
+    seats = "\n".join(line.in_language(language) for line in _seat_lines(public))
+    embed.add_field(name=text("bot.table.seats").in_language(language), value=seats, inline=False)
     footer = [public.preset_id]
     if public.hand_number:
-        footer.append(f"hand {public.hand_number}")
+        footer.append(text("bot.table.hand", number=public.hand_number).in_language(language))
     if public.wall_left is not None and phase is Phase.PLAYING:
-        footer.append(f"wall {public.wall_left}")
+        footer.append(text("bot.table.wall", left=public.wall_left).in_language(language))
     embed.set_footer(text=" · ".join(footer))
     picture: View | None = None
     filename = f"table-{public.table_id}.png"
@@ -158,31 +174,35 @@ def table_surface(public: PublicSnapshot, channel_name: str = "") -> Surface:
     picture = with_channel(picture, channel_name)
     if picture is not None:
         embed.set_image(url=f"attachment://{filename}")
-    return Surface("", embed, _table_controls(public), picture, filename)
+    return Surface("", embed, _table_controls(public, language), picture, filename)
 
 
-def _table_controls(public: PublicSnapshot) -> discord.ui.View | None:
+def _table_controls(public: PublicSnapshot, language: str) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     table_id = public.table_id
     stamp = ids.Stamp(*public.stamp)
+
+    def button(verb: str, label: str | None = None) -> TableButton:
+        return TableButton(table_id, verb, stamp, label=label, language=language)
+
     if public.phase is Phase.LOBBY:
-        view.add_item(TableButton(table_id, "join", stamp))
-        view.add_item(TableButton(table_id, "leave", stamp))
+        view.add_item(button("join"))
+        view.add_item(button("leave"))
         if public.can_add_computer:
-            view.add_item(TableButton(table_id, "cpu", stamp))
-        view.add_item(TableButton(table_id, "start", stamp))
+            view.add_item(button("cpu"))
+        view.add_item(button("start"))
     elif public.phase is Phase.PLAYING:
         for kind in public.calls:  # the same set on every claim window
-            call = CallButton(table_id, stamp, kind)
+            call = CallButton(table_id, stamp, kind, language)
             call.row = 0
             view.add_item(call)
-        mine = TableButton(table_id, "hand", stamp)
+        mine = button("hand")
         mine.row = 1
         view.add_item(mine)
     elif public.phase is Phase.BETWEEN_HANDS:
-        label = f"Ready ({public.ready_count}/{public.seat_count})"
-        view.add_item(TableButton(table_id, "ready", stamp, label=label))
-        view.add_item(TableButton(table_id, "leave", stamp))
+        ready = text("bot.button.ready_count", ready=public.ready_count, seats=public.seat_count)
+        view.add_item(button("ready", ready.in_language(language)))
+        view.add_item(button("leave"))
     else:
         return None
     return view
@@ -191,27 +211,40 @@ def _table_controls(public: PublicSnapshot) -> discord.ui.View | None:
 # ------------------------------------------------------------------ the result message
 
 
-def result_text(public: PublicSnapshot) -> str:
+def result_text(public: PublicSnapshot) -> Text:
     """The result post's first line: which table and hand, and who won."""
-    summary = public.result.text if public.result else "The hand is over."
-    return f"**{public.title} · hand {public.hand_number}**: {summary}"
+    summary = public.result.text if public.result else text("bot.status.over")
+    return text("bot.result.post", title=public.title, number=public.hand_number, summary=summary)
 
 
-def result_surface(public: PublicSnapshot, channel_name: str = "") -> Surface:
-    """The message posted when a hand ends: its picture, the points and rating changes."""
-    embed = discord.Embed(title=f"{public.title} · result", colour=discord.Colour.gold())
+def result_surface(public: PublicSnapshot, channel_name: str = "", language: str = "en") -> Surface:
+    """The message posted when a hand ends, in `language`: its picture, the points and rating
+    changes."""
+    title = text("bot.result.title", title=public.title).in_language(language)
+    embed = discord.Embed(title=title, colour=discord.Colour.gold())
     result = public.result
     picture = None
     if result is not None:
-        lines = [f"{name}: {delta:+d} (total {total})" for name, delta, total in result.points]
-        embed.add_field(name="Points", value="\n".join(lines), inline=False)
+        lines = [
+            text("bot.result.total", name=name, delta=f"{delta:+d}", total=total)
+            for name, delta, total in result.points
+        ]
+        embed.add_field(
+            name=text("bot.result.points_title").in_language(language),
+            value="\n".join(line.in_language(language) for line in lines),
+            inline=False,
+        )
         if result.ratings:
-            embed.add_field(name="Ratings", value="\n".join(result.ratings), inline=False)
+            embed.add_field(
+                name=text("bot.result.ratings_title").in_language(language),
+                value="\n".join(line.in_language(language) for line in result.ratings),
+                inline=False,
+            )
         picture = with_channel(result.view, channel_name)
     filename = f"result-{public.table_id}.png"
     if picture is not None:
         embed.set_image(url=f"attachment://{filename}")
-    return Surface(result_text(public), embed, None, picture, filename)
+    return Surface(result_text(public).in_language(language), embed, None, picture, filename)
 
 
 # ------------------------------------------------------------------ a player's hand
@@ -229,75 +262,88 @@ def dm_decision(private: PrivateSnapshot) -> tuple[ids.Stamp, tuple[Action, ...]
     return ids.Stamp(*private.stamp), decision.actions
 
 
-def hand_text(private: PrivateSnapshot, channel_name: str = "") -> str:
+def hand_text(private: PrivateSnapshot, channel_name: str = "") -> Text:
     """The words above a player's hand picture (private: tiles may be named)."""
-    where = f" in #{channel_name}" if channel_name else ""
     link = table_url(private)
-    head = f"**{private.title}**{where}"
+    head = text("bot.hand.head", title=private.title)
+    if channel_name:
+        head = text("bot.hand.head_in", head=head, channel=channel_name)
     if link:
-        head += f" · [table message]({link})"
+        head = text("bot.hand.head_link", head=head, link=link)
     if not private.has_hand or private.wind is None:
-        return f"{head}\nNo hand is in play."
-    head += f" · you sit **{WIND_WORDS[private.wind]}**"
+        return text("bot.hand.lines", head=head, line=text("bot.hand.no_hand"))
+    head = text("bot.hand.head_wind", head=head, wind=wind_text(private.wind))
+    return text("bot.hand.lines", head=head, line=_hand_line(private))
+
+
+def _hand_line(private: PrivateSnapshot) -> Text:
+    """What the player is to do now (the second line of `hand_text`)."""
     if private.phase is Phase.CLOSED:
-        return f"{head}\nThe table is closed."
+        return text("bot.hand.closed")
     if private.hand_over:
-        return f"{head}\nThe hand is over: the result is on the table message."
+        return text("bot.hand.over")
     decision = private.decision
     if decision is None or decision.kind == "claim":
         # claims are made on the table message; a line about one here would outlive its window
-        return f"{head}\nWaiting for the other players: calls are made on the table message."
-    clock = f" Clock: {timestamp(decision.deadline)}." if decision.deadline else ""
+        return text("bot.hand.waiting")
+    clock = text("bot.hand.clock", at=timestamp(decision.deadline)) if decision.deadline else ""
     kinds = decision.kinds
     if decision.kind == "opening":
         if ActionKind.VOID in kinds:
-            return f"{head}\nOpening: choose the suit you will play without.{clock}"
-        verb = "pass on" if ActionKind.SWAP in kinds else "set aside"
-        return f"{head}\nOpening: choose three tiles of one suit to {verb}.{clock}"
-    drew = f" You drew **{tile_name(private.drawn)}**." if private.drawn is not None else ""
-    extra = []
-    if ActionKind.WIN in kinds:
-        extra.append("declare a win")
-    if kinds & {ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG}:
-        extra.append("declare a kong")
-    offer = f", or {' or '.join(extra)}" if extra else ""
-    return f"{head}\nYour turn: discard a tile{offer}.{drew}{clock}"
+            return text("bot.hand.opening_void", clock=clock)
+        key = "bot.hand.opening_swap" if ActionKind.SWAP in kinds else "bot.hand.opening_remove"
+        return text(key, clock=clock)
+    drew: Text | str = ""
+    if private.drawn is not None:
+        drew = text("bot.hand.drew", tile=tile_name(private.drawn))
+    win = ActionKind.WIN in kinds
+    kong = bool(kinds & {ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG})
+    offer = "_win_kong" if win and kong else "_win" if win else "_kong" if kong else ""
+    return text(f"bot.hand.turn{offer}", drew=drew, clock=clock)
 
 
-def hand_surface(private: PrivateSnapshot, channel_name: str = "") -> Surface:
-    """A player's private hand message: picture, words, and controls for an open decision."""
+def hand_surface(private: PrivateSnapshot, channel_name: str = "", language: str = "en") -> Surface:
+    """A player's private hand message in `language`: picture, words, and controls for an open
+    decision."""
     decision = dm_decision(private)
     view = None
     if decision is not None:
         version, actions = decision
         view = hand_controls(
-            private.table_id, version, list(actions), list(private.concealed), drawn=private.drawn
+            private.table_id,
+            version,
+            list(actions),
+            list(private.concealed),
+            drawn=private.drawn,
+            language=language,
         )
     picture = with_channel(private.hand_view, channel_name)
-    return Surface(
-        hand_text(private, channel_name), None, view, picture, f"hand-{private.table_id}.png"
-    )
+    content = hand_text(private, channel_name).in_language(language)
+    return Surface(content, None, view, picture, f"hand-{private.table_id}.png")
 
 
-def _button_for(table_id: int, version: ids.Stamp, action: Action, drawn: int | None) -> ActButton:
+def _button_for(
+    table_id: int, version: ids.Stamp, action: Action, drawn: int | None, language: str
+) -> ActButton:
     kind = action.kind
-    arg = action.suit or "".join(tile_name(t) for t in action.tiles)
+    tiles = "".join(tile_name(t) for t in action.tiles)
+    style = discord.ButtonStyle.secondary
     if kind is ActionKind.DISCARD:
-        style = (
-            discord.ButtonStyle.primary if action.tile == drawn else discord.ButtonStyle.secondary
-        )
-        return ActButton(table_id, version, action.seat, "discard", arg, label=arg, style=style)
+        if action.tile == drawn:
+            style = discord.ButtonStyle.primary
+        return ActButton.of(table_id, version, action, label=tiles, style=style)
     if kind is ActionKind.WIN:
-        label, style = "Win (self draw)", discord.ButtonStyle.success
+        label, style = text("bot.control.win_self_draw"), discord.ButtonStyle.success
     elif kind is ActionKind.CONCEALED_KONG:
-        label, style = f"Kong {arg}", discord.ButtonStyle.danger
+        label, style = text("bot.control.kong", tiles=tiles), discord.ButtonStyle.danger
     elif kind is ActionKind.ADDED_KONG:
-        label, style = f"Add to kong {arg}", discord.ButtonStyle.danger
+        label, style = text("bot.control.add_kong", tiles=tiles), discord.ButtonStyle.danger
     elif kind is ActionKind.VOID:
-        label, style = f"Void: {suit_word(action.suit)}", discord.ButtonStyle.primary
+        label = text("bot.control.void", suit=suit_text(action.suit))
+        style = discord.ButtonStyle.primary
     else:
-        label, style = str(action).split(" ", 1)[1], discord.ButtonStyle.secondary
-    return ActButton(table_id, version, action.seat, kind.value, arg, label=label, style=style)
+        label = action_text(action)
+    return ActButton.of(table_id, version, action, label=label.in_language(language), style=style)
 
 
 def hand_controls(
@@ -307,6 +353,7 @@ def hand_controls(
     concealed: list[int],
     *,
     drawn: int | None = None,
+    language: str = "en",
 ) -> discord.ui.View:
     """Controls for one seat's decision: a button per discard where they fit, else a menu.
 
@@ -324,7 +371,11 @@ def hand_controls(
             discord.SelectOption(label=tile_name(tile), value=f"{index}:{tile_name(tile)}")
             for index, tile in enumerate(concealed[:25])
         ]
-        verb = "pass on" if picks[0].kind is ActionKind.SWAP else "set aside"
+        key = (
+            "bot.control.pick_swap"
+            if picks[0].kind is ActionKind.SWAP
+            else "bot.control.pick_remove"
+        )
         view.add_item(
             TilesSelect(
                 table_id,
@@ -332,7 +383,7 @@ def hand_controls(
                 seat,
                 picks[0].kind.value,
                 options,
-                placeholder=f"Choose three tiles of one suit to {verb}",
+                placeholder=text(key).in_language(language),
             )
         )
         return view
@@ -342,39 +393,41 @@ def hand_controls(
     fits = rows_for_discards + (1 if others else 0) <= MAX_ROWS
     if fits:
         for index, action in enumerate(discards):
-            button = _button_for(table_id, version, action, drawn)
+            button = _button_for(table_id, version, action, drawn, language)
             button.row = index // PER_ROW
             view.add_item(button)
         row = rows_for_discards
     else:
         options = [
             discord.SelectOption(
-                label=f"Discard {tile_name(a.tile)}",
-                value=f"discard {tile_name(a.tile)}",
+                label=text("bot.control.discard", tile=tile_name(a.tile)).in_language(language),
+                value=ids.action_value(a),
                 default=False,
             )
             for a in discards[:25]
         ]
-        view.add_item(
-            ActSelect(table_id, version, seat, options, placeholder="Discard a tile", row=0)
-        )
+        placeholder = text("bot.control.discard_placeholder").in_language(language)
+        view.add_item(ActSelect(table_id, version, seat, options, placeholder=placeholder, row=0))
         row = 1
     for action in others:
-        button = _button_for(table_id, version, action, drawn)
+        button = _button_for(table_id, version, action, drawn, language)
         button.row = row
         view.add_item(button)
     return view
 
 
-def chow_choice(table_id: int, version: ids.Stamp, actions: list[Action]) -> discord.ui.View:
+def chow_choice(
+    table_id: int, version: ids.Stamp, actions: list[Action], language: str = "en"
+) -> discord.ui.View:
     """A private menu of the chows a seat may make on the discard."""
     options = [
         discord.SelectOption(
-            label=f"Chow {format_tiles(a.tiles)}",
-            value=f"chow {format_tiles(a.tiles)}",
+            label=text("bot.control.chow", tiles=format_tiles(a.tiles)).in_language(language),
+            value=ids.action_value(a),
         )
         for a in actions
     ]
+    placeholder = text("bot.play.which_chow").in_language(language)
     view = discord.ui.View(timeout=None)
-    view.add_item(ActSelect(table_id, version, actions[0].seat, options, placeholder="Which chow?"))
+    view.add_item(ActSelect(table_id, version, actions[0].seat, options, placeholder=placeholder))
     return view

@@ -12,8 +12,10 @@ for. Every claim window therefore offers the same call buttons (`window_calls`):
 preset has, plus Pass, whoever can or cannot use them. tests/test_snapshots.py checks that two
 tables differing only in concealed tiles give identical public snapshots.
 
-Each fact is worded here once: the status sentence (via `render.adapt.status_line`, which the
-picture shares), what a win was, the public events of a change, and the wind and suit names.
+Each fact is worded here once, as a catalogue `Text` (engine/i18n.py, domain `bot`) that each
+reader puts in their own language: the status sentence (which the picture shares), what a win
+was, the public events of a change, results and ratings, the clock, and the wind and suit names.
+The `*_lines`/`*_words` functions give the same in English, for readers without a language.
 """
 
 from __future__ import annotations
@@ -26,28 +28,28 @@ from data import Phase
 from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
-from engine.presets import AfterWin, TimeControl
+from engine.i18n import DEFAULT_LANGUAGE, Text, has, text
+from engine.presets import AfterWin, Preset, TimeControl
+from engine.rules_selfdraw import SetAsideSettlementPart
+from engine.scoring.names import pattern_text
 from engine.tiles import format_tiles, parse_tiles, tile_name
 from render.adapt import (
-    WIND_WORDS,
     hand_view_from_state,
     result_view_from_state,
     set_aside_views,
-    status_line,
     table_view_from_state,
     wild_indicator,
-    win_how,
 )
 from render.animate import Moment, deal_moments, moments_of
 from render.style import SUIT_NAMES
-from render.views import HandView, ResultView, TableView, pretty_pattern
+from render.views import HandView, ResultView, TableView
 
 if TYPE_CHECKING:
     from bot.runtime.table import LiveTable
 
 SUIT_WORDS = SUIT_NAMES  # spelled once, in render.style
 CALL_ORDER = ("chow", "pung", "kong", "win", "pass")  # the call buttons, left to right
-ENDINGS = {"wall_draw": "the wall ran out", "deal_limit": "the deal's time ran out"}
+ENDINGS = ("wall_draw", "deal_limit")  # the endings without a win that have words
 
 
 def public_moment(hand: HandState) -> int:
@@ -81,36 +83,88 @@ def seat_count(table: LiveTable) -> int:
     return table.hand.seat_count if table.hand is not None else table.seat_count
 
 
-def swap_words(direction: int, seats: int) -> str:
+def swap_text(direction: int, seats: int) -> Text:
     """Where a swap sends each player's tiles: `direction` seats on, at a table of `seats`."""
     if direction % seats == 1:
-        return "to the next seat" if seats > 2 else "to the other seat"
+        return text("bot.swap.next" if seats > 2 else "bot.swap.other")
     if direction % seats == seats - 1:
-        return "to the previous seat"
-    return "across the table"
+        return text("bot.swap.previous")
+    return text("bot.swap.across")
 
 
-def table_title(table_id: int, name: str) -> str:
+def swap_words(direction: int, seats: int) -> str:
+    return str(swap_text(direction, seats))
+
+
+def table_title(table_id: int, name: str) -> Text:
     """'Table #12' (with its name when it has its own)."""
     default = f"Table {table_id}"
     name = name.strip()
-    return f"Table #{table_id}" + (f" · {name}" if name and name != default else "")
+    if name and name != default:
+        return text("bot.table.title_named", table=table_id, name=name)
+    return text("bot.table.title", table=table_id)
 
 
-def clock_text(tc: TimeControl) -> str:
+def clock_text(tc: TimeControl) -> Text:
     """'standard clock: 5 s a move + 20 s reserve', or 'untimed'."""
     if tc.untimed:
-        return "untimed"
-    text = f"{tc.name} clock: {tc.base} s a move"
-    if tc.reserve:
-        text += f" + {tc.reserve} s reserve"
+        return text("bot.clock.untimed")
+    key = "bot.clock.reserve" if tc.reserve else "bot.clock.base"
+    clock = text(key, clock=clock_name(tc.name), base=tc.base, reserve=tc.reserve)
     if tc.deal_limit:
-        text += f", {-(-tc.deal_limit // 60)} min a deal"
-    return text
+        clock = text("bot.clock.deal_limit", clock=clock, minutes=-(-tc.deal_limit // 60))
+    return clock
+
+
+def preset_name(preset: Preset) -> Text | str:
+    """A preset's name in the reader's language (its own name if the catalogue lacks it)."""
+    key = f"bot.preset.{preset.id}.name"
+    return text(key) if has(key) else preset.name
+
+
+def preset_summary(preset: Preset) -> Text | str:
+    """A preset's rules in one sentence, in the reader's language."""
+    key = f"bot.preset.{preset.id}.summary"
+    return text(key) if has(key) else preset.summary
+
+
+def clock_name(name: str) -> Text:
+    """A time control's name ('standard', 'table')."""
+    return text(f"bot.clock.name.{name}")
+
+
+def suit_text(suit: str | None) -> Text | str:
+    """A suit's name ('bamboo'); an unknown letter as it is."""
+    return text(f"bot.suit.{suit}") if suit in SUIT_WORDS else suit or ""
 
 
 def suit_word(suit: str | None) -> str:
     return SUIT_WORDS.get(suit or "", suit or "")
+
+
+def wind_text(wind: int) -> Text:
+    """A seat's or round's wind ('East')."""
+    return text(f"bot.wind.{wind}")
+
+
+def unit_text(unit: str, amount: int) -> Text:
+    """An amount in the preset's unit ('5 faan', '2 points')."""
+    return text(f"bot.unit.{unit}", amount=amount)
+
+
+@dataclass(frozen=True)
+class _InSentence(Text):
+    """A name worded in lower case, as it reads inside an English sentence (Chinese has no case)."""
+
+    def in_language(self, language: str) -> str:
+        return super().in_language(language).lower()
+
+
+def pattern_name(family: str, pattern_id: str, *, in_sentence: bool = False) -> Text:
+    """A scoring pattern's name in its variant's own terms: the one place the bot names a
+    pattern (event lines, /score); `in_sentence` lower-cases it as the event lines write it."""
+    name = pattern_text(family, pattern_id)
+    return _InSentence(name.key, name.fields) if in_sentence else name
 
 
 def window_calls(table: LiveTable) -> tuple[str, ...]:
@@ -148,10 +202,10 @@ class ResultSummary:
     """A finished hand in words and as a picture."""
 
     hand_number: int
-    text: str  # who won and how, no tiles: "Carol won on Alice's discard: 5 faan."
+    text: Text  # who won and how, no tiles: "Carol won by a discard from Alice: 5 faan."
     points: tuple[tuple[str, int, int], ...]  # (name, this hand, total) by hand seat
-    ratings: tuple[str, ...]  # "carol: 1500 → 1512 (+12) (provisional)"
-    lines: tuple[str, ...]  # each win with its patterns, and the payments, in words
+    ratings: tuple[Text, ...]  # "carol: 1500 → 1512 (+12) (provisional)"
+    lines: tuple[Text, ...]  # the result and each seat's points, in words
     view: ResultView
 
 
@@ -160,20 +214,20 @@ class PublicSnapshot:
     """The table as everyone may see it after one stored change."""
 
     table_id: int
-    title: str
+    title: Text
     guild_id: int | None
     channel_id: int | None
     message_id: int | None
     preset_id: str
-    preset_name: str
-    preset_summary: str
+    preset_name: Text | str
+    preset_summary: Text | str
     rated: bool
     visibility: str
-    clock: str
+    clock: Text
     phase: Phase
     seat_count: int
     seats: tuple[SeatLine, ...]  # lobby: by table seat; in a hand: by wind (East first)
-    status: str
+    status_text: Text  # what the table waits for, or how it stands
     hand_number: int = 0  # the hand in play, or the one just played
     version: int = 0  # the public moment (`public_moment`) the call buttons answer
     stamp: tuple[int, int] = (0, 0)  # what its controls name (`control_stamp`)
@@ -186,9 +240,14 @@ class PublicSnapshot:
     ready_count: int = 0
     can_add_computer: bool = False
     closed_reason: str | None = None
-    events: tuple[str, ...] = ()  # what happened in this change, one line each
+    events: tuple[Text, ...] = ()  # what happened in this change, one line each
     quickplay: bool = False
     moments: tuple[Moment, ...] = ()  # this change's moments to animate (render.animate)
+
+    @property
+    def status(self) -> str:
+        """The status sentence in English (readers with a language word `status_text`)."""
+        return str(self.status_text)
 
     @property
     def humans(self) -> tuple[str, ...]:
@@ -222,7 +281,7 @@ class PrivateSnapshot:
     """One player's own view after a change: only ever sent to that player."""
 
     table_id: int
-    title: str
+    title: Text
     player: int  # table seat index
     player_id: str
     name: str
@@ -241,7 +300,7 @@ class PrivateSnapshot:
     concealed: tuple[int, ...] = ()  # sorted, the drawn tile included
     drawn: int | None = None
     void: str | None = None
-    events: tuple[str, ...] = ()  # what happened to this player's hand, privately
+    events: tuple[Text, ...] = ()  # what happened to this player's hand, privately
 
     @property
     def has_hand(self) -> bool:
@@ -271,8 +330,8 @@ def public_snapshot(
         "channel_id": table.channel_id,
         "message_id": table.message_id,
         "preset_id": table.preset.id,
-        "preset_name": table.preset.name,
-        "preset_summary": table.preset.summary,
+        "preset_name": preset_name(table.preset),
+        "preset_summary": preset_summary(table.preset),
         "rated": table.options.rated,
         "visibility": table.options.visibility,
         "clock": clock_text(table.time_control),
@@ -290,7 +349,7 @@ def public_snapshot(
         return PublicSnapshot(
             **common,  # type: ignore[arg-type]
             seats=seats,
-            status=_lobby_status(table, count, closed),
+            status_text=_lobby_status(table, count, closed),
             can_add_computer=not table.options.rated and not table.full,
         )
     names = table.names_by_hand_seat()
@@ -309,27 +368,26 @@ def public_snapshot(
             )
         )  # fmt: skip
     hand_number = session.hand_number + (1 if playing else 0)
-    status_now = status_line(hand, names)
+    status_now = status_text(hand, names)
     table_view = table_view_from_state(
-        hand, names, points, table_name=str(common["title"]), status=status_now
+        hand, names, points, table_name=table_title(table.id, table.name), status=status_now
     )
     result = _result(table, names) if hand.outcome() is not None else None
     if closed is not None:
-        status = f"This table is closed ({closed})."
+        status: Text = text("bot.status.closed", reason=closed)
     elif table.phase is Phase.BETWEEN_HANDS:
-        ready = len(table.ready)
-        summary = result.text if result else "The hand is over."
-        status = f"{summary}\nReady for the next hand: {ready} of {count}."
+        summary = result.text if result else text("bot.status.over")
+        status = text("bot.status.between", summary=summary, ready=len(table.ready), seats=count)
     else:
         status = status_now
     lines = list(_deal_lines(table, names, hand_number) if dealt else ())
-    lines += event_lines(table, events, names, wins_before)
+    lines += event_texts(table, events, names, wins_before)
     if ended and result is not None:
         lines += result.lines
     return PublicSnapshot(
         **common,  # type: ignore[arg-type]
         seats=tuple(lines_of_seats),
-        status=status,
+        status_text=status,
         hand_number=max(hand_number, 1),
         version=public_moment(hand) if playing else 0,
         deadline=table.deadline if playing else None,
@@ -344,14 +402,36 @@ def public_snapshot(
     )
 
 
-def _lobby_status(table: LiveTable, count: int, closed: str | None) -> str:
+def _lobby_status(table: LiveTable, count: int, closed: str | None) -> Text:
     if closed is not None or table.phase is Phase.CLOSED:
-        return f"This table is closed ({closed or 'closed'})."
+        return text("bot.status.closed", reason=closed or text("bot.status.closed_reason"))
     if table.full:
-        return f"All {count} seats are taken: press **Start** to deal."
+        return text("bot.status.full", seats=count)
     seated = sum(seat is not None for seat in table.seats)
-    how = " (with an invitation or the join code)" if table.options.visibility == "private" else ""
-    return f"Waiting for players: {seated} of {count} seated. Press **Join** to sit down{how}."
+    key = (
+        "bot.status.waiting_private"
+        if table.options.visibility == "private"
+        else "bot.status.waiting"
+    )
+    return text(key, seated=seated, seats=count)
+
+
+def status_text(hand: HandState, names: Sequence[str]) -> Text:
+    """One public line saying what the table waits for (the table message and picture share it).
+
+    It never says who a claim window or an opening waits for: that would tell who can call.
+    """
+    phase = hand.phase
+    if phase is HandPhase.OVER:
+        return text("bot.status.hand_over")
+    if phase is HandPhase.TURN:
+        return text("bot.status.turn", name=names[hand.turn], wind=wind_text(hand.turn))
+    if phase is HandPhase.OPENING:
+        opening = hand.preset.openings[hand.opening_stage]
+        return text("bot.status.opening", what=text(f"bot.opening.{opening.value}"))
+    if phase is HandPhase.ROB:
+        return text("bot.status.rob")
+    return text("bot.status.claims")
 
 
 def private_snapshot(
@@ -417,26 +497,61 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
 # ------------------------------------------------------------------ what happened, in words
 
 
-def win_line(win: WinRecord, names: Sequence[str], unit: str) -> str:
+def win_how(win: WinRecord, names: Sequence[str]) -> Text:
+    """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong'."""
+    by = win.by.value
+    if by == "self_draw":
+        return text("bot.win.self_draw")
+    giver: Text | str = (
+        names[win.discarder] if win.discarder is not None else text("bot.win.another")
+    )
+    key = "bot.win.robbing" if by == "robbing_kong" else "bot.win.discard"
+    return text(key, giver=giver)
+
+
+def win_line(win: WinRecord, names: Sequence[str], unit: str) -> Text:
     """'Carol won by a discard from Alice: 5 faan' (no tiles)."""
-    return f"{names[win.seat]} won by {win_how(win, names)}: {win.score.fan} {unit}"
+    how = win_how(win, names)
+    return text("bot.win.line", name=names[win.seat], how=how, value=unit_text(unit, win.score.fan))
 
 
-def patterns_text(win: WinRecord) -> str:
-    return ", ".join(f"{pretty_pattern(p.id).lower()} {p.fan}" for p in win.score.patterns)
+def patterns_text(win: WinRecord, family: str) -> Text | None:
+    """The win's patterns with their values ('half flush 3, all pungs 3'); None for a basic win."""
+    items = [
+        text("bot.win.pattern", pattern=pattern_name(family, p.id, in_sentence=True), fan=p.fan)
+        for p in win.score.patterns
+    ]
+    return text("bot.list", items=items) if items else None
 
 
-def set_aside_text(hand: HandState) -> list[str]:
+def set_aside_texts(hand: HandState) -> list[Text]:
     """'Horse: South (2m).', 'Birds (1s 2s 9s 7s), 2 hits.': the set-aside tiles, revealed."""
+    part = hand.part_of(SetAsideSettlementPart)
+    label = part.rule.label if part is not None else "Set aside"
     lines = []
     for item in set_aside_views(hand, revealed=True):
-        hits = f", {len(item.hits)} hit{'s' if len(item.hits) != 1 else ''}" if item.hits else ""
-        lines.append(f"{item.label} ({' '.join(map(tile_name, item.tiles))}){hits}.")
+        named = part.rule.named_seat(item.tiles, hand.seat_count) if part is not None else None
+        what = text(f"bot.set_aside.{label.lower().replace(' ', '_')}")
+        if named is not None:
+            what = text("bot.set_aside.named", what=what, wind=wind_text(named))
+        tiles = " ".join(map(tile_name, item.tiles))
+        if item.hits:
+            lines.append(text("bot.set_aside.hits", what=what, tiles=tiles, hits=len(item.hits)))
+        else:
+            lines.append(text("bot.set_aside.line", what=what, tiles=tiles))
     return lines
 
 
-def payment_text(deltas: Iterable[int], names: Sequence[str]) -> str:
-    return ", ".join(f"{names[s]} {d:+d}" for s, d in enumerate(deltas) if d)
+def set_aside_text(hand: HandState, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    return [line.in_language(language) for line in set_aside_texts(hand)]
+
+
+def payment_text(deltas: Iterable[int], names: Sequence[str]) -> Text:
+    """'Alice +8, Bob -8': each seat's change, zeros left out."""
+    items = [
+        text("bot.payment.item", name=names[s], delta=f"{d:+d}") for s, d in enumerate(deltas) if d
+    ]
+    return text("bot.list", items=items) if items else text("bot.payment.none")
 
 
 def _result(table: LiveTable, names: Sequence[str]) -> ResultSummary:
@@ -446,9 +561,12 @@ def _result(table: LiveTable, names: Sequence[str]) -> ResultSummary:
     assert outcome is not None
     unit = hand.preset.unit
     if outcome.wins:
-        text = "; ".join(win_line(w, names, unit) for w in outcome.wins) + "."
+        wins = [win_line(w, names, unit) for w in outcome.wins]
+        summary = text("bot.result.wins", wins=_semicolons(wins))
     else:
-        text = f"A draw: {ENDINGS.get(outcome.termination.value, 'nobody won')}."
+        ending = outcome.termination.value
+        why = text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
+        summary = text("bot.result.draw", why=why)
     count = len(names)
     settled = table.phase is not Phase.PLAYING  # the session holds the hand's points
     totals = [session.points[table.player_at(s)] for s in range(count)]
@@ -457,31 +575,54 @@ def _result(table: LiveTable, names: Sequence[str]) -> ResultSummary:
     points = tuple((names[s], outcome.deltas[s], totals[s]) for s in range(count))
     by_id = {s.player_id: s.name for s in table.seats if s is not None}
     ratings = tuple(
-        f"{by_id.get(c.player_id, c.player_id)}: {round(c.before)} → {round(c.after)} "
-        f"({c.display_delta:+d})" + (" (provisional)" if c.provisional else "")
+        text(
+            "bot.result.rating_provisional" if c.provisional else "bot.result.rating",
+            name=by_id.get(c.player_id, c.player_id),
+            before=round(c.before),
+            after=round(c.after),
+            delta=f"{c.display_delta:+d}",
+        )
         for c in (table.last_result.rating_changes if table.last_result else ())
     )
-    lines = [f"Hand {session.hand_number} over: {text}"]
-    lines += [f"  {names[s]}: {d:+d} (total {t})" for s, (_, d, t) in enumerate(points)]
-    view = result_view_from_state(hand, names, table_name=table_title(table.id, table.name))
-    return ResultSummary(session.hand_number, text, points, ratings, tuple(lines), view)
+    lines = [text("bot.result.hand_over", number=session.hand_number, summary=summary)]
+    lines += [
+        text("bot.result.points", name=names[s], delta=f"{d:+d}", total=t)
+        for s, (_, d, t) in enumerate(points)
+    ]
+    view = result_view_from_state(hand, names, table_name=str(table_title(table.id, table.name)))
+    return ResultSummary(session.hand_number, summary, points, ratings, tuple(lines), view)
 
 
-def _deal_lines(table: LiveTable, names: Sequence[str], number: int) -> list[str]:
+def _semicolons(items: Sequence[Text]) -> Text:
+    """Items joined as clauses ('A won …; B won …'), each language with its own mark."""
+    joined = items[-1]
+    for item in reversed(items[:-1]):
+        joined = text("bot.clauses", first=item, rest=joined)
+    return joined
+
+
+def _deal_lines(table: LiveTable, names: Sequence[str], number: int) -> list[Text]:
     hand = table.hand
     assert hand is not None
-    lines = [f"Hand {number} · {WIND_WORDS[hand.round_wind]} round · {names[0]} deals."]
-    lines += [f"The wild is {format_tiles(item.tiles)}." for item in wild_indicator(hand)]
+    lines = [
+        text("bot.event.deal", number=number, wind=wind_text(hand.round_wind), dealer=names[0])
+    ]
+    lines += [
+        text("bot.event.wild", tiles=format_tiles(item.tiles)) for item in wild_indicator(hand)
+    ]
     return lines
 
 
-def event_lines(
+CALL_VERBS = ("chow", "pung", "kong")
+
+
+def event_texts(
     table: LiveTable, events: Sequence[Event], names: Sequence[str], wins_before: int = 0
-) -> list[str]:
+) -> list[Text]:
     """One line per public event; private events (draws) and window bookkeeping are skipped."""
     hand = table.hand
     assert hand is not None
-    lines: list[str] = []
+    lines: list[Text] = []
     wins = wins_before
     for index, event in enumerate(events):
         kind, seat = event.kind, event.seat
@@ -491,79 +632,97 @@ def event_lines(
         if event.private or kind in ("claim_window", "opening", "opening_done", "kong"):
             continue
         if kind == "discard":
-            lines.append(f"{who} discards {tile}.")
+            lines.append(text("bot.event.discard", who=who, tile=tile))
         elif kind == "bonus":
-            lines.append(f"{who} shows a bonus tile: {tile}.")
+            lines.append(text("bot.event.bonus", who=who, tile=tile))
         elif kind == "call":
-            verb = {"chow": "chows", "pung": "pungs", "kong": "kongs"}.get(
-                event.detail.split(" ", 1)[0], "calls"
-            )
-            shape = f" ({format_tiles(_meld_tiles(event.detail))})" if verb == "chows" else ""
-            lines.append(f"{who} {verb} {tile}{shape}.")
+            verb = event.detail.split(" ", 1)[0]
+            if verb == "chow":
+                shape = format_tiles(_meld_tiles(event.detail))
+                lines.append(text("bot.event.chow", who=who, tile=tile, shape=shape))
+            else:
+                key = f"bot.event.{verb}" if verb in CALL_VERBS else "bot.event.call"
+                lines.append(text(key, who=who, tile=tile))
         elif kind == "fixed_kong":  # a red / green / wild tile set down: a replacement follows
-            what = f"the wild {tile}" if event.tile in hand.wild_kinds else tile
-            lines.append(f"{who} sets down {what} as a kong and draws a replacement.")
+            key = "bot.event.wild_kong" if event.tile in hand.wild_kinds else "bot.event.fixed_kong"
+            lines.append(text(key, who=who, tile=tile))
         elif kind == "kong_declared":
             if event.detail == ActionKind.ADDED_KONG.value:
-                lines.append(f"{who} adds {tile} to their pung (a kong that may be robbed).")
+                lines.append(text("bot.event.added_kong", who=who, tile=tile))
             else:
-                lines.append(f"{who} declares a concealed kong of {tile}.")
+                lines.append(text("bot.event.concealed_kong", who=who, tile=tile))
         elif kind == "win":
             record = hand.wins[wins] if wins < len(hand.wins) else None
             wins += 1
             if record is None:
-                lines.append(f"{who} wins.")
+                lines.append(text("bot.event.wins", who=who))
                 continue
             line = win_line(record, names, hand.preset.unit)
-            patterns = patterns_text(record)  # a basic win has none
-            lines.append(f"{line} ({patterns})." if patterns else f"{line}.")
-            paid = payment_text(record.deltas, names)
-            if paid:
-                lines.append(f"Payment: {paid}.")
+            patterns = patterns_text(record, hand.preset.family)  # a basic win has none
+            if patterns is not None:
+                lines.append(text("bot.event.win_patterns", line=line, patterns=patterns))
+            else:
+                lines.append(text("bot.event.win", line=line))
+            if any(record.deltas):
+                lines.append(text("bot.event.payment", paid=payment_text(record.deltas, names)))
             if wins == 1:  # the tiles set aside at the deal are revealed at the first win
-                lines.extend(set_aside_text(hand))
+                lines.extend(set_aside_texts(hand))
             after = hand.preset.after_win
             if after is AfterWin.LEAVE and not hand.is_over:
-                lines.append(f"{who} is out of the hand.")
+                lines.append(text("bot.event.out", who=who))
             elif after is AfterWin.STAY and not hand.is_over:
-                lines.append(f"{who}'s hand is locked: they draw and discard until the end.")
+                lines.append(text("bot.event.locked", who=who))
         elif kind == "payment":
             if following == "win":
                 continue  # a win's payment comes just before it: said with the win
             deltas = [int(d) for d in event.detail.split()]
-            label = "Wall-draw check" if following == "hand_over" else "Kong payment"
-            lines.append(f"{label}: {payment_text(deltas, names)}.")
+            key = "bot.event.wall_check" if following == "hand_over" else "bot.event.kong_payment"
+            lines.append(text(key, paid=payment_text(deltas, names)))
         elif kind == "swap":
-            direction = int(event.detail)
-            words = swap_words(direction, hand.seat_count)
-            lines.append(f"Swap: everyone passes three tiles {words}.")
+            words = swap_text(int(event.detail), hand.seat_count)
+            lines.append(text("bot.event.swap", where=words))
         elif kind == "void_revealed":
-            voids = ", ".join(
-                f"{names[s]} ({suit_word(v)})" for s, v in enumerate(event.detail) if s < len(names)
-            )
-            lines.append(f"Void suits: {voids}.")
+            voids = [
+                text("bot.event.void_item", name=names[s], suit=suit_text(v))
+                for s, v in enumerate(event.detail)
+                if s < len(names)
+            ]
+            lines.append(text("bot.event.voids", voids=voids))
         elif kind == "hand_over" and event.detail != "win":
-            lines.append(f"The hand is over: {ENDINGS.get(event.detail, event.detail)}.")
+            ending = event.detail
+            why: Text | str = text(f"bot.ending.{ending}") if ending in ENDINGS else ending
+            lines.append(text("bot.event.hand_over", why=why))
     return lines
 
 
-def action_words(action: Action) -> str:
+def event_lines(
+    table: LiveTable,
+    events: Sequence[Event],
+    names: Sequence[str],
+    wins_before: int = 0,
+    language: str = DEFAULT_LANGUAGE,
+) -> list[str]:
+    """`event_texts` in one language (English unless told)."""
+    return [line.in_language(language) for line in event_texts(table, events, names, wins_before)]
+
+
+def action_text(action: Action) -> Text:
     """An action in words and notation: 'discard 5m', 'pung 7p', 'declare bamboo void'."""
-    tiles = format_tiles(action.tiles)
-    words = {
-        ActionKind.DISCARD: f"discard {tiles}",
-        ActionKind.WIN: "win",
-        ActionKind.PASS: "pass",
-        ActionKind.CHOW: f"chow {tiles}",
-        ActionKind.PUNG: f"pung {tiles}",
-        ActionKind.KONG: f"kong {tiles}",
-        ActionKind.CONCEALED_KONG: f"concealed kong {tiles}",
-        ActionKind.ADDED_KONG: f"add {tiles} to your pung (kong)",
-        ActionKind.SWAP: f"pass on {tiles}",
-        ActionKind.REMOVE: f"set aside {tiles}",
-        ActionKind.VOID: f"void {action.suit} ({suit_word(action.suit)})",
-    }
-    return words.get(action.kind, str(action))
+    if action.kind is ActionKind.VOID:
+        return text("bot.action.void", suit=action.suit, name=suit_text(action.suit))
+    key = f"bot.action.{action.kind.value}"
+    if key not in _ACTION_KEYS:
+        return Text("bot.action.other", {"action": str(action)})
+    return text(key, tiles=format_tiles(action.tiles))
+
+
+_ACTION_KEYS = frozenset(
+    f"bot.action.{kind.value}" for kind in ActionKind if kind is not ActionKind.TIME_UP
+)
+
+
+def action_words(action: Action) -> str:
+    return str(action_text(action))
 
 
 def _meld_tiles(detail: str) -> list[int]:
@@ -573,13 +732,13 @@ def _meld_tiles(detail: str) -> list[int]:
 
 def _private_lines(
     table: LiveTable, wind: int, events: Sequence[Event], timeouts: Sequence[Action]
-) -> list[str]:
+) -> list[Text]:
     """What happened to this seat's own tiles: the clock's moves, the tiles a swap brought
     (a drawn tile is in the hand view)."""
     hand = table.hand
     assert hand is not None
     mine = [a for a in timeouts if a.seat == wind]
-    lines = [f"Time's up: {action_words(a)} was played for you." for a in mine]
+    lines = [text("bot.event.time_up", action=action_text(a)) for a in mine]
     for event in events:
         if event.kind == "swap":
             direction = int(event.detail)
@@ -587,5 +746,5 @@ def _private_lines(
             picks = [a for a in hand.log if a.kind is ActionKind.SWAP and a.seat == source]
             if picks:
                 came = format_tiles(picks[-1].tiles)
-                lines.append(f"You received {came} from {WIND_WORDS[source]}.")
+                lines.append(text("bot.event.received", tiles=came, wind=wind_text(source)))
     return lines

@@ -47,7 +47,7 @@ def interaction_payload(
         "data": data,
         "channel": channel.to_payload(),
         "channel_id": str(channel.id),
-        "locale": "en-US",
+        "locale": user.locale,
         "app_permissions": str(BOT_PERMISSIONS),
         "attachment_size_limit": fake.attachment_size_limit,
         "entitlements": [],
@@ -70,8 +70,8 @@ def _guild_part(guild: FakeGuild, user: FakeUser) -> dict[str, Any]:
     permissions = str(guild.permissions_of(user))
     return {
         "guild_id": str(guild.id),
-        "guild_locale": "en-US",
-        "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+        "guild_locale": guild.locale,
+        "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
         "member": guild.member_payload(user) | {"permissions": permissions},
         "context": 0,
         "authorizing_integration_owners": {"0": str(guild.id)},

@@ -30,6 +30,7 @@ class FakeUser:
     global_name: str | None = None
     bot: bool = False
     dms_open: bool = True
+    locale: str = "en-US"  # the user's Discord client language (interaction.locale)
 
     @property
     def mention(self) -> str:

@@ -26,6 +26,7 @@ class FakeGuild:
     channels: list[FakeChannel] = field(default_factory=list)
     members: list[FakeUser] = field(default_factory=list)
     member_roles: dict[int, list[int]] = field(default_factory=dict)
+    locale: str = "en-US"  # the server's preferred locale (interaction.guild_locale)
 
     @property
     def everyone(self) -> FakeRole:
@@ -86,7 +87,7 @@ class FakeGuild:
             "nsfw_level": 0,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.locale,
             "system_channel_id": str(self.channels[0].id) if self.channels else None,
             "system_channel_flags": 0,
             "rules_channel_id": None,

@@ -3,20 +3,18 @@ and the Join / Leave / Add computer / Start buttons of the table message."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.discord.components import sentence, tell
+from bot.discord.cogs.base import MahjongCog
 from bot.discord.ids import Stamp
 from bot.discord.options import (
     DEFAULT_PRESET,
     LEVEL_CHOICES,
     TIME_CHOICES,
     VISIBILITY_CHOICES,
-    OptionError,
     check_code,
     check_create,
     check_preset,
@@ -24,23 +22,24 @@ from bot.discord.options import (
     pick_table,
     preset_autocomplete,
 )
+from bot.discord.replies import reader_language, tell
 from bot.discord.surface import table_url
-from bot.runtime import LiveTable, TableError
+from bot.runtime import LiveTable
 from bot.runtime.manager import quickplay_seats
+from bot.runtime.snapshots import preset_name
 from data import Phase
-
-if TYPE_CHECKING:
-    from bot.discord.client import MahjongBot
+from engine.i18n import text
 
 Interaction = discord.Interaction[Any]
-NOT_IN_GUILD = "Tables live in server channels: use this command in a channel of a server."
+NOT_IN_GUILD = text("bot.lobby.not_in_guild")
+PHASE_KEYS = {"lobby": "waiting", "playing": "playing", "between_hands": "between"}
 
 
-class LobbyCog(commands.Cog, name="Lobby"):
+class LobbyCog(MahjongCog, name="Lobby"):
     """Tables before their first deal: creating, seating, inviting, Quick Play."""
 
-    def __init__(self, bot: MahjongBot) -> None:
-        self.bot = bot
+    async def cog_load(self) -> None:
+        self.bot.controls.lobby = self
 
     # ------------------------------------------------------------------ commands
 
@@ -76,47 +75,39 @@ class LobbyCog(commands.Cog, name="Lobby"):
         """Check the options, open the table, and say where it is (privately)."""
         if interaction.guild_id is None:
             return await tell(interaction, NOT_IN_GUILD)
-        try:
-            found = check_create(
-                preset,
-                visibility,
-                rated,
-                time,
-                computers,
-                (name or "").strip(),
-                players=players,
-                level=level,
-            )
-        except OptionError as error:
-            return await tell(interaction, sentence(error))
+        found = check_create(
+            preset,
+            visibility,
+            rated,
+            time,
+            computers,
+            (name or "").strip(),
+            players=players,
+            level=level,
+        )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            table = await self.bot.runtime.create_table(
-                found.id,
-                creator_id=str(interaction.user.id),
-                creator_name=display_name(interaction.user),
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                visibility=visibility,
-                rated=rated,
-                time_control=time,
-                computers=computers,
-                name=(name or "").strip(),
-                min_fan=min_fan,
-                players=players,
-                level=level,
-                table_options=(options or "").replace(",", " ").split(),
-            )
-        except TableError as error:
-            return await tell(interaction, sentence(error))
+        table = await self.bot.runtime.create_table(
+            found.id,
+            creator_id=str(interaction.user.id),
+            creator_name=display_name(interaction.user),
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            visibility=visibility,
+            rated=rated,
+            time_control=time,
+            computers=computers,
+            name=(name or "").strip(),
+            min_fan=min_fan,
+            players=players,
+            level=level,
+            table_options=(options or "").replace(",", " ").split(),
+        )
         await self.bot.front.settled(table)
-        text = f"Table #{table.id} is open: {table_url(table) or 'see the table message'}."
+        where = table_url(table) or text("bot.lobby.see_table_message")
+        said = text("bot.lobby.open", table=table.id, where=where)
         if table.options.invite_code:
-            text += (
-                f"\nIt is private: share the join code **{table.options.invite_code}** "
-                "(`/mahjong join code:`) or invite people with `/mahjong invite`."
-            )
-        await tell(interaction, text)
+            said = text("bot.lobby.open_private", open=said, code=table.options.invite_code)
+        await tell(interaction, said)
 
     @app_commands.command(name="join", description="Sit at the open table here, or by join code")
     @app_commands.describe(code="the join code of a private table")
@@ -124,34 +115,22 @@ class LobbyCog(commands.Cog, name="Lobby"):
         """Take a seat: the newest public table with room in this channel, or the code's table."""
         if interaction.guild_id is None:
             return await tell(interaction, NOT_IN_GUILD)
-        try:
-            checked = check_code(code) if code is not None else None
-        except OptionError as error:
-            return await tell(interaction, sentence(error))
+        checked = check_code(code) if code is not None else None
         await interaction.response.defer(ephemeral=True, thinking=True)
         runtime, user_id = self.bot.runtime, str(interaction.user.id)
         name = display_name(interaction.user)
-        try:
-            if checked is not None:
-                table = await runtime.join_by_code(checked, user_id, name)
-            else:
-                open_here = [
-                    t
-                    for t in runtime.public_tables(interaction.guild_id)
-                    if t.channel_id == interaction.channel_id
-                    and t.phase is Phase.LOBBY
-                    and not t.full
-                ]
-                if not open_here:
-                    return await tell(
-                        interaction,
-                        "No public table here has a free seat. Open one with `/mahjong create`, "
-                        "or join a private table with `/mahjong join code:`.",
-                    )
-                table = await runtime.join(max(open_here, key=lambda t: t.id).id, user_id, name)
-        except TableError as error:
-            return await tell(interaction, sentence(error))
-        await tell(interaction, f"You sit at Table #{table.id}: {table_url(table)}")
+        if checked is not None:
+            table = await runtime.join_by_code(checked, user_id, name)
+        else:
+            open_here = [
+                t
+                for t in runtime.public_tables(interaction.guild_id)
+                if t.channel_id == interaction.channel_id and t.phase is Phase.LOBBY and not t.full
+            ]
+            if not open_here:
+                return await tell(interaction, text("bot.lobby.no_free_seat"))
+            table = await runtime.join(max(open_here, key=lambda t: t.id).id, user_id, name)
+        await tell(interaction, text("bot.lobby.seated", table=table.id, link=table_url(table)))
 
     @app_commands.command(name="leave", description="Leave your table (between hands) or the queue")
     async def leave(self, interaction: Interaction) -> None:
@@ -161,13 +140,10 @@ class LobbyCog(commands.Cog, name="Lobby"):
         left_queue = await self.bot.runtime.leave_queue(user_id)
         table = pick_table(self.bot.runtime.tables_of(user_id), interaction.channel_id)
         if table is None:
-            text = "You left the Quick Play queue." if left_queue else "You are not at a table."
-            return await tell(interaction, text)
-        try:
-            await self.bot.runtime.leave(table.id, user_id)
-        except TableError as error:
-            return await tell(interaction, sentence(error))
-        await tell(interaction, f"You left Table #{table.id}.")
+            key = "bot.lobby.left_queue" if left_queue else "bot.lobby.not_at_table"
+            return await tell(interaction, text(key))
+        await self.bot.runtime.leave(table.id, user_id)
+        await tell(interaction, text("bot.lobby.left", table=table.id))
 
     @app_commands.command(name="invite", description="Invite someone to your table")
     @app_commands.describe(user="who to invite")
@@ -176,46 +152,36 @@ class LobbyCog(commands.Cog, name="Lobby"):
         if interaction.guild_id is None:
             return await tell(interaction, NOT_IN_GUILD)
         if user.bot:
-            return await tell(
-                interaction, "user: bots cannot play; add computers with **Add computer**."
-            )
+            return await tell(interaction, text("bot.lobby.invite_bot"))
         if user.id == interaction.user.id:
-            return await tell(interaction, "user: you are already at your own table.")
+            return await tell(interaction, text("bot.lobby.invite_self"))
         await interaction.response.defer(ephemeral=True, thinking=True)
         user_id = str(interaction.user.id)
         table = pick_table(self.bot.runtime.tables_of(user_id), interaction.channel_id)
         if table is None:
-            return await tell(
-                interaction, "You are not at a table: open one with `/mahjong create`."
-            )
+            return await tell(interaction, text("bot.lobby.no_table"))
         if table.phase is not Phase.LOBBY:
-            return await tell(interaction, f"Table #{table.id} has started: invite between tables.")
-        try:
-            code = await self.bot.runtime.invite(table.id, user_id, str(user.id))
-        except TableError as error:
-            return await tell(interaction, sentence(error))
+            return await tell(interaction, text("bot.lobby.invite_started", table=table.id))
+        code = await self.bot.runtime.invite(table.id, user_id, str(user.id))
         await self._tell_invitee(interaction, table, user, code)
-        extra = f" Its join code is **{code}**." if code else ""
-        await tell(interaction, f"{user.mention} may now join Table #{table.id}.{extra}")
+        key = "bot.lobby.invited_code" if code else "bot.lobby.invited"
+        await tell(interaction, text(key, who=user.mention, table=table.id, code=code))
 
     async def _tell_invitee(
         self, interaction: Interaction, table: LiveTable, user: discord.User, code: str | None
     ) -> None:
         host = display_name(interaction.user)
         url = table_url(table)
-        text = f"{host} invites you to mahjong at Table #{table.id}: press **Join** on {url}"
-        if code:
-            text += f" or use `/mahjong join code:{code}`"
+        key = "bot.lobby.invitation_code" if code else "bot.lobby.invitation"
+        invitation = text(key, host=host, table=table.id, link=url, code=code)
         try:
-            await user.send(text + ".")
+            await user.send(invitation.in_language(self.bot.languages.of_user(user.id)))
         except discord.HTTPException:
             channel = self.bot.get_partial_messageable(
                 table.channel_id or 0, guild_id=table.guild_id
             )
-            await channel.send(
-                f"{user.mention}: {host} invites you to Table #{table.id}. "
-                "Press **Join** on the table message."
-            )
+            notice = text("bot.lobby.invitation_here", who=user.mention, host=host, table=table.id)
+            await channel.send(notice.in_language(self.bot.languages.of_guild(table.guild_id)))
 
     @app_commands.command(name="start", description="Deal the first hand at your full table")
     async def start(self, interaction: Interaction) -> None:
@@ -224,14 +190,9 @@ class LobbyCog(commands.Cog, name="Lobby"):
         user_id = str(interaction.user.id)
         table = pick_table(self.bot.runtime.tables_of(user_id), interaction.channel_id)
         if table is None:
-            return await tell(
-                interaction, "You are not at a table: open one with `/mahjong create`."
-            )
-        try:
-            await self.bot.runtime.start_table(table.id, user_id)
-        except TableError as error:
-            return await tell(interaction, sentence(error))
-        await tell(interaction, f"Table #{table.id} is dealt: your hand comes by DM.")
+            return await tell(interaction, text("bot.lobby.no_table"))
+        await self.bot.runtime.start_table(table.id, user_id)
+        await tell(interaction, text("bot.lobby.dealt", table=table.id))
 
     @app_commands.command(name="tables", description="List the public tables of this server")
     async def tables(self, interaction: Interaction) -> None:
@@ -240,21 +201,28 @@ class LobbyCog(commands.Cog, name="Lobby"):
             return await tell(interaction, NOT_IN_GUILD)
         found = sorted(self.bot.runtime.public_tables(interaction.guild_id), key=lambda t: t.id)
         if not found:
-            return await tell(
-                interaction, "No public tables are open here. Open one with `/mahjong create`."
-            )
+            return await tell(interaction, text("bot.lobby.no_tables"))
+        language = reader_language(interaction)
         lines = []
         for table in found[:20]:
             seated = sum(seat is not None for seat in table.seats)
-            phase = {"lobby": "waiting", "playing": "playing", "between_hands": "between hands"}
+            phase = PHASE_KEYS.get(table.phase.value)
             link = table_url(table)
-            where = f" in <#{table.channel_id}>" if table.channel_id else ""
-            lines.append(
-                f"**#{table.id}** {table.preset.name}{where} · {phase.get(table.phase.value, '')}"
-                f" · {seated}/{table.seat_count} seated" + (f" · [open]({link})" if link else "")
+            line = text(
+                "bot.lobby.table_line",
+                table=table.id,
+                preset=preset_name(table.preset),
+                where=text("bot.lobby.in_channel", channel=table.channel_id)
+                if table.channel_id
+                else "",
+                phase=text(f"bot.lobby.phase.{phase}") if phase else "",
+                seated=seated,
+                seats=table.seat_count,
+                link=text("bot.lobby.open_link", link=link) if link else "",
             )
-        embed = discord.Embed(title="Public tables", description="\n".join(lines))
-        await tell(interaction, "", embed=embed)
+            lines.append(line.in_language(language))
+        title = text("bot.lobby.tables_title").in_language(language)
+        await tell(interaction, "", embed=discord.Embed(title=title, description="\n".join(lines)))
 
     @app_commands.command(name="quickplay", description="Queue for a table with the next players")
     @app_commands.describe(
@@ -267,38 +235,34 @@ class LobbyCog(commands.Cog, name="Lobby"):
         """Join the Quick Play queue; four players make a table with the standard clock."""
         if interaction.guild_id is None:
             return await tell(interaction, NOT_IN_GUILD)
-        try:
-            found = check_preset(preset)
-        except OptionError as error:
-            return await tell(interaction, sentence(error))
+        found = check_preset(preset)
         await interaction.response.defer(ephemeral=True, thinking=True)
         runtime = self.bot.runtime
-        try:
-            table = await runtime.quickplay(
-                found.id,
-                str(interaction.user.id),
-                display_name(interaction.user),
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                rated=rated,
-            )
-        except TableError as error:
-            return await tell(interaction, sentence(error))
+        table = await runtime.quickplay(
+            found.id,
+            str(interaction.user.id),
+            display_name(interaction.user),
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            rated=rated,
+        )
         if table is None:
             waiting = runtime.quickplay_waiting(found.id, rated)
-            seats = quickplay_seats(found)
             fill = (
                 ""
                 if rated
-                else f" Computers take the empty seats after {int(runtime.quickplay_fill_after)} s."
+                else text("bot.lobby.queue_fill", after=int(runtime.quickplay_fill_after))
             )
-            return await tell(
-                interaction,
-                f"You are in the {found.name} queue ({waiting} of {seats}).{fill} "
-                "`/mahjong leave` takes you out.",
+            queued = text(
+                "bot.lobby.queued",
+                preset=preset_name(found),
+                waiting=waiting,
+                seats=quickplay_seats(found),
+                fill=fill,
             )
+            return await tell(interaction, queued)
         await self.bot.front.settled(table)
-        await tell(interaction, f"Your table is ready: {table_url(table)}")
+        await tell(interaction, text("bot.lobby.ready", link=table_url(table)))
 
     # ------------------------------------------------------------------ buttons
 
@@ -312,14 +276,11 @@ class LobbyCog(commands.Cog, name="Lobby"):
         drawing (a double click), it adds one computer."""
         await interaction.response.defer()
         runtime, user_id = self.bot.runtime, str(interaction.user.id)
-        try:
-            if verb == "join":
-                await runtime.join(table_id, user_id, display_name(interaction.user))
-            elif verb == "leave":
-                await runtime.leave(table_id, user_id)
-            elif verb == "cpu":
-                await runtime.add_computer(table_id, user_id, stamp.version)
-            else:
-                await runtime.start_table(table_id, user_id)
-        except TableError as error:
-            await tell(interaction, sentence(error))
+        if verb == "join":
+            await runtime.join(table_id, user_id, display_name(interaction.user))
+        elif verb == "leave":
+            await runtime.leave(table_id, user_id)
+        elif verb == "cpu":
+            await runtime.add_computer(table_id, user_id, stamp.version)
+        else:
+            await runtime.start_table(table_id, user_id)

@@ -3,74 +3,47 @@ private controls (discards, self-drawn wins, kongs, opening choices)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.discord import ids
-from bot.discord.components import sentence, tell
+from bot.discord.cogs.base import MahjongCog
 from bot.discord.options import pick_table
+from bot.discord.replies import reader_language, tell
 from bot.discord.surface import chow_choice, hand_surface
-from bot.runtime import LiveTable, PrivateSnapshot, TableError
-from bot.runtime.snapshots import suit_word
+from bot.runtime import LiveTable, PrivateSnapshot
+from bot.runtime.snapshots import suit_text
 from data import Phase
-from engine.actions import Action, ActionKind
-from engine.tiles import InvalidNotationError, format_tiles
-
-if TYPE_CHECKING:
-    from bot.discord.client import MahjongBot
+from engine.actions import Action
+from engine.i18n import Text, text
+from engine.tiles import format_tiles
 
 Interaction = discord.Interaction[Any]
 
 
-def _stale(private: PrivateSnapshot, stamp: ids.Stamp) -> str | None:
+def _stale(private: PrivateSnapshot, stamp: ids.Stamp) -> Text | None:
     """Why a control drawn at `stamp` no longer applies (None: it is for this very moment)."""
     hand, moment = private.stamp
     if stamp.hand != hand:
-        return STALE_HAND
+        return text("bot.play.stale_hand")
     if private.phase is not Phase.PLAYING or stamp.version != moment:
-        return STALE
+        return text("bot.play.stale")
     return None
 
 
-STALE = (
-    "That control was for an earlier moment of the hand and the table has moved on; "
-    "press **My hand** (or `/mahjong hand`) for your hand as it is now."
-)
-STALE_HAND = (
-    "That control was for an earlier hand; "
-    "press **My hand** (or `/mahjong hand`) for your hand as it is now."
-)
-NOTATION_LIMIT = 40  # characters; the longest action a control plays is far shorter
-DONE = {
-    ActionKind.DISCARD: "You discarded {tiles}.",
-    ActionKind.WIN: "You declared a win.",
-    ActionKind.CHOW: "You called chow {tiles}.",
-    ActionKind.PUNG: "You called pung.",
-    ActionKind.KONG: "You called kong.",
-    ActionKind.PASS: "You passed.",
-    ActionKind.CONCEALED_KONG: "You declared a kong of {tiles}.",
-    ActionKind.ADDED_KONG: "You added {tiles} to your pung.",
-    ActionKind.SWAP: "You pass on {tiles}.",
-    ActionKind.REMOVE: "You set aside {tiles}.",
-    ActionKind.VOID: "You play without {suit}.",
-}
-
-
-def done_text(action: Action) -> str:
+def done_text(action: Action) -> Text:
     """What the player just did, in words (private)."""
-    return DONE.get(action.kind, "Done.").format(
-        tiles=format_tiles(action.tiles), suit=suit_word(action.suit)
-    )
+    key = f"bot.done.{action.kind.value}"
+    return Text(key, {"tiles": format_tiles(action.tiles), "suit": suit_text(action.suit)})
 
 
-class PlayCog(commands.Cog, name="Play"):
+class PlayCog(MahjongCog, name="Play"):
     """A hand in play, as its players meet it."""
 
-    def __init__(self, bot: MahjongBot) -> None:
-        self.bot = bot
+    async def cog_load(self) -> None:
+        self.bot.controls.play = self
 
     # ------------------------------------------------------------------ your hand, privately
 
@@ -82,28 +55,25 @@ class PlayCog(commands.Cog, name="Play"):
         playing = [t for t in self.bot.runtime.tables_of(user_id) if t.hand is not None]
         table = pick_table(playing, interaction.channel_id)
         if table is None:
-            return await tell(interaction, "You have no hand in play here.")
+            return await tell(interaction, text("bot.play.no_hand_here"))
         await self._send_hand(interaction, table)
 
     async def on_my_hand(self, interaction: Interaction, table_id: int) -> None:
         """The My hand button: the clicker's own hand, only to them."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            table = self.bot.runtime.get(table_id)
-        except TableError as error:
-            return await tell(interaction, sentence(error))
-        await self._send_hand(interaction, table)
+        await self._send_hand(interaction, self.bot.runtime.get(table_id))
 
     async def _send_hand(self, interaction: Interaction, table: LiveTable) -> None:
         player = table.player_of(str(interaction.user.id))
         if player is None:
-            return await tell(interaction, f"You are not seated at Table #{table.id}.")
+            return await tell(interaction, text("bot.play.not_seated", table=table.id))
         if table.hand is None:
-            return await tell(interaction, f"No hand is in play at Table #{table.id} yet.")
+            return await tell(interaction, text("bot.play.no_hand_yet", table=table.id))
         private = self.bot.runtime.private_view(table.id, str(interaction.user.id))
-        surface = hand_surface(private, self.bot.front.channel_name(table.channel_id))
+        language = reader_language(interaction)
+        surface = hand_surface(private, self.bot.front.channel_name(table.channel_id), language)
         assert surface.picture is not None
-        file = await self.bot.painter.file(surface.picture, surface.filename)
+        file = await self.bot.painter.file(surface.picture, surface.filename, language)
         await interaction.followup.send(
             surface.content,
             file=file,
@@ -116,10 +86,7 @@ class PlayCog(commands.Cog, name="Play"):
     async def on_ready(self, interaction: Interaction, table_id: int, stamp: ids.Stamp) -> None:
         """The Ready button (of the hand just finished): the next hand deals when all are ready."""
         await interaction.response.defer()
-        try:
-            await self.bot.runtime.ready(table_id, str(interaction.user.id), stamp.hand)
-        except TableError as error:
-            await tell(interaction, sentence(error))
+        await self.bot.runtime.ready(table_id, str(interaction.user.id), stamp.hand)
 
     # ------------------------------------------------------------------ calls and actions
 
@@ -129,12 +96,9 @@ class PlayCog(commands.Cog, name="Play"):
         """A public call button: play it for the clicker's seat if it is theirs to make."""
         await interaction.response.defer()
         user_id = str(interaction.user.id)
-        try:
-            table = self.bot.runtime.get(table_id)
-        except TableError as error:
-            return await tell(interaction, sentence(error))
+        table = self.bot.runtime.get(table_id)
         if table.player_of(user_id) is None:
-            return await tell(interaction, f"You are not seated at Table #{table_id}.")
+            return await tell(interaction, text("bot.play.not_seated", table=table_id))
         private = self.bot.runtime.private_view(table_id, user_id)
         if (stale := _stale(private, stamp)) is not None:
             return await tell(interaction, stale)
@@ -143,37 +107,29 @@ class PlayCog(commands.Cog, name="Play"):
         if not options:
             # only about the presser's own tiles: nothing about anyone else's
             if kind == "pass":
-                return await tell(interaction, "You have no call to make on this tile.")
-            return await tell(interaction, f"You cannot {kind} this tile.")
+                return await tell(interaction, text("bot.play.no_call"))
+            return await tell(interaction, text(f"bot.play.cannot.{kind}"))
         if len(options) > 1:
+            language = reader_language(interaction)
             await interaction.followup.send(
-                "Which chow?", view=chow_choice(table_id, stamp, list(options)), ephemeral=True
+                text("bot.play.which_chow").in_language(language),
+                view=chow_choice(table_id, stamp, list(options), language),
+                ephemeral=True,
             )
             return
-        if await self._act(interaction, table_id, options[0], private.version, stamp.hand):
-            # what the presser did, and nothing about who else the window waits for
-            await tell(interaction, done_text(options[0]))
+        await self._act(interaction, table_id, options[0], private.version, stamp.hand)
+        # what the presser did, and nothing about who else the window waits for
+        await tell(interaction, done_text(options[0]))
 
     async def on_act(
-        self, interaction: Interaction, table_id: int, stamp: ids.Stamp, notations: list[str]
+        self, interaction: Interaction, table_id: int, stamp: ids.Stamp, action: Action
     ) -> None:
-        """A private control (DM, My hand, a chow menu): play the action it names."""
+        """A private control (DM, My hand, a chow menu): play the action it carries."""
         await interaction.response.defer()
-        if not notations:
-            return await tell(interaction, "Nothing was chosen.")
-        if len(notations[0]) > NOTATION_LIMIT:  # no action is written this long: forged
-            return await tell(interaction, "That control is damaged.")
-        try:
-            action = Action.parse(notations[0])
-        except InvalidNotationError as error:
-            return await tell(interaction, f"That control is damaged ({error}).")
-        try:
-            table = self.bot.runtime.get(table_id)
-        except TableError as error:
-            return await tell(interaction, sentence(error))
+        table = self.bot.runtime.get(table_id)
         player = table.player_of(str(interaction.user.id))
         if player is None:
-            return await tell(interaction, f"You are not seated at Table #{table_id}.")
+            return await tell(interaction, text("bot.play.not_seated", table=table_id))
         message = interaction.message
         private = message is not None and message.flags.ephemeral
         if message is not None and not private and message.guild is None:
@@ -183,19 +139,15 @@ class PlayCog(commands.Cog, name="Play"):
         private_view = self.bot.runtime.private_view(table_id, str(interaction.user.id))
         if (stale := _stale(private_view, stamp)) is not None:
             return await tell(interaction, stale)
-        if not await self._act(interaction, table_id, action, private_view.version, stamp.hand):
-            return
+        await self._act(interaction, table_id, action, private_view.version, stamp.hand)
         if private:
-            text = f"{done_text(action)} Press **My hand** for your hand as it is now."
-            await interaction.edit_original_response(content=text, view=None, attachments=[])
+            done = text("bot.play.done_press_my_hand", done=done_text(action))
+            content = done.in_language(reader_language(interaction))
+            await interaction.edit_original_response(content=content, view=None, attachments=[])
 
     async def _act(
         self, interaction: Interaction, table_id: int, action: Action, version: int, hand: int
-    ) -> bool:
-        try:
-            user_id = str(interaction.user.id)
-            await self.bot.runtime.act(table_id, user_id, action, version, hand)
-        except TableError as error:
-            await tell(interaction, sentence(error))
-            return False
-        return True
+    ) -> None:
+        """Play `action` for the clicker (a refusal raises, and `guarded` tells them)."""
+        user_id = str(interaction.user.id)
+        await self.bot.runtime.act(table_id, user_id, action, version, hand)

@@ -3,49 +3,46 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.discord.components import sentence, tell
+from bot.discord.cogs.base import MahjongCog
 from bot.discord.options import DEFAULT_PRESET, OptionError, check_preset, preset_autocomplete
+from bot.discord.replies import reader_language, tell
+from bot.runtime.snapshots import preset_name
 from data import HandRecord, SeatResult
 from data.rating import PROVISIONAL_GAMES, START_RATING, display
-
-if TYPE_CHECKING:
-    from bot.discord.client import MahjongBot
+from engine.i18n import DEFAULT_LANGUAGE, Text, text, translate
 
 Interaction = discord.Interaction[Any]
 PAGE_SIZE = 10
 BOARD_FROM_GAMES = 1  # every rated player is on the board; the first 10 games are marked
 
 
-def hands_text(games: int) -> str:
-    return f"{games} hand" + ("" if games == 1 else "s")
+def hands_text(games: int) -> Text:
+    return text("bot.records.hand" if games == 1 else "bot.records.hands", games=games)
 
 
-def hand_outcome(record: HandRecord, mine: SeatResult) -> str:
+def hand_outcome(record: HandRecord, mine: SeatResult, language: str = DEFAULT_LANGUAGE) -> str:
     """What happened to one player in a finished hand: 'won 1, net -8', 'placed 3, -16'."""
     wins = sum(1 for seat in record.winners if seat == mine.seat)
+    delta = f"{mine.delta:+d}"
     if wins:
-        return f"**won {wins}**, net {mine.delta:+d}"
+        return translate(language, "bot.records.won", wins=wins, delta=delta)
     if record.outcome == "draw":
-        return f"draw, {mine.delta:+d}"
-    return f"placed {mine.placement}, {mine.delta:+d}"
+        return translate(language, "bot.records.draw", delta=delta)
+    return translate(language, "bot.records.placed", placement=mine.placement, delta=delta)
 
 
-def who(player_id: str) -> str:
+def who(player_id: str) -> Text | str:
     """A player as the embed shows them: a mention for people (embeds do not ping)."""
-    return f"<@{player_id}>" if player_id.isdigit() else "a computer"
+    return f"<@{player_id}>" if player_id.isdigit() else text("bot.records.a_computer")
 
 
-class RecordsCog(commands.Cog, name="Records"):
+class RecordsCog(MahjongCog, name="Records"):
     """Ratings, leaderboards and hand history, read from the store."""
-
-    def __init__(self, bot: MahjongBot) -> None:
-        self.bot = bot
 
     @app_commands.command(name="leaderboard", description="The best rated players of a preset")
     @app_commands.describe(preset="the rules whose ratings to show", page="page number")
@@ -57,33 +54,44 @@ class RecordsCog(commands.Cog, name="Records"):
         page: app_commands.Range[int, 1, 10_000] = 1,
     ) -> None:
         """One page of a preset's leaderboard: every rated player, provisional ones marked."""
-        try:
-            found = check_preset(preset)
-            if page < 1:
-                raise OptionError("page: pages start at 1.")
-        except OptionError as error:
-            return await tell(interaction, sentence(error))
+        found = check_preset(preset)
+        if page < 1:
+            raise OptionError(text("bot.records.page"))
         await interaction.response.defer(thinking=True)
         board = await self.bot.store.leaderboard(
             found.id, page, PAGE_SIZE, min_games=BOARD_FROM_GAMES
         )
-        embed = discord.Embed(title=f"Leaderboard · {found.name}", colour=discord.Colour.gold())
+        language = reader_language(interaction)
+        title = text("bot.records.board_title", preset=preset_name(found)).in_language(language)
+        embed = discord.Embed(title=title, colour=discord.Colour.gold())
         if not board.entries:
-            embed.description = (
-                f"Nobody has played a rated hand of `{found.id}` yet."
+            empty = (
+                text("bot.records.board_empty", preset=found.id)
                 if board.total == 0
-                else f"Page {page} is past the end: the board has {board.pages} page(s)."
+                else text("bot.records.board_past_end", page=page, pages=board.pages)
             )
+            embed.description = empty.in_language(language)
         else:
             embed.description = "\n".join(
-                f"**{e.rank}.** {who(e.player_id)} · {e.display} · {hands_text(e.games)}"
-                + (" · provisional" if e.provisional else "")
+                text(
+                    "bot.records.board_line_provisional"
+                    if e.provisional
+                    else "bot.records.board_line",
+                    rank=e.rank,
+                    who=who(e.player_id),
+                    rating=e.display,
+                    hands=hands_text(e.games),
+                ).in_language(language)
                 for e in board.entries
             )
-        embed.set_footer(
-            text=f"page {board.page} of {board.pages} · {board.total} players · "
-            f"provisional: fewer than {PROVISIONAL_GAMES} rated hands"
+        footer = text(
+            "bot.records.board_footer",
+            page=board.page,
+            pages=board.pages,
+            total=board.total,
+            games=PROVISIONAL_GAMES,
         )
+        embed.set_footer(text=footer.in_language(language))
         await interaction.followup.send(embed=embed)
 
     @app_commands.command(name="rating", description="Your rating (or someone else's), per preset")
@@ -92,20 +100,19 @@ class RecordsCog(commands.Cog, name="Records"):
         """Every preset someone has played rated, with games and provisional status."""
         target = user or interaction.user
         if target.bot:
-            return await tell(interaction, "User: bots and computer players have no rating.")
+            return await tell(interaction, text("bot.records.no_rating_bot"))
         await interaction.response.defer(ephemeral=True, thinking=True)
+        language = reader_language(interaction)
         rows = await self.bot.store.ratings_of(str(target.id))
-        embed = discord.Embed(
-            title=f"Ratings · {target.display_name}", colour=discord.Colour.blue()
-        )
+        title = text("bot.records.ratings_title", name=target.display_name).in_language(language)
+        embed = discord.Embed(title=title, colour=discord.Colour.blue())
         if not rows:
-            embed.description = (
-                f"No rated hands yet: everyone starts at {display(START_RATING)}. "
-                "Rated tables: `/mahjong create rated:True`."
-            )
+            none = text("bot.records.no_ratings", start=display(START_RATING))
+            embed.description = none.in_language(language)
         for row in rows:
-            mark = " (provisional)" if row.provisional else ""
-            embed.add_field(name=row.preset, value=f"{row.display}{mark} · {hands_text(row.games)}")
+            key = "bot.records.rating_provisional" if row.provisional else "bot.records.rating"
+            value = text(key, rating=row.display, hands=hands_text(row.games))
+            embed.add_field(name=row.preset, value=value.in_language(language))
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name="history", description="Your last hands")
@@ -115,18 +122,28 @@ class RecordsCog(commands.Cog, name="Records"):
         user_id = str(interaction.user.id)
         records = await self.bot.store.recent_hands(user_id, 10)
         if not records:
-            return await tell(interaction, "You have no finished hands yet.")
+            return await tell(interaction, text("bot.records.no_hands"))
+        language = reader_language(interaction)
         lines = []
         for record in records:
             mine = next((s for s in record.seats if s.player_id == user_id), None)
             if mine is None:
                 continue
             change = next((c for c in record.rating_changes if c.player_id == user_id), None)
-            rated = f" · rating {change.display_delta:+d}" if change else ""
-            when = f"<t:{math.floor(record.finished_at)}:d>"
-            lines.append(
-                f"{when} · Table #{record.table_id} hand {record.hand_no + 1} · `{record.preset}`"
-                f" · {hand_outcome(record, mine)}{rated} · replay `{record.hand_id}`"
+            rated: Text | str = ""
+            if change:
+                rated = text("bot.records.rating_change", delta=f"{change.display_delta:+d}")
+            line = text(
+                "bot.records.history_line",
+                when=f"<t:{math.floor(record.finished_at)}:d>",
+                table=record.table_id,
+                number=record.hand_no + 1,
+                preset=record.preset,
+                outcome=hand_outcome(record, mine, language),
+                rated=rated,
+                hand=record.hand_id,
             )
-        embed = discord.Embed(title="Your last hands", description="\n".join(lines))
+            lines.append(line.in_language(language))
+        title = text("bot.records.history_title").in_language(language)
+        embed = discord.Embed(title=title, description="\n".join(lines))
         await interaction.followup.send(embed=embed, ephemeral=True)

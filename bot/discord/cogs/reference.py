@@ -3,140 +3,173 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.discord.components import sentence, tell
-from bot.discord.options import DEFAULT_PRESET, OptionError, check_preset, preset_autocomplete
+from bot.discord.cogs.base import MahjongCog
+from bot.discord.options import DEFAULT_PRESET, check_preset, preset_autocomplete
+from bot.discord.replies import reader_language, sentence
 from bot.discord.surface import clock_text
-from engine.presets import TIME_CONTROLS, Preset, min_fan_choices
-from engine.score_request import RequestError, score_request
+from bot.discord.translator import choice
+from bot.runtime.snapshots import pattern_name, preset_name, preset_summary, unit_text
+from engine.i18n import Text, text, worded
+from engine.presets import TIME_CONTROLS, Preset, find_preset, min_fan_choices
+from engine.score_request import score_request
 from engine.tiles import InvalidNotationError, parse_tiles, tile_name
-from render.views import pretty_pattern
-
-if TYPE_CHECKING:
-    from bot.discord.client import MahjongBot
 
 Interaction = discord.Interaction[Any]
 WIND_CHOICES = [
-    app_commands.Choice(name=name, value=value)
+    choice("wind", value, name)
     for name, value in (("East", "E"), ("South", "S"), ("West", "W"), ("North", "N"))
 ]
 BY_CHOICES = [
-    app_commands.Choice(name="on a discard", value="discard"),
-    app_commands.Choice(name="self draw", value="self_draw"),
-    app_commands.Choice(name="robbing a kong", value="robbing_kong"),
+    choice("by", "discard", "on a discard"),
+    choice("by", "self_draw", "self draw"),
+    choice("by", "robbing_kong", "robbing a kong"),
 ]
 _SPLIT = re.compile(r"[,;]")
 
 
-def rules_embed(preset: Preset) -> discord.Embed:
-    """A preset's rules at a glance."""
+def rules_embed(preset: Preset, language: str = "en") -> discord.Embed:
+    """A preset's rules at a glance, in `language`."""
+
+    def say(key: str, **fields: object) -> str:
+        return text(key, **fields).in_language(language)
+
     embed = discord.Embed(
-        title=f"{preset.name} (`{preset.id}`)",
-        description=preset.summary,
+        title=f"{worded(preset_name(preset), language)} (`{preset.id}`)",
+        description=worded(preset_summary(preset), language),
         colour=discord.Colour.blurple(),
     )
-    bonus = " with flowers and seasons" if preset.uses_bonus else ""
+    key = "bot.rules.tiles_bonus" if preset.uses_bonus else "bot.rules.tiles"
     embed.add_field(
-        name="Tiles", value=f"{len(preset.wall)} tiles{bonus}; {preset.hand_size} in a hand"
+        name=say("bot.rules.tiles_title"),
+        value=say(key, tiles=len(preset.wall), hand=preset.hand_size),
     )
-    calls = "chow, pung, kong" if preset.chow else "pung and kong (no chows)"
-    several = "head bump" if preset.multi_win.value == "head_bump" else "all of them win"
-    embed.add_field(name="Calls", value=f"{calls}; several wins on one discard: {several}")
-    shapes = ["four sets and a pair" if preset.sets == 4 else f"{preset.sets} sets and a pair"]
+    calls = text("bot.rules.calls_chow" if preset.chow else "bot.rules.calls_no_chow")
+    several = text(
+        "bot.rules.head_bump" if preset.multi_win.value == "head_bump" else "bot.rules.all_win"
+    )
+    embed.add_field(
+        name=say("bot.rules.calls_title"),
+        value=say("bot.rules.calls", calls=calls, several=several),
+    )
+    shapes = [
+        text("bot.rules.four_sets")
+        if preset.sets == 4
+        else text("bot.rules.sets", sets=preset.sets)
+    ]
     if preset.shape_rules.seven_pairs:
-        shapes.append("seven pairs")
+        shapes.append(text("bot.rules.seven_pairs"))
     if preset.shape_rules.thirteen_orphans:
-        shapes.append("thirteen orphans")
-    minimum = f"at least {preset.min_fan} {preset.unit}" if preset.min_fan else "no minimum"
+        shapes.append(text("bot.rules.thirteen_orphans"))
+    minimum: Text
+    if preset.min_fan:
+        minimum = text("bot.rules.minimum", value=unit_text(preset.unit, preset.min_fan))
+    else:
+        minimum = text("bot.rules.no_minimum")
     choices = min_fan_choices(preset)
     if choices:
-        minimum = (
-            f"the table chooses a minimum of {min(choices)}–{max(choices)} {preset.unit} "
-            f"(default {preset.min_fan})"
+        minimum = text(
+            "bot.rules.table_minimum",
+            low=min(choices),
+            high=unit_text(preset.unit, max(choices)),
+            default=preset.min_fan,
         )
     if preset.start_points:
-        minimum += f"; everyone starts with {preset.start_points:,} points"
+        minimum = text("bot.rules.start_points", minimum=minimum, points=f"{preset.start_points:,}")
     embed.add_field(
-        name="Winning",
-        value=f"{', '.join(shapes)}; {minimum}, capped at {preset.fan_cap} {preset.unit}",
+        name=say("bot.rules.winning_title"),
+        value=say(
+            "bot.rules.winning",
+            shapes=text("bot.list", items=shapes),
+            minimum=minimum,
+            cap=unit_text(preset.unit, preset.fan_cap),
+        ),
         inline=False,
     )
     if preset.openings:
         embed.add_field(
-            name="Before play",
-            value=", ".join(o.value.replace("_", " ") for o in preset.openings),
+            name=say("bot.rules.before_title"),
+            value=say(
+                "bot.list", items=[text(f"bot.rules.opening.{o.value}") for o in preset.openings]
+            ),
         )
     embed.add_field(
-        name="Clocks",
-        value=f"casual: {clock_text(TIME_CONTROLS[preset.time_control])}\n"
-        f"rated: {clock_text(TIME_CONTROLS[preset.rated_time_control])}",
+        name=say("bot.rules.clocks_title"),
+        value=say(
+            "bot.rules.clocks",
+            casual=clock_text(TIME_CONTROLS[preset.time_control]),
+            rated=clock_text(TIME_CONTROLS[preset.rated_time_control]),
+        ),
         inline=False,
     )
-    embed.set_footer(text="Score a hand with /mahjong score · the full rules are in RULES.md")
+    embed.set_footer(text=say("bot.rules.footer"))
     return embed
 
 
-def score_embed(request: dict[str, Any], result: dict[str, Any]) -> discord.Embed:
-    """The answer to /mahjong score."""
+def score_embed(
+    request: dict[str, Any], result: dict[str, Any], language: str = "en"
+) -> discord.Embed:
+    """The answer to /mahjong score, in `language`."""
+
+    def say(key: str, **fields: object) -> str:
+        return text(key, **fields).in_language(language)
+
     hand = request["hand"]
     if not result.get("valid"):
-        embed = discord.Embed(title="Not a win", colour=discord.Colour.red())
-        embed.description = sentence(str(result.get("message", "not a winning hand")))
+        embed = discord.Embed(title=say("bot.score.not_a_win"), colour=discord.Colour.red())
+        message = result.get("message") or text("bot.score.not_winning")
+        embed.description = sentence(worded(message, language), language)
         if result.get("reason") == "below_minimum":
-            embed.description += f" ({result.get('fan')} counted)"
+            embed.description += say("bot.score.counted", fan=result.get("fan"))
     else:
-        unit = result["unit"]
-        embed = discord.Embed(
-            title=f"{result['fan']} {unit}" + (" (limit)" if result.get("limit") else ""),
-            colour=discord.Colour.green(),
-        )
+        value = unit_text(result["unit"], result["fan"])
+        key = "bot.score.limit" if result.get("limit") else "bot.score.value"
+        embed = discord.Embed(title=say(key, value=value), colour=discord.Colour.green())
+        family = find_preset(request["preset"]).family
         embed.description = "\n".join(
-            f"{pretty_pattern(p['id'])}: {p['fan']}" for p in result["patterns"]
+            say("bot.score.pattern", pattern=pattern_name(family, p["id"]), fan=p["fan"])
+            for p in result["patterns"]
         )
         points = result.get("points") or {}
+        payment = say("bot.score.payment_title")
         if points.get("others"):
             embed.add_field(
-                name="Payment",
-                value=f"the discarder pays {points['discarder']}, "
-                f"each other player {points['others']}",
+                name=payment,
+                value=say(
+                    "bot.score.pays_both", discarder=points["discarder"], others=points["others"]
+                ),
             )
         elif "discarder" in points:
-            embed.add_field(name="Payment", value=f"the discarder pays {points['discarder']}")
+            embed.add_field(
+                name=payment, value=say("bot.score.pays_discarder", discarder=points["discarder"])
+            )
         elif "each" in points:
-            embed.add_field(name="Payment", value=f"each other player pays {points['each']}")
+            embed.add_field(name=payment, value=say("bot.score.pays_each", each=points["each"]))
         deltas = result.get("deltas") or {}  # the win's settlement per seat (a dealer bonus...)
         if deltas:
-            value = " · ".join(f"{seat} {delta:+d}" for seat, delta in deltas.items())
-            embed.add_field(name="Settlement", value=value)
+            value_line = " · ".join(f"{seat} {delta:+d}" for seat, delta in deltas.items())
+            embed.add_field(name=say("bot.score.settlement_title"), value=value_line)
     melds = ", ".join(request.get("melds", []))
-    embed.set_footer(
-        text=f"{request['preset']} · {hand} · win {request['win']}"
-        + (f" · {melds}" if melds else "")
-    )
+    footer = say("bot.score.footer", preset=request["preset"], hand=hand, win=request["win"])
+    embed.set_footer(text=footer + (f" · {melds}" if melds else ""))
     return embed
 
 
-class ReferenceCog(commands.Cog, name="Reference"):
+class ReferenceCog(MahjongCog, name="Reference"):
     """Rules and hand scoring, without a table."""
-
-    def __init__(self, bot: MahjongBot) -> None:
-        self.bot = bot
 
     @app_commands.command(name="rules", description="The rules of a preset at a glance")
     @app_commands.describe(preset="which rules")
     @app_commands.autocomplete(preset=preset_autocomplete)
     async def rules(self, interaction: Interaction, preset: str = DEFAULT_PRESET) -> None:
         """Show a preset's tiles, calls, winning shapes, minimum and clocks."""
-        try:
-            found = check_preset(preset)
-        except OptionError as error:
-            return await tell(interaction, sentence(error))
-        await interaction.response.send_message(embed=rules_embed(found))
+        found = check_preset(preset)
+        language = reader_language(interaction)
+        await interaction.response.send_message(embed=rules_embed(found, language))
 
     @app_commands.command(name="score", description="Score a winning hand")
     @app_commands.describe(
@@ -185,11 +218,10 @@ class ReferenceCog(commands.Cog, name="Reference"):
             request["flags"] = [f.strip() for f in re.split(r"[,;\s]+", flags) if f.strip()]
         if from_:
             request["from"] = from_
-        try:
-            result = score_request(request)
-        except RequestError as error:
-            return await tell(interaction, sentence(error))
-        await interaction.response.send_message(embed=score_embed(request, result))
+        language = reader_language(interaction)
+        request["lang"] = language  # the message worded for the reader; ids stay English
+        result = score_request(request)  # a RequestError is told by the cog's error handler
+        await interaction.response.send_message(embed=score_embed(request, result, language))
 
 
 def _last_tile(hand: str) -> str:

@@ -13,16 +13,18 @@ import asyncio
 import io
 import re
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 from discord.ui import Button, DynamicItem, Select
 
 from bot.discord import ids
-from bot.discord.components import guarded, sentence, tell
-from bot.replay import Frame, ReplayError, ReplayLog, frames, jumps, stored_replay
+from bot.discord.cogs.base import MahjongCog
+from bot.discord.components import controls
+from bot.discord.replies import guarded, reader_language, tell
+from bot.replay import Frame, ReplayLog, frames, jumps, stored_replay
+from engine.i18n import text
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
@@ -31,12 +33,7 @@ Interaction = discord.Interaction[Any]
 PICTURE = "replay.png"
 KEEP_HANDS = 8  # replays whose frames stay in memory, for paging without replaying
 MENU_SIZE = 25  # Discord's most options in one select menu
-NAV = {
-    "first": ("⏮", "the deal"),
-    "prev": ("◀", "one step back"),
-    "next": ("▶", "one step on"),
-    "last": ("⏭", "the end"),
-}
+NAV = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
 
 
 def replay_button_id(hand_id: int, verb: str, frame: int) -> str:
@@ -48,16 +45,18 @@ def replay_jump_id(hand_id: int) -> str:
 
 
 def _cog(interaction: Interaction) -> ReplayCog:
-    return cast("ReplayCog", cast("MahjongBot", interaction.client).get_cog("Replay"))
+    replay = controls(interaction).replay
+    if replay is None:
+        raise RuntimeError("no cog answers the replay viewer's controls (ReplayCog is not loaded)")
+    return replay
 
 
 class ReplayButton(DynamicItem[Button[Any]], template=ids.REPLAY_TEMPLATE):
     """⏮ ◀ ▶ ⏭ of a replay viewer: show frame `frame` of hand `hand`."""
 
     def __init__(self, hand: int, verb: str, frame: int, *, disabled: bool = False) -> None:
-        label, _ = NAV[verb]
         button: Button[Any] = Button(
-            label=label,
+            label=NAV[verb],
             style=discord.ButtonStyle.secondary,
             custom_id=replay_button_id(hand, verb, frame),
             disabled=disabled,
@@ -79,11 +78,13 @@ class ReplayButton(DynamicItem[Button[Any]], template=ids.REPLAY_TEMPLATE):
 class ReplayJump(DynamicItem[Select[Any]], template=ids.REPLAY_JUMP_TEMPLATE):
     """The viewer's menu of calls and wins; each option's value is a frame number."""
 
-    def __init__(self, hand: int, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(
+        self, hand: int, options: list[discord.SelectOption] | None = None, language: str = "en"
+    ) -> None:
         menu: Select[Any] = Select(
             custom_id=replay_jump_id(hand),
             options=options or [discord.SelectOption(label="-", value="0")],
-            placeholder="Jump to a call or a win…",
+            placeholder=text("bot.replay.jump").in_language(language),
             row=1,
         )
         super().__init__(menu)
@@ -98,11 +99,11 @@ class ReplayJump(DynamicItem[Select[Any]], template=ids.REPLAY_JUMP_TEMPLATE):
     async def callback(self, interaction: Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
         if not value.isdigit():
-            return await tell(interaction, "That choice is not a step of this replay.")
+            return await tell(interaction, text("bot.replay.not_a_step"))
         await guarded(interaction, _cog(interaction).show(interaction, self.hand, int(value)))
 
 
-def _menu(found: list[Frame], at: int) -> list[discord.SelectOption]:
+def _menu(found: list[Frame], at: int, language: str) -> list[discord.SelectOption]:
     """Up to 25 calls and wins around frame `at`, each labelled with what happened."""
     marked = jumps(found)
     before = sum(1 for index in marked if index < at)
@@ -111,21 +112,24 @@ def _menu(found: list[Frame], at: int) -> list[discord.SelectOption]:
         discord.SelectOption(
             label=f"{found[index].caption}"[:100],
             value=str(index),
-            description=f"step {found[index].step} · {found[index].mark}",
+            description=text(
+                f"bot.replay.step_{found[index].mark or 'call'}", step=found[index].step
+            ).in_language(language),
             default=index == at,
         )
         for index in marked[start : start + MENU_SIZE]
     ]
 
 
-class ReplayCog(commands.Cog, name="Replay"):
+class ReplayCog(MahjongCog, name="Replay"):
     """Replays of finished hands, read from the store and drawn with every hand open."""
 
     def __init__(self, bot: MahjongBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self._frames: OrderedDict[int, tuple[ReplayLog, list[Frame]]] = OrderedDict()
 
     async def cog_load(self) -> None:
+        self.bot.controls.replay = self
         self.bot.add_dynamic_items(ReplayButton, ReplayJump)
 
     async def hand_autocomplete(
@@ -134,10 +138,17 @@ class ReplayCog(commands.Cog, name="Replay"):
         """The asker's recent finished hands whose id starts with what they typed."""
         records = await self.bot.store.recent_hands(str(interaction.user.id), MENU_SIZE)
         typed = current.strip().lstrip("#")
+        language = reader_language(interaction)
         return [
             app_commands.Choice(
-                name=f"#{r.hand_id} · Table #{r.table_id} hand {r.hand_no + 1} · {r.preset}"
-                f" · {r.outcome}",
+                name=text(
+                    "bot.replay.choice",
+                    hand=r.hand_id,
+                    table=r.table_id,
+                    number=r.hand_no + 1,
+                    preset=r.preset,
+                    outcome=text(f"bot.replay.outcome.{r.outcome}"),
+                ).in_language(language)[:100],
                 value=r.hand_id,
             )
             for r in records
@@ -157,11 +168,8 @@ class ReplayCog(commands.Cog, name="Replay"):
     ) -> None:
         """A private viewer of one finished hand (a private table's only for its players)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            log, found = await self._load(hand, str(interaction.user.id))
-        except ReplayError as error:
-            return await tell(interaction, sentence(error))
-        embed, files, view = await self._page(log, found, 0)
+        log, found = await self._load(hand, str(interaction.user.id))
+        embed, files, view = await self._page(log, found, 0, reader_language(interaction))
         if export:
             data = log.dumps().encode()
             files.append(discord.File(io.BytesIO(data), filename=f"hand-{hand}.json"))
@@ -169,14 +177,11 @@ class ReplayCog(commands.Cog, name="Replay"):
 
     async def show(self, interaction: Interaction, hand_id: int, frame: int) -> None:
         """A viewer control: the viewer's message now shows frame `frame`."""
-        try:
-            log, found = await self._load(hand_id, str(interaction.user.id))
-        except ReplayError as error:
-            return await tell(interaction, sentence(error))
+        log, found = await self._load(hand_id, str(interaction.user.id))
         if not 0 <= frame < len(found):
-            return await tell(interaction, "That step is not in this replay.")
+            return await tell(interaction, text("bot.replay.no_step"))
         await interaction.response.defer()
-        embed, files, view = await self._page(log, found, frame)
+        embed, files, view = await self._page(log, found, frame, reader_language(interaction))
         await interaction.edit_original_response(embed=embed, attachments=files, view=view)
 
     async def _load(self, hand_id: int, viewer_id: str) -> tuple[ReplayLog, list[Frame]]:
@@ -193,29 +198,36 @@ class ReplayCog(commands.Cog, name="Replay"):
         return log, found
 
     async def _page(
-        self, log: ReplayLog, found: list[Frame], at: int
+        self, log: ReplayLog, found: list[Frame], at: int, language: str
     ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
         frame = found[at]
-        lines = [f"**Step {frame.step} of {len(log.actions)}** · {frame.caption}"]
+        lines = [
+            text("bot.replay.step", step=frame.step, steps=len(log.actions), caption=frame.caption)
+        ]
         if at == len(found) - 1:
-            lines.append(
-                "Result: "
-                + ", ".join(f"{s.name} {d:+d}" for s, d in zip(log.seats, log.deltas, strict=True))
-            )
+            paid = [
+                text("bot.payment.item", name=s.name, delta=f"{d:+d}")
+                for s, d in zip(log.seats, log.deltas, strict=True)
+            ]
+            lines.append(text("bot.replay.result", paid=text("bot.list", items=paid)))
+        title = text(
+            "bot.replay.title", table=log.table_id, number=log.hand_no + 1, preset=log.preset
+        )
         embed = discord.Embed(
-            title=f"Replay · Table #{log.table_id} hand {log.hand_no + 1} · {log.preset}",
-            description="\n".join(lines),
+            title=title.in_language(language),
+            description="\n".join(line.in_language(language) for line in lines),
             colour=discord.Colour.dark_teal(),
         )
         embed.set_image(url=f"attachment://{PICTURE}")
-        embed.set_footer(text=f"hand {log.hand_id} · frame {at + 1} of {len(found)} · hands open")
+        footer = text("bot.replay.footer", hand=log.hand_id, frame=at + 1, frames=len(found))
+        embed.set_footer(text=footer.in_language(language))
         last = len(found) - 1
         view = discord.ui.View(timeout=None)
         targets = {"first": 0, "prev": max(at - 1, 0), "next": min(at + 1, last), "last": last}
         for verb, target in targets.items():
             view.add_item(ReplayButton(log.hand_id or 0, verb, target, disabled=target == at))
-        menu = _menu(found, at)
+        menu = _menu(found, at, language)
         if menu:
-            view.add_item(ReplayJump(log.hand_id or 0, menu))
-        picture = await self.bot.painter.file(frame.view, PICTURE)
+            view.add_item(ReplayJump(log.hand_id or 0, menu, language))
+        picture = await self.bot.painter.file(frame.view, PICTURE, language)
         return embed, [picture], view

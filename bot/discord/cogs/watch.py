@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.discord.components import sentence, tell
+from bot.discord.cogs.base import MahjongCog
+from bot.discord.replies import reader_language, refusal_text, sentence, tell
 from bot.discord.surface import table_surface
-from bot.runtime import PublicSnapshot, TableError
+from bot.runtime import PublicSnapshot
 from bot.runtime.spectators import set_spectators, watch_refusal
+from engine.i18n import Text, text, worded
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
@@ -34,13 +35,14 @@ class Watcher:
     interaction: Interaction  # its original response is the spectator's message
     viewer_id: str
     until: float  # loop time after which the message can no longer be edited
+    language: str  # the spectator's
 
 
-class WatchCog(commands.Cog, name="Watch"):
+class WatchCog(MahjongCog, name="Watch"):
     """Spectators: the public table, privately, refreshed."""
 
     def __init__(self, bot: MahjongBot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.watchers: dict[int, dict[str, Watcher]] = {}  # table -> viewer -> their view
 
     async def cog_load(self) -> None:
@@ -54,15 +56,14 @@ class WatchCog(commands.Cog, name="Watch"):
     async def watch(self, interaction: Interaction, table: app_commands.Range[int, 1]) -> None:
         """Only the public table is shown, never a hand; it refreshes for 14 minutes."""
         viewer = str(interaction.user.id)
-        try:
-            live = self.bot.runtime.get(table)
-        except TableError as error:
-            return await tell(interaction, sentence(error))
+        live = self.bot.runtime.get(table)
         refusal = watch_refusal(live, viewer)
+        language = reader_language(interaction)
         if refusal is not None:
-            return await tell(interaction, sentence(refusal))
+            return await tell(interaction, _sentence(refusal, language))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        watcher = Watcher(interaction, viewer, asyncio.get_running_loop().time() + WATCH_SECONDS)
+        until = asyncio.get_running_loop().time() + WATCH_SECONDS
+        watcher = Watcher(interaction, viewer, until, language)
         self.watchers.setdefault(table, {})[viewer] = watcher
         await self._refresh(table, watcher, self.bot.runtime.public_view(table))
 
@@ -83,22 +84,22 @@ class WatchCog(commands.Cog, name="Watch"):
     ) -> None:
         """Seated players only; stored with the table."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            live = await set_spectators(
-                self.bot.runtime,
-                table,
-                str(interaction.user.id),
-                allow=allow,
-                invite=None if invite is None else str(invite.id),
-            )
-        except TableError as error:
-            return await tell(interaction, sentence(error))
-        said = []
+        live = await set_spectators(
+            self.bot.runtime,
+            table,
+            str(interaction.user.id),
+            allow=allow,
+            invite=None if invite is None else str(invite.id),
+        )
+        allowed: Text | str = ""
         if allow is not None:
-            said.append("Spectators are allowed." if allow else "Spectators are not allowed.")
+            allowed = text("bot.watch.allowed" if allow else "bot.watch.forbidden")
+        invited: Text | str = ""
         if invite is not None:
-            said.append(f"{invite.mention} may watch (`/mahjong watch table:{table}`).")
-        await tell(interaction, f"Table #{table}: " + " ".join(said))
+            invited = text("bot.watch.invited", who=invite.mention, table=table)
+        await tell(
+            interaction, text("bot.watch.spectators", table=table, allowed=allowed, invited=invited)
+        )
         self.table_changed(self.bot.runtime.public_view(live.id))  # stop views now forbidden
 
     def table_changed(self, snapshot: PublicSnapshot) -> None:
@@ -113,25 +114,35 @@ class WatchCog(commands.Cog, name="Watch"):
 
     async def _refresh(self, table_id: int, watcher: Watcher, snapshot: PublicSnapshot) -> None:
         live = self.bot.runtime.tables.get(table_id)
+        language = watcher.language
         ending = None
         if live is None or snapshot.closed_reason is not None:
-            ending = f"Table #{table_id} has closed."
+            ending = text("bot.watch.closed", table=table_id).in_language(language)
         elif (refusal := watch_refusal(live, watcher.viewer_id)) is not None:
-            ending = sentence(refusal)
+            ending = _sentence(refusal, language)
         elif asyncio.get_running_loop().time() > watcher.until:
-            ending = f"This view has stopped refreshing: `/mahjong watch table:{table_id}` again."
+            ending = text("bot.watch.expired", table=table_id).in_language(language)
         if ending is not None:
             self.watchers.get(table_id, {}).pop(watcher.viewer_id, None)
             await watcher.interaction.edit_original_response(
                 content=ending, embed=None, attachments=[], view=None
             )
             return
-        surface = table_surface(snapshot, self.bot.front.channel_name(snapshot.channel_id))
+        channel = self.bot.front.channel_name(snapshot.channel_id)
+        surface = table_surface(snapshot, channel, language)
         embed = surface.embed or discord.Embed()
-        embed.title = f"Watching · {embed.title}"
+        embed.title = text("bot.watch.title", title=embed.title or "").in_language(language)
         files = []
         if surface.picture is not None:
-            files.append(await self.bot.painter.file(surface.picture, surface.filename))
+            picture = await self.bot.painter.file(surface.picture, surface.filename, language)
+            files.append(picture)
         await watcher.interaction.edit_original_response(
             content=None, embed=embed, attachments=files, view=None
         )
+
+
+def _sentence(refusal: object, language: str) -> str:
+    """Why a watch is refused (a TableError, a `Text` or a plain string), as a sentence."""
+    if isinstance(refusal, Exception):
+        return refusal_text(refusal, language)
+    return sentence(worded(refusal, language), language)  # type: ignore[arg-type]

@@ -1,0 +1,47 @@
+"""Language preferences: a server's language for its public table messages, a person's for
+their replies and DMs.
+
+Each function takes the sqlite3 connection (on the store's worker thread). A preference is a
+(scope, subject) pair — scope `guild` with a guild id, or `user` with a user id — and one of
+the catalogue's languages; clearing it (None) returns the subject to its Discord locale.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from data.connection import transaction
+
+SCOPES = ("guild", "user")
+Preferences = dict[tuple[str, str], str]  # (scope, subject id) -> language
+
+
+def _check_scope(scope: str) -> None:
+    if scope not in SCOPES:
+        raise ValueError(f"a language preference is for a guild or a user, not {scope!r}")
+
+
+def set_language(
+    conn: sqlite3.Connection, scope: str, subject: str, language: str | None, now: float
+) -> None:
+    """Store (or, with None, clear) one subject's language."""
+    _check_scope(scope)
+    with transaction(conn):
+        if language is None:
+            conn.execute(
+                "DELETE FROM language_preferences WHERE scope = ? AND subject = ?",
+                (scope, subject),
+            )
+        else:
+            conn.execute(
+                "INSERT INTO language_preferences (scope, subject, language, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (scope, subject)"
+                " DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
+                (scope, subject, language, now),
+            )
+
+
+def languages(conn: sqlite3.Connection) -> Preferences:
+    """Every stored preference (a few rows per server: read once at start-up)."""
+    rows = conn.execute("SELECT scope, subject, language FROM language_preferences")
+    return {(scope, subject): language for scope, subject, language in rows}

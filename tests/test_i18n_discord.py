@@ -1,0 +1,280 @@
+"""The bot on Discord in the reader's language: commands through the translator, replies and
+DMs in the user's locale (or their choice), table messages in the server's, /mahjong language."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.discord import ids
+from bot.runtime.snapshots import public_moment
+from data import Phase, Store
+from engine import i18n
+from engine.actions import ActionKind
+from engine.ai import choose_action
+from engine.hand import Phase as HandPhase
+from engine.i18n import LANGUAGES
+from engine.presets import PRESETS
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.fakediscord.models import FakeRole
+from tests.fakediscord.payloads import MEMBER_PERMISSIONS
+from tests.test_discord_e2e import (
+    call,
+    click,
+    dm_with_controls,
+    live,
+    make_bot,
+    open_table,
+    private_text,
+    wait_table_message,
+)
+
+MANAGE_GUILD = 1 << 5
+CJK = re.compile(r"[\u4e00-\u9fff]")
+# what a Chinese message may still hold in Latin letters: code spans (commands, ids), links,
+# mentions and timestamps, tile notation, and the people's and channel's names
+NOT_WORDS = re.compile(
+    r"`[^`]*`|https?://\S+|<(?:@|#|t:)[^>]*>|(?<![A-Za-z0-9])[0-9]+[mpszf](?![A-Za-z0-9])"
+)
+SHARED_CHOICES = {"seat": "wind", "round": "wind", "from": "wind"}  # one list, three options
+NATIVE_NAMES = {"bot.choice.language.en", "bot.choice.language.zh-cn", "bot.choice.language.zh-tw"}
+SIMPLIFIED_ONLY = set("号开门风对这张发")  # characters Traditional writes differently
+
+
+def english_words(message: str, names: list[str]) -> list[str]:
+    """The Latin-letter words left in `message` beyond tile notation, names, numbers and codes."""
+    stripped = NOT_WORDS.sub(" ", message)
+    for name in sorted(names, key=len, reverse=True):
+        stripped = stripped.replace(name, " ")
+    return re.findall(r"[A-Za-z]{2,}", stripped)
+
+
+def test_the_check_finds_english_and_lets_notation_and_names_through() -> None:
+    names = ["Alice", "general"]
+    assert english_words("你摸到**5m**。Alice 在 #general：`/mahjong hand` <t:17:R>", names) == []
+    assert english_words("1号桌 · https://discord.com/x/1", names) == []
+    assert english_words("Your turn: 打出 5m", names) == ["Your", "turn"]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord(users=5) as server:
+        yield server
+
+
+def make_admin(fake: FakeDiscord, user: FakeUser) -> None:
+    """Give `user` a role with Manage Server."""
+    role = FakeRole(fake.new_id(), "Admins", MEMBER_PERMISSIONS | MANAGE_GUILD, 2)
+    fake.guild.roles.append(role)
+    fake.guild.member_roles[user.id] = [role.id]
+
+
+def names_of(fake: FakeDiscord) -> list[str]:
+    people = [fake.bot_user, fake.guild_owner, *fake.users]
+    return [n for u in people for n in (u.username, u.display_name)] + [fake.channel.name]
+
+
+def said_to(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
+    """Every message only `user` sees from the bot: ephemeral replies and DMs."""
+    dms = [m for m in fake.dms(user) if m.author is fake.bot_user]
+    return fake.ephemerals(user) + dms
+
+
+# ------------------------------------------------------------------ the command tree
+
+
+def worded_as(key: str, language: str) -> re.Pattern[str]:
+    """What `key` reads in `language`, its fields (clock seconds, names) whatever they are."""
+    parts = re.split(r"\{[a-z_0-9]+\}", i18n.catalogue(language)[key])
+    return re.compile(".+?".join(re.escape(part) for part in parts))
+
+
+def _localized(node: dict[str, Any], field: str) -> dict[str, str]:
+    return node.get(f"{field}_localizations") or {}
+
+
+async def test_the_translator_answers_every_command_option_and_choice(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    async with fake.running(make_bot(tmp_path / "bot.db")):
+        (group,) = [c for c in fake.commands if c["name"] == "mahjong"]
+    checked: list[str] = []
+
+    def check(node: dict[str, Any], field: str, key: str) -> None:
+        # the code's English is the catalogue's, and each Chinese is there and Chinese
+        assert worded_as(key, "en").fullmatch(node[field]), (key, node[field])
+        found = _localized(node, field)
+        for language in LANGUAGES[1:]:
+            assert worded_as(key, language).fullmatch(found.get(language, "")), (key, language)
+            if key not in NATIVE_NAMES:  # a language is named in itself, for every reader
+                assert CJK.search(found[language]), (key, found[language])
+        checked.append(key)
+
+    check(group, "description", "bot.command.mahjong.description")
+    for command in group["options"]:
+        name = command["name"]
+        assert not _localized(command, "name"), "command names stay English"
+        check(command, "description", f"bot.command.{name}.description")
+        for option in command.get("options", []):
+            check(option, "description", f"bot.command.{name}.option.{option['name']}")
+            assert not _localized(option, "name"), "option names stay English"
+            for choice in option.get("choices", []):
+                kind = SHARED_CHOICES.get(option["name"], option["name"])
+                key = f"bot.choice.{kind}.{str(choice['value']).lower()}"
+                check(choice, "name", key)
+    assert len(checked) > 60 and "bot.command.language.description" in checked
+
+
+# ------------------------------------------------------------------ a hand in Chinese
+
+
+async def test_a_hand_played_by_a_zh_cn_user_says_everything_to_her_in_chinese(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Alice's Discord is in Simplified Chinese: every reply, private control and DM she gets
+    while playing a whole hand against three computers is Chinese; the server stays English."""
+    alice = fake.users[0]
+    alice.locale = "zh-CN"
+    async with fake.running(make_bot(tmp_path / "bot.db", seed_source=lambda: 71)) as bot:
+        table_msg = await open_table(fake, alice, computers=3, time="untimed")
+        await click(fake, alice, table_msg, label="Start")  # the server's language: English
+        used: set[str] = set()
+        for _ in range(200):
+            await fake.wait_for(
+                lambda: live(bot).phase is not Phase.PLAYING or 0 in live(bot).players_to_act()
+            )
+            table = live(bot)
+            if table.phase is not Phase.PLAYING:
+                break
+            hand = table.hand
+            assert hand is not None
+            seat = table.hand_seat(0)
+            action = choose_action(hand, seat)
+            stamp = ids.stamp(table)
+            before = hand.version
+            used.add(action.kind.value)
+            if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB):
+                record = await call(fake, bot, alice, action.kind.value)
+                chows = [a for a in table.legal_for(0) if a.kind is ActionKind.CHOW]
+                if action.kind is ActionKind.CHOW and len(chows) > 1:
+                    menu = await fake.wait_for(lambda r=record: r.followups and r.followups[-1])
+                    value = ids.action_value(action)
+                    await (
+                        await fake.select(alice, menu, ids.pick_id(1, stamp, seat), [value])
+                    ).wait_response()
+                    used.add("chow menu")
+            else:
+                message = await dm_with_controls(fake, alice, public_moment(hand))
+                kind, _, arg = ids.action_value(action).partition(" ")
+                await click(fake, alice, message, custom_id=ids.act_id(1, stamp, seat, kind, arg))
+            await fake.wait_for(lambda v=before: live(bot).version > v)
+        await fake.settle()
+        said = said_to(fake, alice)
+        table_text = (await wait_table_message(fake)).text
+    assert {"discard", "win"} <= used
+    assert len(said) > 5 and any(m.channel_id != fake.channel.id for m in said)  # DMs too
+    names = names_of(fake)
+    for message in said:
+        assert CJK.search(message.text), message.text
+        assert english_words(message.text, names) == [], message.text
+    assert "Seats" in table_text and not CJK.search(table_text)  # the server reads English
+
+
+# ------------------------------------------------------------------ the server's language
+
+
+async def test_a_zh_tw_server_gets_its_table_message_in_traditional_chinese(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    fake.guild.locale = "zh-TW"
+    bob = fake.users[1]  # his Discord is English: his own reply is English
+    async with fake.running(make_bot(tmp_path / "bot.db")):
+        record = await fake.slash(bob, "mahjong", "create", {})
+        await record.wait_responses(2)
+        table = await wait_table_message(fake)
+        reply = private_text(record)
+    assert reply.startswith("Table #1 is open")
+    text = table.text
+    assert "1號桌" in text and "等待玩家" in text and "加入" in text and "座位" in text
+    assert not SIMPLIFIED_ONLY & set(text), "Traditional characters, not Simplified"
+    assert "香港老式麻雀" in text  # the preset's name and rules in the server's language too
+    assert english_words(text, [*names_of(fake), "hkos-3-v1"]) == []
+
+
+async def test_language_for_the_server_is_for_admins_and_for_yourself_is_for_anyone(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    carol, dave, erin = fake.users[2], fake.users[3], fake.users[4]
+    make_admin(fake, dave)
+    path = tmp_path / "bot.db"
+    async with fake.running(make_bot(path)):
+        refused = await fake.slash(
+            carol, "mahjong", "language", {"language": "zh-CN", "for": "guild"}
+        )
+        await refused.wait_response()
+        assert "only members who can manage this server" in private_text(refused)
+        allowed = await fake.slash(
+            dave, "mahjong", "language", {"language": "zh-CN", "for": "guild"}
+        )
+        await allowed.wait_response()
+        assert private_text(allowed) == "This server's table messages are now in 简体中文."
+        mine = await fake.slash(erin, "mahjong", "language", {"language": "zh-TW"})
+        await mine.wait_response()
+        assert private_text(mine) == "你的回覆和私訊現在使用繁體中文。"
+    # stored: after a restart the server's table messages and Erin's replies keep them
+    async with fake.running(make_bot(path)):
+        record = await fake.slash(erin, "mahjong", "create", {})
+        await record.wait_responses(2)
+        table = await wait_table_message(fake)
+        assert private_text(record).startswith("1號桌已開")
+        assert "1号桌" in table.text and "等待玩家" in table.text  # the server's: Simplified
+        back = await fake.slash(erin, "mahjong", "language", {"language": "auto"})
+        await back.wait_response()
+        assert (
+            private_text(back)
+            == "Your replies and direct messages are now in automatic (your Discord language)."
+        )
+
+
+async def test_a_refusal_is_one_reply_in_the_reader_s_language(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice = fake.users[0]
+    alice.locale = "zh-TW"
+    async with fake.running(make_bot(tmp_path / "bot.db")):
+        record = await fake.slash(alice, "mahjong", "join", {"code": "nope"})
+        await record.wait_response()
+        await fake.settle()
+    assert private_text(record) == "code：加入碼是六個字母和數字，例如 `3F9A1C`。"
+    assert len(record.responses) == 1  # no "something went wrong" after it
+
+
+def test_every_preset_is_named_in_every_language_and_in_english_as_it_names_itself() -> None:
+    english = i18n.catalogue("en")
+    for preset in PRESETS.values():
+        assert english[f"bot.preset.{preset.id}.name"] == preset.name
+        assert english[f"bot.preset.{preset.id}.summary"] == preset.summary
+        for language in LANGUAGES[1:]:
+            assert CJK.search(i18n.translate(language, f"bot.preset.{preset.id}.summary"))
+
+
+# ------------------------------------------------------------------ stored choices
+
+
+async def test_language_choices_are_stored_changed_and_cleared(tmp_path: Path) -> None:
+    path = str(tmp_path / "prefs.db")
+    async with await Store.open(path) as store:
+        assert await store.languages() == {}
+        await store.set_language("guild", "1", "zh-TW")
+        await store.set_language("user", "2", "zh-CN")
+        await store.set_language("user", "2", "en")
+        await store.set_language("user", "3", "zh-CN")
+        await store.set_language("user", "3", None)
+    async with await Store.open(path) as store:
+        assert await store.languages() == {("guild", "1"): "zh-TW", ("user", "2"): "en"}
+        with pytest.raises(ValueError, match="guild or a user"):
+            await store.set_language("channel", "4", "en")
