@@ -11,10 +11,21 @@ import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from bot.runtime.clocks import arm_deadline, fixed_clock, spend_clock, stored_deadlines
 from bot.runtime.computers import DEFAULT_LEVEL, computer_for
+from bot.runtime.conversions import (
+    hand_result,
+    hand_setup,
+    preset_options,
+    replay_stored,
+    restored_table,
+    seat_rows,
+    stored_options,
+    table_preset,
+)
 from bot.runtime.errors import (
     NoSuchTableError,
     NotSeatedError,
@@ -23,45 +34,27 @@ from bot.runtime.errors import (
     TableError,
 )
 from bot.runtime.events import FrontEnd, NullFrontEnd
+from bot.runtime.quickplay import QueueEntry, QuickPlay
+from bot.runtime.quickplay import quickplay_seats as quickplay_seats  # the lobby's import
 from bot.runtime.snapshots import PrivateSnapshot, PublicSnapshot, private_snapshot, public_snapshot
-from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat
+from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat, seat_count_for
 from bot.runtime.timers import ManualTimers, Timers
-from data import (
-    HandLog,
-    HandResult,
-    LoadedTable,
-    Payment,
-    Phase,
-    QuarantinedTable,
-    RecordedHand,
-    SeatRow,
-    Store,
-    TableOptions,
-    WinRecord,
-)
-from data.rating import RATED_SEATS
+from data import Phase, QuarantinedTable, RecordedHand, Store, TableOptions
 from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
-from engine.presets import (
-    TIME_CONTROLS,
-    Preset,
-    UnknownPresetError,
-    find_preset,
-    min_fan_choices,
-    table_options,
-    with_min_fan,
-    with_options,
-)
+from engine.presets import TIME_CONTROLS, Preset, UnknownPresetError, find_preset
 from engine.session import Session
-from engine.tiles import InvalidNotationError, format_tiles, parse_tiles
+from engine.tiles import InvalidNotationError
+
+# called by others from here: the terminal and the options (seat_count_for, fixed_clock), the
+# replay (replay_stored)
+__all__ = ["Runtime", "fixed_clock", "quickplay_seats", "replay_stored", "seat_count_for"]
 
 log = logging.getLogger(__name__)
 
-OPENING_MIN_SECONDS = 15
 EXPIRY_CHECK_SECONDS = 600.0
 RESUME_AFTER_FAILURE = 5.0
-QUICK_PLAY_CLOCK = "standard"
 
 
 @dataclass
@@ -99,85 +92,6 @@ def _nothing_to_claim(table: LiveTable) -> list[int]:
     ]
 
 
-def table_preset(preset: Preset, extra: Mapping[str, object]) -> Preset:
-    """The preset as a table plays it, from the options it was created with (kept in its
-    stored options): rule options (hubei-laizi's green_white, no_minimum) and a chosen minimum
-    (hk-fw2). Every session and hand of the table is built from this one value."""
-    options = extra.get("table_options") or ()
-    chosen = with_options(preset, [str(o) for o in options])  # type: ignore[attr-defined]
-    return with_min_fan(chosen, extra.get("min_fan"))  # type: ignore[arg-type]
-
-
-def _table_extra(preset: Preset) -> dict[str, object]:
-    """What a table stores to play `preset` (from `table_preset`) again after a restart."""
-    extra: dict[str, object] = {"min_fan": preset.min_fan} if min_fan_choices(preset) else {}
-    if table_options(preset):
-        extra["table_options"] = list(table_options(preset))
-    return extra
-
-
-def replay_stored(preset: Preset, stored: HandLog) -> tuple[Session, HandState]:
-    """A stored hand rebuilt from its setup (session, arranged wall, who is always asked) and
-    its log; the session is as it stood when the hand was dealt."""
-    setup = json.loads(stored.setup or "{}")
-    session = Session.from_json(setup["session"])
-    wall = parse_tiles(setup["wall"]) if "wall" in setup else None
-    hand = HandState.replay(
-        preset,
-        stored.seed,
-        stored.actions,
-        session.round_wind,
-        wall=wall,
-        seat_count=session.seat_count,
-        always_ask=setup.get("ask", ()),
-    )
-    return session, hand
-
-
-def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
-    """The seats of a new table: `players` if the preset allows it (default: its first
-    count); a rated table seats RATED_SEATS (RULES.md: 2- and 3-player tables are casual)."""
-    count = preset.seat_counts[0] if players is None else players
-    if count not in preset.seat_counts:
-        *others, last = map(str, preset.seat_counts)
-        allowed = f"{', '.join(others)} or {last}" if others else last
-        raise TableError(f"{preset.name} is played by {allowed} players, not {count}")
-    if rated and count != RATED_SEATS:
-        raise TableError(
-            f"rated tables seat {RATED_SEATS} people; {count}-player tables are casual"
-        )
-    return count
-
-
-def quickplay_seats(preset: Preset) -> int:
-    """Quick Play makes tables of the preset's first seat count (four for every preset that
-    seats four): a queue fills one table size."""
-    return preset.seat_counts[0]
-
-
-def fixed_clock(preset: Preset, rated: bool) -> str | None:
-    """The clock `preset` must be played under, if its rules fix one.
-
-    A clock with a deal limit is part of a preset's rules (the seed-004 table clock of the
-    Sichuan family), not a choice: such a preset is played under it and no other.
-    """
-    own = preset.rated_time_control if rated else preset.time_control
-    return own if TIME_CONTROLS[own].deal_limit else None
-
-
-def _decision_key(hand: HandState) -> tuple[object, ...]:
-    """What identifies one decision: a turn, one claim window, one opening stage."""
-    return (
-        hand.phase,
-        hand.turn,
-        hand.discards_made,
-        hand.kongs_made,
-        hand.opening_stage,
-        len(hand.wins),
-        hand.calls_made,
-    )
-
-
 class Runtime:
     """All live tables of one process."""
 
@@ -205,7 +119,7 @@ class Runtime:
         # long a window stays open then does not tell whether anyone could call. 0: nobody
         # watches (the terminal, tests), windows open only for those who can claim.
         self.no_call_wait = no_call_wait
-        self._queues: dict[tuple[str, bool], list[tuple[str, str, int | None, int | None]]] = {}
+        self._quickplay = QuickPlay(self)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -214,7 +128,7 @@ class Runtime:
         loaded, quarantined = await self.store.load_active_tables()
         for item in loaded:
             try:
-                table = self._restore(item)
+                table = restored_table(item, self.timers.now())
             except (ValueError, KeyError, IndexError, UnknownPresetError) as error:
                 log.error("table %s could not be restored: %s", item.table.id, error)
                 quarantined.append(QuarantinedTable(item.table.id, str(error)))
@@ -241,9 +155,9 @@ class Runtime:
         async with table.lock:
             if table.phase is Phase.PLAYING and table.hand is not None:
                 if table.deadline is None:
-                    self._arm_deadline(table)
+                    arm_deadline(table, self.timers.now())
                 else:  # the stored deadline is this decision's: answers in it keep it
-                    table.decision_key = _decision_key(table.hand)
+                    table.clock_decision = table.hand.decision_version
                 await self._advance(table, notices)
             elif table.phase is Phase.BETWEEN_HANDS:
                 await self._show_last_hand(table)
@@ -259,7 +173,7 @@ class Runtime:
         if "session" not in json.loads(last.setup or "{}"):
             return
         start, table.hand = replay_stored(table.preset, last)
-        table.dealer = start.dealer
+        table.seating = start.seating
         table.hand_id = last.hand_id
         record = await self.store.hand_record(last.hand_id)
         if record is not None:
@@ -267,46 +181,6 @@ class Runtime:
 
     async def close(self) -> None:
         self.timers.shutdown()
-
-    def _restore(self, item: LoadedTable) -> LiveTable:
-        row = item.table
-        names = row.options.extra.get("names", {})
-        table = LiveTable(
-            id=row.id,
-            preset=table_preset(find_preset(row.preset), row.options.extra),
-            options=row.options,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            name=str(row.options.extra.get("name", f"Table {row.id}")),
-            phase=row.phase,
-            message_id=row.message_id,
-            lobby_version=int(row.options.extra.get("lobby_version", 0)),
-        )
-        for seat in row.seats:
-            table.seats[seat.seat] = Seat(seat.player_id, str(names.get(seat.player_id, "?")))
-        if row.session_state:
-            table.session = Session.from_json(json.loads(row.session_state))
-        if row.phase is Phase.PLAYING and item.hand is not None:
-            session, table.hand = replay_stored(table.preset, item.hand)
-            table.session = session
-            table.dealer = session.dealer
-            table.hand_id = item.hand.hand_id
-            deadlines = item.deadlines
-            table.reserves = [deadlines.get(f"reserve:{p}", 0.0) for p in range(table.seat_count)]
-            table.deadline = deadlines.get("decision")
-            table.decision_started = deadlines.get("decision_started", self.timers.now())
-            table.deal_deadline = deadlines.get("deal")
-        elif row.phase is Phase.BETWEEN_HANDS:
-            table.ready = {p for p, s in enumerate(table.seats) if s is not None and not s.human}
-            pressed = row.options.extra.get("ready", {})
-            if table.session is not None and pressed.get("hand") == table.session.hand_number:
-                table.ready.update(p for p in pressed.get("players", []) if table.seats[p])
-        if table.session is not None and table.session.seat_count != table.seat_count:
-            raise ValueError(
-                f"its session seats {table.session.seat_count}, the table {table.seat_count}"
-            )
-        computer_for(table.level)  # a level this build lacks sets the table aside, with why
-        return table
 
     # ------------------------------------------------------------------ queries
 
@@ -390,9 +264,8 @@ class Runtime:
             invite_code=code,
             extra={
                 "name": name,
-                "names": {s.player_id: s.name for s in seats},
                 "invited": [],
-                **_table_extra(preset),
+                **preset_options(preset),
                 "seat_count": count,
                 "level": level,
             },
@@ -402,8 +275,8 @@ class Runtime:
             preset.id,
             guild_id=guild_id,
             channel_id=channel_id,
-            options=options,
-            seats=[SeatRow(i, s.player_id, s.human) for i, s in enumerate(seats)],
+            options=stored_options(options, seats, lobby_version=0),
+            seats=seat_rows(seats),
             now=now,
         )
         table = LiveTable(
@@ -558,7 +431,7 @@ class Runtime:
                 if not offered:
                     raise NotYourDecisionError("it is not your decision right now")
                 raise TableError(f"{action} is not allowed now")
-            self._spend_clock(table, player)
+            spend_clock(table, player, self.timers.now())
             notices = _Notices()
             self._apply(table, action, notices)
             await self._advance(table, notices)
@@ -627,70 +500,14 @@ class Runtime:
     ) -> LiveTable | None:
         """Queue for a table; returns the table once a table's worth of players are found
         (else None: queued)."""
-        preset = _playable(preset_id)
-        seats = seat_count_for(preset, quickplay_seats(preset), rated)
-        key = (preset.id, rated)
-        queue = self._queues.setdefault(key, [])
-        if any(entry[0] == player_id for entry in queue):
-            raise TableError("you are already in the Quick Play queue for this preset")
-        queue.append((player_id, name, guild_id, channel_id))
-        if len(queue) >= seats:
-            return await self._quickplay_table(key, queue[:seats], computers=0)
-        if not rated and len(queue) == 1:
-            self.timers.schedule(
-                f"quickplay:{preset.id}",
-                self.timers.now() + self.quickplay_fill_after,
-                lambda: self._quickplay_fill(key),
-            )
-        return None
+        entry = QueueEntry(player_id, name, guild_id, channel_id)
+        return await self._quickplay.join(_playable(preset_id), entry, rated)
 
     def quickplay_waiting(self, preset_id: str, rated: bool = False) -> int:
-        return len(self._queues.get((preset_id, rated), []))
+        return self._quickplay.waiting(preset_id, rated)
 
     async def leave_queue(self, player_id: str) -> bool:
-        found = False
-        for queue in self._queues.values():
-            for entry in list(queue):
-                if entry[0] == player_id:
-                    queue.remove(entry)
-                    found = True
-        return found
-
-    async def _quickplay_fill(self, key: tuple[str, bool]) -> None:
-        queue = self._queues.get(key, [])
-        seats = quickplay_seats(_playable(key[0]))
-        if queue:
-            entries = list(queue[:seats])
-            await self._quickplay_table(key, entries, computers=seats - len(entries))
-
-    async def _quickplay_table(
-        self,
-        key: tuple[str, bool],
-        entries: list[tuple[str, str, int | None, int | None]],
-        computers: int,
-    ) -> LiveTable:
-        preset_id, rated = key
-        queue = self._queues[key]
-        for entry in entries:
-            queue.remove(entry)
-        if not queue:
-            self.timers.cancel(f"quickplay:{preset_id}")
-        first_id, first_name, guild_id, channel_id = entries[0]
-        table = await self.create_table(
-            preset_id,
-            creator_id=first_id,
-            creator_name=first_name,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            rated=rated,
-            time_control=fixed_clock(_playable(preset_id), rated) or QUICK_PLAY_CLOCK,
-            computers=computers,
-            name="Quick Play",
-            players=quickplay_seats(_playable(preset_id)),
-        )
-        for player_id, name, _, _ in entries[1:]:
-            await self.join(table.id, player_id, name)
-        return await self.start_table(table.id, first_id)
+        return self._quickplay.leave(player_id)
 
     # ------------------------------------------------------------------ internals: hands
 
@@ -700,7 +517,7 @@ class Runtime:
         factory = self._hand_factory
         hand = factory(table.session) if factory else table.session.new_hand()
         table.hand = hand
-        table.dealer = table.session.dealer
+        table.seating = table.session.seating
         if self.no_call_wait > 0:  # before the first action: the log replays with the same
             hand.always_ask = frozenset(
                 table.hand_seat(p) for p, seat in enumerate(table.seats) if seat and seat.human
@@ -712,20 +529,14 @@ class Runtime:
         limit = table.time_control.deal_limit
         table.deal_deadline = now + limit if limit else None
         table.deadline = None
-        table.decision_key = None
-        self._arm_deadline(table)
-        setup_data: dict[str, object] = {"session": table.session.to_json()}
-        if factory is not None:
-            setup_data["wall"] = format_tiles(hand.wall)
-        if hand.always_ask:
-            setup_data["ask"] = sorted(hand.always_ask)
-        setup = json.dumps(setup_data)
+        table.clock_decision = None
+        arm_deadline(table, now)
         table.hand_id = await self.store.start_hand(
             table.id,
             table.session.hand_number,
             hand.seed,
-            setup=setup,
-            deadlines=self._deadlines(table),
+            setup=hand_setup(table.session, hand, arranged_wall=factory is not None),
+            deadlines=stored_deadlines(table),
             now=now,
         )
         notices = _Notices(table=True, hands=set(range(len(table.seats))), dealt=True)
@@ -741,15 +552,11 @@ class Runtime:
             notices.wins_before = len(hand.wins)
         events = hand.apply(action)
         notices.events.extend(events)
-        self._arm_deadline(table)
+        now = self.timers.now()
+        arm_deadline(table, now)
         # queued appends of one table share a commit (the store's group commit)
         append = self.store.append_action(
-            table.id,
-            table.hand_id,
-            action,
-            version,
-            self._deadlines(table),
-            now=self.timers.now(),
+            table.id, table.hand_id, action, version, stored_deadlines(table), now=now
         )
         table.unsaved.append(asyncio.ensure_future(append))
         notices.table = True
@@ -836,8 +643,8 @@ class Runtime:
             seat_count=hand.seat_count,
             always_ask=hand.always_ask,
         )
-        table.decision_key = None
-        self._arm_deadline(table)
+        table.clock_decision = None
+        arm_deadline(table, self.timers.now())
         # computers may be next: try again shortly, and the clocks run from the stored state
         self.timers.schedule(
             f"resume:{table.id}",
@@ -864,32 +671,7 @@ class Runtime:
         outcome = hand.outcome()
         assert outcome is not None
         by_player = session.finish_hand(outcome)
-        seats = [table.seat(p) for p in range(table.seat_count)]
-        wins = tuple(
-            WinRecord(
-                seat=table.player_at(win.seat),
-                fan=win.score.fan,
-                patterns=tuple((p.id, p.fan) for p in win.score.patterns),
-                by=win.by.value,
-                discarder=None if win.discarder is None else table.player_at(win.discarder),
-            )
-            for win in outcome.wins
-        )
-        payments = tuple(
-            Payment(table.player_at(payer), table.player_at(win.seat), -delta)
-            for win in outcome.wins
-            for payer, delta in enumerate(win.deltas)
-            if delta < 0
-        )
-        result = HandResult(
-            preset=table.preset.id,
-            seats=tuple(s.player_id for s in seats),
-            humans=tuple(s.human for s in seats),
-            deltas=tuple(by_player),
-            wins=wins,
-            payments=payments,
-            rated=table.options.rated,
-        )
+        result = hand_result(table, outcome, by_player)
         table.last_result = await self.store.record_hand_result(
             table.id,
             table.hand_id,
@@ -900,53 +682,12 @@ class Runtime:
         )
         self._cancel_timers(table)
         table.phase = Phase.BETWEEN_HANDS
-        table.ready = {p for p, seat in enumerate(seats) if not seat.human}
+        table.ready = {p for p, seat in enumerate(table.seats) if seat and not seat.human}
         table.deadline = None
         notices.ended = True
         notices.table = True
 
     # ------------------------------------------------------------------ internals: clocks
-
-    def _arm_deadline(self, table: LiveTable) -> None:
-        """Start the clock of the decision the hand now waits for (none for computers)."""
-        hand = table.hand
-        tc = table.time_control
-        humans = [p for p in table.players_to_act() if table.seat(p).human]
-        if tc.untimed or hand is None or hand.is_over or not humans:
-            table.deadline = None
-            table.decision_key = None
-            return
-        key = _decision_key(hand)
-        if key == table.decision_key:
-            return  # the same window, still open for others: its deadline stands
-        table.decision_key = key
-        table.decision_started = self.timers.now()
-        if hand.phase is HandPhase.TURN:
-            seconds = tc.base + table.reserves[humans[0]]
-        elif hand.phase is HandPhase.OPENING:
-            seconds = max(OPENING_MIN_SECONDS, tc.base)
-        else:
-            seconds = tc.base  # claims use the base only, never the reserve
-        table.deadline = table.decision_started + seconds
-
-    def _spend_clock(self, table: LiveTable, player: int) -> None:
-        """Take the time over the base out of the player's reserve (turn decisions only)."""
-        hand = table.hand
-        tc = table.time_control
-        if tc.untimed or hand is None or hand.phase is not HandPhase.TURN:
-            return
-        used = self.timers.now() - table.decision_started
-        table.reserves[player] = max(0.0, table.reserves[player] - max(0.0, used - tc.base))
-
-    def _deadlines(self, table: LiveTable) -> dict[str, float]:
-        deadlines: dict[str, float] = {"decision_started": table.decision_started}
-        if table.deadline is not None:
-            deadlines["decision"] = table.deadline
-        if table.deal_deadline is not None:
-            deadlines["deal"] = table.deal_deadline
-        for player, reserve in enumerate(table.reserves):
-            deadlines[f"reserve:{player}"] = reserve
-        return deadlines
 
     def _arm_timers(self, table: LiveTable) -> None:
         version = table.version
@@ -1040,15 +781,15 @@ class Runtime:
         self.tables.pop(table.id, None)
 
     async def _save_seats(self, table: LiveTable) -> None:
-        names = {s.player_id: s.name for s in table.seats if s is not None}
         table.lobby_version += 1
-        await self._set_extra(table, names=names, lobby_version=table.lobby_version)
-        rows = [SeatRow(i, s.player_id, s.human) for i, s in enumerate(table.seats) if s]
-        await self.store.set_seats(table.id, rows, now=self.timers.now())
+        await self._set_extra(table)
+        await self.store.set_seats(table.id, seat_rows(table.seats), now=self.timers.now())
 
     async def _set_extra(self, table: LiveTable, **values: object) -> None:
         options = replace(table.options, extra={**table.options.extra, **values})
-        await self.store.set_options(table.id, options)
+        await self.store.set_options(
+            table.id, stored_options(options, table.seats, table.lobby_version)
+        )
         table.options = options
 
     async def _notify(self, table: LiveTable, notices: _Notices) -> None:

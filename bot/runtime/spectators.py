@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.runtime.conversions import stored_options
 from bot.runtime.errors import NotSeatedError, TableError
 from bot.runtime.manager import Runtime
 from bot.runtime.table import LiveTable
@@ -52,6 +53,8 @@ async def set_spectators(
         if invite is not None:
             extra["watchers"] = sorted({*extra.get("watchers", []), invite})
         options = replace(table.options, extra=extra)
-        await runtime.store.set_options(table.id, options)
+        await runtime.store.set_options(
+            table.id, stored_options(options, table.seats, table.lobby_version)
+        )
         table.options = options
     return table
