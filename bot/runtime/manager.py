@@ -43,7 +43,15 @@ from data import Phase, QuarantinedTable, RecordedHand, Store, TableOptions
 from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
-from engine.presets import TIME_CONTROLS, Preset, UnknownPresetError, find_preset
+from engine.i18n import text
+from engine.presets import (
+    PLANNED_PRESETS,
+    PRESETS,
+    TIME_CONTROLS,
+    Preset,
+    UnknownPresetError,
+    find_preset,
+)
 from engine.session import Session
 from engine.tiles import InvalidNotationError
 
@@ -76,8 +84,10 @@ def _playable(preset_id: str) -> Preset:
     """The preset, or a TableError whose message lists the playable ones."""
     try:
         return find_preset(preset_id)
-    except UnknownPresetError as error:
-        raise TableError(str(error)) from None
+    except UnknownPresetError:
+        known = ", ".join(PRESETS)
+        key = "runtime.planned_preset" if preset_id in PLANNED_PRESETS else "runtime.unknown_preset"
+        raise TableError(text(key, preset=repr(preset_id), known=known)) from None
 
 
 def _nothing_to_claim(table: LiveTable) -> list[int]:
@@ -187,7 +197,7 @@ class Runtime:
     def get(self, table_id: int) -> LiveTable:
         table = self.tables.get(table_id)
         if table is None:
-            raise NoSuchTableError(f"there is no open table #{table_id}")
+            raise NoSuchTableError(text("runtime.no_such_table", table=table_id))
         return table
 
     def public_tables(self, guild_id: int | None) -> list[LiveTable]:
@@ -230,30 +240,30 @@ class Runtime:
         except ValueError as error:
             raise TableError(str(error)) from None
         if visibility not in ("public", "private"):
-            raise TableError(f"visibility is public or private, not {visibility!r}")
+            raise TableError(text("runtime.bad_visibility", visibility=repr(visibility)))
         count = seat_count_for(preset, players, rated)
         if not 0 <= computers < count:
             raise TableError(
-                f"a {count}-seat table has room for 0 to {count - 1} computer players, "
-                f"not {computers}"
+                text("runtime.computer_count", seats=count, most=count - 1, computers=computers)
             )
         computer_for(level)  # refuses an unknown level, or one this build lacks
         if rated and computers:
-            raise TableError("rated tables are for four people: computers play casual tables")
+            raise TableError(text("runtime.rated_no_computers"))
         fixed = fixed_clock(preset, rated)
         if fixed is not None and time_control not in (None, fixed):
             tc = TIME_CONTROLS[fixed]
+            minutes = tc.deal_limit // 60
             raise TableError(
-                f"{preset.name} is always played with its table clock ({tc.base} s a decision, "
-                f"{tc.deal_limit // 60} minutes a deal): leave the time option out"
+                text("runtime.fixed_clock", preset=preset.name, base=tc.base, minutes=minutes)
             )
         if time_control is None:
             time_control = preset.rated_time_control if rated else preset.time_control
         if time_control not in TIME_CONTROLS:
             known = ", ".join(TIME_CONTROLS)
-            raise TableError(f"unknown time control {time_control!r} (choose from {known})")
+            control = repr(time_control)
+            raise TableError(text("runtime.unknown_time_control", control=control, known=known))
         if rated and TIME_CONTROLS[time_control].untimed:
-            raise TableError("rated tables need a clock: choose a time control other than untimed")
+            raise TableError(text("runtime.rated_needs_clock"))
         code = secrets.token_hex(3).upper() if visibility == "private" else None
         seats = [Seat(creator_id, creator_name)]
         seats += [Seat(f"{COMPUTER_PREFIX}{n}", f"Computer {n}") for n in range(1, computers + 1)]
@@ -293,15 +303,15 @@ class Runtime:
         table = self.get(table_id)
         async with table.lock:
             if table.player_of(player_id) is not None:
-                raise TableError("you are already seated at this table")
+                raise TableError(text("runtime.already_seated"))
             if table.phase is not Phase.LOBBY:
-                raise TableError("this table has already started")
+                raise TableError(text("runtime.already_started"))
             if table.full:
-                raise TableError("this table is full")
+                raise TableError(text("runtime.table_full"))
             if table.options.visibility == "private":
                 invited = player_id in table.options.extra.get("invited", [])
                 if not invited and (code or "").upper() != table.options.invite_code:
-                    raise TableError("this table is private: you need an invitation or its code")
+                    raise TableError(text("runtime.private_table"))
             table.seats[table.seats.index(None)] = Seat(player_id, name)
             await self._save_seats(table)
         await self._notify(table, _Notices(table=True))
@@ -311,14 +321,14 @@ class Runtime:
         for table in self.tables.values():
             if table.options.invite_code and table.options.invite_code == code.upper():
                 return await self.join(table.id, player_id, name, code)
-        raise NoSuchTableError(f"no open table has the code {code!r}")
+        raise NoSuchTableError(text("runtime.no_table_with_code", code=repr(code)))
 
     async def leave(self, table_id: int, player_id: str) -> None:
         table = self.get(table_id)
         async with table.lock:
             player = self._seated(table, player_id)
             if table.phase is Phase.PLAYING:
-                raise TableError("a hand is in play: your seat waits for you (leave between hands)")
+                raise TableError(text("runtime.leave_in_play"))
             table.seats[player] = None
             table.ready.discard(player)
             notices = _Notices(table=True)
@@ -353,15 +363,13 @@ class Runtime:
         async with table.lock:
             self._seated(table, by_id)
             if lobby_version is not None and lobby_version != table.lobby_version:
-                raise StaleActionError(
-                    "the seats changed since that button was drawn: see the table as it is now"
-                )
+                raise StaleActionError(text("runtime.seats_changed"))
             if table.phase is not Phase.LOBBY:
-                raise TableError("computers can be added in the lobby only")
+                raise TableError(text("runtime.computers_in_lobby"))
             if table.options.rated:
-                raise TableError("rated tables are for four people: computers play casual tables")
+                raise TableError(text("runtime.rated_no_computers"))
             if table.full:
-                raise TableError("this table is full")
+                raise TableError(text("runtime.table_full"))
             taken = {s.player_id for s in table.seats if s is not None}
             n = next(n for n in range(1, table.seat_count) if f"{COMPUTER_PREFIX}{n}" not in taken)
             table.seats[table.seats.index(None)] = Seat(f"{COMPUTER_PREFIX}{n}", f"Computer {n}")
@@ -374,10 +382,10 @@ class Runtime:
         async with table.lock:
             self._seated(table, by_id)
             if table.phase is not Phase.LOBBY:
-                raise TableError("this table has already started")
+                raise TableError(text("runtime.already_started"))
             if not table.full:
                 missing = table.seats.count(None)
-                raise TableError(f"the table needs {missing} more player(s) to start")
+                raise TableError(text("runtime.players_missing", missing=missing))
             if table.session is None:
                 table.session = Session(
                     table.preset, self._seed_source(), seat_count=table.seat_count
@@ -410,13 +418,11 @@ class Runtime:
         async with table.lock:
             player = self._seated(table, player_id)
             if table.phase is not Phase.PLAYING or table.hand is None:
-                raise StaleActionError("there is no hand in play at this table right now")
+                raise StaleActionError(text("runtime.no_hand_in_play"))
             if hand_number is not None and hand_number != table.hand_number:
-                raise StaleActionError("that was for an earlier hand; here is the current one")
+                raise StaleActionError(text("runtime.earlier_hand"))
             if not table.hand.decision_version <= version <= table.hand.version:
-                raise StaleActionError(
-                    "that was for an earlier moment of the hand; here is the current one"
-                )
+                raise StaleActionError(text("runtime.earlier_moment"))
             if isinstance(action, str):
                 try:
                     action = Action.parse(action)
@@ -424,13 +430,13 @@ class Runtime:
                     raise TableError(str(error)) from None
             seat = table.hand_seat(player)
             if action.seat != seat:
-                raise NotYourDecisionError("that control belongs to another player")
+                raise NotYourDecisionError(text("runtime.not_your_control"))
             # only what the player was offered: the clock alone plays time-outs (TIME_UP)
             offered = table.hand.legal_actions(seat)
             if action not in offered:
                 if not offered:
-                    raise NotYourDecisionError("it is not your decision right now")
-                raise TableError(f"{action} is not allowed now")
+                    raise NotYourDecisionError(text("runtime.not_your_decision"))
+                raise TableError(text("runtime.not_allowed", action=str(action)))
             spend_clock(table, player, self.timers.now())
             notices = _Notices()
             self._apply(table, action, notices)
@@ -471,9 +477,9 @@ class Runtime:
         async with table.lock:
             player = self._seated(table, player_id)
             if table.phase is not Phase.BETWEEN_HANDS:
-                raise TableError("there is no hand to get ready for")
+                raise TableError(text("runtime.nothing_to_ready"))
             if hand_number is not None and hand_number != table.hand_number:
-                raise StaleActionError("that Ready was for an earlier hand")
+                raise StaleActionError(text("runtime.earlier_ready"))
             table.ready.add(player)
             notices = _Notices(table=True)
             # kept with the table: a restart between presses loses none of them
@@ -772,7 +778,7 @@ class Runtime:
     def _seated(self, table: LiveTable, player_id: str) -> int:
         player = table.player_of(player_id)
         if player is None:
-            raise NotSeatedError("you are not seated at this table")
+            raise NotSeatedError(text("runtime.not_seated"))
         return player
 
     def _drop(self, table: LiveTable) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from bot.runtime.clocks import fixed_clock
 from bot.runtime.errors import TableError
 from bot.runtime.table import LiveTable, seat_count_for
+from engine.i18n import text
 from engine.presets import Preset, find_preset
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class QuickPlay:
         key = (preset.id, rated)
         queue = self._queues.setdefault(key, [])
         if any(waiting.player_id == entry.player_id for waiting in queue):
-            raise TableError("you are already in the Quick Play queue for this preset")
+            raise TableError(text("runtime.already_queued"))
         queue.append(entry)
         if len(queue) >= seats:
             return await self._seat(key, queue[:seats], computers=0)

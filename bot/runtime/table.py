@@ -11,6 +11,7 @@ from data import Phase, RecordedHand, TableOptions
 from data.rating import RATED_SEATS
 from engine.actions import Action
 from engine.hand import HandState
+from engine.i18n import text
 from engine.presets import TIME_CONTROLS, Preset, TimeControl
 from engine.session import Seating, Session
 
@@ -29,12 +30,12 @@ def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
     count = preset.seat_counts[0] if players is None else players
     if count not in preset.seat_counts:
         *others, last = map(str, preset.seat_counts)
-        allowed = f"{', '.join(others)} or {last}" if others else last
-        raise TableError(f"{preset.name} is played by {allowed} players, not {count}")
-    if rated and count != RATED_SEATS:
+        allowed = text("runtime.one_of", others=", ".join(others), last=last) if others else last
         raise TableError(
-            f"rated tables seat {RATED_SEATS} people; {count}-player tables are casual"
+            text("runtime.seat_counts", preset=preset.name, allowed=allowed, count=count)
         )
+    if rated and count != RATED_SEATS:
+        raise TableError(text("runtime.rated_seats", rated=RATED_SEATS, count=count))
     return count
 
 
