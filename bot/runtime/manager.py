@@ -7,7 +7,6 @@ end may call back in).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import secrets
@@ -545,26 +544,23 @@ class Runtime:
             deadlines=stored_deadlines(table),
             now=now,
         )
+        table.saved_deadlines = stored_deadlines(table)
         notices = _Notices(table=True, hands=set(range(len(table.seats))), dealt=True)
         await self._advance(table, notices)
         return notices
 
     def _apply(self, table: LiveTable, action: Action, notices: _Notices) -> None:
-        """Apply one action in memory and queue it for the log (`_save` waits for the log)."""
+        """Apply one action in memory and add it to the run `_save` writes to the log."""
         hand = table.hand
         assert hand is not None and table.hand_id is not None
-        version = hand.version
+        if not table.unsaved:
+            table.unsaved_from = hand.version
         if notices.wins_before is None:
             notices.wins_before = len(hand.wins)
         events = hand.apply(action)
+        table.unsaved.append(action)
         notices.events.extend(events)
-        now = self.timers.now()
-        arm_deadline(table, now)
-        # queued appends of one table share a commit (the store's group commit)
-        append = self.store.append_action(
-            table.id, table.hand_id, action, version, stored_deadlines(table), now=now
-        )
-        table.unsaved.append(asyncio.ensure_future(append))
+        arm_deadline(table, self.timers.now())
         notices.table = True
         for event in events:
             if event.seat is not None and event.kind in (
@@ -630,13 +626,27 @@ class Runtime:
         await self._notify(table, notices)
 
     async def _save(self, table: LiveTable) -> None:
-        """Wait until every queued action is in the log; on a failed write, rebuild the hand
-        from what the log holds (memory never runs ahead of the database) and re-raise."""
-        pending, table.unsaved = table.unsaved, []
-        results = await asyncio.gather(*pending, return_exceptions=True)
-        failure = next((r for r in results if isinstance(r, BaseException)), None)
-        if failure is None:
+        """Write the run of actions applied since the last write, with the clocks after it, as
+        one append (it shares its commit with other tables' appends); on a failed write,
+        rebuild the hand from what the log holds (memory never runs ahead of the database) and
+        re-raise. Nothing of the run is confirmed to anyone before this returns."""
+        run, table.unsaved = table.unsaved, []
+        if not run:
             return
+        assert table.hand_id is not None
+        deadlines = stored_deadlines(table)
+        changed = None if deadlines == table.saved_deadlines else deadlines
+        try:
+            await self.store.append_actions(
+                table.id, table.hand_id, run, table.unsaved_from, changed, now=self.timers.now()
+            )
+        except Exception as failure:
+            table.saved_deadlines = None  # the store kept what it had: write them next time
+            await self._rebuild_after_failure(table)
+            raise failure
+        table.saved_deadlines = deadlines
+
+    async def _rebuild_after_failure(self, table: LiveTable) -> None:
         hand = table.hand
         assert hand is not None and table.hand_id is not None
         stored = await self.store.hand_log(table.hand_id)
@@ -657,7 +667,6 @@ class Runtime:
             self.timers.now() + RESUME_AFTER_FAILURE,
             lambda: self._resume(table.id),
         )
-        raise failure
 
     async def _resume(self, table_id: int) -> None:
         """Carry on a hand after a failed write: computers move, clocks are armed again."""
@@ -696,17 +705,23 @@ class Runtime:
     # ------------------------------------------------------------------ internals: clocks
 
     def _arm_timers(self, table: LiveTable) -> None:
-        version = table.version
-        if table.deadline is not None:
-            self.timers.schedule(
-                f"decision:{table.id}",
-                table.deadline,
-                lambda: self._on_timeout(table.id, version),
-            )
-        else:
+        """The timer jobs of the table's clocks; a job is (re)made only when its deadline
+        changes (answers inside one claim window keep the window's job)."""
+        decision = table.clock_decision
+        if table.deadline is not None and decision is not None:
+            armed = (table.deadline, decision)
+            if table.armed_decision != armed:
+                table.armed_decision = armed
+                self.timers.schedule(
+                    f"decision:{table.id}",
+                    table.deadline,
+                    lambda: self._on_timeout(table.id, decision),
+                )
+        elif table.armed_decision is not None:
+            table.armed_decision = None
             self.timers.cancel(f"decision:{table.id}")
-        if table.deal_deadline is not None:
-            hand_id = table.hand_id
+        if table.deal_deadline is not None and table.armed_deal != table.hand_id:
+            hand_id = table.armed_deal = table.hand_id
             self.timers.schedule(
                 f"deal:{table.id}",
                 table.deal_deadline,
@@ -714,18 +729,23 @@ class Runtime:
             )
 
     def _cancel_timers(self, table: LiveTable) -> None:
+        table.armed_decision = table.armed_deal = None
         self.timers.cancel(f"decision:{table.id}")
         self.timers.cancel(f"deal:{table.id}")
 
-    async def _on_timeout(self, table_id: int, version: int) -> None:
+    async def _on_timeout(self, table_id: int, decision: int) -> None:
         """A decision clock ran out: play the timeout policy for everyone still to decide."""
         table = self.tables.get(table_id)
         if table is None:
             return
         async with table.lock:
             hand = table.hand
-            if table.phase is not Phase.PLAYING or hand is None or hand.version != version:
-                return  # a timer from a moment that has passed
+            if table.armed_decision is not None and table.armed_decision[1] == decision:
+                table.armed_decision = None  # this job has fired
+            if table.phase is not Phase.PLAYING or hand is None:
+                return
+            if hand.decision_version != decision or table.clock_decision != decision:
+                return  # a timer from a decision that has passed
             notices = _Notices()
             # everyone still to decide shares this decision (one turn, or one claim window)
             for player in table.players_to_act():
@@ -748,6 +768,8 @@ class Runtime:
         if table is None:
             return
         async with table.lock:
+            if table.armed_deal == hand_id:
+                table.armed_deal = None  # this job has fired
             if table.phase is not Phase.PLAYING or table.hand is None or table.hand_id != hand_id:
                 return
             notices = _Notices()

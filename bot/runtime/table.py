@@ -76,7 +76,14 @@ class LiveTable:
     lobby_version: int = 0  # moves on with every change of seats (lobby controls carry it)
     last_result: RecordedHand | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    unsaved: list[asyncio.Future[None]] = field(default_factory=list)  # appends not yet stored
+    # the run of actions applied since the last write (`_save` stores it as one append), and
+    # the hand version the first of them was taken at
+    unsaved: list[Action] = field(default_factory=list)
+    unsaved_from: int = 0
+    saved_deadlines: dict[str, float] | None = None  # the clocks as last stored (None: unknown)
+    # the timer jobs armed now: the decision's (deadline, decision version), the deal's hand
+    armed_decision: tuple[float, int] | None = None
+    armed_deal: int | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
