@@ -74,3 +74,25 @@ async def test_a_failing_callback_does_not_stop_the_others() -> None:
     assert fired == ["fine"] and timers.pending() == {}
     assert timers.scheduler.get_jobs() == []
     timers.shutdown()
+
+
+async def test_deadlines_close_together_all_fire_on_the_real_scheduler() -> None:
+    timers = SchedulerTimers()
+    timers.start()
+    fired: list[int] = []
+
+    def note(n: int):  # type: ignore[no-untyped-def]
+        async def callback() -> None:
+            fired.append(n)
+
+        return callback
+
+    start = timers.now()
+    for n in range(30):  # each due while the run for the one before may still be counted
+        timers.schedule(f"decision:{n}", start + 0.02 + n * 0.001, note(n))
+    for _ in range(1000):  # up to 10 s on a loaded machine; usually well under one
+        if len(fired) == 30:
+            break
+        await asyncio.sleep(0.01)
+    timers.shutdown()
+    assert sorted(fired) == list(range(30))

@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 Callback = Callable[[], Awaitable[None]]
 WAKE_JOB = "timers"  # SchedulerTimers' one APScheduler job
+MAX_WAKES = 1_000_000
 
 
 class Timers(Protocol):
@@ -134,6 +135,9 @@ class SchedulerTimers:
             id=WAKE_JOB,
             replace_existing=True,
             misfire_grace_time=self.misfire_grace_time,
+            # APScheduler counts a run until its task is done, and skips a run due meanwhile
+            # (max_instances); fire_due never awaits, so runs cannot overlap: let none be lost
+            max_instances=MAX_WAKES,
         )
 
 
