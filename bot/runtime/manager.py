@@ -750,13 +750,14 @@ class Runtime:
             # everyone still to decide shares this decision (one turn, or one claim window)
             for player in table.players_to_act():
                 seat = table.hand_seat(player)
+                action: Action | None
                 if table.time_control.computer_on_timeout:
-                    action = table.computer(table.hand, seat)
+                    action = table.computer(hand, seat)
                 else:
-                    action = table.hand.default_action(seat)
+                    action = hand.default_action(seat)
                 if action is None:
                     continue
-                if table.hand.phase is HandPhase.TURN:
+                if hand.phase is HandPhase.TURN:
                     table.reserves[player] = 0.0
                 notices.timeouts.append(action)
                 self._apply(table, action, notices)
@@ -780,9 +781,10 @@ class Runtime:
     # ------------------------------------------------------------------ internals: expiry
 
     def _schedule_expiry(self) -> None:
-        self.timers.schedule(
-            "expiry", self.timers.now() + EXPIRY_CHECK_SECONDS, self.expire_idle_tables
-        )
+        async def check() -> None:
+            await self.expire_idle_tables()
+
+        self.timers.schedule("expiry", self.timers.now() + EXPIRY_CHECK_SECONDS, check)
 
     async def expire_idle_tables(self) -> list[int]:
         """Close tables with no game action for 24 hours (no rating change); re-arm the check."""
