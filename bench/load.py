@@ -1,12 +1,25 @@
-"""Load: N tables in one process, each one scripted human and three computers, on the real
-runtime and a WAL SQLite file. Prints p50/p99 ms from a human's action to its outcome being
-ready (computers answered, stored, clock armed) and the memory each table holds.
+"""Load: N tables in one process, each one scripted person and three computers, on the real
+runtime (APScheduler clocks) and a WAL SQLite file.
 
-Humans act as people do: each waits a random think time (exponential, mean --think seconds)
-between its actions, so N tables make about N / think actions a second. A second phase drives
-every table as fast as it can to show the saturated throughput.
+For each table count (tables are added to the same runtime, so 3,000 means the first 1,000
+plus 2,000 more), it measures:
 
-    python bench/load.py --tables 1000 --seconds 20 --think 3
+- latency: from a person's action to its outcome being ready (the computers answered, the
+  run stored, the clock armed), p50 and p99 ms, while every person acts after a random think
+  time (exponential, mean --think seconds): N tables make about N / think actions a second;
+- the saturated rate: every table's person acting as fast as the runtime answers, for
+  --burst seconds (actions a second, each a person's action with the computers' answers);
+- memory per table (tracemalloc, at the first count).
+
+The knee is the first count whose p99 passes 50 ms. A full garbage collection walks every
+table's objects (about a second at 3,000 tables on a loaded machine): `--gc-freeze` freezes
+the tables once made, as a bot would after its restore. `--breakdown` adds where a person's action
+spends its CPU time (engine, computer decisions, the SQLite thread, the rest of the runtime and
+asyncio); `--front snapshots` has the runtime build the front end's snapshots too, as it does
+for Discord (the default front end builds none).
+
+    python bench/load.py --tables 1000,3000,5000 --seconds 20 --think 3 [--synchronous NORMAL]
+    python bench/load.py --tables 1000 --level strong --breakdown
 """
 
 from __future__ import annotations
@@ -16,102 +29,285 @@ import asyncio
 import gc
 import random
 import statistics
+import sys
 import tempfile
 import time
 import tracemalloc
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from bot.runtime import ManualTimers, Runtime
-from data import Phase, Store
-from engine.ai import choose_action
+ROOT = Path(__file__).resolve().parent.parent
+# bench/render.py would shadow the render package when run as `python bench/load.py`
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+
+import data.action_log  # noqa: E402
+import engine.hand  # noqa: E402
+from bot.runtime import (  # noqa: E402
+    LiveTable,
+    ManualTimers,
+    Runtime,
+    SchedulerTimers,
+    TableError,
+    Timers,
+)
+from bot.runtime.computers import DEFAULT_LEVEL, LEVELS, computer_for  # noqa: E402
+from bot.runtime.snapshots import PrivateSnapshot, PublicSnapshot  # noqa: E402
+from data import Phase, Store  # noqa: E402
+from engine.ai import choose_action  # noqa: E402
+
+KNEE_MS = 50.0
 
 
-async def make_tables(runtime: Runtime, n: int) -> list[int]:
+class SnapshotSink:
+    """A front end that takes every snapshot and shows none: the runtime builds them all."""
+
+    async def table_changed(self, snapshot: PublicSnapshot) -> None:
+        pass
+
+    async def hand_changed(self, snapshot: PrivateSnapshot) -> None:
+        pass
+
+
+class Breakdown:
+    """CPU time (thread time) spent in a few named places, wrapped around their functions."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = defaultdict(float)
+        self._undo: list[Callable[[], None]] = []
+
+    def timed(self, fn: Callable[..., Any], label: str) -> Callable[..., Any]:
+        spent = self.spent
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[label] += time.thread_time() - started
+
+        return timed
+
+    def wrap(self, owner: Any, name: str, label: str) -> None:
+        self.replace(owner, name, self.timed(owner.__dict__[name], label))
+
+    def replace(self, owner: Any, name: str, value: object) -> None:
+        original = owner.__dict__[name]
+        setattr(owner, name, value)
+        self._undo.append(lambda: setattr(owner, name, original))
+
+    def undo(self) -> None:
+        for step in reversed(self._undo):
+            step()
+
+
+@dataclass
+class Row:
+    tables: int
+    offered: float  # person actions a second under think time
+    p50: float
+    p99: float
+    saturated: float
+    stale: int  # actions refused because a clock had already played for the person
+
+
+async def make_tables(runtime: Runtime, n: int, first: int, level: str) -> list[int]:
     ids = []
-    for i in range(n):
+    for i in range(first, first + n):
         table = await runtime.create_table(
             "hkos-3-v1",
             creator_id=str(1000 + i),
             creator_name=f"P{i}",
             computers=3,
             time_control="standard",
+            level=level,
         )
         await runtime.start_table(table.id, str(1000 + i))
         ids.append(table.id)
     return ids
 
 
-async def human_move(runtime: Runtime, table_id: int, latencies: list[float]) -> None:
+async def human_move(runtime: Runtime, table_id: int, latencies: list[float]) -> bool:
+    """One move of the table's person, if it has one (else False); its latency recorded."""
     table = runtime.get(table_id)
     player_id = table.seat(0).player_id
     if table.phase is Phase.BETWEEN_HANDS:
         await runtime.ready(table_id, player_id)
-        return
-    if table.hand is None or not table.players_to_act():
-        return
+        return True
+    if table.hand is None or 0 not in table.players_to_act():
+        return False
     action = choose_action(table.hand, table.hand_seat(0))
     started = time.perf_counter()
     await runtime.act(table_id, player_id, action, table.version)
     latencies.append((time.perf_counter() - started) * 1000)
+    return True
 
 
-async def run(tables: int, seconds: float, think: float, sync: str = "FULL") -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(str(Path(folder) / "load.db"), synchronous=sync)
-        runtime = Runtime(store, timers=ManualTimers(), seed_source=lambda: random.getrandbits(32))
-        await runtime.open()
-        gc.collect()
-        tracemalloc.start()
-        before = tracemalloc.take_snapshot()
-        started = time.perf_counter()
-        ids = await make_tables(runtime, tables)
-        setup_s = time.perf_counter() - started
-        gc.collect()
-        after = tracemalloc.take_snapshot()
-        tracemalloc.stop()
-        held = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
-        latencies: list[float] = []
-        deadline = time.perf_counter() + seconds
+async def think_phase(
+    runtime: Runtime, ids: list[int], seconds: float, think: float
+) -> tuple[list[float], float, int]:
+    latencies: list[float] = []
+    stale = 0
+    deadline = time.perf_counter() + seconds
 
-        async def person(table_id: int, rng: random.Random) -> None:
-            while True:
-                pause = rng.expovariate(1 / think)
-                if time.perf_counter() + pause > deadline:
-                    return
-                await asyncio.sleep(pause)
+    async def person(table_id: int, rng: random.Random) -> None:
+        nonlocal stale
+        while True:
+            pause = rng.expovariate(1 / think)
+            if time.perf_counter() + pause > deadline:
+                return
+            await asyncio.sleep(pause)
+            try:
                 await human_move(runtime, table_id, latencies)
+            except TableError:  # the clock played for them first (a claim window's 5 s)
+                stale += 1
 
-        started = time.perf_counter()
-        await asyncio.gather(*(person(t, random.Random(t)) for t in ids))
-        elapsed = time.perf_counter() - started
-        burst: list[float] = []
-        burst_started = time.perf_counter()
-        await asyncio.gather(*(human_move(runtime, t, burst) for t in ids))
-        burst_s = time.perf_counter() - burst_started
+    started = time.perf_counter()
+    await asyncio.gather(*(person(t, random.Random(t)) for t in ids))
+    return latencies, time.perf_counter() - started, stale
+
+
+async def burst_phase(runtime: Runtime, ids: list[int], seconds: float) -> tuple[int, float]:
+    """Every person acting as soon as their last action is answered, for `seconds`: how many
+    person actions were answered, in how many seconds."""
+    done: list[float] = []
+    deadline = time.perf_counter() + seconds
+
+    async def person(table_id: int) -> None:
+        while time.perf_counter() < deadline:
+            try:
+                moved = await human_move(runtime, table_id, done)
+            except TableError:
+                moved = True
+            if not moved:
+                await asyncio.sleep(0.01)  # a clock is about to play: let it
+
+    started = time.perf_counter()
+    await asyncio.gather(*(person(t) for t in ids))
+    return len(done), time.perf_counter() - started
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else 0.0
+
+
+async def run(args: argparse.Namespace) -> None:
+    counts = sorted(int(n) for n in args.tables.split(","))
+    computer_for(args.level)  # refuses a level this build lacks, before any table is made
+    breakdown = Breakdown() if args.breakdown else None
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(str(Path(folder) / "load.db"), synchronous=args.synchronous)
+        timers: Timers = SchedulerTimers() if args.timers == "scheduler" else ManualTimers()
+        front = SnapshotSink() if args.front == "snapshots" else None
+        runtime = Runtime(store, front, timers, seed_source=lambda: random.getrandbits(32))
+        await runtime.open()
+        ids: list[int] = []
+        rows: list[Row] = []
+        kb_per_table = 0.0
+        for count in counts:
+            adding = count - len(ids)
+            started = time.perf_counter()
+            if not ids:
+                gc.collect()
+                tracemalloc.start()
+                before = tracemalloc.take_snapshot()
+                ids += await make_tables(runtime, adding, len(ids), args.level)
+                gc.collect()
+                after = tracemalloc.take_snapshot()
+                tracemalloc.stop()
+                held = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+                kb_per_table = held / adding / 1024
+            else:
+                ids += await make_tables(runtime, adding, len(ids), args.level)
+            print(f"{count} tables ready ({adding} made in {time.perf_counter() - started:.1f} s)")
+            if args.gc_freeze:  # as a bot would after its restore: the tables are long-lived
+                gc.collect()
+                gc.freeze()
+            latencies, elapsed, stale = await think_phase(runtime, ids, args.seconds, args.think)
+            if breakdown is not None and count == counts[-1]:
+                await show_breakdown(runtime, ids, args.burst, breakdown)
+            answered, burst_s = await burst_phase(runtime, ids, args.burst)
+            saturated = answered / burst_s
+            ordered = sorted(latencies)
+            row = Row(
+                count,
+                len(ordered) / elapsed,
+                statistics.median(ordered) if ordered else 0.0,
+                percentile(ordered, 0.99),
+                saturated,
+                stale,
+            )
+            rows.append(row)
+            print(
+                f"  {row.offered:.0f} actions/s offered: p50 {row.p50:.1f} ms, p99 "
+                f"{row.p99:.1f} ms; saturated {row.saturated:.0f}/s"
+            )
         await runtime.close()
         await store.close()
-    ordered = sorted(latencies)
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    print(f"tables created and started: {tables} in {setup_s:.2f} s")
-    rate = len(latencies) / elapsed
-    print(f"human actions: {len(latencies)} in {elapsed:.1f} s ({rate:.0f}/s, think {think} s)")
+    print()
     print(
-        f"saturated: {len(burst)} actions at once in {burst_s:.2f} s ({len(burst) / burst_s:.0f}/s)"
+        f"synchronous={args.synchronous}, level={args.level}, think {args.think} s, "
+        f"timers={args.timers}, front={args.front}, gc_freeze={args.gc_freeze}"
     )
-    print(f"latency ms: p50 {statistics.median(ordered):.2f}  p99 {p99:.2f}  max {ordered[-1]:.2f}")
-    print(f"tables: {tables}")
-    print(f"p99_ms: {p99:.2f}")
-    print(f"kb_per_table: {held / tables / 1024:.1f}")
+    print("| tables | actions/s offered | p50 ms | p99 ms | saturated actions/s | clock first |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    for row in rows:
+        print(
+            f"| {row.tables} | {row.offered:.0f} | {row.p50:.1f} | {row.p99:.1f} | "
+            f"{row.saturated:.0f} | {row.stale} |"
+        )
+    knee = next((row.tables for row in rows if row.p99 > KNEE_MS), None)
+    print(f"knee (p99 > {KNEE_MS:.0f} ms): {knee if knee is not None else f'beyond {counts[-1]}'}")
+    print(f"memory: {kb_per_table:.1f} KB per table")
+
+
+async def show_breakdown(
+    runtime: Runtime, ids: list[int], seconds: float, breakdown: Breakdown
+) -> None:
+    """A saturated burst with the CPU time of each part measured per person action."""
+    breakdown.wrap(engine.hand.HandState, "apply", "engine: applying actions")
+    computer = breakdown.timed(computer_for(runtime.get(ids[0]).level), "computer decisions")
+    breakdown.replace(LiveTable, "computer", property(lambda table: computer))
+    breakdown.wrap(data.action_log, "append_batch", "SQLite: group commits (worker thread)")
+    main_before, process_before = time.thread_time(), time.process_time()
+    answered, wall = await burst_phase(runtime, ids, seconds)
+    main = time.thread_time() - main_before
+    process = time.process_time() - process_before
+    breakdown.undo()
+    n = max(1, answered)
+    spent = breakdown.spent
+    in_main = sum(v for k, v in spent.items() if not k.startswith("SQLite"))
+    print(f"  breakdown: {answered} person actions in {wall:.2f} s wall, {process:.2f} s CPU")
+    for label, seconds_spent in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"    {label:44s} {seconds_spent * 1e6 / n:7.1f} us")
+    rest = (main - in_main) * 1e6 / n
+    print(f"    {'runtime, asyncio, the bench person (rest)':44s} {rest:7.1f} us")
+    print(f"    {'CPU per person action':44s} {process * 1e6 / n:7.1f} us")
+    print(f"    {'so one core saturates at':44s} {n / process:7.0f} actions/s")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--tables", default="1000,3000,5000", help="table counts, rising")
+    parser.add_argument("--seconds", type=float, default=20.0, help="think phase per count")
+    parser.add_argument("--burst", type=float, default=5.0, help="saturated phase per count")
     parser.add_argument("--think", type=float, default=3.0)
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
-    args = parser.parse_args()
-    asyncio.run(run(args.tables, args.seconds, args.think, args.synchronous))
+    parser.add_argument("--level", default=DEFAULT_LEVEL, choices=LEVELS)
+    parser.add_argument("--timers", default="scheduler", choices=["scheduler", "manual"])
+    parser.add_argument("--front", default="none", choices=["none", "snapshots"])
+    parser.add_argument("--breakdown", action="store_true")
+    parser.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="gc.freeze() once the tables are made, so full collections skip them",
+    )
+    asyncio.run(run(parser.parse_args()))
 
 
 if __name__ == "__main__":

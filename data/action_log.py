@@ -1,7 +1,9 @@
 """Hands as seed + action log: starting a hand, appending actions with shared commits, reading.
 
 A hand's log has no gaps and never two actions for one version: an append carries the version
-it was taken at (the number of actions already stored) and is refused otherwise. Appends from
+it was taken at (the number of actions already stored) and is refused otherwise. One append may
+carry a run of actions (a person's move and the computers' answers to it): the run is stored
+whole or not at all, with the table's clock as it stands after its last action. Appends from
 different tables that arrive while a commit is in flight share the next transaction (group
 commit; each in its own savepoint, so one refused append does not affect the others): with
 synchronous=FULL every commit waits for the disk, and sharing that wait is what lets many busy
@@ -160,20 +162,22 @@ def start_hand(
 
 @dataclass(slots=True)
 class Append:
-    """One action waiting for the next group commit; `done` gets its outcome."""
+    """A run of actions waiting for the next group commit; `done` gets its outcome."""
 
     table_id: int
     hand_id: int
-    line: str  # canonical text (Action.__str__), so every stored line reads back
-    version: int
+    lines: tuple[str, ...]  # canonical text (Action.__str__), so every stored line reads back
+    version: int  # the first line's
     deadlines: dict[str, float] | None  # None leaves the table's deadlines as they are
     at: float
     done: asyncio.Future[None]
 
 
 def _append_one(conn: sqlite3.Connection, a: Append) -> None:
-    # Inserted only if the hand is this table's, still in play, and `version` is the next
-    # number (the primary key refuses a version already taken).
+    # The first line is inserted only if the hand is this table's, still in play, and
+    # `version` is the next number (the primary key refuses a version already taken); the
+    # rest of the run follows it.
+    first, *rest = a.lines
     try:
         cur = conn.execute(
             "INSERT INTO actions (hand_id, seq, action, at)"
@@ -181,9 +185,14 @@ def _append_one(conn: sqlite3.Connection, a: Append) -> None:
             " WHERE EXISTS (SELECT 1 FROM hands WHERE id = ?1 AND table_id = ?5"
             "                AND status = 'playing')"
             "   AND (?2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE hand_id = ?1 AND seq = ?2 - 1))",
-            (a.hand_id, a.version, a.line, a.at, a.table_id),
+            (a.hand_id, a.version, first, a.at, a.table_id),
         )
         inserted = cur.rowcount == 1
+        if inserted and rest:
+            conn.executemany(
+                "INSERT INTO actions (hand_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                [(a.hand_id, a.version + n, line, a.at) for n, line in enumerate(rest, 1)],
+            )
     except sqlite3.IntegrityError:
         inserted = False
     if not inserted:

@@ -217,12 +217,29 @@ class Store:
         (data/action_log.py). An append once accepted is committed even if its caller is
         cancelled while waiting.
         """
-        parsed = action if isinstance(action, Action) else Action.parse(action)
+        await self.append_actions(table_id, hand_id, [action], version, deadlines, now=now)
+
+    async def append_actions(
+        self,
+        table_id: int,
+        hand_id: int,
+        actions: Sequence[Action | str],
+        version: int,
+        deadlines: Mapping[str, float] | None = None,
+        *,
+        now: float | None = None,
+    ) -> None:
+        """Append a run of actions (`version` is the first's) as `append_action` appends one:
+        the whole run or nothing, refused whole if its first version is not the next one, with
+        `deadlines` the clock after its last action; one write in the shared commit."""
+        if not actions:
+            raise ValueError("an append needs at least one action")
+        lines = tuple(str(a if isinstance(a, Action) else Action.parse(a)) for a in actions)
         await self._appends.append(
             action_log.Append(
                 table_id,
                 hand_id,
-                str(parsed),
+                lines,
                 version,
                 None if deadlines is None else dict(deadlines),
                 self._now(now),

@@ -51,6 +51,25 @@ def next_dealer_seat(rotation: Rotation, outcome: Outcome) -> int:
     return 0 if keeps else 1
 
 
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who sits where in one hand: hand seat 0 is its dealer, hand seat s is player
+    (dealer + s) % seat_count. The one mapping between players and hand seats.
+
+    >>> Seating(dealer=1, seat_count=4).player_at(3), Seating(1, 4).hand_seat(0)
+    (0, 3)
+    """
+
+    dealer: int
+    seat_count: int
+
+    def player_at(self, seat: int) -> int:
+        return (self.dealer + seat) % self.seat_count
+
+    def hand_seat(self, player: int) -> int:
+        return (player - self.dealer) % self.seat_count
+
+
 @dataclass
 class Session:
     preset: Preset
@@ -81,11 +100,13 @@ class Session:
     def new_hand(self) -> HandState:
         return HandState(self.preset, self.hand_seed(), self.round_wind, seat_count=self.seat_count)
 
-    def player_at(self, seat: int) -> int:
-        return (self.dealer + seat) % self.seat_count
+    @property
+    def seating(self) -> Seating:
+        """Who sits where in the hand this session deals now (the next one between hands)."""
+        return Seating(self.dealer, self.seat_count)
 
-    def seat_of(self, player: int) -> int:
-        return (player - self.dealer) % self.seat_count
+    def player_at(self, seat: int) -> int:
+        return self.seating.player_at(seat)
 
     def finish_hand(self, outcome: Outcome) -> list[int]:
         """Carry the hand's points forward and move the deal; returns deltas per player."""

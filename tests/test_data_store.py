@@ -272,6 +272,23 @@ async def test_append_refuses_stale_future_and_foreign(store: Store) -> None:
     assert (await store.hand_log(hid)).lines == ("0 discard 5m",)
 
 
+async def test_a_run_of_actions_is_stored_whole_or_not_at_all(store: Store) -> None:
+    tid = await rated_table(store)
+    hid = await store.start_hand(tid, 1, 1)
+    run = ["0 discard 5m", "1 pass", "2 pass", "3 pass"]
+    await store.append_actions(tid, hid, run, 0, {"decision": 9.0})
+    assert (await store.hand_log(hid)).lines == tuple(run)
+    assert (await store.load_table(tid)).deadlines == {"decision": 9.0}
+    # a run whose first version is taken is refused whole, its clock with it
+    with pytest.raises(StaleVersionError):
+        await store.append_actions(tid, hid, ["3 pass", "1 discard 1z"], 3, {"decision": 1.0})
+    with pytest.raises(InvalidNotationError):
+        await store.append_actions(tid, hid, ["1 discard 1z", "2 fly 5m"], 4)
+    await store.append_actions(tid, hid, ["1 discard 1z", "2 pung 1z"], 4)
+    assert (await store.hand_log(hid)).lines == (*run, "1 discard 1z", "2 pung 1z")
+    assert (await store.load_table(tid)).deadlines == {"decision": 9.0}
+
+
 async def test_racing_appends_for_one_version_store_exactly_one(store: Store) -> None:
     tid = await rated_table(store)
     hid = await store.start_hand(tid, 1, 1)

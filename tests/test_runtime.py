@@ -453,29 +453,30 @@ async def test_a_failed_write_leaves_the_table_as_the_database_has_it(
     await runtime.start_table(table.id, "101")
     assert table.hand is not None
     before = (table.version, [list(h) for h in table.hand.hands])
-    real_append = store.append_action
-    calls = 0
+    real_append = store.append_actions
+    runs: list[int] = []
 
     async def failing_append(*args: object, **kwargs: object) -> None:
-        nonlocal calls
-        calls += 1
-        if calls == 2:  # the first computer move after the human's discard
+        runs.append(len(args[2]))  # type: ignore[arg-type]
+        if len(runs) == 1:  # the human's discard and the computers' answers: one write
             raise OSError("disk full")
         await real_append(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "append_action", failing_append)
+    monkeypatch.setattr(store, "append_actions", failing_append)
     seat = table.hand_seat(table.player_of("101"))  # type: ignore[arg-type]
     action = choose_action(table.hand, seat)
     with pytest.raises(OSError, match="disk full"):
         await runtime.act(table.id, "101", action, table.version)
-    # memory holds what the log holds: the human's discard (stored) and nothing after it
+    assert runs[0] > 1  # the computers had answered in memory before the write failed
+    # memory holds what the log holds: nothing of the run (the discard was never confirmed)
     log = await store.hand_log(table.hand_id)  # type: ignore[arg-type]
-    assert table.version == len(log.actions) == before[0] + 1
+    assert table.version == len(log.actions) == before[0]
     assert table.hand.log == list(log.actions)
-    monkeypatch.setattr(store, "append_action", real_append)
-    # a few seconds later the table carries on from there: the computers move again
+    assert [list(h) for h in table.hand.hands] == before[1]
+    # a few seconds later the table carries on from there: it is the person's turn again
     await timers.advance(5)
-    assert table.version > before[0] + 1
-    assert table.players_to_act() == [table.player_of("101")] or table.phase is Phase.BETWEEN_HANDS
+    assert table.players_to_act() == [table.player_of("101")]
+    await runtime.act(table.id, "101", action, table.version)
+    assert len(runs) == 2 and table.version > before[0] + 1
     log = await store.hand_log(table.hand_id)  # type: ignore[arg-type]
     assert table.hand.log == list(log.actions)

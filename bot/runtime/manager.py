@@ -7,14 +7,24 @@ end may call back in).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from bot.runtime.clocks import arm_deadline, fixed_clock, spend_clock, stored_deadlines
 from bot.runtime.computers import DEFAULT_LEVEL, computer_for
+from bot.runtime.conversions import (
+    hand_result,
+    hand_setup,
+    preset_options,
+    replay_stored,
+    restored_table,
+    seat_rows,
+    stored_options,
+    table_preset,
+)
 from bot.runtime.errors import (
     NoSuchTableError,
     NotSeatedError,
@@ -23,45 +33,35 @@ from bot.runtime.errors import (
     TableError,
 )
 from bot.runtime.events import FrontEnd, NullFrontEnd
+from bot.runtime.quickplay import QueueEntry, QuickPlay
+from bot.runtime.quickplay import quickplay_seats as quickplay_seats  # the lobby's import
 from bot.runtime.snapshots import PrivateSnapshot, PublicSnapshot, private_snapshot, public_snapshot
-from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat
+from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat, seat_count_for
 from bot.runtime.timers import ManualTimers, Timers
-from data import (
-    HandLog,
-    HandResult,
-    LoadedTable,
-    Payment,
-    Phase,
-    QuarantinedTable,
-    RecordedHand,
-    SeatRow,
-    Store,
-    StoredWin,
-    TableOptions,
-)
-from data.rating import RATED_SEATS
+from data import Phase, QuarantinedTable, RecordedHand, Store, TableOptions
 from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
+from engine.i18n import text
 from engine.presets import (
+    PLANNED_PRESETS,
+    PRESETS,
     TIME_CONTROLS,
     Preset,
     UnknownPresetError,
     find_preset,
-    min_fan_choices,
-    table_options,
-    with_min_fan,
-    with_options,
 )
 from engine.session import Session
-from engine.tiles import InvalidNotationError, format_tiles, parse_tiles
+from engine.tiles import InvalidNotationError
+
+# called by others from here: the terminal and the options (seat_count_for, fixed_clock), the
+# replay (replay_stored)
+__all__ = ["Runtime", "fixed_clock", "quickplay_seats", "replay_stored", "seat_count_for"]
 
 log = logging.getLogger(__name__)
 
-OPENING_MIN_SECONDS = 15
 EXPIRY_CHECK_SECONDS = 600.0
 RESUME_AFTER_FAILURE = 5.0
-QUICK_PLAY_CLOCK = "standard"
 
 
 @dataclass
@@ -83,8 +83,10 @@ def _playable(preset_id: str) -> Preset:
     """The preset, or a TableError whose message lists the playable ones."""
     try:
         return find_preset(preset_id)
-    except UnknownPresetError as error:
-        raise TableError(str(error)) from None
+    except UnknownPresetError:
+        known = ", ".join(PRESETS)
+        key = "runtime.planned_preset" if preset_id in PLANNED_PRESETS else "runtime.unknown_preset"
+        raise TableError(text(key, preset=repr(preset_id), known=known)) from None
 
 
 def _nothing_to_claim(table: LiveTable) -> list[int]:
@@ -97,85 +99,6 @@ def _nothing_to_claim(table: LiveTable) -> list[int]:
         for player in table.players_to_act()
         if table.seat(player).human and len(table.legal_for(player)) == 1
     ]
-
-
-def table_preset(preset: Preset, extra: Mapping[str, object]) -> Preset:
-    """The preset as a table plays it, from the options it was created with (kept in its
-    stored options): rule options (hubei-laizi's green_white, no_minimum) and a chosen minimum
-    (hk-fw2). Every session and hand of the table is built from this one value."""
-    options = extra.get("table_options") or ()
-    chosen = with_options(preset, [str(o) for o in options])  # type: ignore[attr-defined]
-    return with_min_fan(chosen, extra.get("min_fan"))  # type: ignore[arg-type]
-
-
-def _table_extra(preset: Preset) -> dict[str, object]:
-    """What a table stores to play `preset` (from `table_preset`) again after a restart."""
-    extra: dict[str, object] = {"min_fan": preset.min_fan} if min_fan_choices(preset) else {}
-    if table_options(preset):
-        extra["table_options"] = list(table_options(preset))
-    return extra
-
-
-def replay_stored(preset: Preset, stored: HandLog) -> tuple[Session, HandState]:
-    """A stored hand rebuilt from its setup (session, arranged wall, who is always asked) and
-    its log; the session is as it stood when the hand was dealt."""
-    setup = json.loads(stored.setup or "{}")
-    session = Session.from_json(setup["session"])
-    wall = parse_tiles(setup["wall"]) if "wall" in setup else None
-    hand = HandState.replay(
-        preset,
-        stored.seed,
-        stored.actions,
-        session.round_wind,
-        wall=wall,
-        seat_count=session.seat_count,
-        always_ask=setup.get("ask", ()),
-    )
-    return session, hand
-
-
-def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
-    """The seats of a new table: `players` if the preset allows it (default: its first
-    count); a rated table seats RATED_SEATS (RULES.md: 2- and 3-player tables are casual)."""
-    count = preset.seat_counts[0] if players is None else players
-    if count not in preset.seat_counts:
-        *others, last = map(str, preset.seat_counts)
-        allowed = f"{', '.join(others)} or {last}" if others else last
-        raise TableError(f"{preset.name} is played by {allowed} players, not {count}")
-    if rated and count != RATED_SEATS:
-        raise TableError(
-            f"rated tables seat {RATED_SEATS} people; {count}-player tables are casual"
-        )
-    return count
-
-
-def quickplay_seats(preset: Preset) -> int:
-    """Quick Play makes tables of the preset's first seat count (four for every preset that
-    seats four): a queue fills one table size."""
-    return preset.seat_counts[0]
-
-
-def fixed_clock(preset: Preset, rated: bool) -> str | None:
-    """The clock `preset` must be played under, if its rules fix one.
-
-    A clock with a deal limit is part of a preset's rules (the seed-004 table clock of the
-    Sichuan family), not a choice: such a preset is played under it and no other.
-    """
-    own = preset.rated_time_control if rated else preset.time_control
-    return own if TIME_CONTROLS[own].deal_limit else None
-
-
-def _decision_key(hand: HandState) -> tuple[object, ...]:
-    """What identifies one decision: a turn, one claim window, one opening stage."""
-    return (
-        hand.phase,
-        hand.turn,
-        hand.discards_made,
-        hand.kongs_made,
-        hand.opening_stage,
-        len(hand.wins),
-        hand.calls_made,
-    )
 
 
 class Runtime:
@@ -205,7 +128,7 @@ class Runtime:
         # long a window stays open then does not tell whether anyone could call. 0: nobody
         # watches (the terminal, tests), windows open only for those who can claim.
         self.no_call_wait = no_call_wait
-        self._queues: dict[tuple[str, bool], list[tuple[str, str, int | None, int | None]]] = {}
+        self._quickplay = QuickPlay(self)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -214,7 +137,7 @@ class Runtime:
         loaded, quarantined = await self.store.load_active_tables()
         for item in loaded:
             try:
-                table = self._restore(item)
+                table = restored_table(item, self.timers.now())
             except (ValueError, KeyError, IndexError, UnknownPresetError) as error:
                 log.error("table %s could not be restored: %s", item.table.id, error)
                 quarantined.append(QuarantinedTable(item.table.id, str(error)))
@@ -241,9 +164,9 @@ class Runtime:
         async with table.lock:
             if table.phase is Phase.PLAYING and table.hand is not None:
                 if table.deadline is None:
-                    self._arm_deadline(table)
+                    arm_deadline(table, self.timers.now())
                 else:  # the stored deadline is this decision's: answers in it keep it
-                    table.decision_key = _decision_key(table.hand)
+                    table.clock_decision = table.hand.decision_version
                 await self._advance(table, notices)
             elif table.phase is Phase.BETWEEN_HANDS:
                 await self._show_last_hand(table)
@@ -259,7 +182,7 @@ class Runtime:
         if "session" not in json.loads(last.setup or "{}"):
             return
         start, table.hand = replay_stored(table.preset, last)
-        table.dealer = start.dealer
+        table.seating = start.seating
         table.hand_id = last.hand_id
         record = await self.store.hand_record(last.hand_id)
         if record is not None:
@@ -268,52 +191,12 @@ class Runtime:
     async def close(self) -> None:
         self.timers.shutdown()
 
-    def _restore(self, item: LoadedTable) -> LiveTable:
-        row = item.table
-        names = row.options.extra.get("names", {})
-        table = LiveTable(
-            id=row.id,
-            preset=table_preset(find_preset(row.preset), row.options.extra),
-            options=row.options,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            name=str(row.options.extra.get("name", f"Table {row.id}")),
-            phase=row.phase,
-            message_id=row.message_id,
-            lobby_version=int(row.options.extra.get("lobby_version", 0)),
-        )
-        for seat in row.seats:
-            table.seats[seat.seat] = Seat(seat.player_id, str(names.get(seat.player_id, "?")))
-        if row.session_state:
-            table.session = Session.from_json(json.loads(row.session_state))
-        if row.phase is Phase.PLAYING and item.hand is not None:
-            session, table.hand = replay_stored(table.preset, item.hand)
-            table.session = session
-            table.dealer = session.dealer
-            table.hand_id = item.hand.hand_id
-            deadlines = item.deadlines
-            table.reserves = [deadlines.get(f"reserve:{p}", 0.0) for p in range(table.seat_count)]
-            table.deadline = deadlines.get("decision")
-            table.decision_started = deadlines.get("decision_started", self.timers.now())
-            table.deal_deadline = deadlines.get("deal")
-        elif row.phase is Phase.BETWEEN_HANDS:
-            table.ready = {p for p, s in enumerate(table.seats) if s is not None and not s.human}
-            pressed = row.options.extra.get("ready", {})
-            if table.session is not None and pressed.get("hand") == table.session.hand_number:
-                table.ready.update(p for p in pressed.get("players", []) if table.seats[p])
-        if table.session is not None and table.session.seat_count != table.seat_count:
-            raise ValueError(
-                f"its session seats {table.session.seat_count}, the table {table.seat_count}"
-            )
-        computer_for(table.level)  # a level this build lacks sets the table aside, with why
-        return table
-
     # ------------------------------------------------------------------ queries
 
     def get(self, table_id: int) -> LiveTable:
         table = self.tables.get(table_id)
         if table is None:
-            raise NoSuchTableError(f"there is no open table #{table_id}")
+            raise NoSuchTableError(text("runtime.no_such_table", table=table_id))
         return table
 
     def public_tables(self, guild_id: int | None) -> list[LiveTable]:
@@ -356,30 +239,30 @@ class Runtime:
         except ValueError as error:
             raise TableError(str(error)) from None
         if visibility not in ("public", "private"):
-            raise TableError(f"visibility is public or private, not {visibility!r}")
+            raise TableError(text("runtime.bad_visibility", visibility=repr(visibility)))
         count = seat_count_for(preset, players, rated)
         if not 0 <= computers < count:
             raise TableError(
-                f"a {count}-seat table has room for 0 to {count - 1} computer players, "
-                f"not {computers}"
+                text("runtime.computer_count", seats=count, most=count - 1, computers=computers)
             )
         computer_for(level)  # refuses an unknown level, or one this build lacks
         if rated and computers:
-            raise TableError("rated tables are for four people: computers play casual tables")
+            raise TableError(text("runtime.rated_no_computers"))
         fixed = fixed_clock(preset, rated)
         if fixed is not None and time_control not in (None, fixed):
             tc = TIME_CONTROLS[fixed]
+            minutes = tc.deal_limit // 60
             raise TableError(
-                f"{preset.name} is always played with its table clock ({tc.base} s a decision, "
-                f"{tc.deal_limit // 60} minutes a deal): leave the time option out"
+                text("runtime.fixed_clock", preset=preset.name, base=tc.base, minutes=minutes)
             )
         if time_control is None:
             time_control = preset.rated_time_control if rated else preset.time_control
         if time_control not in TIME_CONTROLS:
             known = ", ".join(TIME_CONTROLS)
-            raise TableError(f"unknown time control {time_control!r} (choose from {known})")
+            control = repr(time_control)
+            raise TableError(text("runtime.unknown_time_control", control=control, known=known))
         if rated and TIME_CONTROLS[time_control].untimed:
-            raise TableError("rated tables need a clock: choose a time control other than untimed")
+            raise TableError(text("runtime.rated_needs_clock"))
         code = secrets.token_hex(3).upper() if visibility == "private" else None
         seats = [Seat(creator_id, creator_name)]
         seats += [Seat(f"{COMPUTER_PREFIX}{n}", f"Computer {n}") for n in range(1, computers + 1)]
@@ -390,9 +273,8 @@ class Runtime:
             invite_code=code,
             extra={
                 "name": name,
-                "names": {s.player_id: s.name for s in seats},
                 "invited": [],
-                **_table_extra(preset),
+                **preset_options(preset),
                 "seat_count": count,
                 "level": level,
             },
@@ -402,8 +284,8 @@ class Runtime:
             preset.id,
             guild_id=guild_id,
             channel_id=channel_id,
-            options=options,
-            seats=[SeatRow(i, s.player_id, s.human) for i, s in enumerate(seats)],
+            options=stored_options(options, seats, lobby_version=0),
+            seats=seat_rows(seats),
             now=now,
         )
         table = LiveTable(
@@ -420,15 +302,15 @@ class Runtime:
         table = self.get(table_id)
         async with table.lock:
             if table.player_of(player_id) is not None:
-                raise TableError("you are already seated at this table")
+                raise TableError(text("runtime.already_seated"))
             if table.phase is not Phase.LOBBY:
-                raise TableError("this table has already started")
+                raise TableError(text("runtime.already_started"))
             if table.full:
-                raise TableError("this table is full")
+                raise TableError(text("runtime.table_full"))
             if table.options.visibility == "private":
                 invited = player_id in table.options.extra.get("invited", [])
                 if not invited and (code or "").upper() != table.options.invite_code:
-                    raise TableError("this table is private: you need an invitation or its code")
+                    raise TableError(text("runtime.private_table"))
             table.seats[table.seats.index(None)] = Seat(player_id, name)
             await self._save_seats(table)
         await self._notify(table, _Notices(table=True))
@@ -438,14 +320,14 @@ class Runtime:
         for table in self.tables.values():
             if table.options.invite_code and table.options.invite_code == code.upper():
                 return await self.join(table.id, player_id, name, code)
-        raise NoSuchTableError(f"no open table has the code {code!r}")
+        raise NoSuchTableError(text("runtime.no_table_with_code", code=repr(code)))
 
     async def leave(self, table_id: int, player_id: str) -> None:
         table = self.get(table_id)
         async with table.lock:
             player = self._seated(table, player_id)
             if table.phase is Phase.PLAYING:
-                raise TableError("a hand is in play: your seat waits for you (leave between hands)")
+                raise TableError(text("runtime.leave_in_play"))
             table.seats[player] = None
             table.ready.discard(player)
             notices = _Notices(table=True)
@@ -480,15 +362,13 @@ class Runtime:
         async with table.lock:
             self._seated(table, by_id)
             if lobby_version is not None and lobby_version != table.lobby_version:
-                raise StaleActionError(
-                    "the seats changed since that button was drawn: see the table as it is now"
-                )
+                raise StaleActionError(text("runtime.seats_changed"))
             if table.phase is not Phase.LOBBY:
-                raise TableError("computers can be added in the lobby only")
+                raise TableError(text("runtime.computers_in_lobby"))
             if table.options.rated:
-                raise TableError("rated tables are for four people: computers play casual tables")
+                raise TableError(text("runtime.rated_no_computers"))
             if table.full:
-                raise TableError("this table is full")
+                raise TableError(text("runtime.table_full"))
             taken = {s.player_id for s in table.seats if s is not None}
             n = next(n for n in range(1, table.seat_count) if f"{COMPUTER_PREFIX}{n}" not in taken)
             table.seats[table.seats.index(None)] = Seat(f"{COMPUTER_PREFIX}{n}", f"Computer {n}")
@@ -501,10 +381,10 @@ class Runtime:
         async with table.lock:
             self._seated(table, by_id)
             if table.phase is not Phase.LOBBY:
-                raise TableError("this table has already started")
+                raise TableError(text("runtime.already_started"))
             if not table.full:
                 missing = table.seats.count(None)
-                raise TableError(f"the table needs {missing} more player(s) to start")
+                raise TableError(text("runtime.players_missing", missing=missing))
             if table.session is None:
                 table.session = Session(
                     table.preset, self._seed_source(), seat_count=table.seat_count
@@ -537,13 +417,11 @@ class Runtime:
         async with table.lock:
             player = self._seated(table, player_id)
             if table.phase is not Phase.PLAYING or table.hand is None:
-                raise StaleActionError("there is no hand in play at this table right now")
+                raise StaleActionError(text("runtime.no_hand_in_play"))
             if hand_number is not None and hand_number != table.hand_number:
-                raise StaleActionError("that was for an earlier hand; here is the current one")
+                raise StaleActionError(text("runtime.earlier_hand"))
             if not table.hand.decision_version <= version <= table.hand.version:
-                raise StaleActionError(
-                    "that was for an earlier moment of the hand; here is the current one"
-                )
+                raise StaleActionError(text("runtime.earlier_moment"))
             if isinstance(action, str):
                 try:
                     action = Action.parse(action)
@@ -551,14 +429,14 @@ class Runtime:
                     raise TableError(str(error)) from None
             seat = table.hand_seat(player)
             if action.seat != seat:
-                raise NotYourDecisionError("that control belongs to another player")
+                raise NotYourDecisionError(text("runtime.not_your_control"))
             # only what the player was offered: the clock alone plays time-outs (TIME_UP)
             offered = table.hand.legal_actions(seat)
             if action not in offered:
                 if not offered:
-                    raise NotYourDecisionError("it is not your decision right now")
-                raise TableError(f"{action} is not allowed now")
-            self._spend_clock(table, player)
+                    raise NotYourDecisionError(text("runtime.not_your_decision"))
+                raise TableError(text("runtime.not_allowed", action=str(action)))
+            spend_clock(table, player, self.timers.now())
             notices = _Notices()
             self._apply(table, action, notices)
             await self._advance(table, notices)
@@ -598,9 +476,9 @@ class Runtime:
         async with table.lock:
             player = self._seated(table, player_id)
             if table.phase is not Phase.BETWEEN_HANDS:
-                raise TableError("there is no hand to get ready for")
+                raise TableError(text("runtime.nothing_to_ready"))
             if hand_number is not None and hand_number != table.hand_number:
-                raise StaleActionError("that Ready was for an earlier hand")
+                raise StaleActionError(text("runtime.earlier_ready"))
             table.ready.add(player)
             notices = _Notices(table=True)
             # kept with the table: a restart between presses loses none of them
@@ -627,70 +505,14 @@ class Runtime:
     ) -> LiveTable | None:
         """Queue for a table; returns the table once a table's worth of players are found
         (else None: queued)."""
-        preset = _playable(preset_id)
-        seats = seat_count_for(preset, quickplay_seats(preset), rated)
-        key = (preset.id, rated)
-        queue = self._queues.setdefault(key, [])
-        if any(entry[0] == player_id for entry in queue):
-            raise TableError("you are already in the Quick Play queue for this preset")
-        queue.append((player_id, name, guild_id, channel_id))
-        if len(queue) >= seats:
-            return await self._quickplay_table(key, queue[:seats], computers=0)
-        if not rated and len(queue) == 1:
-            self.timers.schedule(
-                f"quickplay:{preset.id}",
-                self.timers.now() + self.quickplay_fill_after,
-                lambda: self._quickplay_fill(key),
-            )
-        return None
+        entry = QueueEntry(player_id, name, guild_id, channel_id)
+        return await self._quickplay.join(_playable(preset_id), entry, rated)
 
     def quickplay_waiting(self, preset_id: str, rated: bool = False) -> int:
-        return len(self._queues.get((preset_id, rated), []))
+        return self._quickplay.waiting(preset_id, rated)
 
     async def leave_queue(self, player_id: str) -> bool:
-        found = False
-        for queue in self._queues.values():
-            for entry in list(queue):
-                if entry[0] == player_id:
-                    queue.remove(entry)
-                    found = True
-        return found
-
-    async def _quickplay_fill(self, key: tuple[str, bool]) -> None:
-        queue = self._queues.get(key, [])
-        seats = quickplay_seats(_playable(key[0]))
-        if queue:
-            entries = list(queue[:seats])
-            await self._quickplay_table(key, entries, computers=seats - len(entries))
-
-    async def _quickplay_table(
-        self,
-        key: tuple[str, bool],
-        entries: list[tuple[str, str, int | None, int | None]],
-        computers: int,
-    ) -> LiveTable:
-        preset_id, rated = key
-        queue = self._queues[key]
-        for entry in entries:
-            queue.remove(entry)
-        if not queue:
-            self.timers.cancel(f"quickplay:{preset_id}")
-        first_id, first_name, guild_id, channel_id = entries[0]
-        table = await self.create_table(
-            preset_id,
-            creator_id=first_id,
-            creator_name=first_name,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            rated=rated,
-            time_control=fixed_clock(_playable(preset_id), rated) or QUICK_PLAY_CLOCK,
-            computers=computers,
-            name="Quick Play",
-            players=quickplay_seats(_playable(preset_id)),
-        )
-        for player_id, name, _, _ in entries[1:]:
-            await self.join(table.id, player_id, name)
-        return await self.start_table(table.id, first_id)
+        return self._quickplay.leave(player_id)
 
     # ------------------------------------------------------------------ internals: hands
 
@@ -700,7 +522,7 @@ class Runtime:
         factory = self._hand_factory
         hand = factory(table.session) if factory else table.session.new_hand()
         table.hand = hand
-        table.dealer = table.session.dealer
+        table.seating = table.session.seating
         if self.no_call_wait > 0:  # before the first action: the log replays with the same
             hand.always_ask = frozenset(
                 table.hand_seat(p) for p, seat in enumerate(table.seats) if seat and seat.human
@@ -712,46 +534,33 @@ class Runtime:
         limit = table.time_control.deal_limit
         table.deal_deadline = now + limit if limit else None
         table.deadline = None
-        table.decision_key = None
-        self._arm_deadline(table)
-        setup_data: dict[str, object] = {"session": table.session.to_json()}
-        if factory is not None:
-            setup_data["wall"] = format_tiles(hand.wall)
-        if hand.always_ask:
-            setup_data["ask"] = sorted(hand.always_ask)
-        setup = json.dumps(setup_data)
+        table.clock_decision = None
+        arm_deadline(table, now)
         table.hand_id = await self.store.start_hand(
             table.id,
             table.session.hand_number,
             hand.seed,
-            setup=setup,
-            deadlines=self._deadlines(table),
+            setup=hand_setup(table.session, hand, arranged_wall=factory is not None),
+            deadlines=stored_deadlines(table),
             now=now,
         )
+        table.saved_deadlines = stored_deadlines(table)
         notices = _Notices(table=True, hands=set(range(len(table.seats))), dealt=True)
         await self._advance(table, notices)
         return notices
 
     def _apply(self, table: LiveTable, action: Action, notices: _Notices) -> None:
-        """Apply one action in memory and queue it for the log (`_save` waits for the log)."""
+        """Apply one action in memory and add it to the run `_save` writes to the log."""
         hand = table.hand
         assert hand is not None and table.hand_id is not None
-        version = hand.version
+        if not table.unsaved:
+            table.unsaved_from = hand.version
         if notices.wins_before is None:
             notices.wins_before = len(hand.wins)
         events = hand.apply(action)
+        table.unsaved.append(action)
         notices.events.extend(events)
-        self._arm_deadline(table)
-        # queued appends of one table share a commit (the store's group commit)
-        append = self.store.append_action(
-            table.id,
-            table.hand_id,
-            action,
-            version,
-            self._deadlines(table),
-            now=self.timers.now(),
-        )
-        table.unsaved.append(asyncio.ensure_future(append))
+        arm_deadline(table, self.timers.now())
         notices.table = True
         for event in events:
             if event.seat is not None and event.kind in (
@@ -817,13 +626,27 @@ class Runtime:
         await self._notify(table, notices)
 
     async def _save(self, table: LiveTable) -> None:
-        """Wait until every queued action is in the log; on a failed write, rebuild the hand
-        from what the log holds (memory never runs ahead of the database) and re-raise."""
-        pending, table.unsaved = table.unsaved, []
-        results = await asyncio.gather(*pending, return_exceptions=True)
-        failure = next((r for r in results if isinstance(r, BaseException)), None)
-        if failure is None:
+        """Write the run of actions applied since the last write, with the clocks after it, as
+        one append (it shares its commit with other tables' appends); on a failed write,
+        rebuild the hand from what the log holds (memory never runs ahead of the database) and
+        re-raise. Nothing of the run is confirmed to anyone before this returns."""
+        run, table.unsaved = table.unsaved, []
+        if not run:
             return
+        assert table.hand_id is not None
+        deadlines = stored_deadlines(table)
+        changed = None if deadlines == table.saved_deadlines else deadlines
+        try:
+            await self.store.append_actions(
+                table.id, table.hand_id, run, table.unsaved_from, changed, now=self.timers.now()
+            )
+        except Exception as failure:
+            table.saved_deadlines = None  # the store kept what it had: write them next time
+            await self._rebuild_after_failure(table)
+            raise failure
+        table.saved_deadlines = deadlines
+
+    async def _rebuild_after_failure(self, table: LiveTable) -> None:
         hand = table.hand
         assert hand is not None and table.hand_id is not None
         stored = await self.store.hand_log(table.hand_id)
@@ -836,15 +659,14 @@ class Runtime:
             seat_count=hand.seat_count,
             always_ask=hand.always_ask,
         )
-        table.decision_key = None
-        self._arm_deadline(table)
+        table.clock_decision = None
+        arm_deadline(table, self.timers.now())
         # computers may be next: try again shortly, and the clocks run from the stored state
         self.timers.schedule(
             f"resume:{table.id}",
             self.timers.now() + RESUME_AFTER_FAILURE,
             lambda: self._resume(table.id),
         )
-        raise failure
 
     async def _resume(self, table_id: int) -> None:
         """Carry on a hand after a failed write: computers move, clocks are armed again."""
@@ -864,32 +686,7 @@ class Runtime:
         outcome = hand.outcome()
         assert outcome is not None
         by_player = session.finish_hand(outcome)
-        seats = [table.seat(p) for p in range(table.seat_count)]
-        wins = tuple(
-            StoredWin(
-                seat=table.player_at(win.seat),
-                fan=win.score.fan,
-                patterns=tuple((p.id, p.fan) for p in win.score.patterns),
-                by=win.by.value,
-                discarder=None if win.discarder is None else table.player_at(win.discarder),
-            )
-            for win in outcome.wins
-        )
-        payments = tuple(
-            Payment(table.player_at(payer), table.player_at(win.seat), -delta)
-            for win in outcome.wins
-            for payer, delta in enumerate(win.deltas)
-            if delta < 0
-        )
-        result = HandResult(
-            preset=table.preset.id,
-            seats=tuple(s.player_id for s in seats),
-            humans=tuple(s.human for s in seats),
-            deltas=tuple(by_player),
-            wins=wins,
-            payments=payments,
-            rated=table.options.rated,
-        )
+        result = hand_result(table, outcome, by_player)
         table.last_result = await self.store.record_hand_result(
             table.id,
             table.hand_id,
@@ -900,66 +697,31 @@ class Runtime:
         )
         self._cancel_timers(table)
         table.phase = Phase.BETWEEN_HANDS
-        table.ready = {p for p, seat in enumerate(seats) if not seat.human}
+        table.ready = {p for p, seat in enumerate(table.seats) if seat and not seat.human}
         table.deadline = None
         notices.ended = True
         notices.table = True
 
     # ------------------------------------------------------------------ internals: clocks
 
-    def _arm_deadline(self, table: LiveTable) -> None:
-        """Start the clock of the decision the hand now waits for (none for computers)."""
-        hand = table.hand
-        tc = table.time_control
-        humans = [p for p in table.players_to_act() if table.seat(p).human]
-        if tc.untimed or hand is None or hand.is_over or not humans:
-            table.deadline = None
-            table.decision_key = None
-            return
-        key = _decision_key(hand)
-        if key == table.decision_key:
-            return  # the same window, still open for others: its deadline stands
-        table.decision_key = key
-        table.decision_started = self.timers.now()
-        if hand.phase is HandPhase.TURN:
-            seconds = tc.base + table.reserves[humans[0]]
-        elif hand.phase is HandPhase.OPENING:
-            seconds = max(OPENING_MIN_SECONDS, tc.base)
-        else:
-            seconds = tc.base  # claims use the base only, never the reserve
-        table.deadline = table.decision_started + seconds
-
-    def _spend_clock(self, table: LiveTable, player: int) -> None:
-        """Take the time over the base out of the player's reserve (turn decisions only)."""
-        hand = table.hand
-        tc = table.time_control
-        if tc.untimed or hand is None or hand.phase is not HandPhase.TURN:
-            return
-        used = self.timers.now() - table.decision_started
-        table.reserves[player] = max(0.0, table.reserves[player] - max(0.0, used - tc.base))
-
-    def _deadlines(self, table: LiveTable) -> dict[str, float]:
-        deadlines: dict[str, float] = {"decision_started": table.decision_started}
-        if table.deadline is not None:
-            deadlines["decision"] = table.deadline
-        if table.deal_deadline is not None:
-            deadlines["deal"] = table.deal_deadline
-        for player, reserve in enumerate(table.reserves):
-            deadlines[f"reserve:{player}"] = reserve
-        return deadlines
-
     def _arm_timers(self, table: LiveTable) -> None:
-        version = table.version
-        if table.deadline is not None:
-            self.timers.schedule(
-                f"decision:{table.id}",
-                table.deadline,
-                lambda: self._on_timeout(table.id, version),
-            )
-        else:
+        """The timer jobs of the table's clocks; a job is (re)made only when its deadline
+        changes (answers inside one claim window keep the window's job)."""
+        decision = table.clock_decision
+        if table.deadline is not None and decision is not None:
+            armed = (table.deadline, decision)
+            if table.armed_decision != armed:
+                table.armed_decision = armed
+                self.timers.schedule(
+                    f"decision:{table.id}",
+                    table.deadline,
+                    lambda: self._on_timeout(table.id, decision),
+                )
+        elif table.armed_decision is not None:
+            table.armed_decision = None
             self.timers.cancel(f"decision:{table.id}")
-        if table.deal_deadline is not None:
-            hand_id = table.hand_id
+        if table.deal_deadline is not None and table.armed_deal != table.hand_id:
+            hand_id = table.armed_deal = table.hand_id
             self.timers.schedule(
                 f"deal:{table.id}",
                 table.deal_deadline,
@@ -967,18 +729,23 @@ class Runtime:
             )
 
     def _cancel_timers(self, table: LiveTable) -> None:
+        table.armed_decision = table.armed_deal = None
         self.timers.cancel(f"decision:{table.id}")
         self.timers.cancel(f"deal:{table.id}")
 
-    async def _on_timeout(self, table_id: int, version: int) -> None:
+    async def _on_timeout(self, table_id: int, decision: int) -> None:
         """A decision clock ran out: play the timeout policy for everyone still to decide."""
         table = self.tables.get(table_id)
         if table is None:
             return
         async with table.lock:
             hand = table.hand
-            if table.phase is not Phase.PLAYING or hand is None or hand.version != version:
-                return  # a timer from a moment that has passed
+            if table.armed_decision is not None and table.armed_decision[1] == decision:
+                table.armed_decision = None  # this job has fired
+            if table.phase is not Phase.PLAYING or hand is None:
+                return
+            if hand.decision_version != decision or table.clock_decision != decision:
+                return  # a timer from a decision that has passed
             notices = _Notices()
             # everyone still to decide shares this decision (one turn, or one claim window)
             for player in table.players_to_act():
@@ -1002,6 +769,8 @@ class Runtime:
         if table is None:
             return
         async with table.lock:
+            if table.armed_deal == hand_id:
+                table.armed_deal = None  # this job has fired
             if table.phase is not Phase.PLAYING or table.hand is None or table.hand_id != hand_id:
                 return
             notices = _Notices()
@@ -1012,9 +781,10 @@ class Runtime:
     # ------------------------------------------------------------------ internals: expiry
 
     def _schedule_expiry(self) -> None:
-        self.timers.schedule(
-            "expiry", self.timers.now() + EXPIRY_CHECK_SECONDS, self.expire_idle_tables
-        )
+        async def check() -> None:
+            await self.expire_idle_tables()
+
+        self.timers.schedule("expiry", self.timers.now() + EXPIRY_CHECK_SECONDS, check)
 
     async def expire_idle_tables(self) -> list[int]:
         """Close tables with no game action for 24 hours (no rating change); re-arm the check."""
@@ -1032,7 +802,7 @@ class Runtime:
     def _seated(self, table: LiveTable, player_id: str) -> int:
         player = table.player_of(player_id)
         if player is None:
-            raise NotSeatedError("you are not seated at this table")
+            raise NotSeatedError(text("runtime.not_seated"))
         return player
 
     def _drop(self, table: LiveTable) -> None:
@@ -1041,15 +811,15 @@ class Runtime:
         self.tables.pop(table.id, None)
 
     async def _save_seats(self, table: LiveTable) -> None:
-        names = {s.player_id: s.name for s in table.seats if s is not None}
         table.lobby_version += 1
-        await self._set_extra(table, names=names, lobby_version=table.lobby_version)
-        rows = [SeatRow(i, s.player_id, s.human) for i, s in enumerate(table.seats) if s]
-        await self.store.set_seats(table.id, rows, now=self.timers.now())
+        await self._set_extra(table)
+        await self.store.set_seats(table.id, seat_rows(table.seats), now=self.timers.now())
 
     async def _set_extra(self, table: LiveTable, **values: object) -> None:
         options = replace(table.options, extra={**table.options.extra, **values})
-        await self.store.set_options(table.id, options)
+        await self.store.set_options(
+            table.id, stored_options(options, table.seats, table.lobby_version)
+        )
         table.options = options
 
     async def _notify(self, table: LiveTable, notices: _Notices) -> None:

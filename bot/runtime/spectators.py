@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.runtime.conversions import stored_options
 from bot.runtime.errors import NotSeatedError, TableError
 from bot.runtime.manager import Runtime
 from bot.runtime.table import LiveTable
+from engine.i18n import text
 
 
 def watch_refusal(table: LiveTable, viewer_id: str) -> str | None:
@@ -43,15 +45,17 @@ async def set_spectators(
     table = runtime.get(table_id)
     async with table.lock:
         if table.player_of(by_id) is None:
-            raise NotSeatedError(f"you are not seated at Table #{table_id}")
+            raise NotSeatedError(text("runtime.not_seated_at", table=table_id))
         if allow is None and invite is None:
-            raise TableError("say whether spectators are allowed, or whom to invite to watch")
+            raise TableError(text("runtime.spectators_what"))
         extra = dict(table.options.extra)
         if allow is not None:
             extra["spectators"] = allow
         if invite is not None:
             extra["watchers"] = sorted({*extra.get("watchers", []), invite})
         options = replace(table.options, extra=extra)
-        await runtime.store.set_options(table.id, options)
+        await runtime.store.set_options(
+            table.id, stored_options(options, table.seats, table.lobby_version)
+        )
         table.options = options
     return table

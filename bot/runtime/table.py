@@ -6,11 +6,14 @@ import asyncio
 from dataclasses import dataclass, field
 
 from bot.runtime.computers import DEFAULT_LEVEL, Computer, computer_for
+from bot.runtime.errors import TableError
 from data import Phase, RecordedHand, TableOptions
+from data.rating import RATED_SEATS
 from engine.actions import Action
 from engine.hand import HandState
+from engine.i18n import text
 from engine.presets import TIME_CONTROLS, Preset, TimeControl
-from engine.session import Session
+from engine.session import Seating, Session
 
 COMPUTER_PREFIX = "cpu:"
 
@@ -19,6 +22,21 @@ def seat_count_of(preset: Preset, options: TableOptions) -> int:
     """How many seats a table has: chosen when it was created and kept in its options (a
     table stored before seat counts were data seats the preset's first count, four)."""
     return int(options.extra.get("seat_count", preset.seat_counts[0]))
+
+
+def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
+    """The seats of a new table: `players` if the preset allows it (default: its first
+    count); a rated table seats RATED_SEATS (RULES.md: 2- and 3-player tables are casual)."""
+    count = preset.seat_counts[0] if players is None else players
+    if count not in preset.seat_counts:
+        *others, last = map(str, preset.seat_counts)
+        allowed = text("runtime.one_of", others=", ".join(others), last=last) if others else last
+        raise TableError(
+            text("runtime.seat_counts", preset=preset.name, allowed=allowed, count=count)
+        )
+    if rated and count != RATED_SEATS:
+        raise TableError(text("runtime.rated_seats", rated=RATED_SEATS, count=count))
+    return count
 
 
 @dataclass(slots=True)
@@ -44,25 +62,36 @@ class LiveTable:
     session: Session | None = None
     hand: HandState | None = None
     hand_id: int | None = None
-    dealer: int = 0  # the player who dealt `hand` (the session moves on when it ends)
+    # who sits where in `hand` (the session's seating when it was dealt: the session moves on
+    # to the next dealer when the hand ends, the finished hand keeps its own)
+    seating: Seating = field(default_factory=lambda: Seating(dealer=0, seat_count=0))
     ready: set[int] = field(default_factory=set)
     reserves: list[float] = field(default_factory=list)  # per player (seconds)
     decision_started: float = 0.0
     deadline: float | None = None  # the current decision's deadline
-    decision_key: tuple[object, ...] | None = None  # which decision `deadline` belongs to
+    clock_decision: int | None = None  # the decision (`decision_version`) `deadline` is for
     no_call_version: int | None = None  # the claim window whose no-call passes are due
     deal_deadline: float | None = None
     message_id: int | None = None
     lobby_version: int = 0  # moves on with every change of seats (lobby controls carry it)
     last_result: RecordedHand | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    unsaved: list[asyncio.Future[None]] = field(default_factory=list)  # appends not yet stored
+    # the run of actions applied since the last write (`_save` stores it as one append), and
+    # the hand version the first of them was taken at
+    unsaved: list[Action] = field(default_factory=list)
+    unsaved_from: int = 0
+    saved_deadlines: dict[str, float] | None = None  # the clocks as last stored (None: unknown)
+    # the timer jobs armed now: the decision's (deadline, decision version), the deal's hand
+    armed_decision: tuple[float, int] | None = None
+    armed_deal: int | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
             self.seats = [None] * seat_count_of(self.preset, self.options)
         if not self.reserves:
             self.reserves = [0.0] * len(self.seats)
+        if not self.seating.seat_count:
+            self.seating = Seating(0, len(self.seats))
 
     # ------------------------------------------------------------------ seats
 
@@ -110,11 +139,16 @@ class LiveTable:
 
     # ------------------------------------------------------------------ the hand in play
 
+    @property
+    def dealer(self) -> int:
+        """The player who dealt the hand on the table."""
+        return self.seating.dealer
+
     def hand_seat(self, player: int) -> int:
-        return (player - self.dealer) % self.seat_count
+        return self.seating.hand_seat(player)
 
     def player_at(self, hand_seat: int) -> int:
-        return (self.dealer + hand_seat) % self.seat_count
+        return self.seating.player_at(hand_seat)
 
     def names_by_hand_seat(self) -> list[str]:
         names = self.names()

@@ -1,0 +1,176 @@
+"""The engine's values as the store keeps them, and back: a table's preset and options, a hand's
+setup and result, a live table rebuilt from its stored rows.
+
+The store counts players by table seat; the engine counts a hand's seats from its dealer. Every
+crossing between the two happens here, through the table's one `Seating`.
+
+Seat names live once, in the live table's `Seat`s; the store keeps them (and the seating's
+version) inside the table's options, written by `stored_options` and read back by
+`restored_table`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from bot.runtime.clocks import restore_deadlines
+from bot.runtime.computers import computer_for
+from bot.runtime.table import LiveTable, Seat
+from data import (
+    HandLog,
+    HandResult,
+    LoadedTable,
+    Payment,
+    Phase,
+    SeatRow,
+    StoredWin,
+    TableOptions,
+)
+from engine.hand import HandState, Outcome
+from engine.presets import (
+    Preset,
+    find_preset,
+    min_fan_choices,
+    table_options,
+    with_min_fan,
+    with_options,
+)
+from engine.session import Session
+from engine.tiles import format_tiles, parse_tiles
+
+# what the stored options hold for the live table's own fields (names once, in its seats)
+_SEATING_KEYS = ("names", "lobby_version")
+
+
+def table_preset(preset: Preset, extra: Mapping[str, object]) -> Preset:
+    """The preset as a table plays it, from the options it was created with (kept in its
+    stored options): rule options (hubei-laizi's green_white, no_minimum) and a chosen minimum
+    (hk-fw2). Every session and hand of the table is built from this one value."""
+    options = extra.get("table_options") or ()
+    chosen = with_options(preset, [str(o) for o in options])  # type: ignore[attr-defined]
+    return with_min_fan(chosen, extra.get("min_fan"))  # type: ignore[arg-type]
+
+
+def preset_options(preset: Preset) -> dict[str, object]:
+    """What a table stores to play `preset` (from `table_preset`) again after a restart."""
+    extra: dict[str, object] = {"min_fan": preset.min_fan} if min_fan_choices(preset) else {}
+    if table_options(preset):
+        extra["table_options"] = list(table_options(preset))
+    return extra
+
+
+def stored_options(
+    options: TableOptions, seats: Sequence[Seat | None], lobby_version: int
+) -> TableOptions:
+    """A table's options as the store keeps them: with its seat names and seating version."""
+    names = {s.player_id: s.name for s in seats if s is not None}
+    return replace(options, extra={**options.extra, "names": names, "lobby_version": lobby_version})
+
+
+def seat_rows(seats: Sequence[Seat | None]) -> list[SeatRow]:
+    return [SeatRow(i, s.player_id, s.human) for i, s in enumerate(seats) if s is not None]
+
+
+def replay_stored(preset: Preset, stored: HandLog) -> tuple[Session, HandState]:
+    """A stored hand rebuilt from its setup (session, arranged wall, who is always asked) and
+    its log; the session is as it stood when the hand was dealt."""
+    setup = json.loads(stored.setup or "{}")
+    session = Session.from_json(setup["session"])
+    wall = parse_tiles(setup["wall"]) if "wall" in setup else None
+    hand = HandState.replay(
+        preset,
+        stored.seed,
+        stored.actions,
+        session.round_wind,
+        wall=wall,
+        seat_count=session.seat_count,
+        always_ask=setup.get("ask", ()),
+    )
+    return session, hand
+
+
+def hand_setup(session: Session, hand: HandState, arranged_wall: bool) -> str:
+    """What `replay_stored` needs besides the seed and the log: the session as the hand was
+    dealt, the wall when it was arranged (tests and demos), and who is always asked."""
+    setup: dict[str, object] = {"session": session.to_json()}
+    if arranged_wall:
+        setup["wall"] = format_tiles(hand.wall)
+    if hand.always_ask:
+        setup["ask"] = sorted(hand.always_ask)
+    return json.dumps(setup)
+
+
+def hand_result(table: LiveTable, outcome: Outcome, by_player: Sequence[int]) -> HandResult:
+    """A finished hand's result as the store records it: table seats, not hand seats."""
+    seats = [table.seat(p) for p in range(table.seat_count)]
+    at = table.seating.player_at
+    wins = tuple(
+        StoredWin(
+            seat=at(win.seat),
+            fan=win.score.fan,
+            patterns=tuple((p.id, p.fan) for p in win.score.patterns),
+            by=win.by.value,
+            discarder=None if win.discarder is None else at(win.discarder),
+        )
+        for win in outcome.wins
+    )
+    payments = tuple(
+        Payment(at(payer), at(win.seat), -delta)
+        for win in outcome.wins
+        for payer, delta in enumerate(win.deltas)
+        if delta < 0
+    )
+    return HandResult(
+        preset=table.preset.id,
+        seats=tuple(s.player_id for s in seats),
+        humans=tuple(s.human for s in seats),
+        deltas=tuple(by_player),
+        wins=wins,
+        payments=payments,
+        rated=table.options.rated,
+    )
+
+
+def restored_table(item: LoadedTable, now: float) -> LiveTable:
+    """A live table from its stored rows, with the hand in play replayed and its clocks;
+    ValueError (or KeyError, IndexError, UnknownPresetError) if the rows do not make one."""
+    row = item.table
+    stored = row.options.extra
+    names = stored.get("names", {})
+    options = replace(
+        row.options, extra={k: v for k, v in stored.items() if k not in _SEATING_KEYS}
+    )
+    table = LiveTable(
+        id=row.id,
+        preset=table_preset(find_preset(row.preset), stored),
+        options=options,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        name=str(stored.get("name", f"Table {row.id}")),
+        phase=row.phase,
+        message_id=row.message_id,
+        lobby_version=int(stored.get("lobby_version", 0)),
+    )
+    for seat in row.seats:
+        table.seats[seat.seat] = Seat(seat.player_id, str(names.get(seat.player_id, "?")))
+    if row.session_state:
+        table.session = Session.from_json(json.loads(row.session_state))
+    if row.phase is Phase.PLAYING and item.hand is not None:
+        session, table.hand = replay_stored(table.preset, item.hand)
+        table.session = session
+        table.seating = session.seating
+        table.hand_id = item.hand.hand_id
+        restore_deadlines(table, item.deadlines, now)
+    elif row.phase is Phase.BETWEEN_HANDS:
+        table.ready = {p for p, s in enumerate(table.seats) if s is not None and not s.human}
+        pressed = stored.get("ready", {})
+        if table.session is not None and pressed.get("hand") == table.session.hand_number:
+            table.ready.update(p for p in pressed.get("players", []) if table.seats[p])
+    if table.session is not None and table.session.seat_count != table.seat_count:
+        raise ValueError(
+            f"its session seats {table.session.seat_count}, the table {table.seat_count}"
+        )
+    computer_for(table.level)  # a level this build lacks sets the table aside, with why
+    return table
