@@ -461,7 +461,7 @@ class _Player:
         if self.view.locked[self.seat]:
             # a locked hand is offered only kongs that keep its waits: each pays, so take it
             return kongs[0] if kongs else discards[0]
-        best, best_worth = self.best_discard(counts, melds, discards)
+        best, best_worth = self.best_discard(counts, melds, discards, exact_worth=bool(kongs))
         for kong in kongs:
             worth = self._kong_worth(counts, melds, kong)
             if worth >= best_worth * 0.95:
@@ -469,9 +469,15 @@ class _Player:
         return best
 
     def best_discard(
-        self, counts: list[int], melds: tuple[Meld, ...], discards: Sequence[Action]
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        discards: Sequence[Action],
+        *,
+        exact_worth: bool = True,
     ) -> tuple[Action, float]:
-        """The discard with the most worth less danger, and that worth."""
+        """The discard with the most worth less danger, and that worth (without `exact_worth`,
+        a lower bound of it: the choice is the same, and cheaper when only it is wanted)."""
         if len(discards) == 1:
             tile = discards[0].tile
             counts[tile] -= 1
@@ -497,13 +503,23 @@ class _Player:
         # the exact value of one-away hands is dear: it refines only the few best estimates
         scored.sort(key=itemgetter(0), reverse=True)
         if self.know.exact_one_away:
-            for index, (_, action) in enumerate(scored[:_REFINED]):
+
+            def refine(index: int) -> None:
+                action = scored[index][1]
                 tile = action.tile
                 if after[tile] == 1:
                     counts[tile] -= 1
                     worth = self.worth(counts, melds, base, tile)
                     counts[tile] += 1
                     scored[index] = (worth - dangers[tile], action)
+
+            # refining never lowers an estimate, so the first stays the choice (ties go to it)
+            # unless a refined later one overtakes it: only then, or for its worth, refine it
+            first = scored[0][0]
+            for index in range(1, min(_REFINED, len(scored))):
+                refine(index)
+            if exact_worth or any(scored[i][0] > first for i in range(1, len(scored))):
+                refine(0)
         score, action = max(scored, key=itemgetter(0))
         return action, score + dangers[action.tile]
 
