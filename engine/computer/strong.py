@@ -64,9 +64,6 @@ class _Plan:
     fan: int  # fan of the plan's own pattern (a flush, all pungs, seven pairs; 0 for any hand)
     honours: bool  # whether valued honour pungs add to it (a plan that keeps honours)
 
-    def moved(self, kind: int, delta: int) -> _Plan:
-        return _Plan(self.name, self.shape.moved(kind, delta), self.fan, self.honours)
-
 
 def choose(view: SeatView) -> Action:
     """The strong computer's choice; the view's seat must have a decision to make."""
@@ -119,6 +116,7 @@ class _Player:
         self.active = active
         # what scores depend on besides the tiles: keys of the per-hand caches
         self._context = (view.bonus[self.seat], self.seat, view.round_wind, self.void, active)
+        self._values: dict[float, float] = {}
 
     # ------------------------------------------------------------------ plans and worth
 
@@ -177,6 +175,12 @@ class _Player:
 
     def value(self, fan: float) -> float:
         """Points one win of this fan is worth to the winner, discard and self draw mixed."""
+        found = self._values.get(fan)
+        if found is None:
+            found = self._values[fan] = self._value(fan)
+        return found
+
+    def _value(self, fan: float) -> float:
         minimum = self.preset.min_fan
         payers = self.active - 1
         self_draw_fan = int(fan) + self.know.self_draw
@@ -214,11 +218,9 @@ class _Player:
         `base` are the plans of the full hand that `discarded` left (cheaper than anew);
         `exact` values a hand one exchange from ready by the ready hands it leads to.
         """
-        if base is None:
-            plans = self.plans(counts, melds)
-        else:
-            plans = [plan.moved(discarded, -1) for plan in base]
-        general = plans[0].shape
+        # a plan's shape after the discard is worked out only for plans that can pay
+        plans = self.plans(counts, melds) if base is None else base
+        general = plans[0].shape if base is None else plans[0].shape.moved(discarded, -1)
         one_away = 0.0
         if general.shanten == 0:
             ready = self.ready_worth(counts, melds)
@@ -231,14 +233,7 @@ class _Player:
         honour_fan, hope = self._honour_fan(counts, melds)
         minimum = self.preset.min_fan - self.know.self_draw
         best = live_line = 0.0
-        for plan in plans:
-            if plan.name == "pairs":
-                shanten = seven_pairs_shanten(
-                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
-                    self.preset.kong_as_two_pairs,
-                )
-            else:
-                shanten = plan.shape.shanten
+        for index, plan in enumerate(plans):
             fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
             extra = hope if plan.honours else 0
             if fan + extra < minimum:
@@ -247,9 +242,20 @@ class _Player:
             if value <= 0:
                 continue
             if plan.name == "pairs":  # a single held becomes a pair
+                shanten = seven_pairs_shanten(
+                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
+                    self.preset.kong_as_two_pairs,
+                )
                 live = sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
             else:
-                live, _ = plan.shape.improving(self.unseen)
+                if index == 0:
+                    shape = general
+                elif base is None:
+                    shape = plan.shape
+                else:
+                    shape = plan.shape.moved(discarded, -1)
+                shanten = shape.shanten
+                live, _ = shape.improving(self.unseen)
             best = max(best, value * self.chance(shanten, live))
             if shanten <= general.shanten + _LIVE_REACH:
                 live_line = _LIVE_BONUS
