@@ -62,8 +62,8 @@ def _component_of(key: tuple[int, ...], component: int, chows: bool) -> int:
 class _Facts:
     """What one component's counts lead to, worked out once per count pattern.
 
-    `id` is its table id; `drawn[p]` / `dropped[p]` the id with one more / one fewer tile at
-    position p (-1 where that cannot be: four held, or none); `near` the positions a drawn tile
+    `id` is its table id; `drawn_id(p)` / `dropped_id(p)` the id with one more / one fewer tile
+    at position p (-1 where that cannot be: four held, or none); `near` the positions a drawn tile
     could help (held kinds and, in a suit, those up to two ranks from one). The three suits read
     alike, so one pattern's facts serve each of them.
     """
@@ -78,16 +78,9 @@ class _Facts:
         # per (component, rest, sets, mask, empty): the kinds whose draw improves the shape
         self.improving: dict[tuple[int, int, int, int, bool], tuple[int, ...]] = {}
         self.id = _component_of(key, component, chows)
-        work = list(key)
-        drawn, dropped = [], []
-        for position, count in enumerate(key):
-            work[position] = count + 1
-            drawn.append(-1 if count >= 4 else _component_of(tuple(work), component, chows))
-            work[position] = count - 1
-            dropped.append(-1 if count <= 0 else _component_of(tuple(work), component, chows))
-            work[position] = count
-        self.drawn = tuple(drawn)
-        self.dropped = tuple(dropped)
+        # filled on demand: most neighbours of a pattern are never asked for
+        self.drawn: list[int | None] = [None] * len(key)
+        self.dropped: list[int | None] = [None] * len(key)
         near: set[int] = set()
         for position, count in enumerate(key):
             if not count:
@@ -97,6 +90,28 @@ class _Facts:
             else:
                 near.update(range(max(0, position - 2), min(8, position + 2) + 1))
         self.near = tuple(sorted(near))
+
+    def drawn_id(self, position: int) -> int:
+        """The table id with one more tile at `position` (-1 where four are held)."""
+        found = self.drawn[position]
+        if found is None:
+            found = self.drawn[position] = self._neighbour_id(position, 1)
+        return found
+
+    def dropped_id(self, position: int) -> int:
+        """The table id with one fewer tile at `position` (-1 where none is held)."""
+        found = self.dropped[position]
+        if found is None:
+            found = self.dropped[position] = self._neighbour_id(position, -1)
+        return found
+
+    def _neighbour_id(self, position: int, delta: int) -> int:
+        key = self.key
+        count = key[position] + delta
+        if not 0 <= count <= 4:
+            return -1
+        changed = (*key[:position], count, *key[position + 1 :])
+        return _component_of(changed, 3 if self.honours else 0, self.chows)
 
     def moved(self, position: int, delta: int) -> _Facts:
         """The facts of these counts with `delta` (+1 or -1) tiles at `position`."""
@@ -228,7 +243,7 @@ class PlanShape:
         if not self.masks[component] >> position & 1:
             return self.shanten
         facts = self.facts[component]
-        changed = (facts.drawn if delta > 0 else facts.dropped)[position]
+        changed = facts.drawn_id(position) if delta > 0 else facts.dropped_id(position)
         if changed < 0:
             return self.shanten + 1
         return self._distance(_merged_id(self.rests()[component], changed))
@@ -272,7 +287,7 @@ def _component_improving(
     for position in positions:
         if not mask >> position & 1:
             continue
-        changed = facts.drawn[position]
+        changed = facts.drawn_id(position)
         if changed >= 0 and _TABLES[_merged_id(rest, changed)][index] > now:
             found.append(start + position)
     return tuple(found)
