@@ -5,8 +5,9 @@
 Per preset and level it plays `--hands` consecutive hands of one session with computers of that
 level in every seat, as `mahjong-bot simulate` does, and prints hands per second of processor
 time (one core: time other programs take on a shared machine is left out) and of wall time, and
-the processor time of one decision on average. Levels run one after the other in one process, so
-a level run later finds the engine's shape tables warmer; the first level pays for filling them.
+the processor time of one decision inside the computer (the engine's own work left out). Levels
+run one after the other in one process, so a level run later finds the engine's shape tables
+warmer; the first level pays for filling them.
 The last lines are for the bar, one per preset and level: `hands_per_s[PRESET][LEVEL]: X` (of
 processor time).
 """
@@ -38,6 +39,7 @@ class Speed:
     decisions: int
     cpu_seconds: float
     wall_seconds: float
+    deciding_seconds: float  # processor time inside the computer
 
     @property
     def hands_per_s(self) -> float:
@@ -49,18 +51,22 @@ class Speed:
 
     @property
     def ms_per_decision(self) -> float:
-        return 1000 * self.cpu_seconds / self.decisions if self.decisions else 0.0
+        return 1000 * self.deciding_seconds / self.decisions if self.decisions else 0.0
 
 
 def measure(preset: Preset, level: str, hands: int, seed: int) -> Speed:
     """Play `hands` hands of one seeded session with `level` computers in every seat."""
     computer = computer_for(level)
     decisions = 0
+    deciding = 0.0
 
     def counted(state: HandState, seat: int) -> Action:
-        nonlocal decisions
+        nonlocal decisions, deciding
         decisions += 1
-        return computer(state, seat)
+        started = time.process_time()
+        action = computer(state, seat)
+        deciding += time.process_time() - started
+        return action
 
     session = Session(preset, seed)
     wall, cpu = time.perf_counter(), time.process_time()
@@ -69,7 +75,8 @@ def measure(preset: Preset, level: str, hands: int, seed: int) -> Speed:
         outcome = state.outcome()
         assert outcome is not None
         session.finish_hand(outcome)
-    return Speed(hands, decisions, time.process_time() - cpu, time.perf_counter() - wall)
+    cpu_seconds, wall_seconds = time.process_time() - cpu, time.perf_counter() - wall
+    return Speed(hands, decisions, cpu_seconds, wall_seconds, deciding)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,9 @@ agree with what they stand for (engine.shapes, a naive count, an uncached decomp
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,6 +15,9 @@ from engine.computer import knows
 from engine.computer.shape_tables import PlanShape, near_kinds, seven_pairs_shanten
 from engine.presets import PRESETS
 from engine.tiles import NUM_KINDS, counts_of, parse_tiles
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import computer_speed  # bench/computer_speed.py: simulate hands/s per level
 
 STRONG_PRESETS = sorted(p for p in PRESETS if knows(PRESETS[p].family))
 EVERY_KIND = frozenset(range(NUM_KINDS))
@@ -154,3 +160,14 @@ def test_remembered_readings_are_the_readings(counts: list[int]) -> None:
     assert first == expected
     first.clear()  # a caller changing its list changes nothing remembered
     assert decompose.decompositions(counts) == expected
+
+
+def test_the_speed_benchmark_prints_hands_per_second_per_level(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    speed = computer_speed.measure(PRESETS["sichuan-bb"], "easy", 2, seed=3)
+    assert speed.hands == 2 and speed.decisions > 40 and speed.hands_per_s > 0
+    computer_speed.main(["--preset", "sichuan-bb", "--hands", "1", "--level", "easy", "strong"])
+    out = capsys.readouterr().out
+    assert "hands_per_s[sichuan-bb][easy]: " in out
+    assert "hands_per_s[sichuan-bb][strong]: " in out
