@@ -380,12 +380,8 @@ class _Player:
             round_wind=self.view.round_wind,
             void_suit=self.void,
         )
-        key = (self.preset.id, ctx)
-        found = _SCORES.get(key)
-        if found is None:
-            if len(_SCORES) > 50_000:
-                _SCORES.clear()
-            found = _SCORES[key] = scoring.score(self.preset, ctx)
+        # not remembered here: the worth of a wait is (_wait_worth), and little else repeats
+        found = scoring.score(self.preset, ctx)
         return found if found.valid else None
 
     def holds_for_self_draw(self) -> bool:
@@ -634,7 +630,6 @@ class _Player:
         return next(a for a in legal if a.tiles == pick)
 
 
-_SCORES: dict[tuple[str, WinContext], scoring.Score] = {}
 _WAITS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
 _WAIT_WORTH: dict[tuple[object, ...], float] = {}
 _ONE_AWAY: dict[tuple[object, ...], tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]] = {}
