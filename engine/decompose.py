@@ -40,6 +40,22 @@ def decompositions(counts: Sequence[int]) -> list[Decomposition]:
     """
     if len(counts) != NUM_KINDS:
         raise ValueError(f"expected {NUM_KINDS} counts, got {len(counts)}")
+    # scoring reads the same tiles many times (a computer player scores a hand as a discard win
+    # and as a self draw, the loop checks every seat on every discard): remember the readings
+    key = tuple(counts)
+    found = _READINGS.get(key)
+    if found is None:
+        if len(_READINGS) >= _READINGS_LIMIT:
+            _READINGS.clear()
+        found = _READINGS[key] = tuple(_all_readings(key))
+    return list(found)
+
+
+_READINGS: dict[tuple[int, ...], tuple[Decomposition, ...]] = {}
+_READINGS_LIMIT = 20_000
+
+
+def _all_readings(counts: tuple[int, ...]) -> list[Decomposition]:
     if sum(counts) % 3 != 2:
         return []
     found: list[Decomposition] = []

@@ -7,6 +7,14 @@ per-suit tables of engine.shapes answer this too (a suit read without chows is w
 tables do), so this module reuses them through their lookup helpers; it is the one place the
 computer player touches engine.shapes' internals, kept small for when those change.
 
+Why it is fast: a hand is four *components* (three suits, the honours), each a table id of
+engine.shapes. What a component's counts lead to (its id, its ids after one more or one fewer tile
+of each kind, the kinds a draw could help) is worked out once per count pattern and shared by
+every hand holding it. A change of one kind changes one component, so a shape keeps, per
+component, the merge of the other three (its *rest*): a discard's shanten is one merge away, and
+the live tiles that improve a shape are found per component from its rest and its counts, a
+pair of facts that recurs across hands far more often than whole hands do.
+
 >>> from engine.tiles import counts_of, parse_tiles
 >>> counts = counts_of(parse_tiles("123m456m789m11p22s3z"))
 >>> PlanShape(counts, 4, keep=range(0, 9)).shanten  # a man flush: the 1p 1p 2s 2s 3z go
@@ -31,15 +39,13 @@ _merged_id = shapes._merged_id
 
 _STARTS = (0, 9, 18, 27)
 _ENDS = (9, 18, 27, 34)
+_COMPONENT_OF = (0,) * 9 + (1,) * 9 + (2,) * 9 + (3,) * 7
+_CACHE_LIMIT = 200_000
 
 
 def _honour_like(key: tuple[int, ...]) -> int:
     found = _HONOUR_IDS.get(key)
     return _fill_component_id(key, _HONOUR_IDS, False) if found is None else found
-
-
-def _component(counts: Sequence[int], component: int, chows: bool) -> int:
-    return _component_of(tuple(counts[_STARTS[component] : _ENDS[component]]), component, chows)
 
 
 def _component_of(key: tuple[int, ...], component: int, chows: bool) -> int:
@@ -53,27 +59,105 @@ def _component_of(key: tuple[int, ...], component: int, chows: bool) -> int:
     return _fill_component_id(key, _SUIT_IDS, True) if found is None else found
 
 
-def _drawn_ids(counts: Sequence[int], component: int, chows: bool) -> tuple[int, ...]:
-    """Per kind of a component, its table id once one more tile of that kind is held (-1 where
-    four are held): a component's counts recur across hands, so these are worked out once."""
-    key = tuple(counts[_STARTS[component] : _ENDS[component]])
-    cache_key = (key, component == 3, chows)
-    found = _DRAWN_IDS.get(cache_key)
-    if found is None:
-        ids = []
-        work = list(key)
+class _Facts:
+    """What one component's counts lead to, worked out once per count pattern.
+
+    `id` is its table id; `drawn_id(p)` / `dropped_id(p)` the id with one more / one fewer tile
+    at position p (-1 where that cannot be: four held, or none); `near` the positions a drawn tile
+    could help (held kinds and, in a suit, those up to two ranks from one). The three suits read
+    alike, so one pattern's facts serve each of them.
+    """
+
+    __slots__ = ("_moved", "chows", "drawn", "dropped", "honours", "id", "improving", "key", "near")
+
+    def __init__(self, key: tuple[int, ...], honours: bool, chows: bool) -> None:
+        self.key, self.honours, self.chows = key, honours, chows
+        component = 3 if honours else 0
+        # the facts of the counts one tile away, found once: [position * 2 + (delta > 0)]
+        self._moved: list[_Facts | None] = [None] * (2 * len(key))
+        # per (component, rest, sets, mask, empty): the kinds whose draw improves the shape
+        self.improving: dict[tuple[int, int, int, int, bool], tuple[int, ...]] = {}
+        self.id = _component_of(key, component, chows)
+        # filled on demand: most neighbours of a pattern are never asked for
+        self.drawn: list[int | None] = [None] * len(key)
+        self.dropped: list[int | None] = [None] * len(key)
+        near: set[int] = set()
         for position, count in enumerate(key):
-            if count >= 4:
-                ids.append(-1)
+            if not count:
                 continue
-            work[position] += 1
-            ids.append(_component_of(tuple(work), component, chows))
-            work[position] -= 1
-        found = _DRAWN_IDS[cache_key] = tuple(ids)
+            if honours:
+                near.add(position)
+            else:
+                near.update(range(max(0, position - 2), min(8, position + 2) + 1))
+        self.near = tuple(sorted(near))
+
+    def drawn_id(self, position: int) -> int:
+        """The table id with one more tile at `position` (-1 where four are held)."""
+        found = self.drawn[position]
+        if found is None:
+            found = self.drawn[position] = self._neighbour_id(position, 1)
+        return found
+
+    def dropped_id(self, position: int) -> int:
+        """The table id with one fewer tile at `position` (-1 where none is held)."""
+        found = self.dropped[position]
+        if found is None:
+            found = self.dropped[position] = self._neighbour_id(position, -1)
+        return found
+
+    def _neighbour_id(self, position: int, delta: int) -> int:
+        key = self.key
+        count = key[position] + delta
+        if not 0 <= count <= 4:
+            return -1
+        changed = (*key[:position], count, *key[position + 1 :])
+        return _component_of(changed, 3 if self.honours else 0, self.chows)
+
+    def moved(self, position: int, delta: int) -> _Facts:
+        """The facts of these counts with `delta` (+1 or -1) tiles at `position`."""
+        slot = 2 * position + (delta > 0)
+        found = self._moved[slot]
+        if found is None:
+            key = self.key
+            changed = (*key[:position], key[position] + delta, *key[position + 1 :])
+            found = self._moved[slot] = _facts(changed, 3 if self.honours else 0, self.chows)
+        return found
+
+
+def _facts(key: tuple[int, ...], component: int, chows: bool) -> _Facts:
+    cache_key = (key, component == 3, chows)
+    found = _FACTS.get(cache_key)
+    if found is None:
+        if len(_FACTS) > _CACHE_LIMIT:
+            _FACTS.clear()
+        found = _FACTS[cache_key] = _Facts(key, component == 3, chows)
     return found
 
 
-_DRAWN_IDS: dict[tuple[tuple[int, ...], bool, bool], tuple[int, ...]] = {}
+_FACTS: dict[tuple[tuple[int, ...], bool, bool], _Facts] = {}
+
+
+def _keep_masks(keep: frozenset[int]) -> tuple[int, int, int, int]:
+    """Per component, a bit per position for the kinds the plan keeps."""
+    found = _MASKS.get(keep)
+    if found is None:
+        masks = [0, 0, 0, 0]
+        for kind in keep:
+            if 0 <= kind < 34:
+                masks[_COMPONENT_OF[kind]] |= 1 << (kind - _STARTS[_COMPONENT_OF[kind]])
+        found = _MASKS[keep] = (masks[0], masks[1], masks[2], masks[3])
+    return found
+
+
+_MASKS: dict[frozenset[int], tuple[int, int, int, int]] = {}
+# The facts hold engine.shapes' table ids, which engine.shapes.clear_caches() gives out anew: its
+# first table tells whether the ids known here are still the ones it uses.
+_tables_seen: list[tuple[int, ...] | None] = [None]
+
+
+def _forget_tables() -> None:
+    _FACTS.clear()
+    _tables_seen[0] = _TABLES[0] if _TABLES else None
 
 
 class PlanShape:
@@ -84,110 +168,142 @@ class PlanShape:
     entered (+1) or left (−1) the hand. Tiles of kinds outside `keep` never count.
     """
 
-    __slots__ = ("chows", "counts", "ids", "keep", "sets", "shanten")
+    __slots__ = ("_kinds", "_rests", "chows", "facts", "keep", "masks", "sets", "shanten")
 
     def __init__(
         self, counts: Sequence[int], sets: int, keep: Iterable[int], *, chows: bool = True
     ) -> None:
-        kept = frozenset(keep)
+        if (_TABLES[0] if _TABLES else None) is not _tables_seen[0]:
+            _forget_tables()
+        kept = keep if isinstance(keep, frozenset) else frozenset(keep)
         self.keep = kept
-        self.counts = [c if kind in kept else 0 for kind, c in enumerate(counts)]
+        self.masks = masks = _keep_masks(kept)
         self.sets = sets
         self.chows = chows
-        self.ids = [_component(self.counts, k, chows) for k in range(4)]
-        self.shanten = self._distance(self.ids)
-
-    def _distance(self, ids: list[int]) -> int:
+        keys = []
+        for component in range(4):
+            start, mask = _STARTS[component], masks[component]
+            part = counts[start : _ENDS[component]]
+            if mask == (1 << len(part)) - 1:
+                keys.append(tuple(part))
+            else:
+                keys.append(tuple(c if mask >> p & 1 else 0 for p, c in enumerate(part)))
+        self.facts = [_facts(key, component, chows) for component, key in enumerate(keys)]
+        self._rests: tuple[int, int, int, int] | None = None
+        self._kinds: tuple[int, ...] | None = None
+        ids = [facts.id for facts in self.facts]
         whole = _merged_id(_merged_id(_merged_id(ids[0], ids[1]), ids[2]), ids[3])
+        self.shanten = self._distance(whole)
+
+    @property
+    def counts(self) -> list[int]:
+        """The kept counts, 34 long."""
+        return [c for facts in self.facts for c in facts.key]
+
+    def _distance(self, whole: int) -> int:
         return 3 * self.sets + 1 - _TABLES[whole][self.sets * 2 + 1]
 
+    def rests(self) -> tuple[int, int, int, int]:
+        """Per component, the table id of the other three merged."""
+        rests = self._rests
+        if rests is None:
+            a, b, c, h = (facts.id for facts in self.facts)
+            ab, ch = _merged_id(a, b), _merged_id(c, h)
+            rests = self._rests = (
+                _merged_id(b, ch),
+                _merged_id(a, ch),
+                _merged_id(ab, h),
+                _merged_id(ab, c),
+            )
+        return rests
+
     def moved(self, kind: int, delta: int) -> PlanShape:
-        """The same plan once `delta` tiles of `kind` have entered or left the hand."""
+        """The same plan once `delta` (+1 or -1) tiles of `kind` have entered or left the hand."""
+        component = _COMPONENT_OF[kind]
+        position = kind - _STARTS[component]
+        if not self.masks[component] >> position & 1:
+            return self
         new = PlanShape.__new__(PlanShape)
-        new.keep, new.sets, new.chows = self.keep, self.sets, self.chows
-        new.counts = list(self.counts)
-        new.ids = list(self.ids)
-        new.shanten = self.shanten
-        if kind in self.keep:
-            new.counts[kind] += delta
-            component = 3 if kind >= 27 else kind // 9
-            new.ids[component] = _component(new.counts, component, self.chows)
-            new.shanten = new._distance(new.ids)
+        new.keep, new.masks, new.sets, new.chows = self.keep, self.masks, self.sets, self.chows
+        facts = self.facts[component].moved(position, delta)
+        new.facts = list(self.facts)
+        new.facts[component] = facts
+        new._kinds = None
+        # the other three components are as they were: so is their merge
+        rest = self.rests()[component]
+        new._rests = None
+        new.shanten = new._distance(_merged_id(rest, facts.id))
         return new
 
     def after(self, kind: int, delta: int) -> int:
-        """The plan's shanten with `delta` more tiles of `kind` (a kind outside the plan: as is)."""
-        if kind not in self.keep:
+        """The plan's shanten with `delta` (+1 or -1) more tiles of `kind` (a kind outside the
+        plan: as is; a count that would leave 0-4: one worse)."""
+        component = _COMPONENT_OF[kind]
+        position = kind - _STARTS[component]
+        if not self.masks[component] >> position & 1:
             return self.shanten
-        counts = self.counts
-        if not 0 <= counts[kind] + delta <= 4:
+        facts = self.facts[component]
+        changed = facts.drawn_id(position) if delta > 0 else facts.dropped_id(position)
+        if changed < 0:
             return self.shanten + 1
-        counts[kind] += delta
-        try:
-            component = 3 if kind >= 27 else kind // 9
-            ids = list(self.ids)
-            ids[component] = _component(counts, component, self.chows)
-            return self._distance(ids)
-        finally:
-            counts[kind] -= delta
-
-    def _near(self) -> list[int]:
-        """Kinds a drawn tile could help: held kinds and their neighbours within the plan."""
-        if not any(self.counts):
-            return sorted(self.keep)
-        return near_kinds(self.counts, self.keep)
+        return self._distance(_merged_id(self.rests()[component], changed))
 
     def improving(self, unseen: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         """Live copies (per `unseen`) of kinds that bring a 3n+1 hand closer, and those kinds."""
-        key = (tuple(self.counts), self.sets, self.chows, self.keep)
-        kinds = _IMPROVING.get(key)
+        kinds = self._kinds
         if kinds is None:
-            if len(_IMPROVING) > _CACHE_LIMIT:
-                _IMPROVING.clear()
-            kinds = _IMPROVING[key] = self._improving_kinds()
+            kinds = self._kinds = self._improving_kinds()
         return sum([unseen[kind] for kind in kinds]), kinds
 
     def _improving_kinds(self) -> tuple[int, ...]:
-        counts, ids, sets, chows = self.counts, self.ids, self.sets, self.chows
-        # a drawn tile changes one component: merge the other three once per component
-        rests = (
-            _merged_id(_merged_id(ids[1], ids[2]), ids[3]),
-            _merged_id(_merged_id(ids[0], ids[2]), ids[3]),
-            _merged_id(_merged_id(ids[0], ids[1]), ids[3]),
-            _merged_id(_merged_id(ids[0], ids[1]), ids[2]),
-        )
-        target = 3 * sets + 1 - self.shanten  # overlap to beat
-        index = sets * 2 + 1
-        found = []
-        drawn: dict[int, tuple[int, ...]] = {}
-        for kind in self._near():
-            if counts[kind] >= 4:
+        rests, masks, sets = self.rests(), self.masks, self.sets
+        empty = not any(any(facts.key) for facts in self.facts)
+        found: tuple[int, ...] = ()
+        for component, facts in enumerate(self.facts):
+            mask = masks[component]
+            if not mask:
                 continue
-            component = 3 if kind >= 27 else kind // 9
-            ids_after = drawn.get(component)
-            if ids_after is None:
-                ids_after = drawn[component] = _drawn_ids(counts, component, chows)
-            changed = ids_after[kind - _STARTS[component]]
-            if _TABLES[_merged_id(rests[component], changed)][index] > target:
-                found.append(kind)
-        return tuple(found)
+            cache_key = (component, rests[component], sets, mask, empty)
+            kinds = facts.improving.get(cache_key)
+            if kinds is None:
+                kinds = facts.improving[cache_key] = _component_improving(
+                    facts, component, rests[component], sets, mask, empty
+                )
+            if kinds:
+                found += kinds
+        return found
 
 
-_IMPROVING: dict[tuple[object, ...], tuple[int, ...]] = {}
-_CACHE_LIMIT = 200_000
+def _component_improving(
+    facts: _Facts, component: int, rest: int, sets: int, mask: int, empty: bool
+) -> tuple[int, ...]:
+    """Kinds of one component whose draw raises the best overlap of the whole shape; the other
+    components are `rest` (a drawn tile changes only its own component)."""
+    index = sets * 2 + 1
+    now = _TABLES[_merged_id(rest, facts.id)][index]
+    start = _STARTS[component]
+    positions = range(len(facts.key)) if empty else facts.near
+    found = []
+    for position in positions:
+        if not mask >> position & 1:
+            continue
+        changed = facts.drawn_id(position)
+        if changed >= 0 and _TABLES[_merged_id(rest, changed)][index] > now:
+            found.append(start + position)
+    return tuple(found)
 
 
 def near_kinds(counts: Sequence[int], keep: frozenset[int]) -> list[int]:
-    near: set[int] = set()
-    for kind, count in enumerate(counts):
-        if not count:
+    """Kinds a drawn tile could help, in order: held kinds and, in a suit, those up to two ranks
+    from a held one, among `keep`."""
+    near: list[int] = []
+    for component in range(4):
+        start = _STARTS[component]
+        key = tuple(counts[start : _ENDS[component]])
+        if not any(key):
             continue
-        if kind >= 27:
-            near.add(kind)
-            continue
-        rank = kind % 9
-        near.update(range(kind - min(rank, 2), kind + min(8 - rank, 2) + 1))
-    return sorted(near & keep)
+        near.extend(start + p for p in _facts(key, component, True).near if start + p in keep)
+    return near
 
 
 def seven_pairs_shanten(counts: Sequence[int], kong_as_two_pairs: bool) -> int:

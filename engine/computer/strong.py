@@ -64,9 +64,6 @@ class _Plan:
     fan: int  # fan of the plan's own pattern (a flush, all pungs, seven pairs; 0 for any hand)
     honours: bool  # whether valued honour pungs add to it (a plan that keeps honours)
 
-    def moved(self, kind: int, delta: int) -> _Plan:
-        return _Plan(self.name, self.shape.moved(kind, delta), self.fan, self.honours)
-
 
 def choose(view: SeatView) -> Action:
     """The strong computer's choice; the view's seat must have a decision to make."""
@@ -119,6 +116,7 @@ class _Player:
         self.active = active
         # what scores depend on besides the tiles: keys of the per-hand caches
         self._context = (view.bonus[self.seat], self.seat, view.round_wind, self.void, active)
+        self._values: dict[float, float] = {}
 
     # ------------------------------------------------------------------ plans and worth
 
@@ -177,6 +175,12 @@ class _Player:
 
     def value(self, fan: float) -> float:
         """Points one win of this fan is worth to the winner, discard and self draw mixed."""
+        found = self._values.get(fan)
+        if found is None:
+            found = self._values[fan] = self._value(fan)
+        return found
+
+    def _value(self, fan: float) -> float:
         minimum = self.preset.min_fan
         payers = self.active - 1
         self_draw_fan = int(fan) + self.know.self_draw
@@ -214,11 +218,9 @@ class _Player:
         `base` are the plans of the full hand that `discarded` left (cheaper than anew);
         `exact` values a hand one exchange from ready by the ready hands it leads to.
         """
-        if base is None:
-            plans = self.plans(counts, melds)
-        else:
-            plans = [plan.moved(discarded, -1) for plan in base]
-        general = plans[0].shape
+        # a plan's shape after the discard is worked out only for plans that can pay
+        plans = self.plans(counts, melds) if base is None else base
+        general = plans[0].shape if base is None else plans[0].shape.moved(discarded, -1)
         one_away = 0.0
         if general.shanten == 0:
             ready = self.ready_worth(counts, melds)
@@ -231,14 +233,7 @@ class _Player:
         honour_fan, hope = self._honour_fan(counts, melds)
         minimum = self.preset.min_fan - self.know.self_draw
         best = live_line = 0.0
-        for plan in plans:
-            if plan.name == "pairs":
-                shanten = seven_pairs_shanten(
-                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
-                    self.preset.shape_rules.kong_as_two_pairs,
-                )
-            else:
-                shanten = plan.shape.shanten
+        for index, plan in enumerate(plans):
             fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
             extra = hope if plan.honours else 0
             if fan + extra < minimum:
@@ -247,9 +242,20 @@ class _Player:
             if value <= 0:
                 continue
             if plan.name == "pairs":  # a single held becomes a pair
+                shanten = seven_pairs_shanten(
+                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
+                    self.preset.shape_rules.kong_as_two_pairs,
+                )
                 live = sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
             else:
-                live, _ = plan.shape.improving(self.unseen)
+                if index == 0:
+                    shape = general
+                elif base is None:
+                    shape = plan.shape
+                else:
+                    shape = plan.shape.moved(discarded, -1)
+                shanten = shape.shanten
+                live, _ = shape.improving(self.unseen)
             best = max(best, value * self.chance(shanten, live))
             if shanten <= general.shanten + _LIVE_REACH:
                 live_line = _LIVE_BONUS
@@ -261,57 +267,66 @@ class _Player:
 
     def ready_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
         """A ready hand, valued exactly: each live wait scored as a discard win and a self draw."""
-        value, live = self._ready_value(self._wait_values(counts, melds))
+        value, live = self._ready_value(tuple(counts), melds)
         if not live:
             return _DEAD_READY
         return value * self.chance(0, live) + _LIVE_BONUS
 
-    def _ready_value(self, waits: tuple[tuple[Tile, float], ...]) -> tuple[float, int]:
-        """The mean points of a ready hand's live winning tiles, and how many are live."""
+    def _ready_value(self, hand: tuple[int, ...], melds: tuple[Meld, ...]) -> tuple[float, int]:
+        """The mean points of a ready hand's live winning tiles, and how many are live.
+
+        Only live waits are scored (a wait with no copy left adds nothing), each once per hand.
+        """
         live = 0
         value = 0.0
-        for tile, worth in waits:
-            copies = self.unseen[tile]
-            if copies > 0 and worth:
-                live += copies
-                value += copies * worth
+        unseen = self.unseen
+        for tile in self._waits(hand):
+            copies = unseen[tile]
+            if copies > 0:
+                worth = self._wait_worth(hand, melds, tile)
+                if worth:
+                    live += copies
+                    value += copies * worth
         return (value / live if live else 0.0), live
 
-    def _wait_values(
-        self, counts: list[int], melds: tuple[Meld, ...]
-    ) -> tuple[tuple[Tile, float], ...]:
-        """Each wait of a ready hand with its points, discard win and self draw mixed."""
-        key = (self.preset.id, "waits", tuple(counts), melds, *self._context)
+    def _waits(self, hand: tuple[int, ...]) -> tuple[Tile, ...]:
+        """The waits of a ready hand's concealed counts that this seat may win on."""
+        key = (self.preset.id, self.void, hand)
         found = _WAITS.get(key)
-        if found is not None:
-            return found
-        payers = self.active - 1
-        values = []
-        for tile in shapes.waits(counts, self.options):
-            if tile not in self.allowed:
-                continue
-            on_discard = self._score(counts, melds, tile, WinBy.DISCARD)
-            self_draw = self._score(counts, melds, tile, WinBy.SELF_DRAW)
-            worth = 0.0
+        if found is None:
+            if len(_WAITS) > _CACHE_LIMIT:
+                _WAITS.clear()
+            allowed = self.allowed
+            waits = shapes.waits(hand, self.options)
+            found = _WAITS[key] = tuple(tile for tile in waits if tile in allowed)
+        return found
+
+    def _wait_worth(self, hand: tuple[int, ...], melds: tuple[Meld, ...], tile: Tile) -> float:
+        """The points of winning a ready hand on `tile`, discard win and self draw mixed."""
+        key = (self.preset.id, hand, melds, tile, *self._context)
+        found = _WAIT_WORTH.get(key)
+        if found is None:
+            if len(_WAIT_WORTH) > _CACHE_LIMIT:
+                _WAIT_WORTH.clear()
+            on_discard = self._score(hand, melds, tile, WinBy.DISCARD)
+            self_draw = self._score(hand, melds, tile, WinBy.SELF_DRAW)
+            found = 0.0
             if self_draw is not None:
-                worth += 0.35 * payers * self_draw.points["each"]
+                found += 0.35 * (self.active - 1) * self_draw.points["each"]
             if on_discard is not None:
-                worth += 0.65 * on_discard.points["discarder"]
-            values.append((tile, worth))
-        if len(_WAITS) > _CACHE_LIMIT:
-            _WAITS.clear()
-        found = _WAITS[key] = tuple(values)
+                found += 0.65 * on_discard.points["discarder"]
+            _WAIT_WORTH[key] = found
         return found
 
     def one_away_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
         """A hand one exchange from ready, valued by the ready hands its live draws lead to."""
         live = 0
         value = 0.0
-        for tile, readies in self._one_away(counts, melds):
+        for tile, readies in self._one_away(tuple(counts)):
             copies = self.unseen[tile]
             if copies <= 0:
                 continue
-            best = max(self._ready_value(waits)[0] for waits in readies)
+            best = max(self._ready_value(ready, melds)[0] for ready in readies)
             if best > 0:
                 live += copies
                 value += copies * best
@@ -320,14 +335,16 @@ class _Player:
         return value / live * self.chance(1, live) + _LIVE_BONUS
 
     def _one_away(
-        self, counts: list[int], melds: tuple[Meld, ...]
-    ) -> tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]:
-        """Per draw that makes the hand ready, the waits of each ready hand it allows."""
-        key = (self.preset.id, "one_away", tuple(counts), melds, *self._context)
+        self, hand: tuple[int, ...]
+    ) -> tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]:
+        """Per draw that makes the hand ready, the concealed counts of each ready hand it allows
+        (shapes only: shared by every seat and hand holding these tiles)."""
+        key = (self.preset.id, self.void, hand)
         found = _ONE_AWAY.get(key)
         if found is not None:
             return found
         entries = []
+        counts = list(hand)
         held = [kind for kind, c in enumerate(counts) if c]
         for tile in near_kinds(counts, self.allowed):
             if counts[tile] >= 4:
@@ -339,7 +356,7 @@ class _Player:
                 for out in {*held, tile}:
                     if counts[out] and exchange.after(out) == 0:
                         counts[out] -= 1
-                        readies.append(self._wait_values(counts, melds))
+                        readies.append(tuple(counts))
                         counts[out] += 1
                 entries.append((tile, tuple(readies)))
             counts[tile] -= 1
@@ -349,7 +366,7 @@ class _Player:
         return found
 
     def _score(
-        self, counts: list[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
+        self, counts: Sequence[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
     ) -> scoring.Score | None:
         concealed = [k for k, c in enumerate(counts) for _ in range(c)]
         concealed.append(tile)
@@ -363,12 +380,8 @@ class _Player:
             round_wind=self.view.round_wind,
             void_suit=self.void,
         )
-        key = (self.preset.id, ctx)
-        found = _SCORES.get(key)
-        if found is None:
-            if len(_SCORES) > 50_000:
-                _SCORES.clear()
-            found = _SCORES[key] = scoring.score(self.preset, ctx)
+        # not remembered here: the worth of a wait is (_wait_worth), and little else repeats
+        found = scoring.score(self.preset, ctx)
         return found if found.valid else None
 
     def holds_for_self_draw(self) -> bool:
@@ -461,7 +474,7 @@ class _Player:
         if self.view.locked[self.seat]:
             # a locked hand is offered only kongs that keep its waits: each pays, so take it
             return kongs[0] if kongs else discards[0]
-        best, best_worth = self.best_discard(counts, melds, discards)
+        best, best_worth = self.best_discard(counts, melds, discards, exact_worth=bool(kongs))
         for kong in kongs:
             worth = self._kong_worth(counts, melds, kong)
             if worth >= best_worth * 0.95:
@@ -469,9 +482,15 @@ class _Player:
         return best
 
     def best_discard(
-        self, counts: list[int], melds: tuple[Meld, ...], discards: Sequence[Action]
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        discards: Sequence[Action],
+        *,
+        exact_worth: bool = True,
     ) -> tuple[Action, float]:
-        """The discard with the most worth less danger, and that worth."""
+        """The discard with the most worth less danger, and that worth (without `exact_worth`,
+        a lower bound of it: the choice is the same, and cheaper when only it is wanted)."""
         if len(discards) == 1:
             tile = discards[0].tile
             counts[tile] -= 1
@@ -497,13 +516,23 @@ class _Player:
         # the exact value of one-away hands is dear: it refines only the few best estimates
         scored.sort(key=itemgetter(0), reverse=True)
         if self.know.exact_one_away:
-            for index, (_, action) in enumerate(scored[:_REFINED]):
+
+            def refine(index: int) -> None:
+                action = scored[index][1]
                 tile = action.tile
                 if after[tile] == 1:
                     counts[tile] -= 1
                     worth = self.worth(counts, melds, base, tile)
                     counts[tile] += 1
                     scored[index] = (worth - dangers[tile], action)
+
+            # refining never lowers an estimate, so the first stays the choice (ties go to it)
+            # unless a refined later one overtakes it: only then, or for its worth, refine it
+            first = scored[0][0]
+            for index in range(1, min(_REFINED, len(scored))):
+                refine(index)
+            if exact_worth or any(scored[i][0] > first for i in range(1, len(scored))):
+                refine(0)
         score, action = max(scored, key=itemgetter(0))
         return action, score + dangers[action.tile]
 
@@ -601,11 +630,9 @@ class _Player:
         return next(a for a in legal if a.tiles == pick)
 
 
-_SCORES: dict[tuple[str, WinContext], scoring.Score] = {}
-_WAITS: dict[tuple[object, ...], tuple[tuple[Tile, float], ...]] = {}
-_ONE_AWAY: dict[
-    tuple[object, ...], tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]
-] = {}
+_WAITS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
+_WAIT_WORTH: dict[tuple[object, ...], float] = {}
+_ONE_AWAY: dict[tuple[object, ...], tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]] = {}
 _CACHE_LIMIT = 100_000
 
 
