@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.runtime import LiveTable, TableError
-from bot.runtime.computers import LEVELS
+from bot.runtime.computers import DEFAULT_LEVEL, LEVELS
 from bot.runtime.manager import seat_count_for
 from engine.presets import (
     PLANNED_PRESETS,
@@ -97,7 +97,7 @@ def check_create(
     name: str,
     *,
     players: int | None = None,
-    level: str = "easy",
+    level: str = DEFAULT_LEVEL,
 ) -> Preset:
     """Check /mahjong create's options together; return the preset."""
     preset = check_preset(preset_id)
