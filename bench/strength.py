@@ -16,7 +16,8 @@ decision function only). A hand at a wall draw is *near ready* when it is ready 
 from ready; it is *dead* when near ready but no completion can reach the preset's minimum (or win
 at all), even by self draw, within two more tiles: one exchange and the winning tile (for a ready
 hand: its waits, or the waits of a hand one exchange away). The dead-hand rate is dead /
-near-ready hands at wall draws.
+near-ready hands at wall draws; hands with wilds (redwild, hubei-laizi) are not judged: the
+referee reads shapes without jokers.
 
 `--min-fan M` plays the presets whose tables choose a minimum (hk-fw2: 0-3) at that minimum; the
 others keep theirs.
@@ -73,7 +74,7 @@ class SideStats:
         self.wins += 1 if own else 0
         self.win_fans += [w.score.fan for w in own]
         self.deal_ins += 1 if any(w.discarder == seat for w in outcome.wins) else 0
-        if not own and state.wall_left == 0:
+        if not own and state.wall_left == 0 and not state.wild_kinds:
             verdict = hand_verdict(state, seat)
             if verdict != "far":
                 self.near_ready += 1

@@ -37,6 +37,20 @@ def test_levels_name_the_easy_and_strong_players() -> None:
         computer_for("grandmaster")
 
 
+def test_tables_people_create_seat_the_strong_computer_and_play_offers_it_first() -> None:
+    from bot.cli import _parser
+    from bot.runtime import LiveTable
+    from bot.runtime.computers import DEFAULT_LEVEL
+    from data import TableOptions
+
+    assert DEFAULT_LEVEL == "strong"
+    assert _parser().parse_args(["play"]).level == "strong"
+    assert _parser().parse_args(["simulate", "--preset", HKOS.id]).level == "easy"
+    # a table stored before tables named their level was played by the easy computer
+    stored = LiveTable(1, HKOS, TableOptions(extra={"seat_count": 4}))
+    assert stored.level == "easy" and stored.computer is choose_action
+
+
 @pytest.mark.parametrize("preset_id", PRESET_IDS)
 def test_strong_players_finish_whole_sessions_legally(preset_id: str) -> None:
     # apply() raises on any illegal action, and play_out on a hand that does not end

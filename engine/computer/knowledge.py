@@ -8,18 +8,19 @@ tile that cannot win, a win paid by more than one seat), the entry names a small
 that the decision code asks; a family without it plays as the others do.
 
 `knowledge_for_table(preset)` is the entry for one table: a family whose minimum is a table
-option (hk-fw2's 0-3, hubei-laizi's `no_minimum`) plays a high minimum as Old Style does.
+option may tune its entry to it (hubei-laizi's `no_minimum`). The values chosen by measurement
+(`step`, `danger_share`, the call margins, `honour_hope`) were compared with bench/strength.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.scoring import fourwinds, hk3fan, hkos, sichuan, taiwan
 from engine.scoring.base import Score, WinBy, WinContext
-from engine.tiles import Tile
+from engine.tiles import Meld, Tile
 
 if TYPE_CHECKING:
     from engine.presets import Preset
@@ -73,8 +74,12 @@ class FamilyKnowledge:
     # what a win pays the winner in all, from its score (None: the discarder's payment on a
     # discard, each payer's times the payers on a self draw)
     gain: Callable[[Score, WinBy, int], float] | None = None
-    # fan the seat already holds beyond its tiles' patterns (hubei-laizi: its kongs)
-    seat_fan: Callable[[SeatView], int] | None = None
+    # fan a seat with these melds holds beyond its tiles' patterns (hubei-laizi: its kongs,
+    # melded and set down)
+    seat_fan: Callable[[SeatView, tuple[Meld, ...]], int] | None = None
+    # what a seat with these melds (and this much more fan set down) expects to pay others'
+    # wins, where a loser's own fan raises its payment (hubei-laizi); None: it does not
+    exposure: Callable[[SeatView, tuple[Meld, ...], int], float] | None = None
     # the fan a win of this seat needs (None: the preset's minimum)
     minimum: Callable[[SeatView], int] | None = None
     # further facts scoring needs to value a win of this seat, with tiles it is about to set
@@ -135,13 +140,6 @@ def _fourwinds_gain(score: Score, by: WinBy, payers: int) -> float:
     if by is WinBy.SELF_DRAW:
         return payers * points["each"]
     return points["discarder"] + (payers - 1) * points["others"]
-
-
-def _fourwinds_tune(know: FamilyKnowledge, preset: Preset) -> FamilyKnowledge:
-    """A high table minimum plays as Old Style: far but valuable plans, every call checked."""
-    if preset.min_fan >= 2:
-        return replace(know, step=0.25, danger_share=0.002, exact_one_away=True)
-    return know
 
 
 def _taiwan_pay(tai: int) -> tuple[int, int]:
@@ -227,12 +225,14 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
         ready_per_meld=0.18,
         opponent_value=8.0,
         flush_value=32.0,
-        step=0.15,
-        danger_share=0.005,
-        exact_one_away=False,
+        # payments double with each faan up to 3 and more: far but valuable plans are worth
+        # aiming at as in Old Style, with or without the table's minimum (measured at 0 and 3)
+        step=0.25,
+        danger_share=0.002,
+        exact_one_away=True,
         offered_safe=True,
+        honour_hope=(0.6, 0.3),
         gain=_fourwinds_gain,
-        tune=_fourwinds_tune,
     ),
     "taiwan": FamilyKnowledge(
         pure_flush=taiwan.TAI["full_flush"],
@@ -253,6 +253,11 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
         exact_one_away=False,
         closed_hand=taiwan.TAI["closed_hand"],
         offered_safe=True,
+        # honour pungs are most hands' tai; a win pays 1 + tai, so a quick call is worth its
+        # cost (measured with bench/strength.py: these gained the most)
+        honour_hope=(0.6, 0.3),
+        call_margin=1.0,
+        call_floor=0.0,
     ),
     # self draw only: no discard is ever dangerous, and the horse mirrors payments whatever
     # is played (it does not change play)
@@ -273,6 +278,9 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
         step=0.15,
         danger_share=0.0,
         exact_one_away=False,
+        # the first self draw ends the hand: a call that speeds it up is taken
+        call_margin=1.0,
+        call_floor=0.0,
     ),
     # self draw only, the red dragons wild: kept (each is any tile), a win pays the same
     # whatever its shape, twice without a red dragon
@@ -294,6 +302,8 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
         danger_share=0.0,
         exact_one_away=False,
         no_wild=1,
+        call_margin=1.0,
+        call_floor=0.0,
     ),
 }
 

@@ -43,9 +43,9 @@ def _kong_fan(view: SeatView, seat: int, melds: Sequence[Meld]) -> int:
     return sum(hubei.FAN[pid] * times for pid, times in found)
 
 
-def seat_fan(view: SeatView) -> int:
-    """The fan this seat's kongs (set down and melded) already bring to any win of its own."""
-    return _kong_fan(view, view.seat, view.melds[view.seat])
+def seat_fan(view: SeatView, melds: tuple[Meld, ...]) -> int:
+    """The fan this seat's kongs (set down, and melded in `melds`) bring to any win of its own."""
+    return _kong_fan(view, view.seat, melds)
 
 
 def loser_fan(view: SeatView, seat: int) -> int:
@@ -53,6 +53,22 @@ def loser_fan(view: SeatView, seat: int) -> int:
     extra point on a big win aside)."""
     melds = view.melds[seat]
     return _kong_fan(view, seat, melds) + (1 if hubei.is_open(melds) else 0)
+
+
+# others' wins, as a loser sees them: about one hand in three another seat wins and this one
+# pays, a typical winner's fan is 2, and the silver cap stops the payment at 30
+OTHERS_WIN = 0.2
+WINNER_FAN = 2
+
+
+def exposure(view: SeatView, melds: tuple[Meld, ...], set_down_fan: int) -> float:
+    """What this seat expects to pay others' wins for the rest of the hand: each of its kongs
+    (and an open hand) doubles that payment, so a kong or a call costs as well as it brings."""
+    fan = _kong_fan(view, view.seat, melds) + set_down_fan + (1 if hubei.is_open(melds) else 0)
+    payment = min(hubei.SILVER, hubei.BASE * 2 ** (WINNER_FAN + fan))
+    dealt = view.preset.hand_size * view.seat_count + 1
+    left = view.wall_left / max(1, len(view.preset.wall) - dealt)
+    return OTHERS_WIN * payment * min(1.0, left)
 
 
 def minimum(view: SeatView) -> int:
@@ -98,9 +114,11 @@ def _tune(know: FamilyKnowledge, preset: Preset) -> FamilyKnowledge:
 
 
 KNOWLEDGE = FamilyKnowledge(
-    pure_flush=hubei.FAN["full_flush"],
+    # a big win is paid by every other player even on a discard, the discarder adding 1 fan:
+    # worth a fan more than its own to a plan
+    pure_flush=hubei.FAN["full_flush"] + 1,
     half_flush=0,
-    all_pungs=hubei.FAN["all_pungs"],
+    all_pungs=hubei.FAN["all_pungs"] + 1,
     seven_pairs=0,
     root=0,
     honour_pung=0,
@@ -121,6 +139,7 @@ KNOWLEDGE = FamilyKnowledge(
     offered_safe=True,
     gain=gain,
     seat_fan=seat_fan,
+    exposure=exposure,
     minimum=minimum,
     context=context,
     tune=_tune,

@@ -123,8 +123,7 @@ class _Player:
             for tile in (*DRAGONS, seat_wind, round_wind):
                 self.valued[tile] += self.know.honour_pung
         self.bonus_fan = self.know.bonus_fan(view.bonus[self.seat], self.seat)
-        if self.know.seat_fan is not None:
-            self.bonus_fan += self.know.seat_fan(view)
+        self._seat_fans: dict[tuple[Meld, ...], int] = {}
         self.minimum = self.preset.min_fan if self.know.minimum is None else self.know.minimum(view)
         self.active = active
         # a table's options change its scores (a minimum), so the caches tell tables apart
@@ -266,6 +265,8 @@ class _Player:
         elif exact and general_shanten == 1 and self.know.exact_one_away:
             one_away = self.one_away_worth(counts, melds)
         fixed = self.bonus_fan + self._roots(counts, melds) + self._hand_fan(melds, jokers)
+        if self.know.seat_fan is not None:
+            fixed += self._seat_fan(melds)
         honour_fan, hope = self._honour_fan(counts, melds)
         minimum = self.minimum - self.know.self_draw
         best = live_line = 0.0
@@ -304,6 +305,14 @@ class _Player:
         # what any live plan is worth
         live, _ = general.improving(self.unseen)
         return best + 0.0001 * self.chance(general_shanten, live + self.wild_live)
+
+    def _seat_fan(self, melds: tuple[Meld, ...]) -> int:
+        """The family's fan of this seat's kongs with these melds (hubei-laizi), worked out once."""
+        found = self._seat_fans.get(melds)
+        if found is None:
+            assert self.know.seat_fan is not None
+            found = self._seat_fans[melds] = self.know.seat_fan(self.view, melds)
+        return found
 
     def _jokers(self, counts: Sequence[int]) -> int:
         """Wilds held (0 where the preset has none)."""
@@ -351,7 +360,7 @@ class _Player:
         self_share = 0.35 if self.preset.discard_wins else 1.0
         values = []
         for tile in self._waits(counts):
-            if tile not in self.allowed and tile not in self.wilds:
+            if (tile not in self.allowed and tile not in self.wilds) or counts[tile] >= 4:
                 continue
             on_discard = None
             if self.preset.discard_wins:
@@ -564,6 +573,7 @@ class _Player:
         best, best_worth = self.best_discard(counts, melds, discards)
         if wild_kongs and self.know.wild_kong_fan and best.tile not in self.wilds:
             worth = self._wild_kong_worth(counts, melds, wild_kongs[0].tile)
+            worth -= self.exposure(melds, self.know.wild_kong_fan) - self.exposure(melds)
             if worth > best_worth:
                 return wild_kongs[0]
         for kong in kongs:
@@ -641,7 +651,15 @@ class _Player:
         pays = self.kong_income(
             MeldKind.CONCEALED_KONG if kong.kind is _CONCEALED_KONG else MeldKind.ADDED_KONG, None
         )
-        return self.worth(rest, new_melds) + pays
+        cost = self.exposure(new_melds) - self.exposure(melds)
+        return self.worth(rest, new_melds) + pays - cost
+
+    def exposure(self, melds: tuple[Meld, ...], set_down_fan: int = 0) -> float:
+        """What this seat expects to pay others' wins with these melds and `set_down_fan` more
+        fan set down (0 where a loser's own fan does not raise what it pays)."""
+        if self.know.exposure is None:
+            return 0.0
+        return self.know.exposure(self.view, melds, set_down_fan)
 
     def kong_income(self, kind: MeldKind, discarder: int | None) -> int:
         """What a kong of `kind` would pay this seat at once (kong payments, where they exist)."""
@@ -693,6 +711,7 @@ class _Player:
                 kept = [t for t in held if t not in self.wilds] or held  # wilds stay
                 discards = [Action(self.seat, _DISCARD, (t,)) for t in kept]
                 _, worth = self.best_discard(rest, new_melds, discards)
+            worth -= self.exposure(new_melds) - self.exposure(melds)
             if now is None:
                 now = self.worth(counts, melds)
             gain = now * self.know.call_margin + self.know.call_floor
