@@ -232,6 +232,7 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
         exact_one_away=True,
         offered_safe=True,
         honour_hope=(0.6, 0.3),
+        call_floor=0.0,
         gain=_fourwinds_gain,
     ),
     "taiwan": FamilyKnowledge(
