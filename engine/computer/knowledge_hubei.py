@@ -7,7 +7,11 @@ anyway), keeps its wilds while they make the hand, and sets one down as a wild k
 hand is worth more with the 2 fan than with the wild (engine/computer/strong.py weighs both).
 Only an open hand may win, so a closed hand keeps a share of its worth until a call opens it.
 The minimum (3, lifted by `no_minimum`) counts the winner's fan plus a paying loser's: the loser
-fan the others already show (their kongs, an open hand) lowers what the computer needs.
+fan the others already show (their kongs, an open hand) lowers what the computer needs. Every
+fan counts both ways: a seat's kongs and open hand raise what it pays when another seat wins,
+so each kong, wild kong and call is weighed against that `exposure` as well. The pass blocks
+(a passed pung, a passed win) hold by themselves: a blocked call is never among the legal
+actions, and the computer takes every win it is offered.
 """
 
 from __future__ import annotations
