@@ -8,14 +8,15 @@ tile that cannot win, a win paid by more than one seat), the entry names a small
 that the decision code asks; a family without it plays as the others do.
 
 `knowledge_for_table(preset)` is the entry for one table: a family whose minimum is a table
-option may tune its entry to it (hubei-laizi's `no_minimum`). The values chosen by measurement
-(`step`, `danger_share`, the call margins, `honour_hope`) were compared with bench/strength.py.
+option may tune its entry to it (hk-fw2's 0-3, hubei-laizi's `no_minimum`). The values chosen
+by measurement (`step`, `danger_share`, the call margins, `honour_hope`) were compared with
+bench/strength.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.scoring import fourwinds, hk3fan, hkos, sichuan, taiwan
@@ -142,6 +143,13 @@ def _fourwinds_gain(score: Score, by: WinBy, payers: int) -> float:
     return points["discarder"] + (payers - 1) * points["others"]
 
 
+def _fourwinds_tune(know: FamilyKnowledge, preset: Preset) -> FamilyKnowledge:
+    """At a minimum of 2 or 3 a winning hand pays a base of 4 or more: dealing in costs more."""
+    if preset.min_fan >= 2:
+        return replace(know, opponent_value=8.0, danger_share=0.002)
+    return know
+
+
 def _taiwan_pay(tai: int) -> tuple[int, int]:
     points = taiwan.BASE_POINTS + min(tai, 32)
     return points, points
@@ -223,17 +231,20 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
         bonus_fan=_fourwinds_bonus_fan,
         ready_per_discard=0.03,
         ready_per_meld=0.18,
-        opponent_value=8.0,
+        # dealing in costs one base more than another seat's discard win (which every player
+        # pays): the defence is light, firmer at a high minimum (`_fourwinds_tune`)
+        opponent_value=4.0,
         flush_value=32.0,
         # payments double with each faan up to 3 and more: far but valuable plans are worth
         # aiming at as in Old Style, with or without the table's minimum (measured at 0 and 3)
         step=0.25,
-        danger_share=0.002,
+        danger_share=0.0005,
         exact_one_away=True,
         offered_safe=True,
         honour_hope=(0.6, 0.3),
         call_floor=0.0,
         gain=_fourwinds_gain,
+        tune=_fourwinds_tune,
     ),
     "taiwan": FamilyKnowledge(
         pure_flush=taiwan.TAI["full_flush"],
