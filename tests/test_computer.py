@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import shapes
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.computer import UnknownLevelError, computer_for, strong
@@ -65,6 +66,47 @@ def test_simulate_keeps_the_easy_player_by_default() -> None:
     assert easy == again
     state = play_out(Session(HKOS, 2).new_hand())
     assert state.log == play_out(Session(HKOS, 2).new_hand(), computer=choose_action).log
+
+
+def _random_hand(rng: random.Random, man: list[int] | None = None) -> list[int]:
+    wall = [k for k in range(34) for _ in range(4)]
+    rng.shuffle(wall)
+    counts = [0] * 34
+    if man is not None:
+        counts[:9] = man
+        wall = [k for k in wall if k >= 9]
+    for tile in wall:
+        if sum(counts) == 13:
+            break
+        counts[tile] += 1
+    return counts
+
+
+def _improving_by_shanten(counts: list[int]) -> tuple[int, ...]:
+    now = shapes.shanten(counts)
+    found = []
+    for kind in range(34):
+        if counts[kind] < 4:
+            counts[kind] += 1
+            if shapes.shanten(counts) < now:
+                found.append(kind)
+            counts[kind] -= 1
+    return tuple(found)
+
+
+def test_plan_shapes_stay_right_after_the_shape_tables_are_forgotten() -> None:
+    # engine.shapes.clear_caches (tests, memory measurements) renumbers the tables whose ids
+    # the computer's own caches keep: they must be forgotten with them
+    rng = random.Random(7)
+    first = [_random_hand(rng) for _ in range(300)]
+    for counts in first:
+        PlanShape(counts, 4, range(34)).improving([4] * 34)
+    shapes.clear_caches()
+    # the same characters with other tiles beside them: tables numbered in another order
+    for counts in first:
+        other = _random_hand(rng, man=counts[:9])
+        kinds = PlanShape(other, 4, range(34)).improving([4] * 34)[1]
+        assert kinds == _improving_by_shanten(other)
 
 
 def _scrambled(state: HandState, seat: int, rng: random.Random) -> HandState:

@@ -177,6 +177,15 @@ _IMPROVING: dict[tuple[object, ...], tuple[int, ...]] = {}
 _CACHE_LIMIT = 200_000
 
 
+def _forget() -> None:
+    """Both caches hold engine.shapes table ids: they go when its tables go."""
+    _DRAWN_IDS.clear()
+    _IMPROVING.clear()
+
+
+shapes.ON_CLEAR.append(_forget)
+
+
 def near_kinds(counts: Sequence[int], keep: frozenset[int]) -> list[int]:
     near: set[int] = set()
     for kind, count in enumerate(counts):
