@@ -1,7 +1,7 @@
 """Duplicate games: how much stronger a computer level plays than a baseline (a program, no test).
 
     python bench/strength.py [--candidate strong] [--baseline v1] [--preset ID ...] [--hands N]
-                             [--seed S]
+                             [--seed S] [--min-fan M]
 
 Luck cancels as in Mortal's and akochan's comparisons: every wall (a seeded hand) is played once
 with the baseline in all four seats, and once for each seat with the candidate in that seat and
@@ -16,7 +16,11 @@ decision function only). A hand at a wall draw is *near ready* when it is ready 
 from ready; it is *dead* when near ready but no completion can reach the preset's minimum (or win
 at all), even by self draw, within two more tiles: one exchange and the winning tile (for a ready
 hand: its waits, or the waits of a hand one exchange away). The dead-hand rate is dead /
-near-ready hands at wall draws.
+near-ready hands at wall draws; hands with wilds (redwild, hubei-laizi) are not judged: the
+referee reads shapes without jokers.
+
+`--min-fan M` plays the presets whose tables choose a minimum (hk-fw2: 0-3) at that minimum; the
+others keep theirs.
 
 The last lines per preset are for the bar: `points_per_hand_gain: X` (candidate minus baseline per
 seat-hand, with its 95% interval in the line before) and `dead_hand_rate: Y` (the candidate's).
@@ -37,7 +41,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import scoring, shapes
 from engine.computer import Computer, computer_for
 from engine.hand import HandState
-from engine.presets import PRESETS, Preset, find_preset
+from engine.presets import (
+    PRESETS,
+    Preset,
+    find_preset,
+    min_fan_choices,
+    with_min_fan,
+)
 from engine.scoring.base import WinBy, WinContext
 from engine.shapes import ShapeRules
 from engine.tiles import Tile
@@ -64,7 +74,7 @@ class SideStats:
         self.wins += 1 if own else 0
         self.win_fans += [w.score.fan for w in own]
         self.deal_ins += 1 if any(w.discarder == seat for w in outcome.wins) else 0
-        if not own and state.wall_left == 0:
+        if not own and state.wall_left == 0 and not state.wild_kinds:
             verdict = hand_verdict(state, seat)
             if verdict != "far":
                 self.near_ready += 1
@@ -185,9 +195,8 @@ def compare(preset: Preset, candidate: str, baseline: str, hands: int, seed: int
             cand.add_seat(state, seat)
             gains.append(cand.points[-1] - base.points[-4 + seat])
     elapsed = time.perf_counter() - started
-    print(
-        f"preset: {preset.id}  walls: {walls}  seat-hands per side: {4 * walls}  ({elapsed:.0f} s)"
-    )
+    table = f"{preset.id} (min_fan {preset.min_fan})" if min_fan_choices(preset) else preset.id
+    print(f"preset: {table}  walls: {walls}  seat-hands per side: {4 * walls}  ({elapsed:.0f} s)")
     print(f"{'':28}{candidate:>22}{baseline:>22}")
     rows = [
         ("points per hand (95% CI)", _ci_text(cand.points), _ci_text(base.points)),
@@ -241,9 +250,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", nargs="*", default=sorted(PRESETS))
     parser.add_argument("--hands", type=int, default=2000, help="seat-hands per side and preset")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--min-fan", type=int, default=None, help="hk-fw2's table minimum (0-3)")
     args = parser.parse_args(argv)
     for preset_id in args.preset:
-        compare(find_preset(preset_id), args.candidate, args.baseline, args.hands, args.seed)
+        preset = find_preset(preset_id)
+        if min_fan_choices(preset):
+            preset = with_min_fan(preset, args.min_fan)
+        compare(preset, args.candidate, args.baseline, args.hands, args.seed)
     return 0
 
 

@@ -51,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--players", type=int, help="seats at the table, you included (default: the preset's)"
     )
-    play.add_argument("--level", default="easy", help="the computers' level: easy or strong")
+    play.add_argument("--level", default="strong", help="the computers' level: strong or easy")
     play.add_argument(
         "--lang",
         choices=LANGUAGES,

@@ -17,8 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.actions import Action
+from engine.actions import Action, ActionKind
 from engine.presets import Preset
+from engine.rules import FixedKongsPart
+from engine.rules_hubei import TurnedWildPart
 from engine.tiles import NUM_KINDS, Meld, Tile
 
 if TYPE_CHECKING:
@@ -51,6 +53,11 @@ class SeatView:
     round_wind: int
     points: tuple[int, ...]  # this hand's running point changes
     visible: tuple[int, ...]  # per kind, copies this seat can account for (own tiles included)
+    wilds: frozenset[Tile] = frozenset()  # this hand's wild kinds (shown to everyone)
+    set_down: tuple[tuple[Tile, ...], ...] = ()  # per seat, tiles set down as fixed or wild kongs
+    # per seat, tiles it could have won on since its own last discard (others' discards, tiles
+    # added to kongs) and did not: its hand has not changed since (engine/computer reads them)
+    offered: tuple[tuple[Tile, ...], ...] = ()
 
     @classmethod
     def of(cls, state: HandState, seat: int) -> SeatView:
@@ -80,6 +87,10 @@ class SeatView:
                 visible[tile] += 1
         for tile in removed:
             visible[tile] += 1
+        set_down = _set_down(state)
+        for tiles in set_down:
+            for tile in tiles:
+                visible[tile] += 1
         if state.claim_tile is not None and state.phase.value == "rob":
             visible[state.claim_tile] += 1  # the robbed kong's fourth tile is shown
         on_turn = state.phase.value == "turn" and state.turn == seat
@@ -106,8 +117,45 @@ class SeatView:
             round_wind=state.round_wind,
             points=tuple(state.points[s] for s in seats),
             visible=tuple(min(4, v) for v in visible[:NUM_KINDS]),
+            wilds=state.wild_kinds,
+            set_down=set_down,
+            offered=_offered(state),
         )
 
     def unseen(self, tile: Tile) -> int:
         """Copies of `tile` this seat cannot account for (in others' hands or the wall)."""
         return 4 - self.visible[tile]
+
+
+def _set_down(state: HandState) -> tuple[tuple[Tile, ...], ...]:
+    """Per seat, the tiles it set down as fixed kongs (red, green) and wild kongs, shown to all."""
+    fixed = state.part_of(FixedKongsPart)
+    wild = state.part_of(TurnedWildPart)
+    if fixed is None and wild is None:
+        return ()
+    return tuple(
+        tuple(fixed.kongs[s] if fixed is not None else ())
+        + tuple(wild.wild_kongs[s] if wild is not None else ())
+        for s in range(state.seat_count)
+    )
+
+
+_OFFERING = (ActionKind.DISCARD, ActionKind.ADDED_KONG)
+
+
+def _offered(state: HandState) -> tuple[tuple[Tile, ...], ...]:
+    """Per seat, the tiles others discarded or added to a kong since that seat's last discard
+    (read back from the log: a seat's concealed tiles change only on its own turn)."""
+    offered: list[list[Tile]] = [[] for _ in range(state.seat_count)]
+    open_seats = set(range(state.seat_count))
+    for action in reversed(state.log):
+        if not open_seats:
+            break
+        if action.kind not in _OFFERING:
+            continue
+        if action.kind is ActionKind.DISCARD:
+            open_seats.discard(action.seat)
+        for seat in open_seats:
+            if seat != action.seat:
+                offered[seat].append(action.tiles[0])
+    return tuple(tuple(tiles) for tiles in offered)

@@ -29,7 +29,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -694,8 +694,15 @@ def _wait_candidates(hand: list[int], jokers: int, thirteen_orphans: bool) -> li
     return sorted(near)
 
 
+# functions that forget what other modules derived from these tables (table ids), called by
+# clear_caches: an id kept past it would name another table, or none
+ON_CLEAR: list[Callable[[], None]] = []
+
+
 def clear_caches() -> None:
-    """Forget every table (for tests and memory measurements)."""
+    """Forget every table (for tests and memory measurements), and what was derived from them."""
+    for forget in ON_CLEAR:
+        forget()
     for cache in (
         _NEED_MEMO,
         _WIN0_SUIT,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import shapes
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.computer import UnknownLevelError, computer_for, strong
@@ -37,6 +38,20 @@ def test_levels_name_the_easy_and_strong_players() -> None:
         computer_for("grandmaster")
 
 
+def test_tables_people_create_seat_the_strong_computer_and_play_offers_it_first() -> None:
+    from bot.cli import _parser
+    from bot.runtime import LiveTable
+    from bot.runtime.computers import DEFAULT_LEVEL
+    from data import TableOptions
+
+    assert DEFAULT_LEVEL == "strong"
+    assert _parser().parse_args(["play"]).level == "strong"
+    assert _parser().parse_args(["simulate", "--preset", HKOS.id]).level == "easy"
+    # a table stored before tables named their level was played by the easy computer
+    stored = LiveTable(1, HKOS, TableOptions(extra={"seat_count": 4}))
+    assert stored.level == "easy" and stored.computer is choose_action
+
+
 @pytest.mark.parametrize("preset_id", PRESET_IDS)
 def test_strong_players_finish_whole_sessions_legally(preset_id: str) -> None:
     # apply() raises on any illegal action, and play_out on a hand that does not end
@@ -51,6 +66,47 @@ def test_simulate_keeps_the_easy_player_by_default() -> None:
     assert easy == again
     state = play_out(Session(HKOS, 2).new_hand())
     assert state.log == play_out(Session(HKOS, 2).new_hand(), computer=choose_action).log
+
+
+def _random_hand(rng: random.Random, man: list[int] | None = None) -> list[int]:
+    wall = [k for k in range(34) for _ in range(4)]
+    rng.shuffle(wall)
+    counts = [0] * 34
+    if man is not None:
+        counts[:9] = man
+        wall = [k for k in wall if k >= 9]
+    for tile in wall:
+        if sum(counts) == 13:
+            break
+        counts[tile] += 1
+    return counts
+
+
+def _improving_by_shanten(counts: list[int]) -> tuple[int, ...]:
+    now = shapes.shanten(counts)
+    found = []
+    for kind in range(34):
+        if counts[kind] < 4:
+            counts[kind] += 1
+            if shapes.shanten(counts) < now:
+                found.append(kind)
+            counts[kind] -= 1
+    return tuple(found)
+
+
+def test_plan_shapes_stay_right_after_the_shape_tables_are_forgotten() -> None:
+    # engine.shapes.clear_caches (tests, memory measurements) renumbers the tables whose ids
+    # the computer's own caches keep: they must be forgotten with them
+    rng = random.Random(7)
+    first = [_random_hand(rng) for _ in range(300)]
+    for counts in first:
+        PlanShape(counts, 4, range(34)).improving([4] * 34)
+    shapes.clear_caches()
+    # the same characters with other tiles beside them: tables numbered in another order
+    for counts in first:
+        other = _random_hand(rng, man=counts[:9])
+        kinds = PlanShape(other, 4, range(34)).improving([4] * 34)[1]
+        assert kinds == _improving_by_shanten(other)
 
 
 def _scrambled(state: HandState, seat: int, rng: random.Random) -> HandState:

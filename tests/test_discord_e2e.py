@@ -416,49 +416,72 @@ async def test_closed_dms_fall_back_to_my_hand(fake: FakeDiscord, tmp_path: Path
         assert sum(alice.mention in m.content for m in fake.channel_messages()) == 1
 
 
+async def play_hand_by_clicks(fake: FakeDiscord, bot: MahjongBot, user: FakeUser) -> set[str]:
+    """Play seat 0's decisions of the hand now running with the controls a person would use
+    (DM buttons on its turn, the public call buttons, a chow menu) until the hand ends, whatever
+    the computers do; the kinds of control used."""
+    used: set[str] = set()
+    for _ in range(200):
+        await fake.wait_for(
+            lambda: live(bot).phase is not Phase.PLAYING or 0 in live(bot).players_to_act()
+        )
+        table = live(bot)
+        if table.phase is not Phase.PLAYING:
+            break
+        hand = table.hand
+        assert hand is not None
+        seat = table.hand_seat(0)
+        action = choose_action(hand, seat)
+        version = public_moment(hand)
+        stamp = ids.stamp(table)
+        before = hand.version
+        used.add(action.kind.value)
+        if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB):
+            record = await call(fake, bot, user, action.kind.value)
+            chows = [a for a in table.legal_for(0) if a.kind is ActionKind.CHOW]
+            if action.kind is ActionKind.CHOW and len(chows) > 1:
+                menu = await fake.wait_for(lambda r=record: r.followups and r.followups[-1])
+                value = str(action).split(" ", 1)[1]
+                await (
+                    await fake.select(user, menu, ids.pick_id(1, stamp, seat), [value])
+                ).wait_response()
+                used.add("chow menu")
+        else:
+            message = await dm_with_controls(fake, user, version)
+            arg = "".join(tile_name(t) for t in action.tiles)
+            custom_id = ids.act_id(1, stamp, seat, action.kind.value, arg)
+            await click(fake, user, message, custom_id=custom_id)
+        await fake.wait_for(lambda v=before: live(bot).version > v)
+    assert live(bot).phase is Phase.BETWEEN_HANDS
+    await fake.wait_for(lambda: any("hand 1" in m.content for m in fake.channel_messages()))
+    return used
+
+
 async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_path: Path) -> None:
     """Alice plays a whole hand against three computers, each choice made with the controls a
     person would use: DM buttons on her turn, the public call buttons, a chow menu."""
     alice = fake.users[0]
     async with fake.running(make_bot(tmp_path / "bot.db", seed_source=lambda: 71)) as bot:
-        table_msg = await open_table(fake, alice, computers=3, time="untimed")
+        # the easy computers, so that the hand's flow is the one below
+        table_msg = await open_table(fake, alice, computers=3, time="untimed", level="easy")
         await click(fake, alice, table_msg, label="Start")
-        used: set[str] = set()
-        for _ in range(200):
-            await fake.wait_for(
-                lambda: live(bot).phase is not Phase.PLAYING or 0 in live(bot).players_to_act()
-            )
-            table = live(bot)
-            if table.phase is not Phase.PLAYING:
-                break
-            hand = table.hand
-            assert hand is not None
-            seat = table.hand_seat(0)
-            action = choose_action(hand, seat)
-            version = public_moment(hand)
-            stamp = ids.stamp(table)
-            before = hand.version
-            used.add(action.kind.value)
-            if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB):
-                record = await call(fake, bot, alice, action.kind.value)
-                chows = [a for a in table.legal_for(0) if a.kind is ActionKind.CHOW]
-                if action.kind is ActionKind.CHOW and len(chows) > 1:
-                    menu = await fake.wait_for(lambda r=record: r.followups and r.followups[-1])
-                    value = str(action).split(" ", 1)[1]
-                    await (
-                        await fake.select(alice, menu, ids.pick_id(1, stamp, seat), [value])
-                    ).wait_response()
-                    used.add("chow menu")
-            else:
-                message = await dm_with_controls(fake, alice, version)
-                arg = "".join(tile_name(t) for t in action.tiles)
-                custom_id = ids.act_id(1, stamp, seat, action.kind.value, arg)
-                await click(fake, alice, message, custom_id=custom_id)
-            await fake.wait_for(lambda v=before: live(bot).version > v)
-        assert live(bot).phase is Phase.BETWEEN_HANDS
-        await fake.wait_for(lambda: any("hand 1" in m.content for m in fake.channel_messages()))
+        used = await play_hand_by_clicks(fake, bot, alice)
     # seed 71: Alice chooses among several chows once, and wins the hand
     assert {"discard", "chow menu", "win"} <= used
+
+
+async def test_a_hand_against_the_default_computers_played_by_clicks(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A table created without a level seats the strong computers; a hand against them is
+    played to its end by clicks, whatever it brings."""
+    alice = fake.users[0]
+    async with fake.running(make_bot(tmp_path / "bot.db", seed_source=lambda: 71)) as bot:
+        table_msg = await open_table(fake, alice, computers=3, time="untimed")
+        assert live(bot).level == "strong"
+        await click(fake, alice, table_msg, label="Start")
+        used = await play_hand_by_clicks(fake, bot, alice)
+    assert "discard" in used
 
 
 async def test_table_message_edits_are_coalesced(fake: FakeDiscord, tmp_path: Path) -> None:

@@ -56,7 +56,7 @@ async def test_a_three_seat_table_plays_a_hand(
         table_msg = await open_table(
             fake, alice, preset=SMALL_HK.id, players=3, computers=1, time="untimed"
         )
-        assert live(bot).seat_count == 3 and live(bot).level == "easy"
+        assert live(bot).seat_count == 3 and live(bot).level == "strong"
         await fake.wait_for(lambda: "2 of 3 seated" in table_msg.text)
         await click(fake, bob, table_msg, label="Join")
         await fake.wait_for(lambda: "All 3 seats are taken" in table_msg.text)

@@ -15,7 +15,7 @@ from discord import app_commands
 from bot.discord.language import reader_language
 from bot.discord.translator import choice
 from bot.runtime import LiveTable, TableError
-from bot.runtime.computers import LEVELS
+from bot.runtime.computers import DEFAULT_LEVEL, LEVELS
 from bot.runtime.manager import seat_count_for
 from bot.runtime.snapshots import preset_name
 from engine.i18n import text, worded
@@ -121,7 +121,7 @@ def check_create(
     name: str,
     *,
     players: int | None = None,
-    level: str = "easy",
+    level: str = DEFAULT_LEVEL,
 ) -> Preset:
     """Check /mahjong create's options together; return the preset."""
     preset = check_preset(preset_id)

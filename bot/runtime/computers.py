@@ -1,6 +1,7 @@
 """Which computer decides a table's computer seats: one function, `computer_for(level)`.
 
-`easy` is today's player (`engine.ai.choose_action`). `strong` lives in `engine.computer`,
+`easy` is the first player (`engine.ai.choose_action`, the level `simulate` and the recorded
+goldens keep). `strong`, the default for the tables people create, lives in `engine.computer`,
 which is imported only when a table asks for it, so a build without it still runs every easy
 table and refuses a strong one with a clear sentence.
 """
@@ -18,7 +19,9 @@ from engine.hand import HandState
 Computer = Callable[[HandState, int], Action]
 
 LEVELS = ("easy", "strong")
-DEFAULT_LEVEL = "easy"
+DEFAULT_LEVEL = "strong"  # tables people create, Quick Play, `play`
+# a table stored before tables named their level was played by the easy computer, and still is
+STORED_LEVEL = "easy"
 
 
 def computer_for(level: str) -> Computer:

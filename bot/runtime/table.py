@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot.runtime.computers import DEFAULT_LEVEL, Computer, computer_for
+from bot.runtime.computers import STORED_LEVEL, Computer, computer_for
 from bot.runtime.errors import TableError
 from data import Phase, RecordedHand, TableOptions
 from data.rating import RATED_SEATS
@@ -102,7 +102,7 @@ class LiveTable:
     @property
     def level(self) -> str:
         """The computer level of this table's computer seats and timeouts."""
-        return str(self.options.extra.get("level", DEFAULT_LEVEL))
+        return str(self.options.extra.get("level", STORED_LEVEL))
 
     @property
     def computer(self) -> Computer:

@@ -26,7 +26,7 @@ Computer = Callable[[HandState, int], Action]
 
 def choose_strong(state: HandState, seat: int) -> Action:
     """The strong computer's choice for `seat`, made from what that seat can see; a preset
-    whose scoring family it has no knowledge of yet is played by the easy computer."""
+    whose scoring family it has no knowledge of is played by the easy computer."""
     if not knows(state.preset.family):
         return choose_action(state, seat)
     return strong.choose(SeatView.of(state, seat))

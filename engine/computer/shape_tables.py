@@ -293,6 +293,9 @@ def _component_improving(
     return tuple(found)
 
 
+shapes.ON_CLEAR.append(_forget_tables)
+
+
 def near_kinds(counts: Sequence[int], keep: frozenset[int]) -> list[int]:
     """Kinds a drawn tile could help, in order: held kinds and, in a suit, those up to two ranks
     from a held one, among `keep`."""

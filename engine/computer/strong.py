@@ -28,9 +28,10 @@ from operator import itemgetter
 
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
-from engine.computer.knowledge import FamilyKnowledge, knowledge_for
+from engine.computer.knowledge import FamilyKnowledge, knowledge_for_table
 from engine.computer.shape_tables import PlanShape, near_kinds, seven_pairs_shanten
 from engine.presets import AfterWin, Opening
+from engine.rules import wild_free
 from engine.scoring.base import WinBy, WinContext
 from engine.seat_view import SeatView
 from engine.settlement import deltas_of
@@ -43,7 +44,6 @@ _SUIT_KINDS = (range(0, 9), range(9, 18), range(18, 27))
 _REVEALED_DANGER = 1.5  # a locked hand's known wait costs more than a typical win: it stays
 _HONOUR_DANGER = (0.0, 0.2, 0.5)  # by copies unseen: none, one, more
 _RANK_DANGER = (0.55, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 0.8, 0.55)
-_CALL_MARGIN = 1.15  # a call gives up flexibility and shows the hand: it must gain this much
 # A hand with a line to a valid win near its shape is worth this much more than a dead one:
 # more than the guesses of defence weigh, less than a real difference in value.
 _LIVE_BONUS = 0.05
@@ -63,6 +63,9 @@ class _Plan:
     shape: PlanShape
     fan: int  # fan of the plan's own pattern (a flush, all pungs, seven pairs; 0 for any hand)
     honours: bool  # whether valued honour pungs add to it (a plan that keeps honours)
+
+    def moved(self, kind: int, delta: int) -> _Plan:
+        return _Plan(self.name, self.shape.moved(kind, delta), self.fan, self.honours)
 
 
 def choose(view: SeatView) -> Action:
@@ -94,7 +97,7 @@ class _Player:
     def __init__(self, view: SeatView) -> None:
         self.view = view
         self.preset = view.preset
-        self.know: FamilyKnowledge = knowledge_for(view.preset.family)
+        self.know: FamilyKnowledge = knowledge_for_table(view.preset)
         self.seat = view.seat
         self.options = view.preset.shape_rules
         self.unseen = [4 - v for v in view.visible]
@@ -102,21 +105,45 @@ class _Player:
         active = sum(1 for s in range(view.seat_count) if not view.left[s])
         self.draws_left = max(1.0, view.wall_left / max(1, active))
         self.void = view.void[self.seat]
+        # wilds stand for any tile (counted as jokers, not as their kind); a free kong tile is
+        # set down, never part of a hand
+        self.wilds = view.wilds
         self.allowed = frozenset(
             kind
             for kind in self.preset.tile_kinds
-            if kind < 34 and (self.void is None or kind // 9 != "mps".index(self.void))
+            if kind < 34
+            and (self.void is None or kind // 9 != "mps".index(self.void))
+            and kind not in self.wilds
+            and kind not in self.know.free_kongs
         )
+        self.wild_live = sum(self.unseen[kind] for kind in self.wilds)
         seat_wind, round_wind = WINDS[self.seat], WINDS[view.round_wind]
         self.valued = {tile: 0 for tile in HONOURS}
         if self.know.honour_pung:
             for tile in (*DRAGONS, seat_wind, round_wind):
                 self.valued[tile] += self.know.honour_pung
         self.bonus_fan = self.know.bonus_fan(view.bonus[self.seat], self.seat)
+        self._seat_fans: dict[tuple[Meld, ...], int] = {}
+        self.minimum = self.preset.min_fan if self.know.minimum is None else self.know.minimum(view)
         self.active = active
-        # what scores depend on besides the tiles: keys of the per-hand caches
-        self._context = (view.bonus[self.seat], self.seat, view.round_wind, self.void, active)
-        self._values: dict[float, float] = {}
+        # a table's options change its scores (a minimum), so the caches tell tables apart
+        self._table = (self.preset.id, self.preset.min_fan, len(self.preset.wall))
+        self._set_context(())
+
+    def _set_context(self, set_down: tuple[Tile, ...]) -> None:
+        """What scoring needs besides the tiles, with `set_down` about to be set down as kongs:
+        the family's facts of the table (`extra`) and the key of the per-hand caches."""
+        view = self.view
+        # what else scoring needs to value a win of this seat (the other seats' public facts)
+        self.extra = {} if self.know.context is None else self.know.context(view, set_down)
+        self._context = (
+            view.bonus[self.seat],
+            self.seat,
+            view.round_wind,
+            self.void,
+            self.active,
+            *self.extra.values(),
+        )
 
     # ------------------------------------------------------------------ plans and worth
 
@@ -136,7 +163,7 @@ class _Player:
         candidates = [s for s in candidates if any(k in self.allowed for k in _SUIT_KINDS[s])]
         if candidates and know.pure_flush:
             suit = max(candidates, key=suited.__getitem__)
-            kinds = _SUIT_KINDS[suit]
+            kinds = self.allowed.intersection(_SUIT_KINDS[suit])
             if know.half_flush:
                 keep = self.allowed & frozenset((*kinds, *HONOURS))
                 plans.append(_Plan("half", PlanShape(counts, sets, keep), know.half_flush, True))
@@ -159,35 +186,39 @@ class _Player:
         roots += sum(1 for m in melds if m.kind.is_kong or counts[m.first])
         return roots * self.know.root
 
-    def _honour_fan(self, counts: Sequence[int], melds: tuple[Meld, ...]) -> tuple[int, int]:
+    def _honour_fan(self, counts: Sequence[int], melds: tuple[Meld, ...]) -> tuple[int, float]:
         """Fan of valued honour pungs held (melded or concealed), and of pairs that may grow."""
         if not self.know.honour_pung:
             return 0, 0
         sure = sum(self.valued[m.first] for m in melds if m.first >= 27)
-        hope = 0
+        # the fan of the pairs' pungs: the best at half (whole fans only), or, where the family
+        # says how likely a pair's (a single's) pung is, what they are expected to bring
+        chances = self.know.honour_hope
+        hope: float = 0
         for tile in HONOURS:
             value = self.valued[tile]
             if value and counts[tile] >= 3:
                 sure += value
             elif value and counts[tile] == 2 and self.unseen[tile] > 0:
-                hope = max(hope, value)
+                if chances is None:
+                    hope = max(hope, value)
+                else:
+                    hope += value * chances[0]
+            elif chances is not None and value and counts[tile] == 1 and self.unseen[tile] > 1:
+                hope += value * chances[1]
         return sure, hope
 
     def value(self, fan: float) -> float:
         """Points one win of this fan is worth to the winner, discard and self draw mixed."""
-        found = self._values.get(fan)
-        if found is None:
-            found = self._values[fan] = self._value(fan)
-        return found
-
-    def _value(self, fan: float) -> float:
-        minimum = self.preset.min_fan
+        minimum = self.minimum
         payers = self.active - 1
         self_draw_fan = int(fan) + self.know.self_draw
         if self_draw_fan < minimum:
             return 0.0
         cap = self.preset.fan_cap
         self_draw = payers * self.know.pay(min(self_draw_fan, cap))[1]
+        if not self.preset.discard_wins:
+            return float(self_draw)
         if fan < minimum:
             return 0.35 * self_draw
         return 0.65 * self.know.pay(min(int(fan), cap))[0] + 0.35 * self_draw
@@ -218,115 +249,166 @@ class _Player:
         `base` are the plans of the full hand that `discarded` left (cheaper than anew);
         `exact` values a hand one exchange from ready by the ready hands it leads to.
         """
-        # a plan's shape after the discard is worked out only for plans that can pay
-        plans = self.plans(counts, melds) if base is None else base
-        general = plans[0].shape if base is None else plans[0].shape.moved(discarded, -1)
+        if base is None:
+            plans = self.plans(counts, melds)
+        else:
+            plans = [plan.moved(discarded, -1) for plan in base]
+        general = plans[0].shape
+        jokers = self._jokers(counts)  # each held wild is a tile the hand no longer needs
+        general_shanten = general.shanten - jokers
         one_away = 0.0
-        if general.shanten == 0:
+        if general_shanten == 0:
             ready = self.ready_worth(counts, melds)
             if ready > _DEAD_READY:
                 return ready
             # ready but dead: what other plans offer (a flush, all pungs) is all it has
-        elif exact and general.shanten == 1 and self.know.exact_one_away:
+        elif exact and general_shanten == 1 and self.know.exact_one_away:
             one_away = self.one_away_worth(counts, melds)
-        fixed = self.bonus_fan + self._roots(counts, melds)
+        fixed = self.bonus_fan + self._roots(counts, melds) + self._hand_fan(melds, jokers)
+        if self.know.seat_fan is not None:
+            fixed += self._seat_fan(melds)
         honour_fan, hope = self._honour_fan(counts, melds)
-        minimum = self.preset.min_fan - self.know.self_draw
+        minimum = self.minimum - self.know.self_draw
         best = live_line = 0.0
-        for index, plan in enumerate(plans):
-            fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
-            extra = hope if plan.honours else 0
-            if fan + extra < minimum:
-                continue
-            value = self.value(fan + 0.5 * extra)
-            if value <= 0:
-                continue
-            if plan.name == "pairs":  # a single held becomes a pair
+        for plan in plans:
+            if plan.name == "pairs":
                 shanten = seven_pairs_shanten(
                     [c if k in self.allowed else 0 for k, c in enumerate(counts)],
                     self.preset.shape_rules.kong_as_two_pairs,
                 )
+            else:
+                shanten = plan.shape.shanten
+            shanten -= jokers
+            fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
+            extra = hope if plan.honours else 0
+            if fan + extra < minimum:
+                continue
+            if self.know.honour_hope is None:
+                value = self.value(fan + 0.5 * extra)
+            else:
+                low = self.value(fan)
+                value = low + extra * (self.value(fan + 1) - low)
+            if value <= 0:
+                continue
+            if plan.name == "pairs":  # a single held becomes a pair
                 live = sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
             else:
-                if index == 0:
-                    shape = general
-                elif base is None:
-                    shape = plan.shape
-                else:
-                    shape = plan.shape.moved(discarded, -1)
-                shanten = shape.shanten
-                live, _ = shape.improving(self.unseen)
+                live, _ = plan.shape.improving(self.unseen)
+            live += self.wild_live
             best = max(best, value * self.chance(shanten, live))
-            if shanten <= general.shanten + _LIVE_REACH:
+            if shanten <= general_shanten + _LIVE_REACH:
                 live_line = _LIVE_BONUS
         best = max(best + live_line, one_away)
+        if self.know.closed_share < 1.0 and not _opened(melds):
+            best *= self.know.closed_share  # only an open hand may win: a call must come first
         # a dead hand keeps a trace of its shape so that ties still go to efficiency, far below
         # what any live plan is worth
         live, _ = general.improving(self.unseen)
-        return best + 0.0001 * self.chance(general.shanten, live)
+        return best + 0.0001 * self.chance(general_shanten, live + self.wild_live)
+
+    def _seat_fan(self, melds: tuple[Meld, ...]) -> int:
+        """The family's fan of this seat's kongs with these melds (hubei-laizi), worked out once."""
+        found = self._seat_fans.get(melds)
+        if found is None:
+            assert self.know.seat_fan is not None
+            found = self._seat_fans[melds] = self.know.seat_fan(self.view, melds)
+        return found
+
+    def _jokers(self, counts: Sequence[int]) -> int:
+        """Wilds held (0 where the preset has none)."""
+        return sum(counts[kind] for kind in self.wilds) if self.wilds else 0
+
+    def _hand_fan(self, melds: tuple[Meld, ...], jokers: int) -> int:
+        """Fan a family gives for how the hand is kept: closed (no claimed melds), no wild."""
+        know = self.know
+        fan = 0
+        if know.closed_hand and all(m.kind is MeldKind.CONCEALED_KONG for m in melds):
+            fan += know.closed_hand
+        if know.no_wild and self.wilds and not jokers:
+            fan += know.no_wild
+        return fan
 
     def ready_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
         """A ready hand, valued exactly: each live wait scored as a discard win and a self draw."""
-        value, live = self._ready_value(tuple(counts), melds)
+        value, live = self._ready_value(self._wait_values(counts, melds))
         if not live:
             return _DEAD_READY
         return value * self.chance(0, live) + _LIVE_BONUS
 
-    def _ready_value(self, hand: tuple[int, ...], melds: tuple[Meld, ...]) -> tuple[float, int]:
-        """The mean points of a ready hand's live winning tiles, and how many are live.
-
-        Only live waits are scored (a wait with no copy left adds nothing), each once per hand.
-        """
+    def _ready_value(self, waits: tuple[tuple[Tile, float], ...]) -> tuple[float, int]:
+        """The mean points of a ready hand's live winning tiles, and how many are live."""
         live = 0
         value = 0.0
-        unseen = self.unseen
-        for tile in self._waits(hand):
-            copies = unseen[tile]
-            if copies > 0:
-                worth = self._wait_worth(hand, melds, tile)
-                if worth:
-                    live += copies
-                    value += copies * worth
+        for tile, worth in waits:
+            copies = self.unseen[tile]
+            if copies > 0 and worth:
+                live += copies
+                value += copies * worth
         return (value / live if live else 0.0), live
 
-    def _waits(self, hand: tuple[int, ...]) -> tuple[Tile, ...]:
-        """The waits of a ready hand's concealed counts that this seat may win on."""
-        key = (self.preset.id, self.void, hand)
+    def _wait_values(
+        self, counts: list[int], melds: tuple[Meld, ...]
+    ) -> tuple[tuple[Tile, float], ...]:
+        """Each wait of a ready hand with its points, discard win and self draw mixed."""
+        key = (self._table, "waits", tuple(counts), melds, *self._context)
         found = _WAITS.get(key)
-        if found is None:
-            if len(_WAITS) > _CACHE_LIMIT:
-                _WAITS.clear()
-            allowed = self.allowed
-            waits = shapes.waits(hand, self.options)
-            found = _WAITS[key] = tuple(tile for tile in waits if tile in allowed)
+        if found is not None:
+            return found
+        payers = self.active - 1
+        # as the families with neither a gain hook nor self draw only have always valued them
+        plain = self.know.gain is None and self.preset.discard_wins
+        self_share = 0.35 if self.preset.discard_wins else 1.0
+        values = []
+        for tile in self._waits(counts):
+            if (tile not in self.allowed and tile not in self.wilds) or counts[tile] >= 4:
+                continue
+            on_discard = None
+            if self.preset.discard_wins:
+                on_discard = self._score(counts, melds, tile, WinBy.DISCARD)
+            self_draw = self._score(counts, melds, tile, WinBy.SELF_DRAW)
+            worth = 0.0
+            if self_draw is not None:
+                if plain:
+                    worth += 0.35 * payers * self_draw.points["each"]
+                else:
+                    worth += self_share * self._gain(self_draw, WinBy.SELF_DRAW)
+            if on_discard is not None:
+                if plain:
+                    worth += 0.65 * on_discard.points["discarder"]
+                else:
+                    worth += 0.65 * self._gain(on_discard, WinBy.DISCARD)
+            values.append((tile, worth))
+        if len(_WAITS) > _CACHE_LIMIT:
+            _WAITS.clear()
+        found = _WAITS[key] = tuple(values)
         return found
 
-    def _wait_worth(self, hand: tuple[int, ...], melds: tuple[Meld, ...], tile: Tile) -> float:
-        """The points of winning a ready hand on `tile`, discard win and self draw mixed."""
-        key = (self.preset.id, hand, melds, tile, *self._context)
-        found = _WAIT_WORTH.get(key)
-        if found is None:
-            if len(_WAIT_WORTH) > _CACHE_LIMIT:
-                _WAIT_WORTH.clear()
-            on_discard = self._score(hand, melds, tile, WinBy.DISCARD)
-            self_draw = self._score(hand, melds, tile, WinBy.SELF_DRAW)
-            found = 0.0
-            if self_draw is not None:
-                found += 0.35 * (self.active - 1) * self_draw.points["each"]
-            if on_discard is not None:
-                found += 0.65 * on_discard.points["discarder"]
-            _WAIT_WORTH[key] = found
-        return found
+    def _waits(self, counts: list[int]) -> list[Tile]:
+        """The waits of a ready hand, held wilds standing in (and every wild drawn completing)."""
+        jokers = self._jokers(counts)
+        if not jokers:
+            return shapes.waits(counts, self.options)
+        found = shapes.waits(wild_free(counts, self.wilds), self.options, jokers=jokers)
+        return sorted({*found, *self.wilds})
+
+    def _gain(self, score: scoring.Score, by: WinBy) -> float:
+        """What a win pays this seat in all (the family's hook, else as scored)."""
+        payers = self.active - 1
+        if self.know.gain is not None:
+            return self.know.gain(score, by, payers)
+        if by is WinBy.SELF_DRAW:
+            return float(payers * score.points["each"])
+        return float(score.points["discarder"])
 
     def one_away_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
         """A hand one exchange from ready, valued by the ready hands its live draws lead to."""
         live = 0
         value = 0.0
-        for tile, readies in self._one_away(tuple(counts)):
+        for tile, readies in self._one_away(counts, melds):
             copies = self.unseen[tile]
             if copies <= 0:
                 continue
-            best = max(self._ready_value(ready, melds)[0] for ready in readies)
+            best = max(self._ready_value(waits)[0] for waits in readies)
             if best > 0:
                 live += copies
                 value += copies * best
@@ -335,16 +417,14 @@ class _Player:
         return value / live * self.chance(1, live) + _LIVE_BONUS
 
     def _one_away(
-        self, hand: tuple[int, ...]
-    ) -> tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]:
-        """Per draw that makes the hand ready, the concealed counts of each ready hand it allows
-        (shapes only: shared by every seat and hand holding these tiles)."""
-        key = (self.preset.id, self.void, hand)
+        self, counts: list[int], melds: tuple[Meld, ...]
+    ) -> tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]:
+        """Per draw that makes the hand ready, the waits of each ready hand it allows."""
+        key = (self._table, "one_away", tuple(counts), melds, *self._context)
         found = _ONE_AWAY.get(key)
         if found is not None:
             return found
         entries = []
-        counts = list(hand)
         held = [kind for kind, c in enumerate(counts) if c]
         for tile in near_kinds(counts, self.allowed):
             if counts[tile] >= 4:
@@ -356,7 +436,7 @@ class _Player:
                 for out in {*held, tile}:
                     if counts[out] and exchange.after(out) == 0:
                         counts[out] -= 1
-                        readies.append(tuple(counts))
+                        readies.append(self._wait_values(counts, melds))
                         counts[out] += 1
                 entries.append((tile, tuple(readies)))
             counts[tile] -= 1
@@ -366,7 +446,7 @@ class _Player:
         return found
 
     def _score(
-        self, counts: Sequence[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
+        self, counts: list[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
     ) -> scoring.Score | None:
         concealed = [k for k, c in enumerate(counts) for _ in range(c)]
         concealed.append(tile)
@@ -379,9 +459,14 @@ class _Player:
             seat=self.seat,
             round_wind=self.view.round_wind,
             void_suit=self.void,
+            **self.extra,
         )
-        # not remembered here: the worth of a wait is (_wait_worth), and little else repeats
-        found = scoring.score(self.preset, ctx)
+        key = (self._table, ctx)
+        found = _SCORES.get(key)
+        if found is None:
+            if len(_SCORES) > 50_000:
+                _SCORES.clear()
+            found = _SCORES[key] = scoring.score(self.preset, ctx)
         return found if found.valid else None
 
     def holds_for_self_draw(self) -> bool:
@@ -443,7 +528,11 @@ class _Player:
             value = know.flush_value if flush is not None else know.opponent_value
             seen = set(pond)
             weight = ready * value * know.danger_share
+            # a tile it could have won on since its last discard, and did not, cannot win now
+            passed = set(view.offered[other]) if know.offered_safe and view.offered else set()
             for kind in self._held_kinds():
+                if kind in passed:
+                    continue
                 if kind >= 27:
                     # an honour waits only as a pair or a pung: none left unseen, no danger
                     chance = _HONOUR_DANGER[min(self.unseen[kind], 2)]
@@ -474,7 +563,19 @@ class _Player:
         if self.view.locked[self.seat]:
             # a locked hand is offered only kongs that keep its waits: each pays, so take it
             return kongs[0] if kongs else discards[0]
-        best, best_worth = self.best_discard(counts, melds, discards, exact_worth=bool(kongs))
+        for action in discards:
+            if action.tile in self.know.free_kongs:
+                return action  # set down at once: it pays, draws again, and blocks a win held
+        wild_kongs = [a for a in discards if a.tile in self.wilds]
+        if wild_kongs:
+            # a wild is kept while another tile can go, unless setting it down pays more
+            discards = [a for a in discards if a.tile not in self.wilds] or discards
+        best, best_worth = self.best_discard(counts, melds, discards)
+        if wild_kongs and self.know.wild_kong_fan and best.tile not in self.wilds:
+            worth = self._wild_kong_worth(counts, melds, wild_kongs[0].tile)
+            worth -= self.exposure(melds, self.know.wild_kong_fan) - self.exposure(melds)
+            if worth > best_worth:
+                return wild_kongs[0]
         for kong in kongs:
             worth = self._kong_worth(counts, melds, kong)
             if worth >= best_worth * 0.95:
@@ -482,15 +583,9 @@ class _Player:
         return best
 
     def best_discard(
-        self,
-        counts: list[int],
-        melds: tuple[Meld, ...],
-        discards: Sequence[Action],
-        *,
-        exact_worth: bool = True,
+        self, counts: list[int], melds: tuple[Meld, ...], discards: Sequence[Action]
     ) -> tuple[Action, float]:
-        """The discard with the most worth less danger, and that worth (without `exact_worth`,
-        a lower bound of it: the choice is the same, and cheaper when only it is wanted)."""
+        """The discard with the most worth less danger, and that worth."""
         if len(discards) == 1:
             tile = discards[0].tile
             counts[tile] -= 1
@@ -516,25 +611,27 @@ class _Player:
         # the exact value of one-away hands is dear: it refines only the few best estimates
         scored.sort(key=itemgetter(0), reverse=True)
         if self.know.exact_one_away:
-
-            def refine(index: int) -> None:
-                action = scored[index][1]
+            for index, (_, action) in enumerate(scored[:_REFINED]):
                 tile = action.tile
                 if after[tile] == 1:
                     counts[tile] -= 1
                     worth = self.worth(counts, melds, base, tile)
                     counts[tile] += 1
                     scored[index] = (worth - dangers[tile], action)
-
-            # refining never lowers an estimate, so the first stays the choice (ties go to it)
-            # unless a refined later one overtakes it: only then, or for its worth, refine it
-            first = scored[0][0]
-            for index in range(1, min(_REFINED, len(scored))):
-                refine(index)
-            if exact_worth or any(scored[i][0] > first for i in range(1, len(scored))):
-                refine(0)
         score, action = max(scored, key=itemgetter(0))
         return action, score + dangers[action.tile]
+
+    def _wild_kong_worth(self, counts: list[int], melds: tuple[Meld, ...], wild: Tile) -> float:
+        """The hand once a wild is set down as a kong: one joker fewer, the kong's fan more."""
+        counts[wild] -= 1
+        self.bonus_fan += self.know.wild_kong_fan
+        self._set_context((wild,))
+        try:
+            return self.worth(counts, melds)
+        finally:
+            self._set_context(())
+            self.bonus_fan -= self.know.wild_kong_fan
+            counts[wild] += 1
 
     def _kong_worth(self, counts: list[int], melds: tuple[Meld, ...], kong: Action) -> float:
         tile = kong.tile
@@ -554,7 +651,15 @@ class _Player:
         pays = self.kong_income(
             MeldKind.CONCEALED_KONG if kong.kind is _CONCEALED_KONG else MeldKind.ADDED_KONG, None
         )
-        return self.worth(rest, new_melds) + pays
+        cost = self.exposure(new_melds) - self.exposure(melds)
+        return self.worth(rest, new_melds) + pays - cost
+
+    def exposure(self, melds: tuple[Meld, ...], set_down_fan: int = 0) -> float:
+        """What this seat expects to pay others' wins with these melds and `set_down_fan` more
+        fan set down (0 where a loser's own fan does not raise what it pays)."""
+        if self.know.exposure is None:
+            return 0.0
+        return self.know.exposure(self.view, melds, set_down_fan)
 
     def kong_income(self, kind: MeldKind, discarder: int | None) -> int:
         """What a kong of `kind` would pay this seat at once (kong payments, where they exist)."""
@@ -603,11 +708,14 @@ class _Player:
                 closer = min(shape.after(t, -1) for t in held) < now_shanten
                 if not closer and not (tile >= 27 and self.valued[tile]):
                     continue
-                discards = [Action(self.seat, _DISCARD, (t,)) for t in held]
+                kept = [t for t in held if t not in self.wilds] or held  # wilds stay
+                discards = [Action(self.seat, _DISCARD, (t,)) for t in kept]
                 _, worth = self.best_discard(rest, new_melds, discards)
+            worth -= self.exposure(new_melds) - self.exposure(melds)
             if now is None:
                 now = self.worth(counts, melds)
-            if worth > now * _CALL_MARGIN + 0.02 and (best is None or worth > best[0]):
+            gain = now * self.know.call_margin + self.know.call_floor
+            if worth > gain and (best is None or worth > best[0]):
                 best = (worth, action)
         return best[1] if best else pass_action
 
@@ -630,10 +738,17 @@ class _Player:
         return next(a for a in legal if a.tiles == pick)
 
 
-_WAITS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
-_WAIT_WORTH: dict[tuple[object, ...], float] = {}
-_ONE_AWAY: dict[tuple[object, ...], tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]] = {}
+_SCORES: dict[tuple[tuple[str, int, int], WinContext], scoring.Score] = {}
+_WAITS: dict[tuple[object, ...], tuple[tuple[Tile, float], ...]] = {}
+_ONE_AWAY: dict[
+    tuple[object, ...], tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]
+] = {}
 _CACHE_LIMIT = 100_000
+
+
+def _opened(melds: Sequence[Meld]) -> bool:
+    """Whether a call has opened the hand (a concealed kong does not)."""
+    return any(m.kind is not MeldKind.CONCEALED_KONG for m in melds)
 
 
 def _flush_suit(melds: Sequence[Meld], pond: Sequence[Tile]) -> int | None:

@@ -25,6 +25,7 @@ from bot.discord.options import (
 from bot.discord.replies import reader_language, tell
 from bot.discord.surface import table_url
 from bot.runtime import LiveTable
+from bot.runtime.computers import DEFAULT_LEVEL
 from bot.runtime.manager import quickplay_seats
 from bot.runtime.snapshots import preset_name
 from data import Phase
@@ -69,7 +70,7 @@ class LobbyCog(MahjongCog, name="Lobby"):
         name: app_commands.Range[str, 1, 40] | None = None,
         min_fan: app_commands.Range[int, 0, 3] | None = None,
         players: app_commands.Range[int, 2, 4] | None = None,
-        level: str = "easy",
+        level: str = DEFAULT_LEVEL,
         options: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         """Check the options, open the table, and say where it is (privately)."""
