@@ -374,7 +374,7 @@ def public_snapshot(
     )
     result = _result(table, names) if hand.outcome() is not None else None
     if closed is not None:
-        status: Text = text("bot.status.closed", reason=closed)
+        status: Text = text("bot.status.closed", reason=closed_reason_text(closed))
     elif table.phase is Phase.BETWEEN_HANDS:
         summary = result.text if result else text("bot.status.over")
         status = text("bot.status.between", summary=summary, ready=len(table.ready), seats=count)
@@ -402,9 +402,23 @@ def public_snapshot(
     )
 
 
+# why a table closed, as the store keeps it (English) -> how a reader is told
+CLOSED_REASONS = {
+    "closed": "bot.status.closed_reason",
+    "everyone left": "fixups.closed.everyone_left",
+    "expired after 24 hours idle": "fixups.closed.expired",
+}
+
+
+def closed_reason_text(reason: str) -> Text | str:
+    """A stored closing reason in the reader's words (an unknown one as it is)."""
+    key = CLOSED_REASONS.get(reason)
+    return text(key) if key else reason
+
+
 def _lobby_status(table: LiveTable, count: int, closed: str | None) -> Text:
     if closed is not None or table.phase is Phase.CLOSED:
-        return text("bot.status.closed", reason=closed or text("bot.status.closed_reason"))
+        return text("bot.status.closed", reason=closed_reason_text(closed or "closed"))
     if table.full:
         return text("bot.status.full", seats=count)
     seated = sum(seat is not None for seat in table.seats)
