@@ -3,6 +3,8 @@ for `str`): table options and minimums, action notation, why a table closed."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
 from pathlib import Path
 
@@ -14,7 +16,9 @@ from data import Store
 from engine.actions import Action
 from engine.i18n import Text, worded
 from engine.presets import PRESETS, find_preset, with_min_fan, with_options
+from engine.score_request import RequestError, run_score_lines, score_request
 from engine.tiles import InvalidNotationError
+from tests.test_score_request import ERRORS as SCORE_ERRORS
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -78,3 +82,33 @@ def test_every_closing_reason_is_worded_per_language(reason: str) -> None:
 
 def test_a_reason_the_catalogue_does_not_know_is_shown_as_it_is() -> None:
     assert closed_reason_text("moved to another channel") == "moved to another channel"
+
+
+# ------------------------------------------------------------------ score requests
+
+
+@pytest.mark.parametrize(
+    "bad", [pytest.param(case[1], id=case[0]) for case in SCORE_ERRORS if isinstance(case[1], dict)]
+)
+def test_every_score_refusal_is_worded_in_chinese(bad: dict[str, object]) -> None:
+    with pytest.raises(RequestError) as raised:
+        score_request(bad)
+    for language in ("zh-CN", "zh-TW"):
+        said = raised.value.in_language(language)
+        assert _chinese(said), said
+
+
+def test_the_score_cli_answers_errors_in_the_request_language() -> None:
+    bad = {"preset": "hkos-3-v1", "hand": "111m555p999s0m", "win": "1m"}
+    lines = [
+        json.dumps({**bad, "lang": "zh-TW"}),
+        json.dumps(bad),
+        json.dumps({**bad, "lang": "xx"}),
+    ]
+    out, err = io.StringIO(), io.StringIO()
+    assert run_score_lines(lines, out, err) == 2
+    chinese, english, unknown = (json.loads(line)["error"] for line in out.getvalue().splitlines())
+    assert chinese == "`hand`：沒有 0m 這張牌：數牌只有 1 到 9（在 '111m555p999s0m' 裡）"
+    assert english == "hand: no tile 0m: suited ranks are 1-9 (in '111m555p999s0m')"
+    assert unknown == english  # a language we do not have: English
+    assert "數牌" in err.getvalue().splitlines()[0]
