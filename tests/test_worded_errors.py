@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.replay import ReplayError, ReplayLog, stored_replay
 from bot.runtime import ManualTimers, Runtime, TableError
+from bot.runtime.computers import computer_for
 from bot.runtime.snapshots import CLOSED_REASONS, closed_reason_text
 from data import Store
 from engine.actions import Action
@@ -112,3 +114,21 @@ def test_the_score_cli_answers_errors_in_the_request_language() -> None:
     assert english == "hand: no tile 0m: suited ranks are 1-9 (in '111m555p999s0m')"
     assert unknown == english  # a language we do not have: English
     assert "數牌" in err.getvalue().splitlines()[0]
+
+
+# ------------------------------------------------------------------ replays and computers
+
+
+async def test_replay_refusals_and_computer_levels_are_worded_per_reader(tmp_path: Path) -> None:
+    async with await Store.open(str(tmp_path / "bot.db")) as store:
+        with pytest.raises(ReplayError) as raised:
+            await stored_replay(store, 999)
+    assert str(raised.value) == "there is no hand 999"
+    assert raised.value.in_language("zh-CN") == "没有第 999 手牌"
+    with pytest.raises(ReplayError) as raised:
+        ReplayLog.from_json({"format": "something else"})
+    assert _chinese(raised.value.in_language("zh-TW"))
+    with pytest.raises(TableError) as refused:
+        computer_for("grandmaster")
+    assert "easy or strong" in str(refused.value)
+    assert _chinese(refused.value.in_language("zh-CN"))
