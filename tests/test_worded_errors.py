@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.replay import ReplayError, ReplayLog, stored_replay
-from bot.runtime import ManualTimers, Runtime, TableError
+from bot.runtime import COMPUTER_PREFIX, ManualTimers, Runtime, TableError
 from bot.runtime.computers import computer_for
-from bot.runtime.snapshots import CLOSED_REASONS, closed_reason_text
+from bot.runtime.snapshots import CLOSED_REASONS, closed_reason_text, seat_name
 from data import Store
 from engine.actions import Action
 from engine.i18n import Text, worded
@@ -132,3 +132,9 @@ async def test_replay_refusals_and_computer_levels_are_worded_per_reader(tmp_pat
         computer_for("grandmaster")
     assert "easy or strong" in str(refused.value)
     assert _chinese(refused.value.in_language("zh-CN"))
+
+
+def test_computers_are_named_in_the_reader_s_language_and_people_as_they_chose() -> None:
+    computer = seat_name("Computer 2", f"{COMPUTER_PREFIX}2")
+    assert (worded(computer, "en"), worded(computer, "zh-CN")) == ("Computer 2", "电脑 2")
+    assert seat_name("Computer 2", "12345") == "Computer 2"  # a person who chose that name
