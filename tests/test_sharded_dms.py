@@ -88,10 +88,11 @@ async def test_a_process_without_shard_zero_sends_hand_dms_without_controls(
 ) -> None:
     controls, words = await _hand_dm_played_through_my_hand(tmp_path, (1,))
     assert controls == []  # a DM click would reach shard 0's process, not this one
-    assert translate("zh-CN", "fixups.dm.use_my_hand") in words  # in the reader's language
+    # in the reader's language, naming the button as the (English) table message shows it
+    assert translate("zh-CN", "fixups.dm.use_my_hand", button="My hand") in words
 
 
 async def test_the_process_of_shard_zero_keeps_the_dm_controls(tmp_path: Path) -> None:
     controls, words = await _hand_dm_played_through_my_hand(tmp_path, (0, 1))
     assert controls  # its DM clicks reach it
-    assert translate("zh-CN", "fixups.dm.use_my_hand") not in words
+    assert translate("zh-CN", "fixups.dm.use_my_hand", button="My hand") not in words

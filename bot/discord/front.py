@@ -282,7 +282,8 @@ class DiscordFront:
             # Discord delivers DM clicks to shard 0's process only, which does not hold this
             # table: the DM shows the hand, and the player plays through My hand (a guild click)
             decision = None
-            note = text("fixups.dm.use_my_hand").in_language(language)
+            button = text("bot.button.hand").in_language(self.table_language(snapshot))
+            note = text("fixups.dm.use_my_hand", button=button).in_language(language)
             surface = dataclasses.replace(surface, content=f"{surface.content}\n{note}", view=None)
         version = decision[0] if decision else None
         current = self.hand_messages.get(key)
