@@ -22,7 +22,7 @@ from bot.runtime.manager import replay_stored
 from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, StoredWin
 from engine.actions import Action, ActionKind
 from engine.hand import HandState
-from engine.i18n import DEFAULT_LANGUAGE, Text, worded
+from engine.i18n import DEFAULT_LANGUAGE, Text, text, worded
 from engine.presets import find_preset
 from engine.session import Session
 from render.adapt import result_view_from_state, table_view_from_state
@@ -46,7 +46,20 @@ _VERBS = {kind: Text(f"pictures.replay.{kind.value}") for kind in ActionKind}
 
 
 class ReplayError(Exception):
-    """A hand that cannot be replayed: unfinished, unreadable, or not leading to its outcome."""
+    """A hand that cannot be replayed: unfinished, unreadable, or not leading to its outcome.
+
+    Raised with a catalogue `Text` where a player may read it (`in_language`); `str()` is
+    English."""
+
+    def __init__(self, message: Text | str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def in_language(self, language: str) -> str:
+        return worded(self.message, language)
+
+    def __str__(self) -> str:
+        return self.in_language(DEFAULT_LANGUAGE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,11 +127,11 @@ class ReplayLog:
     def from_json(cls, data: Any) -> ReplayLog:
         """Read an export; ReplayError names what is wrong with one that does not read."""
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-            raise ReplayError(f"not a {EXPORT_FORMAT} export")
+            raise ReplayError(text("fixups.replay.not_export", format=EXPORT_FORMAT))
         version = data.get("version")
         if version != EXPORT_VERSION:
             raise ReplayError(
-                f"export version {version!r}: this bot reads version {EXPORT_VERSION}"
+                text("fixups.replay.version", version=repr(version), known=EXPORT_VERSION)
             )
         try:
             seats = tuple(
@@ -141,7 +154,7 @@ class ReplayLog:
         except (KeyError, TypeError, ValueError) as error:
             raise ReplayError(f"the export does not read: {error!r}") from None
         if data.get("seat_count") != log.seat_count or len(log.deltas) != log.seat_count:
-            raise ReplayError("the export's seat count, seats and deltas disagree")
+            raise ReplayError(text("fixups.replay.seats_disagree"))
         return log
 
     @classmethod
@@ -174,7 +187,7 @@ def export_hand(
     `names` are by table seat (default: the player ids).
     """
     if stored.status is not HandStatus.FINISHED or record is None:
-        raise ReplayError(f"hand {stored.hand_id} is not finished: only finished hands replay")
+        raise ReplayError(text("fixups.replay.not_finished", hand=stored.hand_id))
     names = list(names) if names is not None else [s.player_id for s in record.seats]
     return ReplayLog(
         preset=record.preset,
@@ -206,7 +219,7 @@ def replayed_outcome(log: ReplayLog) -> tuple[tuple[int, ...], tuple[StoredWin, 
     session, hand = rebuild(log)
     outcome = hand.outcome()
     if outcome is None:
-        raise ReplayError("the log stops before the hand is over")
+        raise ReplayError(text("fixups.replay.stops_early"))
     wins = tuple(
         StoredWin(
             seat=session.player_at(win.seat),
@@ -226,7 +239,7 @@ def check_outcome(log: ReplayLog) -> None:
     if deltas != log.deltas:
         raise ReplayError(f"the log leads to deltas {list(deltas)}, not {list(log.deltas)}")
     if wins != log.wins:
-        raise ReplayError("the log leads to other wins than the ones recorded")
+        raise ReplayError(text("fixups.replay.other_wins"))
 
 
 # ------------------------------------------------------------------ frames
@@ -370,18 +383,16 @@ async def stored_replay(store: Store, hand_id: int, viewer_id: str | None = None
     try:
         stored = await store.hand_log(hand_id)
     except HandNotActiveError:
-        raise ReplayError(f"there is no hand {hand_id}") from None
+        raise ReplayError(text("fixups.replay.no_hand", hand=hand_id)) from None
     if stored.status is HandStatus.PLAYING:
-        raise ReplayError(f"hand {hand_id} is still in play: only finished hands replay")
+        raise ReplayError(text("fixups.replay.in_play", hand=hand_id))
     if stored.status is HandStatus.ABANDONED:
-        raise ReplayError(f"hand {hand_id} was abandoned before its end: it has no replay")
+        raise ReplayError(text("fixups.replay.abandoned", hand=hand_id))
     record = await store.hand_record(hand_id)
     table = await store.table_row(stored.table_id)
     players = {seat.player_id for seat in record.seats} if record else set()
     if viewer_id is not None and table.options.visibility == "private" and viewer_id not in players:
-        raise ReplayError(
-            f"hand {hand_id} was played at a private table: only its players may replay it"
-        )
+        raise ReplayError(text("fixups.replay.private", hand=hand_id))
     known = table.options.extra.get("names", {})
     names = [str(known.get(s.player_id, s.player_id)) for s in record.seats] if record else None
     return export_hand(stored, record, names)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.i18n import text as catalogued  # `text` here is the notation parsed
 from engine.tiles import MAX_SEATS, InvalidNotationError, Tile, format_tiles, parse_tiles
 
 
@@ -55,16 +56,18 @@ class Action:
         parts = text.split()
         if len(parts) not in (2, 3) or not parts[0].isdigit() or int(parts[0]) >= MAX_SEATS:
             raise InvalidNotationError(
-                f"an action is '<seat 0-{MAX_SEATS - 1}> <kind> [tiles]', got {text!r}"
+                catalogued("fixups.action.form", last=MAX_SEATS - 1, given=repr(text))
             )
         try:
             kind = ActionKind(parts[1])
         except ValueError:
-            raise InvalidNotationError(f"unknown action {parts[1]!r} in {text!r}") from None
+            raise InvalidNotationError(
+                catalogued("fixups.action.unknown", kind=repr(parts[1]), given=repr(text))
+            ) from None
         seat = int(parts[0])
         if kind is ActionKind.VOID:
             if len(parts) != 3 or parts[2] not in ("m", "p", "s"):
-                raise InvalidNotationError(f"a void names a suit m, p or s, got {text!r}")
+                raise InvalidNotationError(catalogued("fixups.action.void", given=repr(text)))
             return cls(seat, kind, suit=parts[2])
         tiles = tuple(parse_tiles(parts[2])) if len(parts) == 3 else ()
         return cls(seat, kind, tiles)

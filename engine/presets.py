@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from engine.i18n import text
 from engine.shapes import ShapeRules
 from engine.tiles import BONUS, COPIES, GREEN, HONOURS, RED, WHITE, Tile
 
@@ -357,7 +358,8 @@ def with_options(preset: Preset, options: Iterable[str]) -> Preset:
     chosen = set(options)
     unknown = chosen - set(TABLE_OPTIONS.get(preset.id, ()))
     if unknown:
-        raise ValueError(f"{preset.id} has no table option {sorted(unknown)[0]!r}")
+        option = repr(sorted(unknown)[0])
+        raise ValueError(text("fixups.preset.no_option", preset=preset.id, option=option))
     if "green_white" in chosen:
         preset = replace(preset, wall=_tiles_hubei(green_white=True))
     if "no_minimum" in chosen:
@@ -394,9 +396,15 @@ def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:
     choices = min_fan_choices(preset)
     if min_fan not in choices:
         if not choices:
-            raise ValueError(f"{preset.id} has a fixed minimum of {preset.min_fan}")
+            raise ValueError(
+                text("fixups.preset.fixed_minimum", preset=preset.id, min_fan=preset.min_fan)
+            )
         low, high = min(choices), max(choices)
-        raise ValueError(f"{preset.id} takes a minimum of {low} to {high}, not {min_fan}")
+        raise ValueError(
+            text(
+                "fixups.preset.minimum_range", preset=preset.id, low=low, high=high, min_fan=min_fan
+            )
+        )
     return replace(preset, min_fan=min_fan)
 
 
@@ -408,6 +416,8 @@ def find_preset(preset_id: str) -> Preset:
         known = ", ".join(PRESETS)
         if preset_id in PLANNED_PRESETS:
             raise UnknownPresetError(
-                f"preset {preset_id!r} is planned but not playable yet (playable: {known})"
+                text("fixups.preset.planned", preset=repr(preset_id), known=known)
             ) from None
-        raise UnknownPresetError(f"unknown preset {preset_id!r} (known: {known})") from None
+        raise UnknownPresetError(
+            text("fixups.preset.unknown", preset=repr(preset_id), known=known)
+        ) from None

@@ -21,7 +21,8 @@ from dataclasses import replace
 from importlib import import_module
 from typing import IO, Any, TypeVar
 
-from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, worded
+from engine.i18n import text as catalogued  # `text` names the notation parsed, here
 from engine.presets import (
     TABLE_OPTIONS,
     Preset,
@@ -83,7 +84,24 @@ T = TypeVar("T")
 
 
 class RequestError(ValueError):
-    """A score request that does not parse or cannot happen; the message is one sentence."""
+    """A score request that does not parse or cannot happen; the message is one sentence, a
+    catalogue `Text` worded in the request's `lang` (`in_language`); `str()` is English."""
+
+    def __init__(self, message: Text | str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def in_language(self, language: str) -> str:
+        return worded(self.message, language)
+
+    def __str__(self) -> str:
+        return self.in_language(DEFAULT_LANGUAGE)
+
+
+def _said(error: Exception) -> Text | str:
+    """What an engine error says: its catalogue `Text` when it was raised with one."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Text) else str(error)
 
 
 def score_request(request: object) -> dict[str, object]:
@@ -99,12 +117,12 @@ def score_request(request: object) -> dict[str, object]:
     except ModuleNotFoundError as error:
         if error.name != family:
             raise
-        raise RequestError(f"preset {preset.id!r} has no scoring yet") from None
+        raise RequestError(catalogued("fixups.score.no_scoring", preset=repr(preset.id))) from None
     shown = _set_aside_tiles(request, preset, ctx)
     try:
         result = score(preset, ctx)
     except ValueError as error:  # a circumstance the family cannot settle (a missing 'from')
-        raise RequestError(str(error)) from None
+        raise RequestError(_said(error)) from None
     # hubei-laizi's also gives every paying loser's fan (`losers`)
     answer = result.to_json(language)
     if result.valid and (source is not None or ctx.by is WinBy.SELF_DRAW):
@@ -116,7 +134,10 @@ def _language(request: dict[str, Any]) -> str:
     """`lang`: the language of the answer's `message` (en by default); ids stay English."""
     language = request.get("lang", DEFAULT_LANGUAGE)
     if language not in LANGUAGES:
-        raise RequestError(f"lang: {_shown(language)} is not one of {', '.join(LANGUAGES)}")
+        languages = ", ".join(LANGUAGES)
+        raise RequestError(
+            catalogued("fixups.score.lang", value=_shown(language), languages=languages)
+        )
     return str(language)
 
 
@@ -149,13 +170,10 @@ def _source(ctx: WinContext) -> int | None:
     if source is None:
         return None
     if ctx.by is WinBy.SELF_DRAW:
-        raise RequestError("from: a self draw has no discarder, so a request may not name one")
+        raise RequestError(catalogued("fixups.score.from_self_draw"))
     if source == ctx.seat:
-        giver = "discarded" if ctx.by is WinBy.DISCARD else "was robbed"
-        raise RequestError(
-            f"from: a win by {ctx.by.value} needs the seat that {giver}, "
-            f"not {SEAT_NAMES[source]}, the winner's own seat"
-        )
+        key = "discard" if ctx.by is WinBy.DISCARD else "robbed"
+        raise RequestError(catalogued(f"fixups.score.from_own_seat_{key}", seat=SEAT_NAMES[source]))
     return source
 
 
@@ -171,11 +189,19 @@ def _set_aside_tiles(
             continue
         rule = rules.get(field)
         if rule is None:
-            raise RequestError(f"{field}: {preset.id} sets no {field} aside")
+            raise RequestError(
+                catalogued("fixups.score.set_aside_none", field=field, preset=preset.id)
+            )
         tiles = _tiles(request, field)
         if len(tiles) != rule.count:
             raise RequestError(
-                f"{field}: {preset.id} sets {rule.count} tile(s) aside, got {len(tiles)}"
+                catalogued(
+                    "fixups.score.set_aside_count",
+                    field=field,
+                    preset=preset.id,
+                    count=rule.count,
+                    got=len(tiles),
+                )
             )
         for tile in tiles:
             _check_kind(preset, field, tile)
@@ -186,29 +212,43 @@ def _set_aside_tiles(
     for tile, count in sorted(Counter(used).items()):
         if count > wall[tile]:
             raise RequestError(
-                f"{tile_name(tile)} appears {count} times across hand, melds and set-aside "
-                f"tiles, but the {preset.id} wall has {wall[tile]}"
+                catalogued(
+                    "fixups.score.too_many_set_aside",
+                    tile=tile_name(tile),
+                    count=count,
+                    preset=preset.id,
+                    wall=wall[tile],
+                )
             )
     return shown
 
 
 def run_score_lines(lines: Iterable[str], out: IO[str], err: IO[str]) -> int:
     """Score JSON lines one by one, in order: each gets one result line, or one
-    `{"error": ...}` line (and its line on `err`); 2 at the end if any line was bad."""
+    `{"error": ...}` line (and its line on `err`), in the request's `lang` when it names one;
+    2 at the end if any line was bad."""
     status = 0
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        request: object = None
         try:
-            result = score_request(_loads(line))
+            request = _loads(line)
+            result = score_request(request)
         except RequestError as error:
-            message = excerpt(str(error), MESSAGE_LIMIT)
+            message = excerpt(error.in_language(_asked_language(request)), MESSAGE_LIMIT)
             err.write(f"error: line {number}: {message}\n")
             out.write(json.dumps({"error": message}) + "\n")
             status = 2
             continue
         out.write(json.dumps(result) + "\n")
     return status
+
+
+def _asked_language(request: object) -> str:
+    """The request's `lang` if it is one of ours (its errors are worded in it), else English."""
+    language = request.get("lang") if isinstance(request, dict) else None
+    return language if isinstance(language, str) and language in LANGUAGES else DEFAULT_LANGUAGE
 
 
 def _loads(line: str) -> object:
@@ -250,19 +290,25 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
         raise RequestError("a score request must be a JSON object")
     unknown = [key for key in request if key not in FIELDS]
     if unknown:
-        raise RequestError(f"unknown field {_shown(unknown[0])} (fields: {', '.join(FIELDS)})")
+        fields = ", ".join(FIELDS)
+        raise RequestError(
+            catalogued("fixups.score.unknown_field", value=_shown(unknown[0]), fields=fields)
+        )
     missing = [key for key in REQUIRED if key not in request]
     if missing:
-        raise RequestError(f"missing field {missing[0]!r}")
+        raise RequestError(catalogued("fixups.score.missing", field=repr(missing[0])))
     try:
         preset = find_preset(_text(request, "preset"))
     except UnknownPresetError as error:
-        raise RequestError(str(error)) from None
+        raise RequestError(_said(error)) from None
     if request.get("min_fan") is not None:
         try:
             preset = with_min_fan(preset, _count(request, "min_fan", 13))
         except ValueError as error:
-            raise RequestError(f"min_fan: {error}") from None
+            detail = _said(error)
+            raise RequestError(
+                catalogued("fixups.score.field", field="min_fan", detail=detail)
+            ) from None
     hand = _tiles(request, "hand")
     win = _one_tile(request, "win")
     melds = _melds(request.get("melds", []), "melds")
@@ -295,20 +341,22 @@ def check_rules(preset: Preset, ctx: WinContext) -> None:
         for index, meld in enumerate(ctx.melds):
             if meld.kind is MeldKind.CHOW:
                 raise RequestError(
-                    f"melds[{index}]: {meld} cannot be claimed in {preset.id}, which has no chows"
+                    catalogued(
+                        "fixups.score.no_chows", index=index, meld=str(meld), preset=preset.id
+                    )
                 )
     if ctx.by is WinBy.DISCARD and not preset.discard_wins:
-        raise RequestError(
-            f"by: {preset.id} has no discard wins (only self draw or robbing a kong)"
-        )
+        raise RequestError(catalogued("fixups.score.no_discard_wins", preset=preset.id))
     wilds = [r.kinds for r in rules_of(preset) if isinstance(r, Wilds)]
     for index, meld in enumerate(ctx.melds):
         if any(kinds & set(meld.tiles) for kinds in wilds):
             raise RequestError(
-                f"melds[{index}]: {meld} holds a wild tile, and no meld may use one in {preset.id}"
+                catalogued(
+                    "fixups.score.wild_in_meld", index=index, meld=str(meld), preset=preset.id
+                )
             )
     if ctx.void_suit is not None and not any(isinstance(r, VoidSuit) for r in rules_of(preset)):
-        raise RequestError(f"void: {preset.id} has no void suit, so a request may not name one")
+        raise RequestError(catalogued("fixups.score.no_void", preset=preset.id))
 
 
 def check_tiles(preset: Preset, ctx: WinContext) -> None:
@@ -321,49 +369,52 @@ def check_tiles(preset: Preset, ctx: WinContext) -> None:
     for tile, count in sorted(Counter([*ctx.concealed, *meld_tiles, *ctx.bonus]).items()):
         if count > wall[tile]:
             raise RequestError(
-                f"{tile_name(tile)} appears {count} times across hand, melds and bonus, "
-                f"but the {preset.id} wall has {wall[tile]}"
+                catalogued(
+                    "fixups.score.too_many",
+                    tile=tile_name(tile),
+                    count=count,
+                    preset=preset.id,
+                    wall=wall[tile],
+                )
             )
     expected = 3 * preset.sets + 2
     counted = len(ctx.concealed) + 3 * len(ctx.melds)
     if counted != expected:
         raise RequestError(
-            f"hand: {len(ctx.concealed)} concealed tiles and {len(ctx.melds)} melds count as "
-            f"{counted} tiles, but a {preset.id} winning hand has {expected} "
-            f"({preset.sets} sets and a pair; a meld counts 3, kongs too)"
+            catalogued(
+                "fixups.score.tile_count",
+                concealed=len(ctx.concealed),
+                melds=len(ctx.melds),
+                counted=counted,
+                preset=preset.id,
+                expected=expected,
+                sets=preset.sets,
+            )
         )
     if ctx.win_tile not in ctx.concealed:
-        raise RequestError(f"win: {tile_name(ctx.win_tile)} is not in the hand")
+        raise RequestError(catalogued("fixups.score.win_not_in_hand", tile=tile_name(ctx.win_tile)))
 
 
 def check_circumstances(ctx: WinContext) -> None:
     """Refuse flags and `by` values that contradict each other or the hand."""
     has_kong = any(m.kind.is_kong for m in ctx.melds)
     if "kong_replacement" in ctx.flags and not (ctx.by is WinBy.SELF_DRAW and has_kong):
-        raise RequestError("flags: kong_replacement needs by self_draw and a kong among the melds")
+        raise RequestError(catalogued("fixups.score.kong_replacement"))
     if "heavenly" in ctx.flags and (ctx.seat != 0 or ctx.by is not WinBy.SELF_DRAW or ctx.melds):
-        raise RequestError(
-            "flags: heavenly is East's dealt hand, so it needs seat E, by self_draw and no melds"
-        )
+        raise RequestError(catalogued("fixups.score.heavenly"))
     if "earthly" in ctx.flags and (ctx.seat == 0 or ctx.by is not WinBy.DISCARD or ctx.melds):
-        raise RequestError(
-            "flags: earthly is a win on East's first discard, so it needs a seat other than E, "
-            "by discard and no melds"
-        )
+        raise RequestError(catalogued("fixups.score.earthly"))
     if "flower_replacement" in ctx.flags and not (ctx.by is WinBy.SELF_DRAW and ctx.bonus):
-        raise RequestError(
-            "flags: flower_replacement needs by self_draw and a flower or season in 'bonus'"
-        )
+        raise RequestError(catalogued("fixups.score.flower_replacement"))
     if {"heavenly", "earthly"} <= ctx.flags:
-        raise RequestError("flags: a hand cannot be both heavenly and earthly")
+        raise RequestError(catalogued("fixups.score.heavenly_and_earthly"))
     if ctx.by is WinBy.ROBBING_KONG:
         held = ctx.concealed.count(ctx.win_tile) + sum(
             m.tiles.count(ctx.win_tile) for m in ctx.melds
         )
         if held != 1:
             raise RequestError(
-                f"by: robbing a kong of {tile_name(ctx.win_tile)} leaves no other "
-                f"{tile_name(ctx.win_tile)} for the winner, but the hand and melds hold {held}"
+                catalogued("fixups.score.robbing_held", tile=tile_name(ctx.win_tile), held=held)
             )
 
 
@@ -371,17 +422,19 @@ def _check_kind(preset: Preset, field: str, tile: Tile) -> None:
     """Refuse a tile the preset's wall lacks, or a bonus tile outside/inside `bonus`."""
     name = tile_name(tile)
     if field == "bonus" and not is_bonus(tile):
-        raise RequestError(f"bonus: {name} is not a flower or season")
+        raise RequestError(catalogued("fixups.score.bonus_not_flower", tile=name))
     if field != "bonus" and is_bonus(tile):
-        raise RequestError(f"{field}: {name} is a bonus tile; list flowers and seasons in 'bonus'")
+        raise RequestError(catalogued("fixups.score.bonus_elsewhere", field=field, tile=name))
     if tile not in preset.tile_kinds:
-        raise RequestError(f"{field}: preset {preset.id} does not use the tile {name}")
+        raise RequestError(
+            catalogued("fixups.score.tile_unused", field=field, preset=preset.id, tile=name)
+        )
 
 
 def _text(request: dict[str, Any], key: str, default: str | None = None) -> str:
     value = request.get(key, default)
     if not isinstance(value, str):
-        raise RequestError(f"{key}: expected a string, got {_shown(value)}")
+        raise RequestError(catalogued("fixups.score.not_string", field=key, value=_shown(value)))
     return value
 
 
@@ -389,28 +442,38 @@ def _tiles(request: dict[str, Any], key: str, default: str | None = None) -> lis
     try:
         return parse_tiles(_text(request, key, default))
     except InvalidNotationError as error:
-        raise RequestError(f"{key}: {error}") from None
+        raise RequestError(
+            catalogued("fixups.score.field", field=key, detail=_said(error))
+        ) from None
 
 
 def _one_tile(request: dict[str, Any], key: str) -> Tile:
     try:
         return parse_tile(_text(request, key))
     except InvalidNotationError as error:
-        raise RequestError(f"{key}: {error}") from None
+        raise RequestError(
+            catalogued("fixups.score.field", field=key, detail=_said(error))
+        ) from None
 
 
 def _melds(texts: object, key: str) -> tuple[Meld, ...]:
     """Melds in the order made; a claimed one may name its discarder: 'pung 555z from W'."""
     if not isinstance(texts, list):
-        raise RequestError(f"{key}: expected a list of strings, got {_shown(texts)}")
+        raise RequestError(catalogued("fixups.score.not_list", field=key, value=_shown(texts)))
     melds = []
     for index, text in enumerate(texts):
         if not isinstance(text, str):
-            raise RequestError(f"{key}[{index}]: expected a string, got {_shown(text)}")
+            field = f"{key}[{index}]"
+            raise RequestError(
+                catalogued("fixups.score.not_string", field=field, value=_shown(text))
+            )
         try:
             melds.append(_meld(text))
         except InvalidNotationError as error:
-            raise RequestError(f"{key}[{index}]: {error}") from None
+            field = f"{key}[{index}]"
+            raise RequestError(
+                catalogued("fixups.score.field", field=field, detail=_said(error))
+            ) from None
     return tuple(melds)
 
 
@@ -428,7 +491,11 @@ def _table(
     players = request.get("players", preset.seat_counts[0])
     if not isinstance(players, int) or players not in preset.seat_counts:
         allowed = ", ".join(map(str, preset.seat_counts))
-        raise RequestError(f"players: {_shown(players)} is not one of {allowed} for {preset.id}")
+        raise RequestError(
+            catalogued(
+                "fixups.score.players", value=_shown(players), allowed=allowed, preset=preset.id
+            )
+        )
     meld_tiles = [t for m in melds for t in m.tiles]
     if "green_white" in TABLE_OPTIONS.get(preset.id, ()) and {GREEN, WHITE} & {
         *hand,
@@ -441,18 +508,32 @@ def _table(
     others: list[SeatFacts] = []
     given = request.get("others", {})
     if not isinstance(given, dict):
-        raise RequestError(f"others: expected an object by seat, got {_shown(given)}")
+        raise RequestError(catalogued("fixups.score.others_not_object", value=_shown(given)))
     for name, facts in given.items():
         if name not in SEAT_NAMES[:players]:
-            raise RequestError(f"others: {_shown(name)} is not a seat of {players} players")
+            raise RequestError(
+                catalogued("fixups.score.others_seat", value=_shown(name), players=players)
+            )
         if not isinstance(facts, dict):
-            raise RequestError(f"others.{name}: expected an object, got {_shown(facts)}")
+            raise RequestError(
+                catalogued("fixups.score.not_object", field=f"others.{name}", value=_shown(facts))
+            )
         unknown = [k for k in facts if k not in ("melds", "special_kongs", "ready")]
         if unknown:
-            raise RequestError(f"others.{name}: unknown field {_shown(unknown[0])}")
+            raise RequestError(
+                catalogued(
+                    "fixups.score.unknown_field_of",
+                    field=f"others.{name}",
+                    value=_shown(unknown[0]),
+                )
+            )
         ready = facts.get("ready")
         if ready is not None and not isinstance(ready, bool):
-            raise RequestError(f"others.{name}.ready: expected true or false, got {_shown(ready)}")
+            raise RequestError(
+                catalogued(
+                    "fixups.score.not_bool", field=f"others.{name}.ready", value=_shown(ready)
+                )
+            )
         others.append(
             SeatFacts(
                 SEAT_NAMES.index(name),
@@ -474,15 +555,23 @@ def _table(
 
 def _special_kongs(value: object, key: str, wild: Tile | None) -> tuple[Tile, ...]:
     if not isinstance(value, dict):
-        raise RequestError(f'{key}: expected an object such as {{"red": 1}}, got {_shown(value)}')
+        raise RequestError(
+            catalogued("fixups.score.special_kongs_object", field=key, value=_shown(value))
+        )
     tiles: list[Tile] = []
     for name, count in value.items():
         if name not in (*SPECIAL_KONGS, "wild"):
-            raise RequestError(f"{key}: {_shown(name)} is not one of red, green, wild")
+            raise RequestError(
+                catalogued("fixups.score.special_kong_name", field=key, value=_shown(name))
+            )
         if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 4:
-            raise RequestError(f"{key}.{name}: expected a count 0-4, got {_shown(count)}")
+            raise RequestError(
+                catalogued(
+                    "fixups.score.special_kong_count", field=f"{key}.{name}", value=_shown(count)
+                )
+            )
         if name == "wild" and wild is None and count:
-            raise RequestError(f"{key}: a wild kong needs the request's 'wild'")
+            raise RequestError(catalogued("fixups.score.wild_kong", field=key))
         tile = wild if name == "wild" else SPECIAL_KONGS[name]
         tiles += [tile] * count  # type: ignore[list-item]
     return tuple(tiles)
@@ -493,18 +582,23 @@ def _choice(
 ) -> T:
     value = _text(request, key, default)
     if value not in allowed:
-        raise RequestError(f"{key}: {_shown(value)} is not one of {', '.join(allowed)}")
+        raise RequestError(
+            catalogued(
+                "fixups.score.choice", field=key, value=_shown(value), allowed=", ".join(allowed)
+            )
+        )
     return convert(value)
 
 
 def _flags(request: dict[str, Any]) -> frozenset[str]:
     flags = request.get("flags", [])
     if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
-        raise RequestError(f"flags: expected a list of strings, got {_shown(flags)}")
+        raise RequestError(catalogued("fixups.score.not_list", field="flags", value=_shown(flags)))
     for flag in flags:
         if flag not in FLAGS:
+            known = ", ".join(sorted(FLAGS))
             raise RequestError(
-                f"flags: unknown flag {_shown(flag)} (flags: {', '.join(sorted(FLAGS))})"
+                catalogued("fixups.score.unknown_flag", value=_shown(flag), flags=known)
             )
     return frozenset(flags)
 
@@ -515,7 +609,9 @@ def _count(request: dict[str, Any], key: str, most: int) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
-        raise RequestError(f"{key}: expected a whole number from 0 to {most}, got {_shown(value)}")
+        raise RequestError(
+            catalogued("fixups.score.count", field=key, most=most, value=_shown(value))
+        )
     return value
 
 
@@ -524,10 +620,15 @@ def _meld(text: str) -> Meld:
     words = text.split()
     if len(words) == 4 and words[2] == "from":
         if words[3] not in SEAT_NAMES:
-            raise InvalidNotationError(f"'from' names a seat ({', '.join(SEAT_NAMES)}) in {text!r}")
+            seats = ", ".join(SEAT_NAMES)
+            raise InvalidNotationError(
+                catalogued("fixups.score.meld_from_seat", seats=seats, given=repr(text))
+            )
         meld = Meld.parse(" ".join(words[:2]))
         if meld.is_concealed:
-            raise InvalidNotationError(f"a concealed kong comes from nobody, got {text!r}")
+            raise InvalidNotationError(
+                catalogued("fixups.score.concealed_kong_from", given=repr(text))
+            )
         return replace(meld, from_seat=SEAT_NAMES.index(words[3]))
     return Meld.parse(text)
 
@@ -537,5 +638,8 @@ def _void(request: dict[str, Any]) -> str | None:
         return None
     value = _text(request, "void")
     if value not in VOID_SUITS:
-        raise RequestError(f"void: {_shown(value)} is not one of m, p, s")
+        allowed = ", ".join(VOID_SUITS)
+        raise RequestError(
+            catalogued("fixups.score.choice", field="void", value=_shown(value), allowed=allowed)
+        )
     return value

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.i18n import text as catalogued  # `text` names the notation parsed, here
+
 Tile = int
 
 SUITS = "mpsz"
@@ -76,17 +78,17 @@ def make_tile(rank: int, suit: str) -> Tile:
     """
     if suit in "mps":
         if not 1 <= rank <= 9:
-            raise InvalidNotationError(f"no tile {rank}{suit}: suited ranks are 1-9")
+            raise InvalidNotationError(catalogued("fixups.tiles.suited_rank", tile=f"{rank}{suit}"))
         return SUITS.index(suit) * 9 + rank - 1
     if suit == "z":
         if not 1 <= rank <= 7:
-            raise InvalidNotationError(f"no tile {rank}z: honours are 1z-7z")
+            raise InvalidNotationError(catalogued("fixups.tiles.honour_rank", tile=f"{rank}z"))
         return 26 + rank
     if suit == "f":
         if not 1 <= rank <= 8:
-            raise InvalidNotationError(f"no tile {rank}f: bonus tiles are 1f-8f")
+            raise InvalidNotationError(catalogued("fixups.tiles.bonus_rank", tile=f"{rank}f"))
         return 33 + rank
-    raise InvalidNotationError(f"unknown suit {suit!r}: use m, p, s, z or f")
+    raise InvalidNotationError(catalogued("fixups.tiles.suit", suit=repr(suit)))
 
 
 def tile_name(tile: Tile) -> str:
@@ -111,16 +113,23 @@ def parse_tiles(text: str) -> list[Tile]:
     for match in _TILES_TOKEN.finditer(compact):
         if match.start() != pos:
             bad = compact[pos : match.start()]
-            raise InvalidNotationError(f"bad tile notation {bad!r} in {text!r}")
+            raise InvalidNotationError(
+                catalogued("fixups.tiles.bad", bad=repr(bad), given=repr(text))
+            )
         digits, suit = match.groups()
         for digit in digits:
             try:
                 tiles.append(make_tile(int(digit), suit))
             except InvalidNotationError as error:
-                raise InvalidNotationError(f"{error} (in {text!r})") from None
+                (detail,) = error.args
+                raise InvalidNotationError(
+                    catalogued("fixups.tiles.within", detail=detail, given=repr(text))
+                ) from None
         pos = match.end()
     if pos != len(compact):
-        raise InvalidNotationError(f"bad tile notation {compact[pos:]!r} in {text!r}")
+        raise InvalidNotationError(
+            catalogued("fixups.tiles.bad", bad=repr(compact[pos:]), given=repr(text))
+        )
     return tiles
 
 
@@ -128,7 +137,7 @@ def parse_tile(text: str) -> Tile:
     """Parse exactly one tile, e.g. '7z'."""
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise InvalidNotationError(f"expected one tile, got {text!r}")
+        raise InvalidNotationError(catalogued("fixups.tiles.one", given=repr(text)))
     return tiles[0]
 
 
@@ -194,7 +203,12 @@ class Meld:
     def __post_init__(self) -> None:
         if len(self.tiles) != self.kind.size:
             raise InvalidNotationError(
-                f"a {self.kind} has {self.kind.size} tiles, got {format_tiles(self.tiles)!r}"
+                catalogued(
+                    "fixups.tiles.meld_size",
+                    kind=str(self.kind),
+                    size=self.kind.size,
+                    tiles=repr(format_tiles(self.tiles)),
+                )
             )
         if self.kind is MeldKind.CHOW:
             first = self.tiles[0]
@@ -204,15 +218,18 @@ class Meld:
                 or list(self.tiles) != [first, first + 1, first + 2]
             ):
                 raise InvalidNotationError(
-                    f"a chow is three consecutive tiles of one suit, "
-                    f"got {format_tiles(self.tiles)!r}"
+                    catalogued("fixups.tiles.chow", tiles=repr(format_tiles(self.tiles)))
                 )
         elif len(set(self.tiles)) != 1:
             raise InvalidNotationError(
-                f"a {self.kind} is identical tiles, got {format_tiles(self.tiles)!r}"
+                catalogued(
+                    "fixups.tiles.identical",
+                    kind=str(self.kind),
+                    tiles=repr(format_tiles(self.tiles)),
+                )
             )
         if any(is_bonus(t) for t in self.tiles):
-            raise InvalidNotationError("bonus tiles cannot form a meld")
+            raise InvalidNotationError(catalogued("fixups.tiles.bonus_meld"))
 
     @classmethod
     def parse(cls, text: str, *, claimed: str | None = None, from_seat: int | None = None) -> Meld:
@@ -220,13 +237,15 @@ class Meld:
         claimed set may name its claimed tile (`claimed="5z"`) and the seat it came from."""
         parts = text.split()
         if len(parts) != 2:
-            raise InvalidNotationError(f"a meld is '<kind> <tiles>', got {text!r}")
+            raise InvalidNotationError(catalogued("fixups.tiles.meld_form", given=repr(text)))
         try:
             kind = MeldKind(parts[0].lower())
         except ValueError:
             kinds = ", ".join(k.value for k in MeldKind)
             raise InvalidNotationError(
-                f"unknown meld kind {parts[0]!r} in {text!r} (use {kinds})"
+                catalogued(
+                    "fixups.tiles.meld_kind", kind=repr(parts[0]), given=repr(text), kinds=kinds
+                )
             ) from None
         tiles = tuple(sorted(parse_tiles(parts[1])))
         return cls(kind, tiles, None if claimed is None else parse_tile(claimed), from_seat)

@@ -74,7 +74,13 @@ def test_without_a_token_it_says_how_to_get_one(
     assert not (tmp_path / "mahjong.db").exists()
 
 
-async def test_serve_uses_the_configured_endpoints_and_stops_cleanly(tmp_path: Path) -> None:
+async def test_serve_uses_the_configured_endpoints_and_stops_cleanly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.app
+
+    frozen: list[bool] = []  # whether the database was open (the tables restored) at freezing
+    monkeypatch.setattr(bot.app.gc, "freeze", lambda: frozen.append(path.exists()))
     path = tmp_path / "bot.db"
     async with FakeDiscord(users=1) as fake:
         fake.patch_discord()  # remembers discord.py's own URLs; `serve` is pointed by config
@@ -98,6 +104,8 @@ async def test_serve_uses_the_configured_endpoints_and_stops_cleanly(tmp_path: P
         record = await fake.slash(fake.users[0], "mahjong", "rules")
         await record.wait_response()
         await fake.settle()
+        await fake.wait_for(lambda: frozen)
+        assert frozen == [True]  # once ready: the restored tables skip full collections
         stop.set()
         assert await asyncio.wait_for(task, 10) == 0
     # the database was closed: it opens again in this process

@@ -102,13 +102,15 @@ async def test_a_private_table_is_watched_by_invitation_only(tmp_path: Path) -> 
             "hkos-3-v1", creator_id="1", creator_name="Ann", visibility="private"
         )
         assert watch_refusal(table, "1") is None  # its players may
-        assert "private" in (watch_refusal(table, "9") or "")
+        assert "private" in str(watch_refusal(table, "9"))
+        refusal = watch_refusal(table, "9")
+        assert refusal is not None and "私人牌桌" in refusal.in_language("zh-CN")  # a reader's
         with pytest.raises(TableError, match="not seated"):
             await set_spectators(runtime, table.id, "9", invite="9")
         await set_spectators(runtime, table.id, "1", invite="9")
         assert watch_refusal(table, "9") is None and watch_refusal(table, "8") is not None
         await set_spectators(runtime, table.id, "1", allow=False)
-        assert "do not allow" in (watch_refusal(table, "9") or "")
+        assert "do not allow" in str(watch_refusal(table, "9"))
         await runtime.close()
         # stored with the table: a restart keeps both
         restarted = Runtime(store, None, ManualTimers())

@@ -279,3 +279,56 @@ async def test_language_choices_are_stored_changed_and_cleared(tmp_path: Path) -
         assert await store.languages() == {("guild", "1"): "zh-TW", ("user", "2"): "en"}
         with pytest.raises(ValueError, match="guild or a user"):
             await store.set_language("channel", "4", "en")
+
+
+# ------------------------------------------------------------------ watched, refused, closed
+
+
+async def test_a_chinese_table_watched_refused_closed_and_restarted_says_nothing_in_english(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A zh-CN server, Alice at a private table and Bob watching it, both reading Chinese:
+    refusals (to watch, of options, of a score request), the spectator's view and its end,
+    a restart, and the table closing as everyone leaves are all Chinese."""
+    fake.guild.locale = "zh-CN"
+    alice, bob = fake.users[0], fake.users[1]
+    alice.locale = bob.locale = "zh-CN"
+    path = tmp_path / "bot.db"
+
+    async def slash(user: FakeUser, command: str, options: dict[str, Any]) -> Any:
+        record = await fake.slash(user, "mahjong", command, options)
+        await record.wait_response()
+        await fake.wait_for(lambda: not (record.original and record.original.loading))
+        await fake.settle()
+        return record
+
+    async with fake.running(make_bot(path)) as bot:
+        options = {"computers": 3, "visibility": "private", "time": "untimed"}
+        table_msg = await open_table(fake, alice, **options)
+        table, code = live(bot).id, live(bot).options.invite_code or ""
+        refused = await slash(bob, "watch", {"table": table})  # private: not invited
+        assert "私人牌桌" in private_text(refused)
+        await slash(alice, "spectators", {"table": table, "invite": bob})
+        watching = await slash(bob, "watch", {"table": table})
+        await fake.wait_for(lambda: watching.original and watching.original.embeds)
+        await slash(alice, "spectators", {"table": table, "allow": False})
+        await fake.wait_for(lambda: not watching.original.embeds)  # the view ends, saying why
+        assert "不允许观战" in watching.original.text
+        fixed = await slash(bob, "create", {"preset": "hkos-3-v1", "min_fan": 1})
+        assert "起胡番数" in private_text(fixed)  # the engine's refusal, re-raised
+        scored = await slash(bob, "score", {"hand": "111m555p999s0m", "win": "1m"})
+        assert "数牌只有 1 到 9" in private_text(scored)
+    async with fake.running(make_bot(path)) as bot:
+        again = await slash(bob, "watch", {"table": table})  # forbidden, and stored so
+        assert "不允许观战" in private_text(again)
+        leave = i18n.translate("zh-CN", "bot.button.leave")
+        await click(fake, alice, table_msg, label=leave)
+        closed = i18n.translate("zh-CN", "fixups.closed.everyone_left")
+        await fake.wait_for(lambda: closed in table_msg.text, message="no closing reason shown")
+        await fake.settle()
+    names = names_of(fake)
+    said = said_to(fake, alice) + said_to(fake, bob)
+    assert len(said) >= 8
+    for message in [*said, table_msg]:
+        assert CJK.search(message.text), message.text
+        assert english_words(message.text, [*names, "hkos-3-v1", code]) == [], message.text

@@ -8,7 +8,9 @@ A player's hand message: each new decision of their own (their turn, an opening 
 new DM, so Discord notifies them; everything else edits the latest DM in place (the picture
 after a discard, the controls taken away when a clock plays for them). When a DM cannot be
 delivered, the player is mentioned once per hand in the channel and plays through the
-ephemeral "My hand" / `/mahjong hand`.
+ephemeral "My hand" / `/mahjong hand`. A process that does not run shard 0 sends hand DMs
+without controls (Discord would deliver their clicks to shard 0's process): the player plays
+through "My hand" there too (README "Scaling").
 """
 
 from __future__ import annotations
@@ -276,6 +278,13 @@ class DiscordFront:
         language = self.bot.languages.of_user(snapshot.player_id)
         surface = hand_surface(located, self.channel_name(snapshot.channel_id), language)
         decision = dm_decision(snapshot)
+        if not self.bot.config.serves(None):
+            # Discord delivers DM clicks to shard 0's process only, which does not hold this
+            # table: the DM shows the hand, and the player plays through My hand (a guild click)
+            decision = None
+            button = text("bot.button.hand").in_language(self.table_language(snapshot))
+            note = text("fixups.dm.use_my_hand", button=button).in_language(language)
+            surface = dataclasses.replace(surface, content=f"{surface.content}\n{note}", view=None)
         version = decision[0] if decision else None
         current = self.hand_messages.get(key)
         if current is not None and current.hand_id != snapshot.hand_id:

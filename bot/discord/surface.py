@@ -18,7 +18,7 @@ from bot.discord import ids
 from bot.discord.components import ActButton, ActSelect, CallButton, TableButton, TilesSelect
 from bot.discord.pictures import View
 from bot.runtime import PrivateSnapshot, PublicSnapshot
-from bot.runtime.snapshots import action_text, suit_text, wind_text
+from bot.runtime.snapshots import action_text, seat_name, suit_text, wind_text
 from bot.runtime.snapshots import clock_text as clock_text
 from data import Phase
 from engine.actions import Action, ActionKind
@@ -120,10 +120,15 @@ def _seat_lines(public: PublicSnapshot) -> list[Text]:
                 lines.append(text("bot.seat.empty", number=number))
             else:
                 key = "bot.seat.person" if seat.human else "bot.seat.computer"
-                lines.append(text(key, number=number, name=seat.name))
+                lines.append(text(key, number=number, name=seat_name(seat.name, seat.player_id)))
             continue
         parts = [
-            text("bot.seat.in_hand", wind=wind_text(seat.wind), name=seat.name, points=seat.points)
+            text(
+                "bot.seat.in_hand",
+                wind=wind_text(seat.wind),
+                name=seat_name(seat.name, seat.player_id),
+                points=seat.points,
+            )
         ]
         if seat.wind == 0:
             parts.append(text("bot.seat.deals"))

@@ -15,6 +15,7 @@ from bot.runtime.errors import TableError
 from engine.actions import Action
 from engine.ai import choose_action
 from engine.hand import HandState
+from engine.i18n import text
 
 Computer = Callable[[HandState, int], Action]
 
@@ -30,7 +31,7 @@ def computer_for(level: str) -> Computer:
     if level == "easy":
         return choose_action
     if level not in LEVELS:
-        raise TableError(f"the computer level is easy or strong, not {level!r}")
+        raise TableError(text("fixups.computer.level", level=repr(level)))
     try:
         module = importlib.import_module("engine.computer")
     except ImportError:

@@ -24,6 +24,13 @@ class TableError(ValueError):
         return self.in_language(DEFAULT_LANGUAGE)
 
 
+def message_of(error: Exception) -> Text | str:
+    """What an engine error says, kept as its catalogue `Text` when it was raised with one
+    (`ValueError(text(...))`), so the runtime can re-raise it for each reader's language."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Text) else str(error)
+
+
 class NoSuchTableError(TableError):
     pass
 

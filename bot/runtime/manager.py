@@ -31,6 +31,7 @@ from bot.runtime.errors import (
     NotYourDecisionError,
     StaleActionError,
     TableError,
+    message_of,
 )
 from bot.runtime.events import FrontEnd, NullFrontEnd
 from bot.runtime.quickplay import QueueEntry, QuickPlay
@@ -237,7 +238,7 @@ class Runtime:
             chosen = {"table_options": table_options, "min_fan": min_fan}
             preset = table_preset(_playable(preset_id), chosen)
         except ValueError as error:
-            raise TableError(str(error)) from None
+            raise TableError(message_of(error)) from None
         if visibility not in ("public", "private"):
             raise TableError(text("runtime.bad_visibility", visibility=repr(visibility)))
         count = seat_count_for(preset, players, rated)
@@ -426,7 +427,7 @@ class Runtime:
                 try:
                     action = Action.parse(action)
                 except InvalidNotationError as error:
-                    raise TableError(str(error)) from None
+                    raise TableError(message_of(error)) from None
             seat = table.hand_seat(player)
             if action.seat != seat:
                 raise NotYourDecisionError(text("runtime.not_your_control"))

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.runtime.table import COMPUTER_PREFIX
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState, WinRecord
@@ -368,20 +369,21 @@ def public_snapshot(
             )
         )  # fmt: skip
     hand_number = session.hand_number + (1 if playing else 0)
-    status_now = status_text(hand, names)
+    said = _said_names(table)
+    status_now = status_text(hand, said)
     table_view = table_view_from_state(
         hand, names, points, table_name=table_title(table.id, table.name), status=status_now
     )
     result = _result(table, names) if hand.outcome() is not None else None
     if closed is not None:
-        status: Text = text("bot.status.closed", reason=closed)
+        status: Text = text("bot.status.closed", reason=closed_reason_text(closed))
     elif table.phase is Phase.BETWEEN_HANDS:
         summary = result.text if result else text("bot.status.over")
         status = text("bot.status.between", summary=summary, ready=len(table.ready), seats=count)
     else:
         status = status_now
-    lines = list(_deal_lines(table, names, hand_number) if dealt else ())
-    lines += event_texts(table, events, names, wins_before)
+    lines = list(_deal_lines(table, said, hand_number) if dealt else ())
+    lines += event_texts(table, events, said, wins_before)
     if ended and result is not None:
         lines += result.lines
     return PublicSnapshot(
@@ -402,9 +404,40 @@ def public_snapshot(
     )
 
 
+def seat_name(name: str, player_id: str | None) -> Text | str:
+    """A seat's name as a reader is told it: a computer's ("Computer 2") in their language,
+    a person's as they chose it."""
+    number = (player_id or "").removeprefix(COMPUTER_PREFIX)
+    if player_id != number and name == f"Computer {number}":
+        return text("fixups.computer.name", number=number)
+    return name
+
+
+def _said_names(table: LiveTable) -> list[Text | str]:
+    """`names_by_hand_seat`, computers' names worded per reader (for texts, not pictures)."""
+    names = table.names_by_hand_seat()
+    return [
+        seat_name(names[s], table.seat(table.player_at(s)).player_id) for s in range(len(names))
+    ]
+
+
+# why a table closed, as the store keeps it (English) -> how a reader is told
+CLOSED_REASONS = {
+    "closed": "bot.status.closed_reason",
+    "everyone left": "fixups.closed.everyone_left",
+    "expired after 24 hours idle": "fixups.closed.expired",
+}
+
+
+def closed_reason_text(reason: str) -> Text | str:
+    """A stored closing reason in the reader's words (an unknown one as it is)."""
+    key = CLOSED_REASONS.get(reason)
+    return text(key) if key else reason
+
+
 def _lobby_status(table: LiveTable, count: int, closed: str | None) -> Text:
     if closed is not None or table.phase is Phase.CLOSED:
-        return text("bot.status.closed", reason=closed or text("bot.status.closed_reason"))
+        return text("bot.status.closed", reason=closed_reason_text(closed or "closed"))
     if table.full:
         return text("bot.status.full", seats=count)
     seated = sum(seat is not None for seat in table.seats)
@@ -416,7 +449,7 @@ def _lobby_status(table: LiveTable, count: int, closed: str | None) -> Text:
     return text(key, seated=seated, seats=count)
 
 
-def status_text(hand: HandState, names: Sequence[str]) -> Text:
+def status_text(hand: HandState, names: Sequence[Text | str]) -> Text:
     """One public line saying what the table waits for (the table message and picture share it).
 
     It never says who a claim window or an opening waits for: that would tell who can call.
@@ -497,7 +530,7 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
 # ------------------------------------------------------------------ what happened, in words
 
 
-def win_how(win: WinRecord, names: Sequence[str]) -> Text:
+def win_how(win: WinRecord, names: Sequence[Text | str]) -> Text:
     """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong'."""
     by = win.by.value
     if by == "self_draw":
@@ -509,7 +542,7 @@ def win_how(win: WinRecord, names: Sequence[str]) -> Text:
     return text(key, giver=giver)
 
 
-def win_line(win: WinRecord, names: Sequence[str], unit: str) -> Text:
+def win_line(win: WinRecord, names: Sequence[Text | str], unit: str) -> Text:
     """'Carol won by a discard from Alice: 5 faan' (no tiles)."""
     how = win_how(win, names)
     return text("bot.win.line", name=names[win.seat], how=how, value=unit_text(unit, win.score.fan))
@@ -546,7 +579,7 @@ def set_aside_text(hand: HandState, language: str = DEFAULT_LANGUAGE) -> list[st
     return [line.in_language(language) for line in set_aside_texts(hand)]
 
 
-def payment_text(deltas: Iterable[int], names: Sequence[str]) -> Text:
+def payment_text(deltas: Iterable[int], names: Sequence[Text | str]) -> Text:
     """'Alice +8, Bob -8': each seat's change, zeros left out."""
     items = [
         text("bot.payment.item", name=names[s], delta=f"{d:+d}") for s, d in enumerate(deltas) if d
@@ -601,7 +634,7 @@ def _semicolons(items: Sequence[Text]) -> Text:
     return joined
 
 
-def _deal_lines(table: LiveTable, names: Sequence[str], number: int) -> list[Text]:
+def _deal_lines(table: LiveTable, names: Sequence[Text | str], number: int) -> list[Text]:
     hand = table.hand
     assert hand is not None
     lines = [
@@ -617,7 +650,7 @@ CALL_VERBS = ("chow", "pung", "kong")
 
 
 def event_texts(
-    table: LiveTable, events: Sequence[Event], names: Sequence[str], wins_before: int = 0
+    table: LiveTable, events: Sequence[Event], names: Sequence[Text | str], wins_before: int = 0
 ) -> list[Text]:
     """One line per public event; private events (draws) and window bookkeeping are skipped."""
     hand = table.hand

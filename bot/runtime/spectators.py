@@ -14,22 +14,20 @@ from bot.runtime.conversions import stored_options
 from bot.runtime.errors import NotSeatedError, TableError
 from bot.runtime.manager import Runtime
 from bot.runtime.table import LiveTable
-from engine.i18n import text
+from engine.i18n import Text, text
 
 
-def watch_refusal(table: LiveTable, viewer_id: str) -> str | None:
-    """Why `viewer_id` may not watch the table, or None if they may (its players always may)."""
+def watch_refusal(table: LiveTable, viewer_id: str) -> Text | None:
+    """Why `viewer_id` may not watch the table (worded by whoever shows it, in the reader's
+    language), or None if they may (its players always may)."""
     if table.player_of(viewer_id) is not None:
         return None
     extra = table.options.extra
     if not extra.get("spectators", True):
-        return f"the players of Table #{table.id} do not allow spectators"
+        return text("fixups.watch.no_spectators", table=table.id)
     invited = set(extra.get("watchers", [])) | set(extra.get("invited", []))
     if table.options.visibility == "private" and viewer_id not in invited:
-        return (
-            f"Table #{table.id} is private: one of its players must invite you to watch "
-            "(`/mahjong spectators invite:`)"
-        )
+        return text("fixups.watch.private", table=table.id)
     return None
 
 

@@ -17,11 +17,11 @@ import discord
 from discord import app_commands
 
 from bot.discord.cogs.base import MahjongCog
-from bot.discord.replies import reader_language, refusal_text, sentence, tell
+from bot.discord.replies import reader_language, sentence, tell
 from bot.discord.surface import table_surface
 from bot.runtime import PublicSnapshot
 from bot.runtime.spectators import set_spectators, watch_refusal
-from engine.i18n import Text, text, worded
+from engine.i18n import Text, text
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
@@ -141,8 +141,6 @@ class WatchCog(MahjongCog, name="Watch"):
         )
 
 
-def _sentence(refusal: object, language: str) -> str:
-    """Why a watch is refused (a TableError, a `Text` or a plain string), as a sentence."""
-    if isinstance(refusal, Exception):
-        return refusal_text(refusal, language)
-    return sentence(worded(refusal, language), language)  # type: ignore[arg-type]
+def _sentence(refusal: Text, language: str) -> str:
+    """Why a watch is refused, as a sentence in the spectator's language."""
+    return sentence(refusal.in_language(language), language)
