@@ -276,7 +276,7 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
             "table.seat",
             marker=">" if view.turn == index else " ",
             wind=padded(winds[index], wind_width),
-            name=padded(seat.name, 11),
+            name=padded(worded(seat.name, language), 11),
             points=f"{seat.points:>5}",
             state=state,
             void=void,

@@ -20,7 +20,7 @@ from engine.settlement import Reason
 from engine.simulate import play_out
 from engine.tiles import Tile, tile_name
 from render.style import WIND_NAMES
-from render.views import HandView, ResultView, SeatView, SetAside, TableView, WinView
+from render.views import HandView, Label, ResultView, SeatView, SetAside, TableView, WinView
 from render.words import preset_text, wind_text
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
@@ -120,7 +120,7 @@ def special_kongs(state: HandState, seat: int) -> tuple[SetAside, ...]:
 
 def table_view_from_state(
     state: HandState,
-    names: Sequence[str] = DEFAULT_NAMES,
+    names: Sequence[Label] = DEFAULT_NAMES,
     points: Sequence[int] | None = None,
     *,
     table_name: Text | str = "",
@@ -177,7 +177,7 @@ def set_aside_label(rule_label: str) -> Text | str:
     return Text(f"pictures.set_aside.{key}") if key else rule_label
 
 
-def _seat_view(state: HandState, seat: int, name: str, points: int) -> SeatView:
+def _seat_view(state: HandState, seat: int, name: Label, points: int) -> SeatView:
     finished = state.locked[seat] or state.left[seat]
     revealed = tuple(sorted(state.hands[seat])) if finished else ()
     declared = state.phase.value != "opening"  # a void stays secret until all have chosen
@@ -198,7 +198,7 @@ def _seat_view(state: HandState, seat: int, name: str, points: int) -> SeatView:
     )
 
 
-def status_text(state: HandState, names: Sequence[str]) -> Text:
+def status_text(state: HandState, names: Sequence[Label]) -> Text:
     """One public line saying what the table waits for (the table message and picture share it).
 
     It never says who a claim window or an opening waits for: that would tell who can call.
@@ -217,12 +217,12 @@ def status_text(state: HandState, names: Sequence[str]) -> Text:
     return Text("pictures.status.claims")
 
 
-def status_line(state: HandState, names: Sequence[str]) -> str:
+def status_line(state: HandState, names: Sequence[Label]) -> str:
     """`status_text` in English, for texts not yet worded per reader."""
     return str(status_text(state, names))
 
 
-def win_how_text(win: WinRecord, names: Sequence[str]) -> Text:
+def win_how_text(win: WinRecord, names: Sequence[Label]) -> Text:
     """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong'."""
     by = win.by.value
     if by == "self_draw":
@@ -234,14 +234,14 @@ def win_how_text(win: WinRecord, names: Sequence[str]) -> Text:
     return Text(key, {"giver": giver})
 
 
-def win_how(win: WinRecord, names: Sequence[str]) -> str:
+def win_how(win: WinRecord, names: Sequence[Label]) -> str:
     """`win_how_text` in English, for texts not yet worded per reader."""
     return str(win_how_text(win, names))
 
 
 def result_view_from_state(
     state: HandState,
-    names: Sequence[str] = DEFAULT_NAMES,
+    names: Sequence[Label] = DEFAULT_NAMES,
     *,
     table_name: Text | str = "",
     channel_name: str = "",
@@ -276,7 +276,7 @@ def result_view_from_state(
     )
 
 
-def loser_notes(win: WinRecord, names: Sequence[str]) -> list[Text]:
+def loser_notes(win: WinRecord, names: Sequence[Label]) -> list[Text]:
     """Each paying loser's own fan and payment, where the score counts loser fan (hubei-laizi):
     'Bob 2 fan pays 8'."""
     return [
@@ -287,7 +287,7 @@ def loser_notes(win: WinRecord, names: Sequence[str]) -> list[Text]:
     ]
 
 
-def _win_view(state: HandState, win: WinRecord, names: Sequence[str]) -> WinView:
+def _win_view(state: HandState, win: WinRecord, names: Sequence[Label]) -> WinView:
     concealed = list(win.concealed)
     concealed.remove(win.tile)  # the record's concealed tiles include the winning tile
     return WinView(

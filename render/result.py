@@ -333,7 +333,7 @@ def _payments_panel(view: ResultView, width: int, language: str) -> Image.Image:
     paste_text(block, (PAD, y + 2), say(language, "result.points"), PATTERN_PX, TEXT_DIM)
     for index, name in enumerate(names):
         x = PAD + label_w + index * column_w + column_w - 8
-        label, size = fit_size(name, PAY_PX, column_w - 12, 16)
+        label, size = fit_size(worded(name, language), PAY_PX, column_w - 12, 16)
         paste_text(block, (x, y + (PAY_PX - size) // 2), label, size, TEXT, align="r")
     for number, (label, deltas) in enumerate(rows, 1):
         y += row_h

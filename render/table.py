@@ -349,7 +349,9 @@ def _seat_info(
         pill(canvas, (right, y + 3), dealer, INFO_PX, BADGE_RED)
         right -= 6
     name_x = x + SMALL + 8
-    name, size = fit_size(seat.name, NAME_PX, right - name_x, round(NAME_PX * 0.7))
+    name, size = fit_size(
+        worded(seat.name, language), NAME_PX, right - name_x, round(NAME_PX * 0.7)
+    )
     top = y - 3 + (NAME_PX - size) // 2
     paste_text(canvas, (name_x, top), name, size, GOLD if turn else TEXT)
     y += line_height(NAME_PX)
@@ -428,7 +430,7 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
             offset = (frame.width - latest_size) // 2
             canvas.paste(frame, (cx - latest_size // 2 - offset, top - offset), frame)
             room = x1 - x0 - 2 * (arrow + PAD + 6)
-            who, size = fit_size(view.seats[seat].name, SUB_PX, room, 15)
+            who, size = fit_size(worded(view.seats[seat].name, language), SUB_PX, room, 15)
             name_y = top + sprite.height + 4 + (SUB_PX - size) // 2
             paste_text(canvas, (cx, name_y), who, size, TEXT_DIM, align="c")
             status_y = top + sprite.height + 4 + caption_h - 4

@@ -89,7 +89,7 @@ class HandView:
 class SeatView:
     """What everyone at the table may see of one seat."""
 
-    name: str
+    name: Label
     wind: int
     points: int = 0
     is_dealer: bool = False
@@ -154,7 +154,7 @@ class WinView:
     limit: bool = False
     by: Label = ""  # e.g. 'self draw', 'discard from South'
     seat_wind: int | None = None  # turns claimed tiles towards their giver when known
-    paid_by: tuple[tuple[str, int], ...] = ()  # (payer name, points paid for this win)
+    paid_by: tuple[tuple[Label, int], ...] = ()  # (payer name, points paid for this win)
     seat_count: int = MAX_SEATS  # seats at the table, with seat_wind
     notes: tuple[Label, ...] = ()  # after how it came, e.g. each loser's fan and payment
 
@@ -171,11 +171,11 @@ class ResultView:
     preset_name: Label
     unit: str  # 'faan', 'fan', 'tai', 'points'
     wins: tuple[WinView, ...] = ()
-    payments: tuple[tuple[str, int], ...] = ()  # (player name, points won or lost), seat order
+    payments: tuple[tuple[Label, int], ...] = ()  # (player name, points won or lost), seat order
     channel_name: str = ""
     note: Label = ""  # e.g. 'Wall exhausted'
     # other settlements of the hand besides its wins: (label, ((name, delta), ...)), e.g. kongs
-    other_payments: tuple[tuple[Label, tuple[tuple[str, int], ...]], ...] = ()
+    other_payments: tuple[tuple[Label, tuple[tuple[Label, int], ...]], ...] = ()
     wild: frozenset[Tile] = frozenset()
     set_aside: tuple[SetAside, ...] = ()  # revealed at the end: the horse, the birds and hits
     family: str = ""  # the scoring family (preset.family), whose terms name the patterns

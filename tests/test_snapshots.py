@@ -178,3 +178,15 @@ def test_between_hands_each_total_counts_the_finished_hand_once() -> None:
     assert public.result is not None and [t for _, _, t in public.result.points] == totals
     assert public.table_view is not None
     assert [seat.points for seat in public.table_view.seats] == totals
+
+
+def test_computer_names_in_pictures_are_in_the_readers_language() -> None:
+    """The table picture names a computer seat 电脑 n to a Chinese server, as its text does."""
+    from engine.i18n import worded
+
+    state = states("hkos-3-v1", 0)[0]
+    view = public_snapshot(live_table(state, 1)).table_view
+    assert view is not None
+    names = {lang: sorted(worded(s.name, lang) for s in view.seats) for lang in ("en", "zh-TW")}
+    assert names["en"] == ["Ann", "Computer 1", "Computer 2", "Computer 3"]
+    assert names["zh-TW"] == ["Ann", "電腦 1", "電腦 2", "電腦 3"]

@@ -372,7 +372,7 @@ def public_snapshot(
     said = _said_names(table)
     status_now = status_text(hand, said)
     table_view = table_view_from_state(
-        hand, names, points, table_name=table_title(table.id, table.name), status=status_now
+        hand, said, points, table_name=table_title(table.id, table.name), status=status_now
     )
     result = _result(table, names) if hand.outcome() is not None else None
     if closed is not None:
@@ -414,7 +414,7 @@ def seat_name(name: str, player_id: str | None) -> Text | str:
 
 
 def _said_names(table: LiveTable) -> list[Text | str]:
-    """`names_by_hand_seat`, computers' names worded per reader (for texts, not pictures)."""
+    """`names_by_hand_seat`, computers' names worded per reader (texts and pictures)."""
     names = table.names_by_hand_seat()
     return [
         seat_name(names[s], table.seat(table.player_at(s)).player_id) for s in range(len(names))
@@ -622,7 +622,8 @@ def _result(table: LiveTable, names: Sequence[str]) -> ResultSummary:
         text("bot.result.points", name=names[s], delta=f"{d:+d}", total=t)
         for s, (_, d, t) in enumerate(points)
     ]
-    view = result_view_from_state(hand, names, table_name=str(table_title(table.id, table.name)))
+    title = table_title(table.id, table.name)
+    view = result_view_from_state(hand, _said_names(table), table_name=title)
     return ResultSummary(session.hand_number, summary, points, ratings, tuple(lines), view)
 
 
