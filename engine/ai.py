@@ -62,12 +62,25 @@ def choose_action(state: HandState, seat: int) -> Action:
 
 
 def _shanten(state: HandState, tiles: list[Tile]) -> int:
-    counts = counts_of(tiles)
+    return _counts_shanten(state, counts_of(tiles))
+
+
+def _counts_shanten(state: HandState, counts: list[int]) -> int:
+    """Shanten of these counts (left as they are), held wilds counted as jokers."""
     wilds = state.wild_kinds
     jokers = sum(counts[kind] for kind in wilds) if wilds else 0
-    if jokers:  # held wilds count as jokers
+    if jokers:
         counts = wild_free(counts, wilds)
     return shapes.shanten(counts, state.preset.shape_rules, jokers=jokers)
+
+
+def _shanten_after(state: HandState, counts: list[int], tile: Tile) -> int:
+    """Shanten of `counts` less one `tile`, without a copy of the counts."""
+    counts[tile] -= 1
+    try:
+        return _counts_shanten(state, counts)
+    finally:
+        counts[tile] += 1
 
 
 def _target_suit(counts: list[int]) -> str:
@@ -132,12 +145,6 @@ def _kong_keeps_shanten(state: HandState, seat: int, kong: Action, legal: Sequen
     return _shanten(state, rest) <= _shanten(state, hand)
 
 
-def _without(hand: list[Tile], tile: Tile) -> list[Tile]:
-    rest = list(hand)
-    rest.remove(tile)
-    return rest
-
-
 def _discard_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
     discards = [a for a in legal if a.kind is _DISCARD]
     wilds = state.wild_kinds
@@ -154,12 +161,15 @@ def _discard_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Act
     target = _target_suit(counts) if state.preset.min_fan else ""
     values = _keep_values(state, seat, [a.tiles[0] for a in discards], counts, target)
     by_value = _by_keep_value(values, discards)
+    # A full hand's shanten is the best any discard can keep: stop at the first that keeps it,
+    # trying the least valuable tiles first (the same choice as the minimum of both, cheaper).
     if wilds:  # shanten with jokers: the one-table-per-hand shortcut below has none
-        hand = state.hands[seat]
-        return min(by_value, key=lambda a: _shanten(state, _without(hand, a.tiles[0])))
+        full = _counts_shanten(state, counts)
+        for action in by_value:
+            if _shanten_after(state, counts, action.tiles[0]) == full:
+                return action
+        return min(by_value, key=lambda a: _shanten_after(state, counts, a.tiles[0]))
     shanten = shapes.DiscardShanten(counts, state.preset.shape_rules)
-    # a full hand's shanten is the best any discard can keep: stop at the first that keeps it,
-    # trying the least valuable tiles first (the same choice as the minimum of both, cheaper)
     for action in by_value:
         if shanten.after(action.tiles[0]) == shanten.full:
             return action
@@ -169,7 +179,7 @@ def _discard_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Act
 def _claim_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
     """Take a call when the best discard after it leaves the hand closer to winning."""
     hand = state.hands[seat]
-    now = _shanten(state, hand)
+    now = _counts_shanten(state, state.tile_counts(seat))
     tile = state.claim_tile
     assert tile is not None
     best: tuple[int, Action] | None = None

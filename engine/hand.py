@@ -136,6 +136,7 @@ _DRAW_EVENTS = tuple(
 )
 
 _P = TypeVar("_P", bound=Part)
+_NO_WILDS: frozenset[Tile] = frozenset()
 
 
 class HandState:
@@ -210,11 +211,15 @@ class HandState:
         """Make each rule component's part for this hand, and list who answers which hook."""
         components = rules.rules_of(self.preset)
         self.parts: list[Part] = [rule.bind(self) for rule in components]
+        # part_of answers, per kind asked: the parts are fixed for the hand, and the computer
+        # players ask on every decision
+        self._part_by_kind: dict[type[Part], Part | None] = {}
         self._robbing = next(r for r in components if isinstance(r, rules.Robbing))
         self._conditions = next(r for r in components if isinstance(r, rules.WinConditions))
         self._wall_part = self._require(WallPart)
         self._after_win = self._require(AfterWinPart)
         self._openings = self.part_of(OpeningsPart)
+        self._wilds = self.part_of(rules.WildsPart)
         # the per-seat list the seat loops read on every discard, shared with its owner
         self._left = self._after_win.left
 
@@ -237,10 +242,12 @@ class HandState:
 
     def part_of(self, kind: type[_P]) -> _P | None:
         """This hand's part of the given kind, if the preset plays that rule."""
-        for part in self.parts:
-            if isinstance(part, kind):
-                return part
-        return None
+        try:
+            return self._part_by_kind[kind]  # type: ignore[return-value]
+        except KeyError:
+            found = next((part for part in self.parts if isinstance(part, kind)), None)
+            self._part_by_kind[kind] = found
+            return found
 
     def _require(self, kind: type[_P]) -> _P:
         part = self.part_of(kind)
@@ -411,8 +418,8 @@ class HandState:
     def wild_kinds(self) -> frozenset[Tile]:
         """Tile kinds that are wild in this hand (engine.rules.Wilds; a turned wild is chosen
         after the deal), for players and pictures."""
-        part = self.part_of(rules.WildsPart)
-        return part.kinds if part is not None else frozenset()
+        part = self._wilds
+        return part.kinds if part is not None else _NO_WILDS
 
     @property
     def kong_points(self) -> list[int]:
