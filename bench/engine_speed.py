@@ -6,9 +6,11 @@ For every preset (or those named), it plays N seeded hands with the easy compute
 and records each hand's actions, then times, as medians over R repeats:
 
   * apply: replaying the recorded actions into fresh hands (the deal excluded), µs per action;
-  * decide: `choose_action` at every decision of those hands (states rebuilt by replaying, the
-    computer's time alone counted), µs per decision;
+  * decide: `choose_action` at every decision of those hands (a replay making the decisions,
+    less the plain replay), µs per decision;
   * simulate: whole hands played out by the easy computer (deal, decisions, applies), hands/s.
+
+Times are this process's CPU time (the machine may be shared), medians of the repeats.
 
 The figures are whatever tree `engine` imports from: to compare two commits in one session, run
 this file from one tree with `PYTHONPATH=<other tree>` (the script puts its own tree first only
@@ -53,10 +55,14 @@ def record(preset: Preset, hands: int) -> Recorded:
     return played
 
 
+# CPU time of this process, not wall time: the machine is shared, and another process's turn on
+# the core would be counted as ours. Timed per hand, so the clock's own cost does not count.
+clock = time.process_time
+
+
 def time_apply(preset: Preset, played: Recorded) -> tuple[float, int]:
     """Seconds spent in apply over every recorded action, and how many actions."""
     spent, count = 0.0, 0
-    clock = time.perf_counter
     for seed, actions in played:
         state = HandState(preset, seed)
         start = clock()
@@ -68,28 +74,28 @@ def time_apply(preset: Preset, played: Recorded) -> tuple[float, int]:
 
 
 def time_decide(preset: Preset, played: Recorded) -> tuple[float, int]:
-    """Seconds spent in choose_action at every decision of the recorded hands."""
+    """Seconds spent in choose_action at every decision of the recorded hands: the replay with
+    the decisions made, less the same replay without them."""
     spent, count = 0.0, 0
-    clock = time.perf_counter
     for seed, actions in played:
         state = HandState(preset, seed)
+        start = clock()
         for action in actions:
-            seat = state.seats_to_act()[0]
-            start = clock()
-            choose_action(state, seat)
-            spent += clock() - start
-            count += 1
+            choose_action(state, state.seats_to_act()[0])
             state.apply(action)
-    return spent, count
+        spent += clock() - start
+        count += len(actions)
+    applied, _ = time_apply(preset, played)
+    return spent - applied, count
 
 
 def time_simulate(preset: Preset, hands: int, first_seed: int = 0) -> tuple[float, int]:
-    start = time.perf_counter()
+    start = clock()
     for seed in range(first_seed, first_seed + hands):
         state = HandState(preset, seed)
         while not state.is_over:
             state.apply(choose_action(state, state.seats_to_act()[0]))
-    return time.perf_counter() - start, hands
+    return clock() - start, hands
 
 
 def main() -> None:

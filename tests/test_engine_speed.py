@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import ai, shapes
+from engine import ai, rules, shapes
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import Event, HandState, Phase
@@ -253,3 +253,25 @@ def test_counted_shanten_equals_the_shanten_of_the_tiles(preset_id: str) -> None
 
     for seed in range(4):
         _play_checking(preset_id, seed, check)
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_hook_answerers_are_the_parts_that_override_the_hook(preset_id: str) -> None:
+    """Who answers each hook is worked out once per preset's part types; every hand (of every
+    seat count) still gets exactly the parts that override it, in their order."""
+    preset = find_preset(preset_id)
+    for seat_count in preset.seat_counts:
+        for seed in range(2):
+            state = HandState(preset, seed, seat_count=seat_count)
+            for name, hook in [
+                ("_turn_rules", "turn_actions"),
+                ("_win_rules", "may_win"),
+                ("_claim_rules", "may_claim"),
+                ("_call_rules", "allows_call"),
+                ("_pass_rules", "on_pass"),
+                ("_settle_rules", "settle_win"),
+                ("_context_rules", "context"),
+                ("_draw_rules", "on_draw"),
+            ]:
+                expected = tuple(p for p in state.parts if rules.overrides(p, hook))
+                assert getattr(state, name) == expected, (name, seat_count)
