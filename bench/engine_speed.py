@@ -1,6 +1,6 @@
 """Engine speed: µs per `HandState.apply`, per easy computer decision, and simulated hands/s.
 
-    python bench/engine_speed.py [--hands N] [--repeats R] [--presets a,b] [--profile]
+    python bench/engine_speed.py [--hands N] [--repeats R] [--presets a,b] [--breakdown | --profile]
 
 For every preset (or those named), it plays N seeded hands with the easy computer in every seat
 and records each hand's actions, then times, as medians over R repeats:
@@ -14,8 +14,12 @@ Times are this process's CPU time (the machine may be shared), medians of the re
 
 The figures are whatever tree `engine` imports from: to compare two commits in one session, run
 this file from one tree with `PYTHONPATH=<other tree>` (the script puts its own tree first only
-when PYTHONPATH is unset). `--profile` prints a cProfile of the simulate phase instead (over
-fresh seeds, after one unprofiled pass has filled the shape tables as a running bot has them).
+when PYTHONPATH is unset).
+
+`--breakdown` prints wall µs per engine entry point instead (seats_to_act, decision_version,
+legal_actions, choose_action by phase, apply by action kind); `--profile` a cProfile of the
+simulate phase (over fresh seeds, after one unprofiled pass has filled the shape tables as a
+running bot has them).
 """
 
 from __future__ import annotations
@@ -98,12 +102,48 @@ def time_simulate(preset: Preset, hands: int, first_seed: int = 0) -> tuple[floa
     return clock() - start, hands
 
 
+def breakdown(preset: Preset, played: Recorded, spent: dict[str, list[float]]) -> None:
+    """Wall µs of each engine entry point at every decision of the recorded hands, by phase and
+    action kind: seats_to_act, decision_version, legal_actions (worked out afresh),
+    choose_action (the offer already worked out) and apply (its legality check included)."""
+    tick = time.perf_counter
+
+    def add(label: str, seconds: float) -> None:
+        entry = spent.setdefault(label, [0.0, 0])
+        entry[0] += seconds
+        entry[1] += 1
+
+    for seed, actions in played:
+        state = HandState(preset, seed)
+        for action in actions:
+            phase = state.phase.value
+            t0 = tick()
+            seat = state.seats_to_act()[0]
+            t1 = tick()
+            state.decision_version  # noqa: B018 (timed)
+            t2 = tick()
+            state._legal_cache.clear()  # the cache holds nothing yet between actions
+            t3 = tick()
+            state.legal_actions(seat)
+            t4 = tick()
+            choose_action(state, seat)
+            t5 = tick()
+            state.apply(action)
+            t6 = tick()
+            add("seats_to_act", t1 - t0)
+            add("decision_version", t2 - t1)
+            add(f"legal_actions ({phase})", t4 - t3)
+            add(f"choose_action ({phase})", t5 - t4)
+            add(f"apply {action.kind.value} ({phase})", t6 - t5)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--presets", default="", help="comma-separated ids (default: all)")
     parser.add_argument("--profile", action="store_true", help="cProfile the simulate phase")
+    parser.add_argument("--breakdown", action="store_true", help="µs per engine entry point")
     args = parser.parse_args()
     ids = args.presets.split(",") if args.presets else sorted(PRESETS)
     presets = [find_preset(preset_id) for preset_id in ids]
@@ -121,6 +161,16 @@ def main() -> None:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(35)
         return
     recorded = {preset.id: record(preset, args.hands) for preset in presets}
+    if args.breakdown:
+        entries: dict[str, list[float]] = {}
+        for preset in presets:
+            breakdown(preset, recorded[preset.id], entries)
+        print(f"{'entry point':36} {'calls':>8} {'µs each':>8} {'share':>6}")
+        whole = sum(seconds for seconds, _ in entries.values())
+        for label, (seconds, calls) in sorted(entries.items(), key=lambda item: -item[1][0]):
+            share = seconds / whole * 100
+            print(f"{label:36} {calls:8.0f} {seconds / calls * 1e6:8.1f} {share:5.1f}%")
+        return
     totals: dict[str, list[float]] = {"apply": [0.0, 0], "decide": [0.0, 0], "simulate": [0.0, 0]}
     print(f"{'preset':22} {'apply µs':>9} {'decide µs':>10} {'hands/s':>9}")
     for preset in presets:

@@ -232,9 +232,13 @@ class HandState:
         """Make each rule component's part for this hand, and list who answers which hook."""
         components = rules.rules_of(self.preset)
         self.parts: list[Part] = [rule.bind(self) for rule in components]
-        # part_of answers, per kind asked: the parts are fixed for the hand, and the computer
-        # players ask on every decision
-        self._part_by_kind: dict[type[Part], Part | None] = {}
+        # part_of's answers for every kind a part is (the first such part): the parts are fixed
+        # for the hand, and the computer players ask on every decision
+        self._part_by_kind: dict[type[Part], Part] = {}
+        for part in self.parts:
+            for kind in type(part).__mro__:
+                if issubclass(kind, Part):
+                    self._part_by_kind.setdefault(kind, part)
         self._robbing = next(r for r in components if isinstance(r, rules.Robbing))
         self._conditions = next(r for r in components if isinstance(r, rules.WinConditions))
         self._wall_part = self._require(WallPart)
@@ -265,12 +269,7 @@ class HandState:
 
     def part_of(self, kind: type[_P]) -> _P | None:
         """This hand's part of the given kind, if the preset plays that rule."""
-        try:
-            return self._part_by_kind[kind]  # type: ignore[return-value]
-        except KeyError:
-            found = next((part for part in self.parts if isinstance(part, kind)), None)
-            self._part_by_kind[kind] = found
-            return found
+        return self._part_by_kind.get(kind)  # type: ignore[return-value]
 
     def _require(self, kind: type[_P]) -> _P:
         part = self.part_of(kind)
