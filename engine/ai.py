@@ -19,6 +19,7 @@ from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase
 from engine.rules import FixedKongsPart, wild_free
 from engine.tiles import (
+    COPIES,
     DRAGONS,
     HONOURS,
     SUITS,
@@ -36,6 +37,7 @@ from engine.tiles import (
 _WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
 _CHOW, _KONG = ActionKind.CHOW, ActionKind.KONG
 _CONCEALED_KONG, _ADDED_KONG = ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG
+_TURN_PHASE = Phase.TURN
 
 
 def choose_action(state: HandState, seat: int) -> Action:
@@ -43,31 +45,52 @@ def choose_action(state: HandState, seat: int) -> Action:
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has no decision to make in {state.describe()}")
-    for action in legal:
-        if action.kind is _WIN:
-            return action
-    phase = state.phase
-    if phase is Phase.OPENING:
-        return _opening_choice(state, seat, legal)
-    if phase is Phase.CLAIMS or phase is Phase.ROB:
+    if state.phase is not _TURN_PHASE:
+        for action in legal:
+            if action.kind is _WIN:
+                return action
+        if state.phase is Phase.OPENING:
+            return _opening_choice(state, seat, legal)
         return _claim_choice(state, seat, legal)
+    # the own turn: one pass sorts the offer (a win anywhere in it is taken)
+    discards: list[Action] = []
+    kongs: list[Action] = []
     for action in legal:
         kind = action.kind
-        own_kong = kind is _CONCEALED_KONG or kind is _ADDED_KONG
-        if own_kong and _kong_keeps_shanten(state, seat, action, legal):
+        if kind is _DISCARD:
+            discards.append(action)
+        elif kind is _WIN:
             return action
+        elif kind is _CONCEALED_KONG or kind is _ADDED_KONG:
+            kongs.append(action)
+    for kong in kongs:
+        if _kong_keeps_shanten(state, seat, kong, legal):
+            return kong
     if legal[-1].kind is _PASS:  # a turn with no discard (a last draw): keep the tile
         return legal[-1]
-    return _discard_choice(state, seat, legal)
+    return _discard_choice(state, seat, discards)
 
 
 def _shanten(state: HandState, tiles: list[Tile]) -> int:
-    counts = counts_of(tiles)
+    return _counts_shanten(state, counts_of(tiles))
+
+
+def _counts_shanten(state: HandState, counts: list[int]) -> int:
+    """Shanten of these counts (left as they are), held wilds counted as jokers."""
     wilds = state.wild_kinds
     jokers = sum(counts[kind] for kind in wilds) if wilds else 0
-    if jokers:  # held wilds count as jokers
+    if jokers:
         counts = wild_free(counts, wilds)
     return shapes.shanten(counts, state.preset.shape_rules, jokers=jokers)
+
+
+def _shanten_after(state: HandState, counts: list[int], tile: Tile) -> int:
+    """Shanten of `counts` less one `tile`, without a copy of the counts."""
+    counts[tile] -= 1
+    try:
+        return _counts_shanten(state, counts)
+    finally:
+        counts[tile] += 1
 
 
 def _target_suit(counts: list[int]) -> str:
@@ -88,6 +111,16 @@ _NEAR_LESS_TERMINAL = tuple(
     len(_NEAR_KINDS[tile]) - (1 if is_terminal(tile) else 0) for tile in range(27)
 )
 _FIRST_HONOUR = HONOURS[0]
+# per target suit ("" for none): a suited kind's value before its copies and held neighbours,
+# 4 in the target suit, plus its near kinds less one for a terminal
+_SUITED_BASE = {
+    target: tuple(
+        (4 if _SUIT_LETTER[tile] == target else 0) + _NEAR_LESS_TERMINAL[tile] for tile in range(27)
+    )
+    for target in ("", *SUITS)
+}
+# an honour's value by its copies held (a lone one is worth less), before its bonus for value
+_HONOUR_BY_COPIES = tuple(copies * 3 - (0 if copies > 1 else 2) for copies in range(COPIES + 1))
 _Item = TypeVar("_Item")
 
 
@@ -99,17 +132,14 @@ def _keep_values(
     One call weighs every candidate: this runs on every discard of every computer player.
     """
     valuable = (*DRAGONS, WINDS[seat], WINDS[state.round_wind])
+    suited_base = _SUITED_BASE[target]
     values = []
     for tile in tiles:
         copies = counts[tile]
         if tile >= _FIRST_HONOUR:
-            bonus = 2 if tile in valuable else 0
-            values.append(copies * 3 + bonus - (0 if copies > 1 else 2))
-            continue
-        value = 4 if _SUIT_LETTER[tile] == target else 0
-        # held neighbours, less one for a terminal
-        near = _NEAR_LESS_TERMINAL[tile] - _NEIGHBOURS[tile](counts).count(0)
-        values.append(value + copies * 2 + near)
+            values.append(_HONOUR_BY_COPIES[copies] + (2 if tile in valuable else 0))
+        else:  # its suit, its copies and its held neighbours
+            values.append(suited_base[tile] + copies * 2 - _NEIGHBOURS[tile](counts).count(0))
     return values
 
 
@@ -132,14 +162,8 @@ def _kong_keeps_shanten(state: HandState, seat: int, kong: Action, legal: Sequen
     return _shanten(state, rest) <= _shanten(state, hand)
 
 
-def _without(hand: list[Tile], tile: Tile) -> list[Tile]:
-    rest = list(hand)
-    rest.remove(tile)
-    return rest
-
-
-def _discard_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
-    discards = [a for a in legal if a.kind is _DISCARD]
+def _discard_choice(state: HandState, seat: int, discards: list[Action]) -> Action:
+    """The discard to make among the offered ones (in the order offered)."""
     wilds = state.wild_kinds
     if wilds:  # a wild completes any hand: keep it while anything else can go
         discards = [a for a in discards if a.tiles[0] not in wilds] or discards
@@ -154,12 +178,15 @@ def _discard_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Act
     target = _target_suit(counts) if state.preset.min_fan else ""
     values = _keep_values(state, seat, [a.tiles[0] for a in discards], counts, target)
     by_value = _by_keep_value(values, discards)
+    # A full hand's shanten is the best any discard can keep: stop at the first that keeps it,
+    # trying the least valuable tiles first (the same choice as the minimum of both, cheaper).
     if wilds:  # shanten with jokers: the one-table-per-hand shortcut below has none
-        hand = state.hands[seat]
-        return min(by_value, key=lambda a: _shanten(state, _without(hand, a.tiles[0])))
+        full = _counts_shanten(state, counts)
+        for action in by_value:
+            if _shanten_after(state, counts, action.tiles[0]) == full:
+                return action
+        return min(by_value, key=lambda a: _shanten_after(state, counts, a.tiles[0]))
     shanten = shapes.DiscardShanten(counts, state.preset.shape_rules)
-    # a full hand's shanten is the best any discard can keep: stop at the first that keeps it,
-    # trying the least valuable tiles first (the same choice as the minimum of both, cheaper)
     for action in by_value:
         if shanten.after(action.tiles[0]) == shanten.full:
             return action
@@ -169,7 +196,7 @@ def _discard_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Act
 def _claim_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
     """Take a call when the best discard after it leaves the hand closer to winning."""
     hand = state.hands[seat]
-    now = _shanten(state, hand)
+    now = _counts_shanten(state, state.tile_counts(seat))
     tile = state.claim_tile
     assert tile is not None
     best: tuple[int, Action] | None = None

@@ -99,6 +99,7 @@ class Outcome:
 # Enum members compared on every action. On Python 3.11 a lookup such as `Phase.TURN` costs
 # about ten times a module global, so the per-action paths below use these aliases.
 _TURN, _CLAIMS, _ROB, _OPENING = Phase.TURN, Phase.CLAIMS, Phase.ROB, Phase.OPENING
+_OVER = Phase.OVER
 _SELF_DRAW, _ON_DISCARD, _ROBBING_KONG = WinBy.SELF_DRAW, WinBy.DISCARD, WinBy.ROBBING_KONG
 _WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
 _TIME_UP, _CONCEALED_KONG = ActionKind.TIME_UP, ActionKind.CONCEALED_KONG
@@ -137,6 +138,24 @@ _DRAW_EVENTS = tuple(
 
 _P = TypeVar("_P", bound=Part)
 
+# Per sequence of part types (the same for every hand of a preset): for each hook, the positions
+# of the parts that answer it. Worked out once, not at every deal.
+_ANSWERERS: dict[tuple[type[Part], ...], dict[str, tuple[int, ...]]] = {}
+
+
+def _answerers(parts: Sequence[Part]) -> dict[str, tuple[int, ...]]:
+    kinds = tuple(type(part) for part in parts)
+    found = _ANSWERERS.get(kinds)
+    if found is None:
+        found = _ANSWERERS[kinds] = {
+            hook: tuple(i for i, part in enumerate(parts) if rules.overrides(part, hook))
+            for hook in rules.HOOKS
+        }
+    return found
+
+
+_NO_WILDS: frozenset[Tile] = frozenset()
+
 
 class HandState:
     """The mutable state of one hand. Seats are 0..seat_count-1 counted from the dealer (seat
@@ -173,6 +192,9 @@ class HandState:
         self.front = 0
         self.back = len(wall)
         self._dead_wall = preset.dead_wall
+        # preset values read on every discard's claim checks, bound once for the hand
+        self._discard_wins = preset.discard_wins
+        self._shapes = preset.shape_rules
         self.hands: list[list[Tile]] = [[] for _ in self.seats]
         # counts_of(hands[seat]) kept up to date by _add/_remove: every discard asks three seats
         # whether they can win on it, and recounting the hand each time was the cost
@@ -210,16 +232,26 @@ class HandState:
         """Make each rule component's part for this hand, and list who answers which hook."""
         components = rules.rules_of(self.preset)
         self.parts: list[Part] = [rule.bind(self) for rule in components]
+        # part_of's answers for every kind a part is (the first such part): the parts are fixed
+        # for the hand, and the computer players ask on every decision
+        self._part_by_kind: dict[type[Part], Part] = {}
+        for part in self.parts:
+            for kind in type(part).__mro__:
+                if issubclass(kind, Part):
+                    self._part_by_kind.setdefault(kind, part)
         self._robbing = next(r for r in components if isinstance(r, rules.Robbing))
         self._conditions = next(r for r in components if isinstance(r, rules.WinConditions))
         self._wall_part = self._require(WallPart)
         self._after_win = self._require(AfterWinPart)
         self._openings = self.part_of(OpeningsPart)
+        self._wilds = self.part_of(rules.WildsPart)
         # the per-seat list the seat loops read on every discard, shared with its owner
         self._left = self._after_win.left
 
+        answerers = _answerers(self.parts)
+
         def answering(hook: str) -> tuple[Part, ...]:
-            return tuple(part for part in self.parts if rules.overrides(part, hook))
+            return tuple(self.parts[index] for index in answerers[hook])
 
         self._turn_rules = answering("turn_actions")
         self._discard_rules = answering("discard_choices")
@@ -237,10 +269,7 @@ class HandState:
 
     def part_of(self, kind: type[_P]) -> _P | None:
         """This hand's part of the given kind, if the preset plays that rule."""
-        for part in self.parts:
-            if isinstance(part, kind):
-                return part
-        return None
+        return self._part_by_kind.get(kind)  # type: ignore[return-value]
 
     def _require(self, kind: type[_P]) -> _P:
         part = self.part_of(kind)
@@ -367,7 +396,7 @@ class HandState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     # The components' per-seat state, read by the runtime, pictures and scoring under the
     # names it had when HandState held it itself.
@@ -411,8 +440,8 @@ class HandState:
     def wild_kinds(self) -> frozenset[Tile]:
         """Tile kinds that are wild in this hand (engine.rules.Wilds; a turned wild is chosen
         after the deal), for players and pictures."""
-        part = self.part_of(rules.WildsPart)
-        return part.kinds if part is not None else frozenset()
+        part = self._wilds
+        return part.kinds if part is not None else _NO_WILDS
 
     @property
     def kong_points(self) -> list[int]:
@@ -436,7 +465,8 @@ class HandState:
         stays open for the others, so an answer made for any version from this one on still
         answers the same decision.
         """
-        if self.phase in (Phase.CLAIMS, Phase.ROB, Phase.OPENING):
+        phase = self.phase
+        if phase is _CLAIMS or phase is _ROB or phase is _OPENING:
             return self.version - sum(1 for answer in self.pending.values() if answer is not None)
         return self.version
 
@@ -587,7 +617,7 @@ class HandState:
 
     def _win_score(self, seat: int, tile: Tile, by: WinBy) -> Score | None:
         """The score if `seat` may win on `tile` now, else None."""
-        if by is _ON_DISCARD and not self.preset.discard_wins:
+        if by is _ON_DISCARD and not self._discard_wins:
             return None
         counts = self._counts[seat]
         if by is _SELF_DRAW:
@@ -629,11 +659,11 @@ class HandState:
             decided = part.win_shape(seat, counts, by)
             if decided is not None:
                 return decided
-        return self.is_win_counts(counts)
+        return shapes.is_win(counts, self._shapes)
 
     def is_win_counts(self, counts: list[int], jokers: int = 0) -> bool:
         """Whether these counts (and jokers) form a winning shape of the preset."""
-        return shapes.is_win(counts, self.preset.shape_rules, jokers=jokers)
+        return shapes.is_win(counts, self._shapes, jokers=jokers)
 
     def _win_context(self, seat: int, hand: list[Tile], tile: Tile, by: WinBy) -> WinContext:
         extra: dict[str, object] = {}
@@ -730,6 +760,8 @@ class HandState:
         self._legal_cache.clear()
         if self.pending:
             self._events.append(Event("claim_window", seat, tile, ",".join(map(str, self.pending))))
+        elif phase is _CLAIMS:  # the common case, a discard nobody can claim: the next draws
+            self._next_draw(after[0] if after else seat)
         else:
             self._close_window()
 

@@ -15,11 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import shapes
+from engine import ai, rules, shapes
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import Event, HandState, Phase
 from engine.presets import PRESETS, find_preset
+from engine.rules import Part, WildsPart
 from engine.tiles import NUM_KINDS, counts_of
 from tests.goldens import regen
 
@@ -167,3 +168,110 @@ def test_suffix_codes_drop_the_first_count_by_dividing() -> None:
         assert code == shapes._suffix_code(key[start:])
         code //= 5
     assert shapes._suffix_code(()) == 1
+
+
+def _part_kinds() -> list[type[Part]]:
+    found: list[type[Part]] = []
+    todo: list[type[Part]] = [Part]
+    while todo:
+        kind = todo.pop()
+        found.append(kind)
+        todo.extend(kind.__subclasses__())
+    return found
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_part_of_answers_as_a_scan_of_the_parts(preset_id: str) -> None:
+    """part_of remembers its answer per kind asked: it is the first part of that kind, asked
+    before and after play, and wild_kinds is the wild part's kinds once chosen (hubei-laizi
+    turns its wild after the deal)."""
+    kinds = _part_kinds()
+    for seed in range(3):
+        state = HandState(find_preset(preset_id), seed)
+
+        def check(state: HandState) -> None:
+            for kind in kinds:
+                scanned = next((p for p in state.parts if isinstance(p, kind)), None)
+                assert state.part_of(kind) is scanned, kind
+            wilds = next((p for p in state.parts if isinstance(p, WildsPart)), None)
+            assert state.wild_kinds == (wilds.kinds if wilds is not None else frozenset())
+
+        check(state)
+        while not state.is_over:
+            seat = state.seats_to_act()[0]
+            state.apply(choose_action(state, seat))
+            check(state)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    size=st.sampled_from([2, 5, 8, 11, 14, 17]),
+    jokers=st.integers(0, 4),
+    rules=st.sampled_from(SHAPE_RULES),
+)
+def test_a_discard_never_brings_a_hand_closer(
+    seed: int, size: int, jokers: int, rules: shapes.ShapeRules
+) -> None:
+    """The easy computer stops at the first discard that keeps the full hand's shanten (with
+    jokers too): that is the least any discard can keep, so it is the minimum's choice."""
+    rng = random.Random(seed)
+    jokers = min(jokers, size)
+    counts = [0] * NUM_KINDS
+    wall = [kind for kind in range(NUM_KINDS) for _ in range(4)]
+    for tile in rng.sample(wall, size - jokers):
+        counts[tile] += 1
+    full = shapes.shanten(counts, rules, jokers=jokers)
+    for kind in range(NUM_KINDS):
+        if counts[kind]:
+            counts[kind] -= 1
+            assert shapes.shanten(counts, rules, jokers=jokers) >= full, kind
+            counts[kind] += 1
+    if jokers:
+        assert shapes.shanten(counts, rules, jokers=jokers - 1) >= full
+
+
+@pytest.mark.parametrize("preset_id", ["redwild", "hubei-laizi"])
+def test_counted_shanten_equals_the_shanten_of_the_tiles(preset_id: str) -> None:
+    """The computer reads shanten from the kept counts (less a discard) rather than recounting
+    the hand: both give the same number, held wilds counted as jokers."""
+
+    def check(state: HandState) -> None:
+        for seat in state.seats:
+            hand = state.hands[seat]
+            counts = state.tile_counts(seat)
+            if len(hand) % 3 == 0:
+                continue
+            assert ai._counts_shanten(state, counts) == ai._shanten(state, hand)
+            if len(hand) % 3 != 2:
+                continue
+            for tile in set(hand):
+                rest = list(hand)
+                rest.remove(tile)
+                assert ai._shanten_after(state, counts, tile) == ai._shanten(state, rest)
+            assert counts == state.tile_counts(seat)
+
+    for seed in range(4):
+        _play_checking(preset_id, seed, check)
+
+
+@pytest.mark.parametrize("preset_id", PRESET_IDS)
+def test_hook_answerers_are_the_parts_that_override_the_hook(preset_id: str) -> None:
+    """Who answers each hook is worked out once per preset's part types; every hand (of every
+    seat count) still gets exactly the parts that override it, in their order."""
+    preset = find_preset(preset_id)
+    for seat_count in preset.seat_counts:
+        for seed in range(2):
+            state = HandState(preset, seed, seat_count=seat_count)
+            for name, hook in [
+                ("_turn_rules", "turn_actions"),
+                ("_win_rules", "may_win"),
+                ("_claim_rules", "may_claim"),
+                ("_call_rules", "allows_call"),
+                ("_pass_rules", "on_pass"),
+                ("_settle_rules", "settle_win"),
+                ("_context_rules", "context"),
+                ("_draw_rules", "on_draw"),
+            ]:
+                expected = tuple(p for p in state.parts if rules.overrides(p, hook))
+                assert getattr(state, name) == expected, (name, seat_count)
