@@ -300,10 +300,8 @@ def score(preset: Preset, ctx: WinContext) -> HubeiScore:
     else:
         payers = [o for o in others if o.seat == ctx.discarder]
         if not payers:
-            raise ValueError(
-                f"from: a win by {ctx.by.value} needs the seat that "
-                f"{'discarded' if ctx.by is WinBy.DISCARD else 'was robbed'}, not the winner's"
-            )
+            key = "discarded" if ctx.by is WinBy.DISCARD else "robbed"
+            raise ValueError(Text(f"score.hubei.needs_{key}", {"by": ctx.by.value}))
     fans = {o.seat: loser_fan(o, ctx, big) for o in payers}
     if preset.min_fan and not any(fan + f >= preset.min_fan for f in fans.values()):
         return _invalid(
