@@ -34,7 +34,7 @@ from bot.runtime import (
     Timers,
 )
 from bot.runtime.manager import fixed_clock, seat_count_for
-from bot.runtime.snapshots import SUIT_WORDS, action_words
+from bot.runtime.snapshots import SUIT_WORDS, action_text, action_words, meld_text
 from data import Store
 from engine.actions import Action, ActionKind
 from engine.i18n import DEFAULT_LANGUAGE, Text, language_of, translate, worded
@@ -280,7 +280,7 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
             points=f"{seat.points:>5}",
             state=state,
             void=void,
-            melds=" ".join(str(m) for m in seat.melds) or "-",
+            melds=" ".join(meld_text(m).in_language(language) for m in seat.melds) or "-",
             flowers=format_tiles(seat.bonus) or "-",
             pond=format_tiles(seat.pond) or "-",
         )
@@ -296,7 +296,8 @@ def hand_line(private: PrivateSnapshot, language: str = DEFAULT_LANGUAGE) -> str
     if view.drawn is not None:
         text += _say(language, "hand.drew", tile=tile_name(view.drawn))
     if view.melds:
-        text += _say(language, "hand.melds", melds=" ".join(str(m) for m in view.melds))
+        melds = " ".join(meld_text(m).in_language(language) for m in view.melds)
+        text += _say(language, "hand.melds", melds=melds)
     if private.void:
         text += _say(language, "hand.void", suit=suit_text(private.void))
     for note in view.blocked:  # a passed call's block (tw-16: "you passed 5p: ...")
@@ -625,7 +626,7 @@ def show_menu(front: TerminalFront, runtime: Runtime, private: PrivateSnapshot) 
         front.line("clock", seconds=left)
     for number, action in enumerate(decision.actions, 1):
         hint = _say(language, "suggested") if action == decision.suggestion else ""
-        front.say(f"  {number:>2}. {worded(action_words(action), language)}{hint}")
+        front.say(f"  {number:>2}. {action_text(action).in_language(language)}{hint}")
 
 
 # ------------------------------------------------------------------ running it

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import io
 import os
+import re
 import sys
 import threading
 from pathlib import Path
@@ -260,6 +261,10 @@ async def test_play_in_simplified_chinese_prints_the_terminals_own_lines_in_chin
     assert "排名：1. " in text
     for english in ("Your hand", "round · wall", "suggested", "Standings", "pts"):
         assert english not in text
+    # the menu and the melds are worded too, only the tiles in notation
+    assert ". 打出" in text
+    english_words = set(re.findall(r"\b(?:discard|pung|chow|kong|pass|win|void)\b", text))
+    assert english_words == set()
     assert (tmp_path / "table.png").read_bytes().startswith(b"\x89PNG")
 
 

@@ -33,7 +33,7 @@ from engine.i18n import DEFAULT_LANGUAGE, Text, has, text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.scoring.names import pattern_text
-from engine.tiles import format_tiles, parse_tiles, tile_name
+from engine.tiles import Meld, format_tiles, parse_tiles, tile_name
 from render.adapt import (
     hand_view_from_state,
     result_view_from_state,
@@ -753,6 +753,11 @@ def action_text(action: Action) -> Text:
 _ACTION_KEYS = frozenset(
     f"bot.action.{kind.value}" for kind in ActionKind if kind is not ActionKind.TIME_UP
 )
+
+
+def meld_text(meld: Meld) -> Text:
+    """A meld in words and notation, as its call is worded: 'pung 111p', '碰111p'."""
+    return text(f"bot.action.{meld.kind.value}", tiles=format_tiles(meld.tiles))
 
 
 def action_words(action: Action) -> str:
