@@ -570,8 +570,11 @@ class _Player:
         if wild_kongs:
             # a wild is kept while another tile can go, unless setting it down pays more
             discards = [a for a in discards if a.tile not in self.wilds] or discards
-        best, best_worth = self.best_discard(counts, melds, discards)
-        if wild_kongs and self.know.wild_kong_fan and best.tile not in self.wilds:
+        weigh_wild_kong = bool(wild_kongs) and bool(self.know.wild_kong_fan)
+        best, best_worth = self.best_discard(
+            counts, melds, discards, exact_worth=bool(kongs) or weigh_wild_kong
+        )
+        if weigh_wild_kong and best.tile not in self.wilds:
             worth = self._wild_kong_worth(counts, melds, wild_kongs[0].tile)
             worth -= self.exposure(melds, self.know.wild_kong_fan) - self.exposure(melds)
             if worth > best_worth:
@@ -583,9 +586,15 @@ class _Player:
         return best
 
     def best_discard(
-        self, counts: list[int], melds: tuple[Meld, ...], discards: Sequence[Action]
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        discards: Sequence[Action],
+        *,
+        exact_worth: bool = True,
     ) -> tuple[Action, float]:
-        """The discard with the most worth less danger, and that worth."""
+        """The discard with the most worth less danger, and that worth (without `exact_worth`,
+        a lower bound of it: the choice is the same, and cheaper when only it is wanted)."""
         if len(discards) == 1:
             tile = discards[0].tile
             counts[tile] -= 1
@@ -611,13 +620,24 @@ class _Player:
         # the exact value of one-away hands is dear: it refines only the few best estimates
         scored.sort(key=itemgetter(0), reverse=True)
         if self.know.exact_one_away:
-            for index, (_, action) in enumerate(scored[:_REFINED]):
+
+            def refine(index: int) -> None:
+                action = scored[index][1]
                 tile = action.tile
                 if after[tile] == 1:
                     counts[tile] -= 1
                     worth = self.worth(counts, melds, base, tile)
                     counts[tile] += 1
                     scored[index] = (worth - dangers[tile], action)
+
+            # refining never lowers an estimate (the exact one-away value only raises a worth),
+            # so the first stays the choice (ties go to it) unless a refined later one overtakes
+            # it: only then, or for its worth, is it refined
+            first = scored[0][0]
+            for index in range(1, min(_REFINED, len(scored))):
+                refine(index)
+            if exact_worth or any(scored[i][0] > first for i in range(1, len(scored))):
+                refine(0)
         score, action = max(scored, key=itemgetter(0))
         return action, score + dangers[action.tile]
 
