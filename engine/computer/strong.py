@@ -330,60 +330,75 @@ class _Player:
 
     def ready_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
         """A ready hand, valued exactly: each live wait scored as a discard win and a self draw."""
-        value, live = self._ready_value(self._wait_values(counts, melds))
+        value, live = self._ready_value(tuple(counts), melds)
         if not live:
             return _DEAD_READY
         return value * self.chance(0, live) + _LIVE_BONUS
 
-    def _ready_value(self, waits: tuple[tuple[Tile, float], ...]) -> tuple[float, int]:
-        """The mean points of a ready hand's live winning tiles, and how many are live."""
+    def _ready_value(self, hand: tuple[int, ...], melds: tuple[Meld, ...]) -> tuple[float, int]:
+        """The mean points of a ready hand's live winning tiles, and how many are live.
+
+        Only live waits are scored (a wait with no copy left adds nothing), each once per hand.
+        """
         live = 0
         value = 0.0
-        for tile, worth in waits:
-            copies = self.unseen[tile]
-            if copies > 0 and worth:
-                live += copies
-                value += copies * worth
+        unseen = self.unseen
+        for tile in self._winning_tiles(hand):
+            copies = unseen[tile]
+            if copies > 0:
+                worth = self._wait_worth(hand, melds, tile)
+                if worth:
+                    live += copies
+                    value += copies * worth
         return (value / live if live else 0.0), live
 
-    def _wait_values(
-        self, counts: list[int], melds: tuple[Meld, ...]
-    ) -> tuple[tuple[Tile, float], ...]:
-        """Each wait of a ready hand with its points, discard win and self draw mixed."""
-        key = (self._table, "waits", tuple(counts), melds, *self._context)
+    def _winning_tiles(self, hand: tuple[int, ...]) -> tuple[Tile, ...]:
+        """The waits of a ready hand's concealed counts that this seat may win on (tiles alone
+        decide them, with the table, the void suit and the wilds: shared across seats and hands)."""
+        key = (self._table, self.void, self.wilds, hand)
         found = _WAITS.get(key)
+        if found is None:
+            if len(_WAITS) > _CACHE_LIMIT:
+                _WAITS.clear()
+            allowed, wilds = self.allowed, self.wilds
+            found = _WAITS[key] = tuple(
+                tile
+                for tile in self._waits(hand)
+                if (tile in allowed or tile in wilds) and hand[tile] < 4
+            )
+        return found
+
+    def _wait_worth(self, hand: tuple[int, ...], melds: tuple[Meld, ...], tile: Tile) -> float:
+        """The points of winning a ready hand on `tile`, discard win and self draw mixed."""
+        key = (self._table, hand, melds, tile, *self._context)
+        found = _WAIT_WORTH.get(key)
         if found is not None:
             return found
         payers = self.active - 1
         # as the families with neither a gain hook nor self draw only have always valued them
         plain = self.know.gain is None and self.preset.discard_wins
         self_share = 0.35 if self.preset.discard_wins else 1.0
-        values = []
-        for tile in self._waits(counts):
-            if (tile not in self.allowed and tile not in self.wilds) or counts[tile] >= 4:
-                continue
-            on_discard = None
-            if self.preset.discard_wins:
-                on_discard = self._score(counts, melds, tile, WinBy.DISCARD)
-            self_draw = self._score(counts, melds, tile, WinBy.SELF_DRAW)
-            worth = 0.0
-            if self_draw is not None:
-                if plain:
-                    worth += 0.35 * payers * self_draw.points["each"]
-                else:
-                    worth += self_share * self._gain(self_draw, WinBy.SELF_DRAW)
-            if on_discard is not None:
-                if plain:
-                    worth += 0.65 * on_discard.points["discarder"]
-                else:
-                    worth += 0.65 * self._gain(on_discard, WinBy.DISCARD)
-            values.append((tile, worth))
-        if len(_WAITS) > _CACHE_LIMIT:
-            _WAITS.clear()
-        found = _WAITS[key] = tuple(values)
-        return found
+        on_discard = None
+        if self.preset.discard_wins:
+            on_discard = self._score(hand, melds, tile, WinBy.DISCARD)
+        self_draw = self._score(hand, melds, tile, WinBy.SELF_DRAW)
+        worth = 0.0
+        if self_draw is not None:
+            if plain:
+                worth += 0.35 * payers * self_draw.points["each"]
+            else:
+                worth += self_share * self._gain(self_draw, WinBy.SELF_DRAW)
+        if on_discard is not None:
+            if plain:
+                worth += 0.65 * on_discard.points["discarder"]
+            else:
+                worth += 0.65 * self._gain(on_discard, WinBy.DISCARD)
+        if len(_WAIT_WORTH) > _CACHE_LIMIT:
+            _WAIT_WORTH.clear()
+        _WAIT_WORTH[key] = worth
+        return worth
 
-    def _waits(self, counts: list[int]) -> list[Tile]:
+    def _waits(self, counts: Sequence[int]) -> list[Tile]:
         """The waits of a ready hand, held wilds standing in (and every wild drawn completing)."""
         jokers = self._jokers(counts)
         if not jokers:
@@ -404,11 +419,11 @@ class _Player:
         """A hand one exchange from ready, valued by the ready hands its live draws lead to."""
         live = 0
         value = 0.0
-        for tile, readies in self._one_away(counts, melds):
+        for tile, readies in self._one_away(tuple(counts)):
             copies = self.unseen[tile]
             if copies <= 0:
                 continue
-            best = max(self._ready_value(waits)[0] for waits in readies)
+            best = max(self._ready_value(ready, melds)[0] for ready in readies)
             if best > 0:
                 live += copies
                 value += copies * best
@@ -417,14 +432,17 @@ class _Player:
         return value / live * self.chance(1, live) + _LIVE_BONUS
 
     def _one_away(
-        self, counts: list[int], melds: tuple[Meld, ...]
-    ) -> tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]:
-        """Per draw that makes the hand ready, the waits of each ready hand it allows."""
-        key = (self._table, "one_away", tuple(counts), melds, *self._context)
+        self, hand: tuple[int, ...]
+    ) -> tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]:
+        """Per draw that makes the hand ready, the concealed counts of each ready hand it allows
+        (tiles alone decide them, with the table, the void suit and the wilds: shared across
+        seats and hands; what the ready hands are worth is worked out per seat)."""
+        key = (self._table, self.void, self.wilds, hand)
         found = _ONE_AWAY.get(key)
         if found is not None:
             return found
         entries = []
+        counts = list(hand)
         held = [kind for kind, c in enumerate(counts) if c]
         for tile in near_kinds(counts, self.allowed):
             if counts[tile] >= 4:
@@ -436,7 +454,7 @@ class _Player:
                 for out in {*held, tile}:
                     if counts[out] and exchange.after(out) == 0:
                         counts[out] -= 1
-                        readies.append(self._wait_values(counts, melds))
+                        readies.append(tuple(counts))
                         counts[out] += 1
                 entries.append((tile, tuple(readies)))
             counts[tile] -= 1
@@ -446,7 +464,7 @@ class _Player:
         return found
 
     def _score(
-        self, counts: list[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
+        self, counts: Sequence[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
     ) -> scoring.Score | None:
         concealed = [k for k, c in enumerate(counts) for _ in range(c)]
         concealed.append(tile)
@@ -759,10 +777,9 @@ class _Player:
 
 
 _SCORES: dict[tuple[tuple[str, int, int], WinContext], scoring.Score] = {}
-_WAITS: dict[tuple[object, ...], tuple[tuple[Tile, float], ...]] = {}
-_ONE_AWAY: dict[
-    tuple[object, ...], tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]
-] = {}
+_WAITS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
+_WAIT_WORTH: dict[tuple[object, ...], float] = {}
+_ONE_AWAY: dict[tuple[object, ...], tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]] = {}
 _CACHE_LIMIT = 100_000
 
 
