@@ -64,9 +64,6 @@ class _Plan:
     fan: int  # fan of the plan's own pattern (a flush, all pungs, seven pairs; 0 for any hand)
     honours: bool  # whether valued honour pungs add to it (a plan that keeps honours)
 
-    def moved(self, kind: int, delta: int) -> _Plan:
-        return _Plan(self.name, self.shape.moved(kind, delta), self.fan, self.honours)
-
 
 def choose(view: SeatView) -> Action:
     """The strong computer's choice; the view's seat must have a decision to make."""
@@ -124,6 +121,7 @@ class _Player:
                 self.valued[tile] += self.know.honour_pung
         self.bonus_fan = self.know.bonus_fan(view.bonus[self.seat], self.seat)
         self._seat_fans: dict[tuple[Meld, ...], int] = {}
+        self._values: dict[float, float] = {}  # value() per fan: worked out once per decision
         self.minimum = self.preset.min_fan if self.know.minimum is None else self.know.minimum(view)
         self.active = active
         # a table's options change its scores (a minimum), so the caches tell tables apart
@@ -210,6 +208,12 @@ class _Player:
 
     def value(self, fan: float) -> float:
         """Points one win of this fan is worth to the winner, discard and self draw mixed."""
+        found = self._values.get(fan)
+        if found is None:
+            found = self._values[fan] = self._value(fan)
+        return found
+
+    def _value(self, fan: float) -> float:
         minimum = self.minimum
         payers = self.active - 1
         self_draw_fan = int(fan) + self.know.self_draw
@@ -249,11 +253,9 @@ class _Player:
         `base` are the plans of the full hand that `discarded` left (cheaper than anew);
         `exact` values a hand one exchange from ready by the ready hands it leads to.
         """
-        if base is None:
-            plans = self.plans(counts, melds)
-        else:
-            plans = [plan.moved(discarded, -1) for plan in base]
-        general = plans[0].shape
+        # a plan's shape after the discard is worked out only for plans that can pay
+        plans = self.plans(counts, melds) if base is None else base
+        general = plans[0].shape if base is None else plans[0].shape.moved(discarded, -1)
         jokers = self._jokers(counts)  # each held wild is a tile the hand no longer needs
         general_shanten = general.shanten - jokers
         one_away = 0.0
@@ -270,15 +272,7 @@ class _Player:
         honour_fan, hope = self._honour_fan(counts, melds)
         minimum = self.minimum - self.know.self_draw
         best = live_line = 0.0
-        for plan in plans:
-            if plan.name == "pairs":
-                shanten = seven_pairs_shanten(
-                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
-                    self.preset.shape_rules.kong_as_two_pairs,
-                )
-            else:
-                shanten = plan.shape.shanten
-            shanten -= jokers
+        for index, plan in enumerate(plans):
             fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
             extra = hope if plan.honours else 0
             if fan + extra < minimum:
@@ -291,9 +285,21 @@ class _Player:
             if value <= 0:
                 continue
             if plan.name == "pairs":  # a single held becomes a pair
+                shanten = seven_pairs_shanten(
+                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
+                    self.preset.shape_rules.kong_as_two_pairs,
+                )
                 live = sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
             else:
-                live, _ = plan.shape.improving(self.unseen)
+                if index == 0:
+                    shape = general
+                elif base is None:
+                    shape = plan.shape
+                else:
+                    shape = plan.shape.moved(discarded, -1)
+                shanten = shape.shanten
+                live, _ = shape.improving(self.unseen)
+            shanten -= jokers
             live += self.wild_live
             best = max(best, value * self.chance(shanten, live))
             if shanten <= general_shanten + _LIVE_REACH:
