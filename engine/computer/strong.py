@@ -485,12 +485,8 @@ class _Player:
             void_suit=self.void,
             **self.extra,
         )
-        key = (self._table, ctx)
-        found = _SCORES.get(key)
-        if found is None:
-            if len(_SCORES) > 50_000:
-                _SCORES.clear()
-            found = _SCORES[key] = scoring.score(self.preset, ctx)
+        # not remembered here: the worth of a wait is (_wait_worth), and little else repeats
+        found = scoring.score(self.preset, ctx)
         return found if found.valid else None
 
     def holds_for_self_draw(self) -> bool:
@@ -782,11 +778,16 @@ class _Player:
         return next(a for a in legal if a.tiles == pick)
 
 
-_SCORES: dict[tuple[tuple[str, int, int], WinContext], scoring.Score] = {}
 _WAITS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
 _WAIT_WORTH: dict[tuple[object, ...], float] = {}
 _ONE_AWAY: dict[tuple[object, ...], tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]] = {}
 _CACHE_LIMIT = 100_000
+
+
+def clear_caches() -> None:
+    """Forget what is remembered across decisions (for tests: a choice never depends on it)."""
+    for cache in (_WAITS, _WAIT_WORTH, _ONE_AWAY):
+        cache.clear()
 
 
 def _opened(melds: Sequence[Meld]) -> bool:
