@@ -11,9 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import decompose, shapes
-from engine.computer import knows
+from engine.actions import Action
+from engine.computer import computer_for, knows, strong
 from engine.computer.shape_tables import PlanShape, near_kinds, seven_pairs_shanten
-from engine.presets import PRESETS
+from engine.hand import HandState
+from engine.presets import PRESETS, Preset, with_min_fan, with_options
+from engine.seat_view import SeatView
+from engine.session import Session
+from engine.simulate import play_out
 from engine.tiles import NUM_KINDS, counts_of, parse_tiles
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -176,3 +181,64 @@ def test_the_speed_benchmark_prints_hands_per_second_per_level(
     out = capsys.readouterr().out
     assert "hands_per_s[sichuan-bb][easy]: " in out
     assert "hands_per_s[sichuan-bb][strong]: " in out
+
+
+def _strong_choices(
+    preset: Preset, hands: int, seat_count: int = 0, *, forget: bool = False
+) -> list[Action]:
+    """Every choice the strong computer makes in `hands` seeded hands (`forget`: with nothing
+    remembered from earlier decisions)."""
+    decide = computer_for("strong")
+    chosen: list[Action] = []
+
+    def deciding(state: HandState, seat: int) -> Action:
+        if forget:
+            strong.clear_caches()
+        action = decide(state, seat)
+        chosen.append(action)
+        return action
+
+    session = Session(preset, 5, seat_count=seat_count)
+    for _ in range(hands):
+        outcome = play_out(session.new_hand(), computer=deciding).outcome()
+        assert outcome is not None
+        session.finish_hand(outcome)
+    return chosen
+
+
+# tables whose hands share tiles but not what they are worth or may win on: wilds turned per
+# hand, seats, minimums, void suits, wilds fixed by the preset
+_SHARING_TABLES = (
+    (PRESETS["hubei-laizi"], 0),
+    (PRESETS["hubei-laizi"], 3),
+    (with_options(PRESETS["hubei-laizi"], ["no_minimum"]), 2),
+    (PRESETS["hk-fw2"], 0),
+    (with_min_fan(PRESETS["hk-fw2"], 3), 0),
+    (PRESETS["sichuan-bb"], 0),
+    (PRESETS["redwild"], 0),
+)
+
+
+def test_what_the_strong_computer_remembers_never_changes_a_choice() -> None:
+    """Caches shared across seats, hands and tables (ready hands kept by their tiles) give the
+    choices of a computer that remembers nothing."""
+    strong.clear_caches()
+    remembering = [_strong_choices(preset, 2, seats) for preset, seats in _SHARING_TABLES]
+    for (preset, seats), choices in zip(_SHARING_TABLES, remembering, strict=True):
+        assert _strong_choices(preset, 2, seats, forget=True) == choices, preset.id
+
+
+def test_a_ready_hand_is_remembered_apart_for_each_wild() -> None:
+    """The same tiles wait on other tiles, and lead to other ready hands, with another wild."""
+    preset = PRESETS["hubei-laizi"]
+    nine_wild = strong._Player(SeatView.of(HandState(preset, seed=0), 0))  # 9m wild
+    five_wild = strong._Player(SeatView.of(HandState(preset, seed=3), 0))  # 5m wild
+    assert nine_wild.wilds != five_wild.wilds
+    ready = tuple(counts_of(parse_tiles("2345m11p456p789s9m")))  # 9m: a wild, or a single
+    one_away = tuple(counts_of(parse_tiles("2356m11p456p789s9m")))
+    strong.clear_caches()
+    fresh = [(p._winning_tiles(ready), p._one_away(one_away)) for p in (nine_wild, five_wild)]
+    strong.clear_caches()
+    warm = [(p._winning_tiles(ready), p._one_away(one_away)) for p in (five_wild, nine_wild)]
+    assert fresh == warm[::-1]
+    assert fresh[0] != fresh[1]

@@ -64,9 +64,6 @@ class _Plan:
     fan: int  # fan of the plan's own pattern (a flush, all pungs, seven pairs; 0 for any hand)
     honours: bool  # whether valued honour pungs add to it (a plan that keeps honours)
 
-    def moved(self, kind: int, delta: int) -> _Plan:
-        return _Plan(self.name, self.shape.moved(kind, delta), self.fan, self.honours)
-
 
 def choose(view: SeatView) -> Action:
     """The strong computer's choice; the view's seat must have a decision to make."""
@@ -124,6 +121,7 @@ class _Player:
                 self.valued[tile] += self.know.honour_pung
         self.bonus_fan = self.know.bonus_fan(view.bonus[self.seat], self.seat)
         self._seat_fans: dict[tuple[Meld, ...], int] = {}
+        self._values: dict[float, float] = {}  # value() per fan: worked out once per decision
         self.minimum = self.preset.min_fan if self.know.minimum is None else self.know.minimum(view)
         self.active = active
         # a table's options change its scores (a minimum), so the caches tell tables apart
@@ -210,6 +208,12 @@ class _Player:
 
     def value(self, fan: float) -> float:
         """Points one win of this fan is worth to the winner, discard and self draw mixed."""
+        found = self._values.get(fan)
+        if found is None:
+            found = self._values[fan] = self._value(fan)
+        return found
+
+    def _value(self, fan: float) -> float:
         minimum = self.minimum
         payers = self.active - 1
         self_draw_fan = int(fan) + self.know.self_draw
@@ -249,11 +253,9 @@ class _Player:
         `base` are the plans of the full hand that `discarded` left (cheaper than anew);
         `exact` values a hand one exchange from ready by the ready hands it leads to.
         """
-        if base is None:
-            plans = self.plans(counts, melds)
-        else:
-            plans = [plan.moved(discarded, -1) for plan in base]
-        general = plans[0].shape
+        # a plan's shape after the discard is worked out only for plans that can pay
+        plans = self.plans(counts, melds) if base is None else base
+        general = plans[0].shape if base is None else plans[0].shape.moved(discarded, -1)
         jokers = self._jokers(counts)  # each held wild is a tile the hand no longer needs
         general_shanten = general.shanten - jokers
         one_away = 0.0
@@ -270,15 +272,7 @@ class _Player:
         honour_fan, hope = self._honour_fan(counts, melds)
         minimum = self.minimum - self.know.self_draw
         best = live_line = 0.0
-        for plan in plans:
-            if plan.name == "pairs":
-                shanten = seven_pairs_shanten(
-                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
-                    self.preset.shape_rules.kong_as_two_pairs,
-                )
-            else:
-                shanten = plan.shape.shanten
-            shanten -= jokers
+        for index, plan in enumerate(plans):
             fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
             extra = hope if plan.honours else 0
             if fan + extra < minimum:
@@ -291,9 +285,21 @@ class _Player:
             if value <= 0:
                 continue
             if plan.name == "pairs":  # a single held becomes a pair
+                shanten = seven_pairs_shanten(
+                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
+                    self.preset.shape_rules.kong_as_two_pairs,
+                )
                 live = sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
             else:
-                live, _ = plan.shape.improving(self.unseen)
+                if index == 0:
+                    shape = general
+                elif base is None:
+                    shape = plan.shape
+                else:
+                    shape = plan.shape.moved(discarded, -1)
+                shanten = shape.shanten
+                live, _ = shape.improving(self.unseen)
+            shanten -= jokers
             live += self.wild_live
             best = max(best, value * self.chance(shanten, live))
             if shanten <= general_shanten + _LIVE_REACH:
@@ -330,60 +336,75 @@ class _Player:
 
     def ready_worth(self, counts: list[int], melds: tuple[Meld, ...]) -> float:
         """A ready hand, valued exactly: each live wait scored as a discard win and a self draw."""
-        value, live = self._ready_value(self._wait_values(counts, melds))
+        value, live = self._ready_value(tuple(counts), melds)
         if not live:
             return _DEAD_READY
         return value * self.chance(0, live) + _LIVE_BONUS
 
-    def _ready_value(self, waits: tuple[tuple[Tile, float], ...]) -> tuple[float, int]:
-        """The mean points of a ready hand's live winning tiles, and how many are live."""
+    def _ready_value(self, hand: tuple[int, ...], melds: tuple[Meld, ...]) -> tuple[float, int]:
+        """The mean points of a ready hand's live winning tiles, and how many are live.
+
+        Only live waits are scored (a wait with no copy left adds nothing), each once per hand.
+        """
         live = 0
         value = 0.0
-        for tile, worth in waits:
-            copies = self.unseen[tile]
-            if copies > 0 and worth:
-                live += copies
-                value += copies * worth
+        unseen = self.unseen
+        for tile in self._winning_tiles(hand):
+            copies = unseen[tile]
+            if copies > 0:
+                worth = self._wait_worth(hand, melds, tile)
+                if worth:
+                    live += copies
+                    value += copies * worth
         return (value / live if live else 0.0), live
 
-    def _wait_values(
-        self, counts: list[int], melds: tuple[Meld, ...]
-    ) -> tuple[tuple[Tile, float], ...]:
-        """Each wait of a ready hand with its points, discard win and self draw mixed."""
-        key = (self._table, "waits", tuple(counts), melds, *self._context)
+    def _winning_tiles(self, hand: tuple[int, ...]) -> tuple[Tile, ...]:
+        """The waits of a ready hand's concealed counts that this seat may win on (tiles alone
+        decide them, with the table, the void suit and the wilds: shared across seats and hands)."""
+        key = (self._table, self.void, self.wilds, hand)
         found = _WAITS.get(key)
+        if found is None:
+            if len(_WAITS) > _CACHE_LIMIT:
+                _WAITS.clear()
+            allowed, wilds = self.allowed, self.wilds
+            found = _WAITS[key] = tuple(
+                tile
+                for tile in self._waits(hand)
+                if (tile in allowed or tile in wilds) and hand[tile] < 4
+            )
+        return found
+
+    def _wait_worth(self, hand: tuple[int, ...], melds: tuple[Meld, ...], tile: Tile) -> float:
+        """The points of winning a ready hand on `tile`, discard win and self draw mixed."""
+        key = (self._table, hand, melds, tile, *self._context)
+        found = _WAIT_WORTH.get(key)
         if found is not None:
             return found
         payers = self.active - 1
         # as the families with neither a gain hook nor self draw only have always valued them
         plain = self.know.gain is None and self.preset.discard_wins
         self_share = 0.35 if self.preset.discard_wins else 1.0
-        values = []
-        for tile in self._waits(counts):
-            if (tile not in self.allowed and tile not in self.wilds) or counts[tile] >= 4:
-                continue
-            on_discard = None
-            if self.preset.discard_wins:
-                on_discard = self._score(counts, melds, tile, WinBy.DISCARD)
-            self_draw = self._score(counts, melds, tile, WinBy.SELF_DRAW)
-            worth = 0.0
-            if self_draw is not None:
-                if plain:
-                    worth += 0.35 * payers * self_draw.points["each"]
-                else:
-                    worth += self_share * self._gain(self_draw, WinBy.SELF_DRAW)
-            if on_discard is not None:
-                if plain:
-                    worth += 0.65 * on_discard.points["discarder"]
-                else:
-                    worth += 0.65 * self._gain(on_discard, WinBy.DISCARD)
-            values.append((tile, worth))
-        if len(_WAITS) > _CACHE_LIMIT:
-            _WAITS.clear()
-        found = _WAITS[key] = tuple(values)
-        return found
+        on_discard = None
+        if self.preset.discard_wins:
+            on_discard = self._score(hand, melds, tile, WinBy.DISCARD)
+        self_draw = self._score(hand, melds, tile, WinBy.SELF_DRAW)
+        worth = 0.0
+        if self_draw is not None:
+            if plain:
+                worth += 0.35 * payers * self_draw.points["each"]
+            else:
+                worth += self_share * self._gain(self_draw, WinBy.SELF_DRAW)
+        if on_discard is not None:
+            if plain:
+                worth += 0.65 * on_discard.points["discarder"]
+            else:
+                worth += 0.65 * self._gain(on_discard, WinBy.DISCARD)
+        if len(_WAIT_WORTH) > _CACHE_LIMIT:
+            _WAIT_WORTH.clear()
+        _WAIT_WORTH[key] = worth
+        return worth
 
-    def _waits(self, counts: list[int]) -> list[Tile]:
+    def _waits(self, counts: Sequence[int]) -> list[Tile]:
         """The waits of a ready hand, held wilds standing in (and every wild drawn completing)."""
         jokers = self._jokers(counts)
         if not jokers:
@@ -404,11 +425,11 @@ class _Player:
         """A hand one exchange from ready, valued by the ready hands its live draws lead to."""
         live = 0
         value = 0.0
-        for tile, readies in self._one_away(counts, melds):
+        for tile, readies in self._one_away(tuple(counts)):
             copies = self.unseen[tile]
             if copies <= 0:
                 continue
-            best = max(self._ready_value(waits)[0] for waits in readies)
+            best = max(self._ready_value(ready, melds)[0] for ready in readies)
             if best > 0:
                 live += copies
                 value += copies * best
@@ -417,14 +438,17 @@ class _Player:
         return value / live * self.chance(1, live) + _LIVE_BONUS
 
     def _one_away(
-        self, counts: list[int], melds: tuple[Meld, ...]
-    ) -> tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]:
-        """Per draw that makes the hand ready, the waits of each ready hand it allows."""
-        key = (self._table, "one_away", tuple(counts), melds, *self._context)
+        self, hand: tuple[int, ...]
+    ) -> tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]:
+        """Per draw that makes the hand ready, the concealed counts of each ready hand it allows
+        (tiles alone decide them, with the table, the void suit and the wilds: shared across
+        seats and hands; what the ready hands are worth is worked out per seat)."""
+        key = (self._table, self.void, self.wilds, hand)
         found = _ONE_AWAY.get(key)
         if found is not None:
             return found
         entries = []
+        counts = list(hand)
         held = [kind for kind, c in enumerate(counts) if c]
         for tile in near_kinds(counts, self.allowed):
             if counts[tile] >= 4:
@@ -436,7 +460,7 @@ class _Player:
                 for out in {*held, tile}:
                     if counts[out] and exchange.after(out) == 0:
                         counts[out] -= 1
-                        readies.append(self._wait_values(counts, melds))
+                        readies.append(tuple(counts))
                         counts[out] += 1
                 entries.append((tile, tuple(readies)))
             counts[tile] -= 1
@@ -446,7 +470,7 @@ class _Player:
         return found
 
     def _score(
-        self, counts: list[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
+        self, counts: Sequence[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
     ) -> scoring.Score | None:
         concealed = [k for k, c in enumerate(counts) for _ in range(c)]
         concealed.append(tile)
@@ -461,12 +485,8 @@ class _Player:
             void_suit=self.void,
             **self.extra,
         )
-        key = (self._table, ctx)
-        found = _SCORES.get(key)
-        if found is None:
-            if len(_SCORES) > 50_000:
-                _SCORES.clear()
-            found = _SCORES[key] = scoring.score(self.preset, ctx)
+        # not remembered here: the worth of a wait is (_wait_worth), and little else repeats
+        found = scoring.score(self.preset, ctx)
         return found if found.valid else None
 
     def holds_for_self_draw(self) -> bool:
@@ -570,8 +590,11 @@ class _Player:
         if wild_kongs:
             # a wild is kept while another tile can go, unless setting it down pays more
             discards = [a for a in discards if a.tile not in self.wilds] or discards
-        best, best_worth = self.best_discard(counts, melds, discards)
-        if wild_kongs and self.know.wild_kong_fan and best.tile not in self.wilds:
+        weigh_wild_kong = bool(wild_kongs) and bool(self.know.wild_kong_fan)
+        best, best_worth = self.best_discard(
+            counts, melds, discards, exact_worth=bool(kongs) or weigh_wild_kong
+        )
+        if weigh_wild_kong and best.tile not in self.wilds:
             worth = self._wild_kong_worth(counts, melds, wild_kongs[0].tile)
             worth -= self.exposure(melds, self.know.wild_kong_fan) - self.exposure(melds)
             if worth > best_worth:
@@ -583,9 +606,15 @@ class _Player:
         return best
 
     def best_discard(
-        self, counts: list[int], melds: tuple[Meld, ...], discards: Sequence[Action]
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        discards: Sequence[Action],
+        *,
+        exact_worth: bool = True,
     ) -> tuple[Action, float]:
-        """The discard with the most worth less danger, and that worth."""
+        """The discard with the most worth less danger, and that worth (without `exact_worth`,
+        a lower bound of it: the choice is the same, and cheaper when only it is wanted)."""
         if len(discards) == 1:
             tile = discards[0].tile
             counts[tile] -= 1
@@ -611,13 +640,24 @@ class _Player:
         # the exact value of one-away hands is dear: it refines only the few best estimates
         scored.sort(key=itemgetter(0), reverse=True)
         if self.know.exact_one_away:
-            for index, (_, action) in enumerate(scored[:_REFINED]):
+
+            def refine(index: int) -> None:
+                action = scored[index][1]
                 tile = action.tile
                 if after[tile] == 1:
                     counts[tile] -= 1
                     worth = self.worth(counts, melds, base, tile)
                     counts[tile] += 1
                     scored[index] = (worth - dangers[tile], action)
+
+            # refining never lowers an estimate (the exact one-away value only raises a worth),
+            # so the first stays the choice (ties go to it) unless a refined later one overtakes
+            # it: only then, or for its worth, is it refined
+            first = scored[0][0]
+            for index in range(1, min(_REFINED, len(scored))):
+                refine(index)
+            if exact_worth or any(scored[i][0] > first for i in range(1, len(scored))):
+                refine(0)
         score, action = max(scored, key=itemgetter(0))
         return action, score + dangers[action.tile]
 
@@ -738,12 +778,16 @@ class _Player:
         return next(a for a in legal if a.tiles == pick)
 
 
-_SCORES: dict[tuple[tuple[str, int, int], WinContext], scoring.Score] = {}
-_WAITS: dict[tuple[object, ...], tuple[tuple[Tile, float], ...]] = {}
-_ONE_AWAY: dict[
-    tuple[object, ...], tuple[tuple[Tile, tuple[tuple[tuple[Tile, float], ...], ...]], ...]
-] = {}
+_WAITS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
+_WAIT_WORTH: dict[tuple[object, ...], float] = {}
+_ONE_AWAY: dict[tuple[object, ...], tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]] = {}
 _CACHE_LIMIT = 100_000
+
+
+def clear_caches() -> None:
+    """Forget what is remembered across decisions (for tests: a choice never depends on it)."""
+    for cache in (_WAITS, _WAIT_WORTH, _ONE_AWAY):
+        cache.clear()
 
 
 def _opened(melds: Sequence[Meld]) -> bool:
