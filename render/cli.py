@@ -10,7 +10,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from engine.i18n import LANGUAGES
+from engine.i18n import LANGUAGES, Text
 from engine.presets import UnknownPresetError
 from engine.tiles import (
     SEAT_NAMES,
@@ -49,7 +49,7 @@ def add_render_parser(
     hand.add_argument("--seat", default="E", choices=list(SEAT_NAMES), help="seat wind")
     hand.add_argument("--wild", default="", help="tile kinds that are wild, e.g. 7z")
     hand.add_argument("--player", default="", help="the player's name")
-    hand.add_argument("--table-name", default="Mahjong table", help="table label")
+    hand.add_argument("--table-name", help="table label (default: a mahjong table, in --lang)")
     hand.add_argument("--channel", default="", help="channel label, e.g. mahjong")
     _output(hand)
 
@@ -155,7 +155,7 @@ def hand_view_from_args(args: argparse.Namespace) -> HandView:
         drawn = concealed.pop()
     _check_possible(concealed + ([drawn] if drawn is not None else []), melds, bonus)
     return HandView(
-        table_name=args.table_name,
+        table_name=args.table_name or Text("pictures.sample.table_name"),
         channel_name=args.channel,
         seat_wind=SEAT_NAMES.index(args.seat),
         concealed=tuple(concealed),
