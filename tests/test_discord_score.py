@@ -49,6 +49,11 @@ async def run(fake: FakeDiscord, user: FakeUser, options: dict[str, Any]) -> Int
     return record
 
 
+def answer(record: InteractionRecord) -> str:
+    assert record.original is not None
+    return record.original.text
+
+
 def cli(request: dict[str, Any]) -> dict[str, Any]:
     """What `mahjong-bot score` answers to `request` (one JSON line in, one out)."""
     out, err = io.StringIO(), io.StringIO()
@@ -88,7 +93,7 @@ async def test_a_hubei_hand_with_its_wild_and_three_players(
     assert "Full flush" in text and "E +4 · S -2 · W -2" in text and "N " not in text
     assert "S: 0 fan, pays 2" in text  # each loser's fan and payment
     without_wild = {k: v for k, v in options.items() if k != "wild"}
-    assert "Not a win" in (await run(fake, fake.users[0], without_wild)).original.text
+    assert "Not a win" in answer(await run(fake, fake.users[0], without_wild))
 
 
 async def test_a_tw16_hand_with_its_wall(fake: FakeDiscord, bot: MahjongBot) -> None:
@@ -143,7 +148,7 @@ async def test_more_adds_the_other_seats_in_the_reader_s_language(
     assert "南家：2番，付16" in text  # the open loser's own fan counts
     assert "东 +24 · 南 -16 · 西 -4 · 北 -4" in text
     closed = await run(fake, alice, {k: v for k, v in options.items() if k != "more"})
-    assert "南家：1番，付8" in closed.original.text
+    assert "南家：1番，付8" in answer(closed)
 
 
 @pytest.mark.parametrize(
