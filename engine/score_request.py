@@ -33,7 +33,7 @@ from engine.presets import (
 )
 from engine.rules import Part, VoidSuit, Wilds, rules_of
 from engine.rules_selfdraw import SetAsideSettlement
-from engine.scoring import score, win_payments
+from engine.scoring import circumstances, score, win_payments
 from engine.scoring.base import FLAGS, Score, SeatFacts, WinBy, WinContext
 from engine.settlement import deltas_of
 from engine.tiles import (
@@ -309,6 +309,13 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
             raise RequestError(
                 catalogued("fixups.score.field", field="min_fan", detail=detail)
             ) from None
+    unread = [
+        f
+        for f in ("wall_left", "seen")
+        if request.get(f) is not None and f not in circumstances(preset)
+    ]
+    if unread:
+        raise RequestError(catalogued("fixups.score.unread", field=unread[0], preset=preset.id))
     hand = _tiles(request, "hand")
     win = _one_tile(request, "win")
     melds = _melds(request.get("melds", []), "melds")

@@ -96,24 +96,22 @@ async def test_a_hubei_hand_with_its_wild_and_three_players(
     assert "Not a win" in answer(await run(fake, fake.users[0], without_wild))
 
 
-async def test_a_tw16_hand_with_its_wall(fake: FakeDiscord, bot: MahjongBot) -> None:
+async def test_a_tw16_hand_is_scored_and_a_wall_it_does_not_read_is_refused(
+    fake: FakeDiscord, bot: MahjongBot
+) -> None:
     options = {
         "preset": "tw-16",
         "hand": "123m456m789m234p555z99s",
         "seat": "S",
         "by": "self_draw",
-        "wall_left": 0,
         "flags": "last_tile",
     }
     record = await run(fake, fake.users[0], options)
     text = assert_answers_as_the_cli(record, request_of(options))
     assert "3 tai" in text and "E -5 · S +13 · W -4 · N -4" in text
-    # the wall is checked against the preset's: hubei-laizi has 112 tiles
-    hubei = {**HUBEI_FLUSH, "by": "self_draw", "wall_left": 120}
-    refused = await run(fake, fake.users[0], hubei)
-    assert refused.ephemeral and "Wall_left: expected a whole number from 0 to 112" in private_text(
-        refused
-    )
+    # only the Four Winds insurance reads the wall: elsewhere it is refused, not ignored
+    refused = await run(fake, fake.users[0], {**options, "wall_left": 0})
+    assert refused.ephemeral and "Wall_left: tw-16 does not use it" in private_text(refused)
 
 
 async def test_an_hk_fw2_hand_below_the_table_minimum(fake: FakeDiscord, bot: MahjongBot) -> None:

@@ -360,3 +360,12 @@ def test_lang_in_json_lines() -> None:
     first, second = (json.loads(line) for line in out.getvalue().splitlines())
     assert first["message"] == "2 番，不到本桌 3 番起胡" and first["reason"] == "below_minimum"
     assert "lang" in second["error"] and "lang" in err.getvalue()
+
+
+def test_the_wall_and_the_tiles_seen_are_refused_where_no_rule_reads_them() -> None:
+    request = {"preset": "hkos-3-v1", "hand": "123m456m789m123p55s", "win": "5s", "by": "self_draw"}
+    for field, value in (("wall_left", 3), ("seen", 0)):
+        with pytest.raises(RequestError, match=f"{field}: hkos-3-v1 does not use it"):
+            score_request({**request, field: value})
+    fw2 = {**request, "preset": "hk-fw2", "wall_left": 3, "seen": 0}
+    assert score_request(fw2)["valid"] is True

@@ -30,6 +30,12 @@ def _hook(preset: Preset, name: str) -> Any:
     return getattr(family_module(preset), name, None)
 
 
+def circumstances(preset: Preset) -> frozenset[str]:
+    """The circumstances of a win (`wall_left`, `seen`) the family's scoring reads, as its module
+    declares them in `CIRCUMSTANCES`; a score request giving any other is refused."""
+    return frozenset(getattr(family_module(preset), "CIRCUMSTANCES", ()))
+
+
 def score(preset: Preset, ctx: WinContext) -> Score:
     """Score a winning hand under its preset's family rules."""
     return family_module(preset).score(preset, ctx)

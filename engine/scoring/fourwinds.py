@@ -104,6 +104,7 @@ PRECIOUS_DRAGONS = {
 
 BASE = (1, 2, 4, 8, 16, 16, 16, 32, 32, 32, 64)  # by faan; 10 or more pays the last
 INSURANCE_LIMIT_WALL = 5  # last five tiles error: at most this many tiles left in the wall
+CIRCUMSTANCES = ("wall_left", "seen")  # the insurance penalties read them
 
 _REPLACES = {"flower_set": "own_flower", "season_set": "own_season"}
 
