@@ -19,7 +19,6 @@ from data.errors import (
     StaleVersionError,
     StoreError,
     TableNotFoundError,
-    TableQuarantinedError,
     UnusableDatabaseError,
 )
 from data.rows import (
@@ -77,7 +76,6 @@ __all__ = [
     "StoredWin",
     "TableNotFoundError",
     "TableOptions",
-    "TableQuarantinedError",
     "TableRow",
     "UnusableDatabaseError",
     "check_database",

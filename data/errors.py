@@ -56,15 +56,6 @@ class ResultConflictError(StoreError):
     """A second, different result for a hand that already has one (the first one stands)."""
 
 
-class TableQuarantinedError(StoreError):
-    """The table's stored data could not be read back; it was set aside, see `reason`."""
-
-    def __init__(self, table_id: int, reason: str) -> None:
-        self.table_id = table_id
-        self.reason = reason
-        super().__init__(f"table {table_id} is quarantined: {reason}")
-
-
 class UnusableDatabaseError(StoreError):
     """The database cannot be used where it is: the path is a directory or in a missing folder,
     the file or its folder is read-only, or its pages are damaged. Nothing was written; the
@@ -74,5 +65,5 @@ class UnusableDatabaseError(StoreError):
 class UnreadableError(Exception):
     """Stored data that does not read back (the table it belongs to gets quarantined).
 
-    Internal to data/: the store turns it into TableQuarantinedError or StoreError.
+    Internal to data/: restore quarantines the table (QuarantinedTable); reads raise StoreError.
     """

@@ -64,16 +64,6 @@ def leaderboard(
     return LeaderboardPage(preset, page, page_size, min_games, total, entries)
 
 
-def rating(conn: sqlite3.Connection, player_id: str, preset: str) -> RatingRow:
-    row = conn.execute(
-        "SELECT rating, games, updated_at FROM ratings WHERE player_id = ? AND preset = ?",
-        (player_id, preset),
-    ).fetchone()
-    if row is None:
-        return RatingRow(player_id, preset, rating_math.START_RATING, 0, None)
-    return RatingRow(player_id, preset, *row)
-
-
 def ratings_of(conn: sqlite3.Connection, player_id: str) -> list[RatingRow]:
     rows = conn.execute(
         "SELECT preset, rating, games, updated_at FROM ratings WHERE player_id = ? ORDER BY preset",

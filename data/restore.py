@@ -12,11 +12,11 @@ import logging
 import sqlite3
 from collections.abc import Sequence
 
-from data.action_log import HAND_COLS, hand_from, read_hand
+from data.action_log import HAND_COLS, hand_from
 from data.connection import transaction
-from data.errors import TableQuarantinedError, UnreadableError
+from data.errors import UnreadableError
 from data.rows import HandLog, HandStatus, LoadedTable, Phase, QuarantinedTable, TableRow
-from data.tables import ACTIVE_SQL, TABLE_COLS, event, read_table, table_from
+from data.tables import ACTIVE_SQL, TABLE_COLS, event, table_from
 from engine.actions import Action
 from engine.presets import PRESETS
 
@@ -34,31 +34,6 @@ def check_table(table: TableRow, hand: HandLog | None) -> None:
             raise UnreadableError(f"session state unreadable: {e}") from None
     if table.phase is Phase.PLAYING and (hand is None or hand.status is not HandStatus.PLAYING):
         raise UnreadableError("phase is playing but no hand is in play")
-
-
-def _deadlines(conn: sqlite3.Connection, table_id: int) -> dict[str, float]:
-    rows = conn.execute("SELECT name, at FROM clock_deadlines WHERE table_id = ?", (table_id,))
-    return dict(rows.fetchall())
-
-
-def load_table(conn: sqlite3.Connection, table_id: int, now: float) -> LoadedTable:
-    """One table (any phase but quarantined): its row, the hand in play, its deadlines.
-
-    A table whose data does not read back is quarantined and TableQuarantinedError raised.
-    """
-    try:
-        with transaction(conn, "DEFERRED"):
-            table = read_table(conn, table_id)
-            if table.phase is Phase.QUARANTINED:
-                raise TableQuarantinedError(table_id, table.quarantine_reason or "")
-            hand = None
-            if table.phase is Phase.PLAYING and table.current_hand_id is not None:
-                hand = read_hand(conn, table.current_hand_id)
-            check_table(table, hand)
-            return LoadedTable(table, hand, _deadlines(conn, table_id))
-    except UnreadableError as e:
-        quarantine(conn, [(table_id, str(e))], now)
-        raise TableQuarantinedError(table_id, str(e)) from None
 
 
 def load_active_tables(

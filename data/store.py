@@ -269,14 +269,6 @@ class Store:
         """
         return await self._call(restore.load_active_tables, self._now(None))
 
-    async def load_table(self, table_id: int) -> LoadedTable:
-        """One table as restore would see it (any phase): row, hand in play, deadlines.
-
-        Raises TableNotFoundError; a table whose data does not read back is quarantined and
-        TableQuarantinedError raised (also for one quarantined before).
-        """
-        return await self._call(restore.load_table, table_id, self._now(None))
-
     # ------------------------------------------------------------------ results and ratings
 
     async def record_hand_result(
@@ -336,10 +328,6 @@ class Store:
         """All of a player's ratings, one per preset played rated, by preset id."""
         return await self._call(history.ratings_of, player_id)
 
-    async def rating(self, player_id: str, preset: str) -> RatingRow:
-        """A player's rating in one preset (the starting 1,500 / 0 games if never rated)."""
-        return await self._call(history.rating, player_id, preset)
-
     async def recent_hands(
         self, player_id: str, limit: int = 10, *, preset: str | None = None
     ) -> list[HandRecord]:
@@ -353,7 +341,7 @@ class Store:
 
     async def table_row(self, table_id: int) -> TableRow:
         """A table as stored (any phase), for reads such as who may replay its hands; unlike
-        load_table it restores nothing and quarantines nothing. TableNotFoundError."""
+        load_active_tables it restores nothing and quarantines nothing. TableNotFoundError."""
         return await self._call(history.table_row, table_id)
 
     async def player_stats(self, player_id: str, preset: str | None = None) -> PlayerStats:

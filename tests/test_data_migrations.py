@@ -102,7 +102,8 @@ async def test_every_older_version_upgrades(tmp_path: Path, version: int) -> Non
     s = await Store.open(str(tmp_path / "v.db"))
     assert await schema_version(s) == m.LATEST_VERSION
     tid = await s.create_table(PRESET)
-    assert (await s.load_table(tid)).table.phase is Phase.LOBBY
+    (lt,), bad = await s.load_active_tables()
+    assert bad == [] and lt.table.id == tid and lt.table.phase is Phase.LOBBY
     await s.close()
 
 

@@ -15,8 +15,10 @@ from data import (
     HandNotActiveError,
     HandResult,
     HandStatus,
+    LoadedTable,
     Payment,
     Phase,
+    RatingRow,
     ResultConflictError,
     SeatRow,
     StaleVersionError,
@@ -25,7 +27,6 @@ from data import (
     StoreError,
     TableNotFoundError,
     TableOptions,
-    TableQuarantinedError,
     TableRow,
     rating,
 )
@@ -96,8 +97,22 @@ async def rated_table(store: Store, players: tuple[str, ...] = ("a", "b", "c", "
 
 
 async def table_row(store: Store, tid: int) -> TableRow:
-    """The table as stored, as restore reads it."""
-    return (await store.load_table(tid)).table
+    """The table as stored (any phase)."""
+    return await store.table_row(tid)
+
+
+async def restored(store: Store, tid: int) -> LoadedTable:
+    """The table as the runtime rebuilds it at start-up: its entry in load_active_tables."""
+    loaded, quarantined = await store.load_active_tables()
+    assert quarantined == []
+    (table,) = [x for x in loaded if x.table.id == tid]
+    return table
+
+
+async def ratings(store: Store, player: str) -> dict[str, RatingRow]:
+    """A player's ratings by preset, as /mahjong rating and /mahjong stats read them; a preset
+    never played rated is absent (the command then says everyone starts at 1,500)."""
+    return {row.preset: row for row in await store.ratings_of(player)}
 
 
 async def events(store: Store, tid: int) -> list[tuple[str, str]]:
@@ -207,7 +222,7 @@ async def test_create_and_update_table(store: Store, clock: Clock) -> None:
 
 async def test_unknown_table_and_unknown_preset(store: Store) -> None:
     with pytest.raises(TableNotFoundError):
-        await store.load_table(42)
+        await store.table_row(42)
     with pytest.raises(TableNotFoundError):
         await store.set_seats(42, [])
     with pytest.raises(ValueError, match="unknown preset"):
@@ -237,7 +252,7 @@ async def test_append_keeps_log_time_and_deadlines_together(store: Store, clock:
     for i, line in enumerate(lines):
         clock.advance(1)
         await store.append_action(tid, hid, line, i, {"seat": 100.0 + i, "reserve": 20.0 - i})
-    loaded = await store.load_table(tid)
+    loaded = await restored(store, tid)
     assert loaded.hand is not None
     assert loaded.hand.lines == tuple(lines)
     assert loaded.hand.actions == tuple(Action.parse(x) for x in lines)
@@ -250,9 +265,9 @@ async def test_append_keeps_log_time_and_deadlines_together(store: Store, clock:
 
     # None leaves the deadlines; {} clears them.
     await store.append_action(tid, hid, Action.parse("0 pass"), 5)
-    assert (await store.load_table(tid)).deadlines == {"seat": 104.0, "reserve": 16.0}
+    assert (await restored(store, tid)).deadlines == {"seat": 104.0, "reserve": 16.0}
     await store.append_action(tid, hid, "1 pass", 6, {})
-    assert (await store.load_table(tid)).deadlines == {}
+    assert (await restored(store, tid)).deadlines == {}
 
 
 async def test_append_refuses_stale_future_and_foreign(store: Store) -> None:
@@ -278,7 +293,7 @@ async def test_a_run_of_actions_is_stored_whole_or_not_at_all(store: Store) -> N
     run = ["0 discard 5m", "1 pass", "2 pass", "3 pass"]
     await store.append_actions(tid, hid, run, 0, {"decision": 9.0})
     assert (await store.hand_log(hid)).lines == tuple(run)
-    assert (await store.load_table(tid)).deadlines == {"decision": 9.0}
+    assert (await restored(store, tid)).deadlines == {"decision": 9.0}
     # a run whose first version is taken is refused whole, its clock with it
     with pytest.raises(StaleVersionError):
         await store.append_actions(tid, hid, ["3 pass", "1 discard 1z"], 3, {"decision": 1.0})
@@ -286,7 +301,7 @@ async def test_a_run_of_actions_is_stored_whole_or_not_at_all(store: Store) -> N
         await store.append_actions(tid, hid, ["1 discard 1z", "2 fly 5m"], 4)
     await store.append_actions(tid, hid, ["1 discard 1z", "2 pung 1z"], 4)
     assert (await store.hand_log(hid)).lines == (*run, "1 discard 1z", "2 pung 1z")
-    assert (await store.load_table(tid)).deadlines == {"decision": 9.0}
+    assert (await restored(store, tid)).deadlines == {"decision": 9.0}
 
 
 async def test_racing_appends_for_one_version_store_exactly_one(store: Store) -> None:
@@ -329,14 +344,16 @@ async def test_restore_mid_hand_and_between_hands_matches_what_was_written(
     hid = await s.start_hand(tid, 1, 99, setup='{"dealer": 0, "points": [0, 0, 0, 0]}')
     for i in range(30):
         await s.append_action(tid, hid, f"{i % 4} discard {i % 9 + 1}p", i, {"t": float(i)})
-    live = await s.load_table(tid)
+    live = await restored(s, tid)
+    assert live.table.message_id == 77 and live.hand is not None and live.hand.seed == 99
+    assert live.hand.lines == tuple(f"{i % 4} discard {i % 9 + 1}p" for i in range(30))
+    assert live.deadlines == {"t": 29.0}
     await s.close()
 
     s = await Store.open(path, clock=clock)
-    (restored,), bad = await s.load_active_tables()
+    (after_restart,), bad = await s.load_active_tables()
     assert bad == []
-    assert restored == live
-    assert (await s.load_table(tid)) == live
+    assert after_restart == live
 
     await s.record_hand_result(
         tid,
@@ -345,15 +362,15 @@ async def test_restore_mid_hand_and_between_hands_matches_what_was_written(
         session_state='{"dealer": 1, "points": [8, -8, 0, 0]}',
         deadlines={"ready": 5.0},
     )
-    between = await s.load_table(tid)
+    between = await restored(s, tid)
     await s.close()
     s = await Store.open(path, clock=clock)
-    (restored,), _ = await s.load_active_tables()
-    assert restored == between
-    assert restored.table.phase is Phase.BETWEEN_HANDS
-    assert restored.hand is None
-    assert restored.table.session_state == '{"dealer": 1, "points": [8, -8, 0, 0]}'
-    assert restored.deadlines == {"ready": 5.0}
+    (after_restart,), _ = await s.load_active_tables()
+    assert after_restart == between
+    assert after_restart.table.phase is Phase.BETWEEN_HANDS
+    assert after_restart.hand is None
+    assert after_restart.table.session_state == '{"dealer": 1, "points": [8, -8, 0, 0]}'
+    assert after_restart.deadlines == {"ready": 5.0}
     assert (await s.hand_log(hid)).status is HandStatus.FINISHED
     await s.close()
 
@@ -372,12 +389,12 @@ async def test_result_records_history_and_ratings_once(store: Store) -> None:
     expected = rating.elo_deltas([1500.0] * 4, [0] * 4, [32, -32, 0, 0])
     assert [c.delta for c in first.rating_changes] == pytest.approx(expected)
     assert [c.placement for c in first.rating_changes] == [1, 4, 2, 2]
-    assert [(await store.rating(p, PRESET)).games for p in "abcd"] == [1, 1, 1, 1]
-    assert (await store.rating("a", PRESET)).rating == pytest.approx(1500 + expected[0])
+    assert [(await ratings(store, p))[PRESET].games for p in "abcd"] == [1, 1, 1, 1]
+    assert (await ratings(store, "a"))[PRESET].rating == pytest.approx(1500 + expected[0])
 
     with pytest.raises(ResultConflictError):
         await store.record_hand_result(tid, hid, result(("a", "b", "c", "d"), (0, 0, 32, -32)))
-    assert [(await store.rating(p, PRESET)).games for p in "abcd"] == [1, 1, 1, 1]
+    assert [(await ratings(store, p))[PRESET].games for p in "abcd"] == [1, 1, 1, 1]
     t = await table_row(store, tid)
     assert t.phase is Phase.BETWEEN_HANDS and t.current_hand_id is None
 
@@ -389,7 +406,7 @@ async def test_concurrent_duplicate_results_apply_once(store: Store) -> None:
     outs = await asyncio.gather(*(store.record_hand_result(tid, hid, res) for _ in range(5)))
     assert sum(o.newly_recorded for o in outs) == 1
     assert len({o.rating_changes for o in outs}) == 1
-    assert (await store.rating("a", PRESET)).games == 1
+    assert (await ratings(store, "a"))[PRESET].games == 1
     (hand,) = await store.recent_hands("a")
     assert [c.player_id for c in hand.rating_changes] == ["a", "b", "c", "d"]
 
@@ -402,14 +419,14 @@ async def test_computers_are_left_out_of_ratings(store: Store) -> None:
     # Only a and b are paired: b placed above a -> a two-player game, provisional K=40.
     assert [c.player_id for c in rec.rating_changes] == ["a", "b"]
     assert [c.delta for c in rec.rating_changes] == pytest.approx([-20.0, 20.0])
-    assert (await store.rating("cpu:1", PRESET)).updated_at is None
+    assert await ratings(store, "cpu:1") == {}
 
     solo = ("a", "cpu:1", "cpu:2", "cpu:3")
     tid2 = await rated_table(store, solo)
     hid2 = await store.start_hand(tid2, 1, 1)
     rec = await store.record_hand_result(tid2, hid2, result(solo, (30, -10, -10, -10)))
     assert rec.rating_changes == ()
-    assert (await store.rating("a", PRESET)).games == 1
+    assert (await ratings(store, "a"))[PRESET].games == 1
 
 
 async def test_casual_tables_never_change_ratings(store: Store) -> None:
@@ -421,7 +438,7 @@ async def test_casual_tables_never_change_ratings(store: Store) -> None:
         tid, hid, result(("a", "b", "c", "d"), (8, -8, 0, 0), rated=False)
     )
     assert rec.rating_changes == ()
-    assert (await store.rating("a", PRESET)).games == 0
+    assert await ratings(store, "a") == {}
     assert len(await store.recent_hands("a")) == 1
 
 
@@ -452,8 +469,7 @@ async def test_k_drops_after_ten_games_and_ratings_are_per_preset(store: Store) 
     board = await store.leaderboard(PRESET, page_size=3, min_games=1)
     assert [e.player_id for e in board.entries] == ["a", "c", "d"] and board.pages == 2
     assert [e.player_id for e in (await store.leaderboard(PRESET, 2, 3, 1)).entries] == ["b"]
-    assert (await store.rating("a", "sichuan-bb")).games == 0
-    assert [r.preset for r in await store.ratings_of("a")] == [PRESET]
+    assert list(await ratings(store, "a")) == [PRESET]  # none in sichuan-bb
 
 
 async def test_result_for_wrong_table_or_preset_is_refused(store: Store) -> None:
@@ -553,7 +569,7 @@ async def test_expire_idle_closes_quietly_and_records_it(store: Store, clock: Cl
         assert [kind for kind, _ in await events(store, tid)] == ["created", "closed"]
     assert (await table_row(store, busy)).phase is Phase.LOBBY
     assert (await store.hand_log(hid)).status is HandStatus.ABANDONED
-    assert (await store.rating("a", PRESET)).games == 0
+    assert await ratings(store, "a") == {}
     with pytest.raises(HandNotActiveError):
         await store.append_action(playing, hid, "1 pass", 1)
     with pytest.raises(HandNotActiveError):
@@ -627,14 +643,15 @@ async def test_unreadable_tables_are_quarantined_the_rest_load(tmp_path: Path) -
     assert f"hand {bhid}: action 1 unreadable" in reasons[bad_log]
     assert "session state" in reasons[bad_session]
     for tid in reasons:
-        with pytest.raises(TableQuarantinedError) as quarantined:
-            await s.load_table(tid)
-        assert quarantined.value.reason == reasons[tid]
+        set_aside = await s.table_row(tid)
+        assert set_aside.phase is Phase.QUARANTINED
+        assert set_aside.quarantine_reason == reasons[tid]
         assert (await events(s, tid))[-1][0] == "quarantined"
     # Set aside once: the next start loads the good ones and reports nothing new.
     loaded, bad = await s.load_active_tables()
     assert sorted(x.table.id for x in loaded) == [good, lobby] and bad == []
-    assert (await s.load_table(good)).hand.lines == ("0 discard 5m",)
+    (kept,) = [x for x in loaded if x.table.id == good]
+    assert kept.hand is not None and kept.hand.lines == ("0 discard 5m",)
     # Nothing was deleted: the log is still there for a bug report.
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT count(*) FROM actions WHERE hand_id = ?", (bhid,)).fetchone() == (
@@ -644,7 +661,7 @@ async def test_unreadable_tables_are_quarantined_the_rest_load(tmp_path: Path) -
     await s.close()
 
 
-async def test_load_table_quarantines_a_broken_table(tmp_path: Path) -> None:
+async def test_restore_quarantines_a_table_whose_options_do_not_read(tmp_path: Path) -> None:
     path = str(tmp_path / "q1.db")
     s = await Store.open(path)
     tid = await rated_table(s)
@@ -654,8 +671,9 @@ async def test_load_table_quarantines_a_broken_table(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     s = await Store.open(path)
-    with pytest.raises(TableQuarantinedError, match="options"):
-        await s.load_table(tid)
+    loaded, (set_aside,) = await s.load_active_tables()
+    assert loaded == [] and set_aside.table_id == tid and "options" in set_aside.reason
+    assert (await events(s, tid))[-1] == ("quarantined", f"{set_aside.reason} (was lobby)")
     assert await s.load_active_tables() == ([], [])
     await s.close()
 
@@ -714,7 +732,7 @@ async def test_a_cancelled_append_does_not_strand_the_others(store: Store) -> No
     # The cancelled caller stopped waiting, but its append was already on its way: the log
     # has it, and the next version is 1 either way.
     for tid, _ in tables:
-        assert (await store.load_table(tid)).hand.version == 1
+        assert (await restored(store, tid)).hand.version == 1
 
 
 async def test_close_commits_appends_already_accepted(tmp_path: Path) -> None:
@@ -727,7 +745,7 @@ async def test_close_commits_appends_already_accepted(tmp_path: Path) -> None:
     await s.close()
     await pending
     s = await Store.open(path)
-    assert (await s.load_table(tid)).hand.lines == ("0 discard 5m",)
+    assert (await restored(s, tid)).hand.lines == ("0 discard 5m",)
     await s.close()
 
 

@@ -321,10 +321,14 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
         assert result.attachments[0].content_type == "image/png"
         assert "Ratings" in result.text
         await fake.wait_for(lambda: "Ready (0/4)" in [b.get("label") for b in table_msg.buttons])
-        ratings = {u.username: await bot.store.rating(str(u.id), "hkos-3-v1") for u in fake.users}
-        assert all(ratings[n].games == 1 for n in ("alice", "bob", "carol", "dave"))
-        assert ratings["carol"].rating > 1500 > ratings["alice"].rating
-        assert ratings["erin"].games == 0
+        # as /mahjong rating reads them: one row per preset played rated
+        ratings = {u.username: await bot.store.ratings_of(str(u.id)) for u in fake.users}
+        assert all(
+            [(r.preset, r.games) for r in ratings[n]] == [("hkos-3-v1", 1)]
+            for n in ("alice", "bob", "carol", "dave")
+        )
+        assert ratings["carol"][0].rating > 1500 > ratings["alice"][0].rating
+        assert ratings["erin"] == []
         # the dealer's hand message now says the hand is over, without controls
         await fake.wait_for(lambda: "over" in (latest_dm(fake, alice) or first).content)
         assert not latest_dm(fake, alice).custom_ids  # type: ignore[union-attr]

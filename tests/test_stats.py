@@ -89,7 +89,8 @@ async def test_rating_history_follows_each_rated_hand(store: Store) -> None:
     ids = await fill(store, ["a", "b", "c", "d"])
     points = await store.rating_history("a", "hkos-3-v1")
     assert [p.hand_id for p in points] == [ids[0], ids[1], ids[2], ids[4]]
-    assert points[-1].rating == (await store.rating("a", "hkos-3-v1")).rating
+    (now,) = [r for r in await store.ratings_of("a") if r.preset == "hkos-3-v1"]
+    assert points[-1].rating == now.rating
     for point in points:  # each point is the rating after that hand, as its history says
         record = await store.hand_record(point.hand_id)
         assert record is not None
