@@ -22,7 +22,7 @@ from bot.runtime.manager import replay_stored
 from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, StoredWin
 from engine.actions import Action, ActionKind
 from engine.hand import HandState
-from engine.i18n import DEFAULT_LANGUAGE, Text, text, worded
+from engine.i18n import DEFAULT_LANGUAGE, Text, WordedError, text, worded
 from engine.presets import find_preset
 from engine.session import Session
 from render.adapt import result_view_from_state, table_view_from_state
@@ -45,21 +45,11 @@ CALL_KINDS = frozenset(
 _VERBS = {kind: Text(f"pictures.replay.{kind.value}") for kind in ActionKind}
 
 
-class ReplayError(Exception):
+class ReplayError(WordedError):
     """A hand that cannot be replayed: unfinished, unreadable, or not leading to its outcome.
 
     Raised with a catalogue `Text` where a player may read it (`in_language`); `str()` is
     English."""
-
-    def __init__(self, message: Text | str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def in_language(self, language: str) -> str:
-        return worded(self.message, language)
-
-    def __str__(self) -> str:
-        return self.in_language(DEFAULT_LANGUAGE)
 
 
 @dataclass(frozen=True, slots=True)

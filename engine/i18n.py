@@ -172,5 +172,20 @@ def worded(value: Text | str, language: str) -> str:
     return value.in_language(language) if isinstance(value, Text) else value
 
 
+class WordedError(ValueError):
+    """An error whose message a player reads: a catalogue `Text` worded in each reader's
+    language (`in_language`), or a plain string shown as it is; `str(error)` is English."""
+
+    def __init__(self, message: Text | str = "") -> None:
+        super().__init__(message)
+        self.message = message
+
+    def in_language(self, language: str) -> str:
+        return worded(self.message, language)
+
+    def __str__(self) -> str:
+        return self.in_language(DEFAULT_LANGUAGE)
+
+
 def keys(language: str) -> Iterable[str]:
     return catalogue(language).keys()

@@ -21,7 +21,7 @@ from dataclasses import replace
 from importlib import import_module
 from typing import IO, Any, TypeVar
 
-from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, worded
+from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, WordedError
 from engine.i18n import text as catalogued  # `text` names the notation parsed, here
 from engine.presets import (
     TABLE_OPTIONS,
@@ -83,19 +83,9 @@ MESSAGE_LIMIT = 300  # an error line's message at most (tile errors quote their 
 T = TypeVar("T")
 
 
-class RequestError(ValueError):
+class RequestError(WordedError):
     """A score request that does not parse or cannot happen; the message is one sentence, a
     catalogue `Text` worded in the request's `lang` (`in_language`); `str()` is English."""
-
-    def __init__(self, message: Text | str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def in_language(self, language: str) -> str:
-        return worded(self.message, language)
-
-    def __str__(self) -> str:
-        return self.in_language(DEFAULT_LANGUAGE)
 
 
 def _said(error: Exception) -> Text | str:

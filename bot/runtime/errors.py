@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-from engine.i18n import DEFAULT_LANGUAGE, Text, worded
+from engine.i18n import Text, WordedError
 
 
-class TableError(ValueError):
+class TableError(WordedError):
     """A request the table cannot carry out.
 
     Raised with a catalogue `Text` (`TableError(text("runtime.seat_taken", seat=2))`) so each
     reader gets it in their language via `error.in_language(lang)`; `str(error)` is English.
     A plain string is shown as it is in every language (kept for messages not yet catalogued).
     """
-
-    def __init__(self, message: Text | str = "") -> None:
-        super().__init__(message)
-        self.message = message
-
-    def in_language(self, language: str) -> str:
-        return worded(self.message, language)
-
-    def __str__(self) -> str:
-        return self.in_language(DEFAULT_LANGUAGE)
 
 
 def message_of(error: Exception) -> Text | str:
