@@ -153,10 +153,11 @@ CREATE TABLE table_events (
 CREATE INDEX table_events_table ON table_events (table_id, id);
 """
 
-# v4 - language preferences: a server's for its table messages, a person's for replies and DMs.
+# v4 - language preferences: a server's for its table messages, a person's for replies and DMs;
+# the `_seen` scopes keep the language of the Discord locale last seen, for after a restart.
 _V4 = """
 CREATE TABLE language_preferences (
-    scope      TEXT NOT NULL CHECK (scope IN ('guild', 'user')),
+    scope      TEXT NOT NULL CHECK (scope IN ('guild', 'user', 'guild_seen', 'user_seen')),
     subject    TEXT NOT NULL,
     language   TEXT NOT NULL,
     updated_at REAL NOT NULL,

@@ -3,7 +3,9 @@ their replies and DMs.
 
 Each function takes the sqlite3 connection (on the store's worker thread). A preference is a
 (scope, subject) pair — scope `guild` with a guild id, or `user` with a user id — and one of
-the catalogue's languages; clearing it (None) returns the subject to its Discord locale.
+the catalogue's languages; clearing it (None) returns the subject to its Discord locale. The
+`guild_seen`/`user_seen` scopes remember the language of the locale an interaction last carried,
+so DMs and table messages sent after a restart, before anyone clicks, keep it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import sqlite3
 
 from data.connection import transaction
 
-SCOPES = ("guild", "user")
+# a choice made with /mahjong language, and the language of the Discord locale last seen
+SCOPES = ("guild", "user", "guild_seen", "user_seen")
 Preferences = dict[tuple[str, str], str]  # (scope, subject id) -> language
 
 

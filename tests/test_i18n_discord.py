@@ -332,3 +332,31 @@ async def test_a_chinese_table_watched_refused_closed_and_restarted_says_nothing
     for message in [*said, table_msg]:
         assert CJK.search(message.text), message.text
         assert english_words(message.text, [*names, "hkos-3-v1", code]) == [], message.text
+
+
+async def test_a_locale_seen_before_a_restart_still_words_dms_after_it(tmp_path: Path) -> None:
+    """A person whose Discord is Chinese gets Chinese DMs after a restart before they click
+    anything: the language of the locale last seen is stored when it changes."""
+    from types import SimpleNamespace
+
+    from bot.discord.language import Languages
+
+    path = str(tmp_path / "seen.db")
+    seen = SimpleNamespace(
+        locale="zh-CN", user=SimpleNamespace(id=7), guild_id=9, guild_locale="zh-TW"
+    )
+    async with await Store.open(path) as store:
+        languages = Languages()
+        await languages.load(store)
+        languages.note(seen)  # type: ignore[arg-type]
+        languages.note(seen)  # type: ignore[arg-type]  # unchanged: nothing more to store
+        await languages.settled()
+        assert await store.languages() == {
+            ("user_seen", "7"): "zh-CN",
+            ("guild_seen", "9"): "zh-TW",
+        }
+    async with await Store.open(path) as store:
+        after = Languages()
+        await after.load(store)
+        assert (after.of_user(7), after.of_guild(9), after.of_user(8)) == ("zh-CN", "zh-TW", "en")
+        assert after.chosen("user", 7) is None  # seen, not chosen

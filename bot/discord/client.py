@@ -183,6 +183,7 @@ class MahjongBot(commands.Bot):
         await self.front.drain()
         await super().close()
         self.painter.close()
+        await self.languages.settled()  # the locales seen last are written before the store closes
         if self._store is not None:
             await self._store.close()
 

@@ -10,6 +10,7 @@ memory: the stored choices are loaded once, when the cogs load, and kept in step
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from engine.i18n import DEFAULT_LANGUAGE, language_of
 
 Interaction = discord.Interaction[Any]
 GUILD, USER = "guild", "user"
+SEEN = "_seen"  # the stored scope of a locale seen rather than chosen
 
 
 def reader_language(interaction: Interaction) -> str:
@@ -39,18 +41,42 @@ class Languages:
         self._seen: dict[tuple[str, str], str] = {}  # the Discord locales, as our languages
         self._guild_locale = guild_locale
         self._store: Store | None = None
+        self._writes: set[asyncio.Task[None]] = set()  # seen locales being stored
 
     async def load(self, store: Store) -> None:
         """Read the stored choices (once, at start-up) and keep `store` for later changes."""
         self._store = store
-        self._chosen = dict(await store.languages())
+        stored = await store.languages()
+        self._chosen = {key: lang for key, lang in stored.items() if key[0] in (GUILD, USER)}
+        self._seen = {
+            (scope.removesuffix(SEEN), subject): lang
+            for (scope, subject), lang in stored.items()
+            if scope.endswith(SEEN)
+        }
 
     def note(self, interaction: Interaction) -> None:
         """Remember the locales an interaction carries (for DMs and table messages sent later)."""
         if interaction.locale is not None:
-            self._seen[(USER, str(interaction.user.id))] = language_of(interaction.locale)
+            self._saw((USER, str(interaction.user.id)), language_of(interaction.locale))
         if interaction.guild_id is not None and interaction.guild_locale is not None:
-            self._seen[(GUILD, str(interaction.guild_id))] = language_of(interaction.guild_locale)
+            self._saw((GUILD, str(interaction.guild_id)), language_of(interaction.guild_locale))
+
+    def _saw(self, key: tuple[str, str], language: str) -> None:
+        """Note a locale's language; a change is stored, so a restart keeps it."""
+        if self._seen.get(key) == language:
+            return
+        self._seen[key] = language
+        if self._store is not None:
+            scope, subject = key
+            write = self._store.set_language(scope + SEEN, subject, language)
+            task = asyncio.get_running_loop().create_task(write)
+            self._writes.add(task)
+            task.add_done_callback(self._writes.discard)
+
+    async def settled(self) -> None:
+        """Wait until every seen locale noted so far is stored (tests, shutdown)."""
+        while self._writes:
+            await asyncio.gather(*self._writes, return_exceptions=True)
 
     def of_reader(self, interaction: Interaction) -> str:
         """The language of everything said to the person behind `interaction`."""
