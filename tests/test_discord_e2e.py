@@ -445,19 +445,17 @@ async def play_hand_by_clicks(fake: FakeDiscord, bot: MahjongBot, user: FakeUser
             chows = [a for a in table.legal_for(0) if a.kind is ActionKind.CHOW]
             if action.kind is ActionKind.CHOW and len(chows) > 1:
                 menu = await fake.wait_for(lambda r=record: r.followups and r.followups[-1])
-                value = str(action).split(" ", 1)[1]
+                value = ids.action_value(action)
                 await (
                     await fake.select(user, menu, ids.pick_id(1, stamp, seat), [value])
                 ).wait_response()
                 used.add("chow menu")
         else:
             message = await dm_with_controls(fake, user, version)
-            arg = "".join(tile_name(t) for t in action.tiles)
-            custom_id = ids.act_id(1, stamp, seat, action.kind.value, arg)
-            await click(fake, user, message, custom_id=custom_id)
+            kind, _, arg = ids.action_value(action).partition(" ")
+            await click(fake, user, message, custom_id=ids.act_id(1, stamp, seat, kind, arg))
         await fake.wait_for(lambda v=before: live(bot).version > v)
     assert live(bot).phase is Phase.BETWEEN_HANDS
-    await fake.wait_for(lambda: any("hand 1" in m.content for m in fake.channel_messages()))
     return used
 
 
@@ -470,6 +468,7 @@ async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_
         table_msg = await open_table(fake, alice, computers=3, time="untimed", level="easy")
         await click(fake, alice, table_msg, label="Start")
         used = await play_hand_by_clicks(fake, bot, alice)
+        await fake.wait_for(lambda: any("hand 1" in m.content for m in fake.channel_messages()))
     # seed 71: Alice chooses among several chows once, and wins the hand
     assert {"discard", "chow menu", "win"} <= used
 
@@ -485,6 +484,7 @@ async def test_a_hand_against_the_default_computers_played_by_clicks(
         assert live(bot).level == "strong"
         await click(fake, alice, table_msg, label="Start")
         used = await play_hand_by_clicks(fake, bot, alice)
+        await fake.wait_for(lambda: any("hand 1" in m.content for m in fake.channel_messages()))
     assert "discard" in used
 
 

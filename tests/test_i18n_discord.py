@@ -10,25 +10,19 @@ from typing import Any
 
 import pytest
 
-from bot.discord import ids
-from bot.runtime.snapshots import public_moment
-from data import Phase, Store
+from data import Store
 from engine import i18n
-from engine.actions import ActionKind
-from engine.ai import choose_action
-from engine.hand import Phase as HandPhase
 from engine.i18n import LANGUAGES
 from engine.presets import PRESETS
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.models import FakeRole
 from tests.fakediscord.payloads import MEMBER_PERMISSIONS
 from tests.test_discord_e2e import (
-    call,
     click,
-    dm_with_controls,
     live,
     make_bot,
     open_table,
+    play_hand_by_clicks,
     private_text,
     wait_table_message,
 )
@@ -143,36 +137,7 @@ async def test_a_hand_played_by_a_zh_cn_user_says_everything_to_her_in_chinese(
         # the easy computers keep this seed's hand the one it was written for (Alice wins it)
         table_msg = await open_table(fake, alice, computers=3, time="untimed", level="easy")
         await click(fake, alice, table_msg, label="Start")  # the server's language: English
-        used: set[str] = set()
-        for _ in range(200):
-            await fake.wait_for(
-                lambda: live(bot).phase is not Phase.PLAYING or 0 in live(bot).players_to_act()
-            )
-            table = live(bot)
-            if table.phase is not Phase.PLAYING:
-                break
-            hand = table.hand
-            assert hand is not None
-            seat = table.hand_seat(0)
-            action = choose_action(hand, seat)
-            stamp = ids.stamp(table)
-            before = hand.version
-            used.add(action.kind.value)
-            if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB):
-                record = await call(fake, bot, alice, action.kind.value)
-                chows = [a for a in table.legal_for(0) if a.kind is ActionKind.CHOW]
-                if action.kind is ActionKind.CHOW and len(chows) > 1:
-                    menu = await fake.wait_for(lambda r=record: r.followups and r.followups[-1])
-                    value = ids.action_value(action)
-                    await (
-                        await fake.select(alice, menu, ids.pick_id(1, stamp, seat), [value])
-                    ).wait_response()
-                    used.add("chow menu")
-            else:
-                message = await dm_with_controls(fake, alice, public_moment(hand))
-                kind, _, arg = ids.action_value(action).partition(" ")
-                await click(fake, alice, message, custom_id=ids.act_id(1, stamp, seat, kind, arg))
-            await fake.wait_for(lambda v=before: live(bot).version > v)
+        used = await play_hand_by_clicks(fake, bot, alice)
         await fake.settle()
         said = said_to(fake, alice)
         table_text = (await wait_table_message(fake)).text
