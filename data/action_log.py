@@ -5,9 +5,9 @@ it was taken at (the number of actions already stored) and is refused otherwise.
 carry a run of actions (a person's move and the computers' answers to it): the run is stored
 whole or not at all, with the table's clock as it stands after its last action. Appends from
 different tables that arrive while a commit is in flight share the next transaction (group
-commit; each in its own savepoint, so one refused append does not affect the others): with
-synchronous=FULL every commit waits for the disk, and sharing that wait is what lets many busy
-tables go faster than one.
+commit; an append is checked before any of it is written, so one refused append does not
+affect the others): with synchronous=FULL every commit waits for the disk, and sharing that
+wait is what lets many busy tables go faster than one.
 """
 
 from __future__ import annotations
@@ -171,41 +171,44 @@ class Append:
     deadlines: dict[str, float] | None  # None leaves the table's deadlines as they are
     at: float
     done: asyncio.Future[None]
+    # the deadlines the table holds before this append, if the caller knows them: only the
+    # difference is written (None: all of them are replaced)
+    stored_deadlines: dict[str, float] | None = None
 
 
 def _append_one(conn: sqlite3.Connection, a: Append) -> None:
-    # The first line is inserted only if the hand is this table's, still in play, and
-    # `version` is the next number (the primary key refuses a version already taken); the
-    # rest of the run follows it.
+    """Store one append; a StoreError refusing it is raised before anything is written, so a
+    refused append needs no savepoint to leave the batch's transaction as it was."""
+    # The first line is inserted only if the hand is this table's, still in play, `version`
+    # follows the last stored line and nothing is stored from `version` on; so the rest of the
+    # run cannot collide either. A constraint failing anyway (a damaged file) is not a refusal:
+    # it propagates and the whole batch rolls back.
     first, *rest = a.lines
-    try:
-        cur = conn.execute(
-            "INSERT INTO actions (hand_id, seq, action, at)"
-            " SELECT ?1, ?2, ?3, ?4"
-            " WHERE EXISTS (SELECT 1 FROM hands WHERE id = ?1 AND table_id = ?5"
-            "                AND status = 'playing')"
-            "   AND (?2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE hand_id = ?1 AND seq = ?2 - 1))",
-            (a.hand_id, a.version, first, a.at, a.table_id),
-        )
-        inserted = cur.rowcount == 1
-        if inserted and rest:
-            conn.executemany(
-                "INSERT INTO actions (hand_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                [(a.hand_id, a.version + n, line, a.at) for n, line in enumerate(rest, 1)],
-            )
-    except sqlite3.IntegrityError:
-        inserted = False
-    if not inserted:
+    cur = conn.execute(
+        "INSERT INTO actions (hand_id, seq, action, at)"
+        " SELECT ?1, ?2, ?3, ?4"
+        " WHERE EXISTS (SELECT 1 FROM hands WHERE id = ?1 AND table_id = ?5"
+        "                AND status = 'playing')"
+        "   AND (?2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE hand_id = ?1 AND seq = ?2 - 1))"
+        "   AND NOT EXISTS (SELECT 1 FROM actions WHERE hand_id = ?1 AND seq >= ?2)",
+        (a.hand_id, a.version, first, a.at, a.table_id),
+    )
+    if cur.rowcount != 1:
         _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
+    if rest:
+        conn.executemany(
+            "INSERT INTO actions (hand_id, seq, action, at) VALUES (?, ?, ?, ?)",
+            [(a.hand_id, a.version + n, line, a.at) for n, line in enumerate(rest, 1)],
+        )
     conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (a.at, a.table_id))
     if a.deadlines is not None:
-        replace_deadlines(conn, a.table_id, a.deadlines)
+        replace_deadlines(conn, a.table_id, a.deadlines, a.stored_deadlines)
 
 
 def _explain_refused_append(
     conn: sqlite3.Connection, table_id: int, hand_id: int, version: int
 ) -> None:
-    """Raise the precise reason an action was not appended (the transaction rolls back)."""
+    """Raise the precise reason an action was not appended (nothing of it was written)."""
     row = conn.execute("SELECT table_id, status FROM hands WHERE id = ?", (hand_id,)).fetchone()
     if row is None or row[0] != table_id:
         raise HandNotActiveError(f"table {table_id} has no hand {hand_id}")
@@ -220,27 +223,19 @@ def _explain_refused_append(
 def append_batch(conn: sqlite3.Connection, batch: Sequence[Append]) -> list[Exception | None]:
     """One transaction for the batch; per append None (stored) or the StoreError refusing it.
 
-    Any other error (I/O, disk full) propagates: the whole batch rolls back and every caller
-    gets the error, so nobody believes in an append that was not committed.
+    A refused append writes nothing, so the others commit as if it had not been sent. Any
+    other error (I/O, disk full) propagates: the whole batch rolls back and every caller gets
+    the error, so nobody believes in an append that was not committed.
     """
-    if len(batch) == 1:  # the common case needs no savepoint
-        try:
-            with transaction(conn):
-                _append_one(conn, batch[0])
-        except StoreError as e:
-            return [e]
-        return [None]
     outcomes: list[Exception | None] = []
     with transaction(conn):
         for a in batch:
-            conn.execute("SAVEPOINT one_append")
             try:
                 _append_one(conn, a)
-                outcomes.append(None)
             except StoreError as e:
-                conn.execute("ROLLBACK TO one_append")
                 outcomes.append(e)
-            conn.execute("RELEASE one_append")
+            else:
+                outcomes.append(None)
     return outcomes
 
 

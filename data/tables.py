@@ -119,14 +119,29 @@ def event(conn: sqlite3.Connection, table_id: int, at: float, kind: str, detail:
 
 
 def replace_deadlines(
-    conn: sqlite3.Connection, table_id: int, deadlines: Mapping[str, float]
+    conn: sqlite3.Connection,
+    table_id: int,
+    deadlines: Mapping[str, float],
+    stored: Mapping[str, float] | None = None,
 ) -> None:
-    """The table's clock deadlines become `deadlines`, in the caller's transaction."""
-    conn.execute("DELETE FROM clock_deadlines WHERE table_id = ?", (table_id,))
-    if deadlines:
+    """The table's clock deadlines become `deadlines`, in the caller's transaction.
+
+    `stored` is what the table holds now, when the caller knows it: then only the difference
+    is written (a move changes two of a table's seven clocks; every row written is a step of
+    the SQLite thread). None: every row is replaced.
+    """
+    if stored is None:
+        conn.execute("DELETE FROM clock_deadlines WHERE table_id = ?", (table_id,))
+        changed = deadlines
+    else:
+        gone = [(table_id, name) for name in stored if name not in deadlines]
+        if gone:
+            conn.executemany("DELETE FROM clock_deadlines WHERE table_id = ? AND name = ?", gone)
+        changed = {name: at for name, at in deadlines.items() if stored.get(name) != at}
+    if changed:
         conn.executemany(
-            "INSERT INTO clock_deadlines (table_id, name, at) VALUES (?, ?, ?)",
-            [(table_id, name, float(at)) for name, at in deadlines.items()],
+            "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) VALUES (?, ?, ?)",
+            [(table_id, name, float(at)) for name, at in changed.items()],
         )
 
 

@@ -639,7 +639,13 @@ class Runtime:
         changed = None if deadlines == table.saved_deadlines else deadlines
         try:
             await self.store.append_actions(
-                table.id, table.hand_id, run, table.unsaved_from, changed, now=self.timers.now()
+                table.id,
+                table.hand_id,
+                run,
+                table.unsaved_from,
+                changed,
+                now=self.timers.now(),
+                stored_deadlines=table.saved_deadlines,
             )
         except Exception as failure:
             table.saved_deadlines = None  # the store kept what it had: write them next time
