@@ -551,7 +551,8 @@ class Runtime:
         return notices
 
     def _apply(self, table: LiveTable, action: Action, notices: _Notices) -> None:
-        """Apply one action in memory and add it to the run `_save` writes to the log."""
+        """Apply one action in memory and add it to the run `_save` writes to the log (the
+        clock is armed once the run is over, by `_advance`)."""
         hand = table.hand
         assert hand is not None and table.hand_id is not None
         if not table.unsaved:
@@ -561,7 +562,6 @@ class Runtime:
         events = hand.apply(action)
         table.unsaved.append(action)
         notices.events.extend(events)
-        arm_deadline(table, self.timers.now())
         notices.table = True
         for event in events:
             if event.seat is not None and event.kind in (
@@ -578,15 +578,21 @@ class Runtime:
             notices.hands.update(range(len(table.seats)))
 
     async def _advance(self, table: LiveTable, notices: _Notices) -> None:
-        """Let computers act until a human must decide or the hand ends; then arm the clock."""
+        """Let computers act until a human must decide or the hand ends; then arm the clock.
+
+        The clock is armed once, after the run: the computers answer at once, so the decision
+        it waits for is the one the run ends on (a person's window that stays open through
+        computers' answers keeps its deadline, as `arm_deadline` keeps a running decision's).
+        """
         hand = table.hand
         assert hand is not None
+        computer = table.computer
         while not hand.is_over:
-            computers = [p for p in table.players_to_act() if not table.seat(p).human]
-            if not computers:
+            seat = table.computer_to_act()
+            if seat is None:
                 break
-            seat = table.hand_seat(computers[0])
-            self._apply(table, table.computer(hand, seat), notices)
+            self._apply(table, computer(hand, seat), notices)
+        arm_deadline(table, self.timers.now())
         await self._save(table)
         hand = table.hand
         assert hand is not None
@@ -600,6 +606,8 @@ class Runtime:
     def _arm_no_call(self, table: LiveTable) -> None:
         """In a claim window, pass for the people with nothing to claim once the wait is over."""
         hand = table.hand
+        if hand is not None and not hand.always_ask:
+            return  # a window opens only for those who can claim: nobody's only answer is Pass
         key = f"nocall:{table.id}"
         if hand is None or not _nothing_to_claim(table):
             self.timers.cancel(key)
