@@ -62,6 +62,9 @@ __all__ = ["Runtime", "fixed_clock", "quickplay_seats", "replay_stored", "seat_c
 log = logging.getLogger(__name__)
 
 EXPIRY_CHECK_SECONDS = 600.0
+# the engine's events after which a player's own view changes: the seat's, or everyone's
+_CHANGES_ONE_HAND = frozenset({"draw", "discard", "call", "kong", "bonus", "win", "fixed_kong"})
+_CHANGES_EVERY_HAND = frozenset({"opening_done", "swap"})
 RESUME_AFTER_FAILURE = 5.0
 
 
@@ -563,19 +566,14 @@ class Runtime:
         table.unsaved.append(action)
         notices.events.extend(events)
         notices.table = True
+        hands = notices.hands
         for event in events:
-            if event.seat is not None and event.kind in (
-                "draw",
-                "discard",
-                "call",
-                "kong",
-                "bonus",
-                "win",
-                "fixed_kong",
-            ):
-                notices.hands.add(table.player_at(event.seat))
-        if any(event.kind in ("opening_done", "swap") for event in events):
-            notices.hands.update(range(len(table.seats)))
+            kind = event.kind
+            if kind in _CHANGES_ONE_HAND:
+                if event.seat is not None:
+                    hands.add(table.player_at(event.seat))
+            elif kind in _CHANGES_EVERY_HAND:
+                hands.update(range(len(table.seats)))
 
     async def _advance(self, table: LiveTable, notices: _Notices) -> None:
         """Let computers act until a human must decide or the hand ends; then arm the clock.
