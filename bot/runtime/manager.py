@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.runtime.clocks import arm_deadline, fixed_clock, spend_clock, stored_deadlines
-from bot.runtime.computers import DEFAULT_LEVEL, computer_for
+from bot.runtime.computers import DEFAULT_LEVEL, Computer, computer_for
 from bot.runtime.conversions import (
     hand_result,
     hand_setup,
@@ -584,11 +584,13 @@ class Runtime:
         """
         hand = table.hand
         assert hand is not None
-        computer = table.computer
+        computer: Computer | None = None  # looked up once a computer is to act
         while not hand.is_over:
             seat = table.computer_to_act()
             if seat is None:
                 break
+            if computer is None:
+                computer = table.computer
             self._apply(table, computer(hand, seat), notices)
         arm_deadline(table, self.timers.now())
         await self._save(table)
