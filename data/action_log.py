@@ -28,7 +28,7 @@ from data.errors import (
     UnreadableError,
 )
 from data.rows import ACTIVE_PHASES, HandLog, HandStatus
-from data.tables import replace_deadlines
+from data.tables import deadline_changes, replace_deadlines
 from engine.actions import Action
 from engine.tiles import InvalidNotationError
 
@@ -176,33 +176,79 @@ class Append:
     stored_deadlines: dict[str, float] | None = None
 
 
-def _append_one(conn: sqlite3.Connection, a: Append) -> None:
-    """Store one append; a StoreError refusing it is raised before anything is written, so a
-    refused append needs no savepoint to leave the batch's transaction as it was."""
-    # The first line is inserted only if the hand is this table's, still in play, `version`
-    # follows the last stored line and nothing is stored from `version` on; so the rest of the
-    # run cannot collide either. A constraint failing anyway (a damaged file) is not a refusal:
-    # it propagates and the whole batch rolls back.
-    first, *rest = a.lines
-    cur = conn.execute(
-        "INSERT INTO actions (hand_id, seq, action, at)"
-        " SELECT ?1, ?2, ?3, ?4"
-        " WHERE EXISTS (SELECT 1 FROM hands WHERE id = ?1 AND table_id = ?5"
-        "                AND status = 'playing')"
-        "   AND (?2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE hand_id = ?1 AND seq = ?2 - 1))"
-        "   AND NOT EXISTS (SELECT 1 FROM actions WHERE hand_id = ?1 AND seq >= ?2)",
-        (a.hand_id, a.version, first, a.at, a.table_id),
-    )
-    if cur.rowcount != 1:
-        _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
-    if rest:
-        conn.executemany(
-            "INSERT INTO actions (hand_id, seq, action, at) VALUES (?, ?, ?, ?)",
-            [(a.hand_id, a.version + n, line, a.at) for n, line in enumerate(rest, 1)],
-        )
-    conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (a.at, a.table_id))
-    if a.deadlines is not None:
-        replace_deadlines(conn, a.table_id, a.deadlines, a.stored_deadlines)
+# Why an append is refused, checked for a round of appends at once (one statement): the hand is
+# not this table's or not in play, `version` does not follow the last stored line, or something
+# is stored from `version` on (so no line of the run can collide with a stored one).
+_REFUSED_SQL = (
+    "WITH j(k, hand, tab, ver) AS ({values})"
+    " SELECT k FROM j"
+    " WHERE NOT EXISTS (SELECT 1 FROM hands h WHERE h.id = j.hand AND h.table_id = j.tab"
+    "                   AND h.status = 'playing')"
+    "    OR (j.ver != 0 AND NOT EXISTS"
+    "        (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq = j.ver - 1))"
+    "    OR EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq >= j.ver)"
+)
+_LINES_SQL = "INSERT INTO actions (hand_id, seq, action, at) {values}"
+_TIMES_SQL = (
+    "WITH j(id, at) AS ({values})"
+    " UPDATE tables SET last_action_at = (SELECT at FROM j WHERE j.id = tables.id)"
+    " WHERE id IN (SELECT id FROM j)"
+)
+_CLEARED_SQL = "DELETE FROM clock_deadlines WHERE table_id IN ({values})"
+_GONE_SQL = "DELETE FROM clock_deadlines WHERE (table_id, name) IN ({values})"
+_CLOCKS_SQL = "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) {values}"
+
+
+def _each(conn: sqlite3.Connection, sql: str, rows: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """Run `sql` with `{values}` standing for `VALUES (?, ...), ...` of all `rows`: one
+    statement (as many as SQLite's limit on parameters asks), so one step of the SQLite thread
+    instead of one per row (each step gives up the GIL and may wait to take it back while
+    the event loop runs). The rows the statements return."""
+    if not rows:
+        return []
+    width = len(rows[0])
+    most = max(1, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width)
+    one = "(" + ", ".join("?" * width) + ")"
+    found: list[Any] = []
+    for start in range(0, len(rows), most):
+        chunk = rows[start : start + most]
+        text = sql.format(values="VALUES " + ", ".join([one] * len(chunk)))
+        found += conn.execute(text, [value for row in chunk for value in row]).fetchall()
+    return found
+
+
+def _append_round(
+    conn: sqlite3.Connection, batch: Sequence[Append], outcomes: list[Exception | None]
+) -> None:
+    """Store the appends of `batch` (indexes into `outcomes`), no two for one hand or one
+    table, so none can change whether another is refused: the refused ones are found first,
+    and only the others are written, each kind of row in one statement."""
+    keys = [(k, a.hand_id, a.table_id, a.version) for k, a in enumerate(batch)]
+    refused = {k for (k,) in _each(conn, _REFUSED_SQL, keys)}
+    for k in refused:
+        a = batch[k]
+        try:
+            _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
+        except StoreError as error:
+            outcomes[k] = error
+    taken = [a for k, a in enumerate(batch) if k not in refused]
+    lines = [(a.hand_id, a.version + n, ln, a.at) for a in taken for n, ln in enumerate(a.lines)]
+    _each(conn, _LINES_SQL, lines)
+    _each(conn, _TIMES_SQL, [(a.table_id, a.at) for a in taken])
+    cleared: list[tuple[int]] = []
+    gone: list[tuple[int, str]] = []
+    clocks: list[tuple[int, str, float]] = []
+    for a in taken:
+        if a.deadlines is None:
+            continue
+        clear_all, names_gone, changed = deadline_changes(a.deadlines, a.stored_deadlines)
+        if clear_all:
+            cleared.append((a.table_id,))
+        gone += [(a.table_id, name) for name in names_gone]
+        clocks += [(a.table_id, name, float(at)) for name, at in changed.items()]
+    _each(conn, _CLEARED_SQL, cleared)
+    _each(conn, _GONE_SQL, gone)
+    _each(conn, _CLOCKS_SQL, clocks)
 
 
 def _explain_refused_append(
@@ -223,19 +269,35 @@ def _explain_refused_append(
 def append_batch(conn: sqlite3.Connection, batch: Sequence[Append]) -> list[Exception | None]:
     """One transaction for the batch; per append None (stored) or the StoreError refusing it.
 
-    A refused append writes nothing, so the others commit as if it had not been sent. Any
-    other error (I/O, disk full) propagates: the whole batch rolls back and every caller gets
-    the error, so nobody believes in an append that was not committed.
+    The batch goes in rounds: each takes, in batch order, the appends whose hand and table no
+    earlier append of the round has (almost always the whole batch: a table waits for its
+    append before it makes the next), so appends for one hand are judged in the order they came.
+    A refused append writes nothing, so the others commit as if it had not been sent. A
+    constraint failing anyway (a damaged file), or any other error (I/O, disk full),
+    propagates: the whole batch rolls back and every caller gets the error, so nobody believes
+    in an append that was not committed.
     """
-    outcomes: list[Exception | None] = []
+    outcomes: list[Exception | None] = [None] * len(batch)
+    waiting = list(range(len(batch)))
     with transaction(conn):
-        for a in batch:
-            try:
-                _append_one(conn, a)
-            except StoreError as e:
-                outcomes.append(e)
-            else:
-                outcomes.append(None)
+        while waiting:
+            this_round: list[int] = []
+            later: list[int] = []
+            hands: set[int] = set()
+            tables: set[int] = set()
+            for index in waiting:
+                a = batch[index]
+                if a.hand_id in hands or a.table_id in tables:
+                    later.append(index)
+                    continue
+                this_round.append(index)
+                hands.add(a.hand_id)
+                tables.add(a.table_id)
+            found: list[Exception | None] = [None] * len(this_round)
+            _append_round(conn, [batch[index] for index in this_round], found)
+            for index, outcome in zip(this_round, found, strict=True):
+                outcomes[index] = outcome
+            waiting = later
     return outcomes
 
 

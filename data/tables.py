@@ -118,30 +118,27 @@ def event(conn: sqlite3.Connection, table_id: int, at: float, kind: str, detail:
     )
 
 
-def replace_deadlines(
-    conn: sqlite3.Connection,
-    table_id: int,
-    deadlines: Mapping[str, float],
-    stored: Mapping[str, float] | None = None,
-) -> None:
-    """The table's clock deadlines become `deadlines`, in the caller's transaction.
-
-    `stored` is what the table holds now, when the caller knows it: then only the difference
-    is written (a move changes two of a table's seven clocks; every row written is a step of
-    the SQLite thread). None: every row is replaced.
-    """
+def deadline_changes(
+    deadlines: Mapping[str, float], stored: Mapping[str, float] | None
+) -> tuple[bool, list[str], dict[str, float]]:
+    """What turns a table's clocks from `stored` (None: not known) into `deadlines`: whether
+    to clear them all first, the names to delete, and the clocks to write (a move changes two
+    of a table's seven clocks: only those are written)."""
     if stored is None:
-        conn.execute("DELETE FROM clock_deadlines WHERE table_id = ?", (table_id,))
-        changed = deadlines
-    else:
-        gone = [(table_id, name) for name in stored if name not in deadlines]
-        if gone:
-            conn.executemany("DELETE FROM clock_deadlines WHERE table_id = ? AND name = ?", gone)
-        changed = {name: at for name, at in deadlines.items() if stored.get(name) != at}
-    if changed:
+        return True, [], dict(deadlines)
+    gone = [name for name in stored if name not in deadlines]
+    return False, gone, {name: at for name, at in deadlines.items() if stored.get(name) != at}
+
+
+def replace_deadlines(
+    conn: sqlite3.Connection, table_id: int, deadlines: Mapping[str, float]
+) -> None:
+    """The table's clock deadlines become `deadlines`, in the caller's transaction."""
+    conn.execute("DELETE FROM clock_deadlines WHERE table_id = ?", (table_id,))
+    if deadlines:
         conn.executemany(
-            "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) VALUES (?, ?, ?)",
-            [(table_id, name, float(at)) for name, at in changed.items()],
+            "INSERT INTO clock_deadlines (table_id, name, at) VALUES (?, ?, ?)",
+            [(table_id, name, float(at)) for name, at in deadlines.items()],
         )
 
 

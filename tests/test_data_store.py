@@ -372,6 +372,44 @@ async def test_appends_waiting_together_share_one_commit(
         assert (await store.hand_log(hid)).lines == ("0 discard 5m", "1 pass")
 
 
+async def test_a_shared_commit_keeps_each_hands_appends_in_order(store: Store) -> None:
+    """Two runs of one hand queued for one commit are judged in the order they came (the
+    second follows the first), beside other tables' runs in the same commit."""
+    a = await store.create_table(PRESET)
+    ha = await store.start_hand(a, 1, 1)
+    b = await store.create_table(PRESET)
+    hb = await store.start_hand(b, 1, 2)
+    outcomes = await asyncio.gather(
+        store.append_actions(a, ha, ["0 discard 5m", "1 pass"], 0, {"decision": 1.0}),
+        store.append_actions(b, hb, ["0 discard 1z"], 0),
+        store.append_actions(a, ha, ["1 discard 2p"], 2, {"decision": 2.0}),
+        store.append_actions(a, ha, ["2 discard 3p"], 2),  # the same version again: refused
+        return_exceptions=True,
+    )
+    assert outcomes[:3] == [None, None, None]
+    assert isinstance(outcomes[3], StaleVersionError) and outcomes[3].expected == 3
+    assert (await store.hand_log(ha)).lines == ("0 discard 5m", "1 pass", "1 discard 2p")
+    assert (await restored(store, a)).deadlines == {"decision": 2.0}
+
+
+async def test_a_commit_larger_than_one_statement_allows(store: Store) -> None:
+    """A batch's rows of one kind go in one statement, split where SQLite's limit on a
+    statement's parameters would be passed: a tiny limit stores the same rows."""
+    tables = []
+    for t in range(30):
+        tid = await store.create_table(PRESET)
+        tables.append((tid, await store.start_hand(tid, 1, t)))
+    run = ["0 discard 5m", "1 pass", "2 pass", "3 pass"]
+    clocks = {"decision": 5.0, "reserve:0": 20.0, "reserve:1": 20.0}
+    limit = sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER
+    usual = await store._call(lambda conn: conn.setlimit(limit, 9))
+    await asyncio.gather(*(store.append_actions(t, h, run, 0, clocks) for t, h in tables))
+    await store._call(lambda conn: conn.setlimit(limit, usual))
+    for tid, hid in tables:
+        assert (await store.hand_log(hid)).lines == tuple(run)
+        assert (await restored(store, tid)).deadlines == clocks
+
+
 async def test_deadlines_written_as_a_difference_equal_a_full_replace(store: Store) -> None:
     """Given what the table holds, an append writes only the clocks that changed, and the
     table ends with exactly the clocks a full replace would leave."""
