@@ -14,9 +14,10 @@ plus 2,000 more), it measures:
 The knee is the first count whose p99 passes 50 ms. A full garbage collection walks every
 table's objects (about a second at 3,000 tables on a loaded machine): `--gc-freeze` freezes
 the tables once made, as a bot would after its restore. `--breakdown` adds where a person's action
-spends its CPU time (engine, computer decisions, the SQLite thread, the rest of the runtime and
-asyncio); `--front snapshots` has the runtime build the front end's snapshots too, as it does
-for Discord (the default front end builds none).
+spends its CPU time (engine, computer decisions, the SQLite thread, the bench's own person
+choosing, the rest of the runtime and asyncio) and how many futures, tasks, callbacks, loop
+iterations and SQLite round trips it takes; `--front snapshots` has the runtime build the front
+end's snapshots too, as it does for Discord (the default front end builds none).
 
     python bench/load.py --tables 1000,3000,5000 --seconds 20 --think 3 [--synchronous NORMAL]
     python bench/load.py --tables 1000 --level strong --breakdown
