@@ -13,6 +13,7 @@ wait is what lets many busy tables go faster than one.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import sqlite3
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -199,21 +200,37 @@ _GONE_SQL = "DELETE FROM clock_deadlines WHERE (table_id, name) IN ({values})"
 _CLOCKS_SQL = "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) {values}"
 
 
+# Rows one statement carries at most: statements are made for 1, 2, 4 ... 256 rows only, so a
+# few dozen prepared statements serve every batch from SQLite's statement cache (a text for
+# every batch size would be prepared anew for nearly every commit).
+_MOST_ROWS = 256
+
+
+@functools.lru_cache(maxsize=128)
+def _statement(sql: str, width: int, rows: int) -> str:
+    one = "(" + ", ".join("?" * width) + ")"
+    return sql.format(values="VALUES " + ", ".join([one] * rows))
+
+
 def _each(conn: sqlite3.Connection, sql: str, rows: Sequence[tuple[Any, ...]]) -> list[Any]:
-    """Run `sql` with `{values}` standing for `VALUES (?, ...), ...` of all `rows`: one
-    statement (as many as SQLite's limit on parameters asks), so one step of the SQLite thread
-    instead of one per row (each step gives up the GIL and may wait to take it back while
-    the event loop runs). The rows the statements return."""
+    """Run `sql` with `{values}` standing for `VALUES (?, ...), ...` over all `rows`, in
+    statements of power-of-two sizes (a few, where a statement per row would step the SQLite
+    thread once a row, each step giving up the GIL and waiting to take it back while the event
+    loop runs), within SQLite's limit on a statement's parameters. The rows they return."""
     if not rows:
         return []
     width = len(rows[0])
-    most = max(1, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width)
-    one = "(" + ", ".join("?" * width) + ")"
+    most = min(_MOST_ROWS, max(1, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width))
+    size = 1 << (most.bit_length() - 1)  # the largest power of two allowed
     found: list[Any] = []
-    for start in range(0, len(rows), most):
-        chunk = rows[start : start + most]
-        text = sql.format(values="VALUES " + ", ".join([one] * len(chunk)))
-        found += conn.execute(text, [value for row in chunk for value in row]).fetchall()
+    start = 0
+    while start < len(rows):
+        while size > len(rows) - start:
+            size >>= 1
+        chunk = rows[start : start + size]
+        values = [value for row in chunk for value in row]
+        found += conn.execute(_statement(sql, width, size), values).fetchall()
+        start += size
     return found
 
 
