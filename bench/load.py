@@ -14,9 +14,10 @@ plus 2,000 more), it measures:
 The knee is the first count whose p99 passes 50 ms. A full garbage collection walks every
 table's objects (about a second at 3,000 tables on a loaded machine): `--gc-freeze` freezes
 the tables once made, as a bot would after its restore. `--breakdown` adds where a person's action
-spends its CPU time (engine, computer decisions, the SQLite thread, the rest of the runtime and
-asyncio); `--front snapshots` has the runtime build the front end's snapshots too, as it does
-for Discord (the default front end builds none).
+spends its CPU time (engine, computer decisions, the SQLite thread, the bench's own person
+choosing, the rest of the runtime and asyncio) and how many futures, tasks, callbacks, loop
+iterations and SQLite round trips it takes; `--front snapshots` has the runtime build the front
+end's snapshots too, as it does for Discord (the default front end builds none).
 
     python bench/load.py --tables 1000,3000,5000 --seconds 20 --think 3 [--synchronous NORMAL]
     python bench/load.py --tables 1000 --level strong --breakdown
@@ -57,6 +58,7 @@ from bot.runtime import (  # noqa: E402
 from bot.runtime.computers import DEFAULT_LEVEL, LEVELS, computer_for  # noqa: E402
 from bot.runtime.snapshots import PrivateSnapshot, PublicSnapshot  # noqa: E402
 from data import Phase, Store  # noqa: E402
+from data.connection import Connection  # noqa: E402
 from engine.ai import choose_action  # noqa: E402
 
 KNEE_MS = 50.0
@@ -98,6 +100,9 @@ class Breakdown:
         original = owner.__dict__[name]
         setattr(owner, name, value)
         self._undo.append(lambda: setattr(owner, name, original))
+
+    def undoing(self, step: Callable[[], None]) -> None:
+        self._undo.append(step)
 
     def undo(self) -> None:
         for step in reversed(self._undo):
@@ -264,14 +269,51 @@ async def run(args: argparse.Namespace) -> None:
     print(f"memory: {kb_per_table:.1f} KB per table")
 
 
+class Counts:
+    """How often the event loop and the store do a few things, counted on the running loop's
+    methods and the store's functions (wrapped, like Breakdown's timings)."""
+
+    def __init__(self, breakdown: Breakdown) -> None:
+        self.seen: dict[str, int] = defaultdict(int)
+        loop = asyncio.get_running_loop()
+        for name, label in (
+            ("create_future", "futures made"),
+            ("create_task", "tasks made"),
+            ("call_soon", "callbacks scheduled"),
+            ("call_soon_threadsafe", "wake-ups from the SQLite thread"),
+            ("_run_once", "event loop iterations"),
+        ):
+            self._count(breakdown, loop, name, label, getattr(loop, name))
+        self._count(breakdown, Connection, "call", "SQLite round trips", Connection.call)
+        self._count(breakdown, Store, "append_actions", "appends (one per run)", None)
+
+    def _count(
+        self, breakdown: Breakdown, owner: Any, name: str, label: str, fn: Any | None
+    ) -> None:
+        seen, original = self.seen, fn if fn is not None else owner.__dict__[name]
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            seen[label] += 1
+            return original(*args, **kwargs)
+
+        if isinstance(owner, type):
+            breakdown.replace(owner, name, counted)
+        else:  # an instance: its own attribute hides the class's method until deleted
+            setattr(owner, name, counted)
+            breakdown.undoing(lambda: delattr(owner, name))
+
+
 async def show_breakdown(
     runtime: Runtime, ids: list[int], seconds: float, breakdown: Breakdown
 ) -> None:
-    """A saturated burst with the CPU time of each part measured per person action."""
+    """A saturated burst with the CPU time of each part measured per person action, and how
+    many futures, tasks, loop iterations and SQLite round trips each action takes."""
     breakdown.wrap(engine.hand.HandState, "apply", "engine: applying actions")
     computer = breakdown.timed(computer_for(runtime.get(ids[0]).level), "computer decisions")
     breakdown.replace(LiveTable, "computer", property(lambda table: computer))
     breakdown.wrap(data.action_log, "append_batch", "SQLite: group commits (worker thread)")
+    breakdown.wrap(sys.modules[__name__], "choose_action", "the bench's person choosing (load)")
+    counts = Counts(breakdown)
     main_before, process_before = time.thread_time(), time.process_time()
     answered, wall = await burst_phase(runtime, ids, seconds)
     main = time.thread_time() - main_before
@@ -284,9 +326,12 @@ async def show_breakdown(
     for label, seconds_spent in sorted(spent.items(), key=lambda kv: -kv[1]):
         print(f"    {label:44s} {seconds_spent * 1e6 / n:7.1f} us")
     rest = (main - in_main) * 1e6 / n
-    print(f"    {'runtime, asyncio, the bench person (rest)':44s} {rest:7.1f} us")
+    print(f"    {'runtime and asyncio (the rest)':44s} {rest:7.1f} us")
     print(f"    {'CPU per person action':44s} {process * 1e6 / n:7.1f} us")
     print(f"    {'so one core saturates at':44s} {n / process:7.0f} actions/s")
+    print("    per person action:")
+    for label, seen in counts.seen.items():
+        print(f"      {label:42s} {seen / n:7.2f}")
 
 
 def main() -> None:

@@ -5,14 +5,15 @@ it was taken at (the number of actions already stored) and is refused otherwise.
 carry a run of actions (a person's move and the computers' answers to it): the run is stored
 whole or not at all, with the table's clock as it stands after its last action. Appends from
 different tables that arrive while a commit is in flight share the next transaction (group
-commit; each in its own savepoint, so one refused append does not affect the others): with
-synchronous=FULL every commit waits for the disk, and sharing that wait is what lets many busy
-tables go faster than one.
+commit; an append is checked before any of it is written, so one refused append does not
+affect the others): with synchronous=FULL every commit waits for the disk, and sharing that
+wait is what lets many busy tables go faster than one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import sqlite3
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -28,7 +29,7 @@ from data.errors import (
     UnreadableError,
 )
 from data.rows import ACTIVE_PHASES, HandLog, HandStatus
-from data.tables import replace_deadlines
+from data.tables import deadline_changes, replace_deadlines
 from engine.actions import Action
 from engine.tiles import InvalidNotationError
 
@@ -171,41 +172,106 @@ class Append:
     deadlines: dict[str, float] | None  # None leaves the table's deadlines as they are
     at: float
     done: asyncio.Future[None]
+    # the deadlines the table holds before this append, if the caller knows them: only the
+    # difference is written (None: all of them are replaced)
+    stored_deadlines: dict[str, float] | None = None
 
 
-def _append_one(conn: sqlite3.Connection, a: Append) -> None:
-    # The first line is inserted only if the hand is this table's, still in play, and
-    # `version` is the next number (the primary key refuses a version already taken); the
-    # rest of the run follows it.
-    first, *rest = a.lines
-    try:
-        cur = conn.execute(
-            "INSERT INTO actions (hand_id, seq, action, at)"
-            " SELECT ?1, ?2, ?3, ?4"
-            " WHERE EXISTS (SELECT 1 FROM hands WHERE id = ?1 AND table_id = ?5"
-            "                AND status = 'playing')"
-            "   AND (?2 = 0 OR EXISTS (SELECT 1 FROM actions WHERE hand_id = ?1 AND seq = ?2 - 1))",
-            (a.hand_id, a.version, first, a.at, a.table_id),
-        )
-        inserted = cur.rowcount == 1
-        if inserted and rest:
-            conn.executemany(
-                "INSERT INTO actions (hand_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                [(a.hand_id, a.version + n, line, a.at) for n, line in enumerate(rest, 1)],
-            )
-    except sqlite3.IntegrityError:
-        inserted = False
-    if not inserted:
-        _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
-    conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (a.at, a.table_id))
-    if a.deadlines is not None:
-        replace_deadlines(conn, a.table_id, a.deadlines)
+# Why an append is refused, checked for a round of appends at once (one statement): the hand is
+# not this table's or not in play, `version` does not follow the last stored line, or something
+# is stored from `version` on (so no line of the run can collide with a stored one).
+_REFUSED_SQL = (
+    "WITH j(k, hand, tab, ver) AS ({values})"
+    " SELECT k FROM j"
+    " WHERE NOT EXISTS (SELECT 1 FROM hands h WHERE h.id = j.hand AND h.table_id = j.tab"
+    "                   AND h.status = 'playing')"
+    "    OR (j.ver != 0 AND NOT EXISTS"
+    "        (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq = j.ver - 1))"
+    "    OR EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq >= j.ver)"
+)
+_LINES_SQL = "INSERT INTO actions (hand_id, seq, action, at) {values}"
+_TIMES_SQL = (
+    "WITH j(id, at) AS ({values})"
+    " UPDATE tables SET last_action_at = (SELECT at FROM j WHERE j.id = tables.id)"
+    " WHERE id IN (SELECT id FROM j)"
+)
+_CLEARED_SQL = "DELETE FROM clock_deadlines WHERE table_id IN ({values})"
+_GONE_SQL = "DELETE FROM clock_deadlines WHERE (table_id, name) IN ({values})"
+_CLOCKS_SQL = "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) {values}"
+
+
+# Rows one statement carries at most: statements are made for 1, 2, 4 ... 256 rows only, so a
+# few dozen prepared statements serve every batch from SQLite's statement cache (a text for
+# every batch size would be prepared anew for nearly every commit).
+_MOST_ROWS = 256
+
+
+@functools.lru_cache(maxsize=128)
+def _statement(sql: str, width: int, rows: int) -> str:
+    one = "(" + ", ".join("?" * width) + ")"
+    return sql.format(values="VALUES " + ", ".join([one] * rows))
+
+
+def _each(conn: sqlite3.Connection, sql: str, rows: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """Run `sql` with `{values}` standing for `VALUES (?, ...), ...` over all `rows`, in
+    statements of power-of-two sizes (a few, where a statement per row would step the SQLite
+    thread once a row, each step giving up the GIL and waiting to take it back while the event
+    loop runs), within SQLite's limit on a statement's parameters. The rows they return."""
+    if not rows:
+        return []
+    width = len(rows[0])
+    most = min(_MOST_ROWS, max(1, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width))
+    size = 1 << (most.bit_length() - 1)  # the largest power of two allowed
+    found: list[Any] = []
+    start = 0
+    while start < len(rows):
+        while size > len(rows) - start:
+            size >>= 1
+        chunk = rows[start : start + size]
+        values = [value for row in chunk for value in row]
+        found += conn.execute(_statement(sql, width, size), values).fetchall()
+        start += size
+    return found
+
+
+def _append_round(
+    conn: sqlite3.Connection, batch: Sequence[Append], outcomes: list[Exception | None]
+) -> None:
+    """Store the appends of `batch` (indexes into `outcomes`), no two for one hand or one
+    table, so none can change whether another is refused: the refused ones are found first,
+    and only the others are written, each kind of row in one statement."""
+    keys = [(k, a.hand_id, a.table_id, a.version) for k, a in enumerate(batch)]
+    refused = {k for (k,) in _each(conn, _REFUSED_SQL, keys)}
+    for k in refused:
+        a = batch[k]
+        try:
+            _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
+        except StoreError as error:
+            outcomes[k] = error
+    taken = [a for k, a in enumerate(batch) if k not in refused]
+    lines = [(a.hand_id, a.version + n, ln, a.at) for a in taken for n, ln in enumerate(a.lines)]
+    _each(conn, _LINES_SQL, lines)
+    _each(conn, _TIMES_SQL, [(a.table_id, a.at) for a in taken])
+    cleared: list[tuple[int]] = []
+    gone: list[tuple[int, str]] = []
+    clocks: list[tuple[int, str, float]] = []
+    for a in taken:
+        if a.deadlines is None:
+            continue
+        clear_all, names_gone, changed = deadline_changes(a.deadlines, a.stored_deadlines)
+        if clear_all:
+            cleared.append((a.table_id,))
+        gone += [(a.table_id, name) for name in names_gone]
+        clocks += [(a.table_id, name, float(at)) for name, at in changed.items()]
+    _each(conn, _CLEARED_SQL, cleared)
+    _each(conn, _GONE_SQL, gone)
+    _each(conn, _CLOCKS_SQL, clocks)
 
 
 def _explain_refused_append(
     conn: sqlite3.Connection, table_id: int, hand_id: int, version: int
 ) -> None:
-    """Raise the precise reason an action was not appended (the transaction rolls back)."""
+    """Raise the precise reason an action was not appended (nothing of it was written)."""
     row = conn.execute("SELECT table_id, status FROM hands WHERE id = ?", (hand_id,)).fetchone()
     if row is None or row[0] != table_id:
         raise HandNotActiveError(f"table {table_id} has no hand {hand_id}")
@@ -220,27 +286,35 @@ def _explain_refused_append(
 def append_batch(conn: sqlite3.Connection, batch: Sequence[Append]) -> list[Exception | None]:
     """One transaction for the batch; per append None (stored) or the StoreError refusing it.
 
-    Any other error (I/O, disk full) propagates: the whole batch rolls back and every caller
-    gets the error, so nobody believes in an append that was not committed.
+    The batch goes in rounds: each takes, in batch order, the appends whose hand and table no
+    earlier append of the round has (almost always the whole batch: a table waits for its
+    append before it makes the next), so appends for one hand are judged in the order they came.
+    A refused append writes nothing, so the others commit as if it had not been sent. A
+    constraint failing anyway (a damaged file), or any other error (I/O, disk full),
+    propagates: the whole batch rolls back and every caller gets the error, so nobody believes
+    in an append that was not committed.
     """
-    if len(batch) == 1:  # the common case needs no savepoint
-        try:
-            with transaction(conn):
-                _append_one(conn, batch[0])
-        except StoreError as e:
-            return [e]
-        return [None]
-    outcomes: list[Exception | None] = []
+    outcomes: list[Exception | None] = [None] * len(batch)
+    waiting = list(range(len(batch)))
     with transaction(conn):
-        for a in batch:
-            conn.execute("SAVEPOINT one_append")
-            try:
-                _append_one(conn, a)
-                outcomes.append(None)
-            except StoreError as e:
-                conn.execute("ROLLBACK TO one_append")
-                outcomes.append(e)
-            conn.execute("RELEASE one_append")
+        while waiting:
+            this_round: list[int] = []
+            later: list[int] = []
+            hands: set[int] = set()
+            tables: set[int] = set()
+            for index in waiting:
+                a = batch[index]
+                if a.hand_id in hands or a.table_id in tables:
+                    later.append(index)
+                    continue
+                this_round.append(index)
+                hands.add(a.hand_id)
+                tables.add(a.table_id)
+            found: list[Exception | None] = [None] * len(this_round)
+            _append_round(conn, [batch[index] for index in this_round], found)
+            for index, outcome in zip(this_round, found, strict=True):
+                outcomes[index] = outcome
+            waiting = later
     return outcomes
 
 

@@ -228,10 +228,15 @@ class Store:
         deadlines: Mapping[str, float] | None = None,
         *,
         now: float | None = None,
+        stored_deadlines: Mapping[str, float] | None = None,
     ) -> None:
         """Append a run of actions (`version` is the first's) as `append_action` appends one:
         the whole run or nothing, refused whole if its first version is not the next one, with
-        `deadlines` the clock after its last action; one write in the shared commit."""
+        `deadlines` the clock after its last action; one write in the shared commit.
+
+        `stored_deadlines` is what the table's deadlines are before this append, if the caller
+        knows it (what it last stored): only the difference is written, with the same result.
+        """
         if not actions:
             raise ValueError("an append needs at least one action")
         lines = tuple(str(a if isinstance(a, Action) else Action.parse(a)) for a in actions)
@@ -244,6 +249,7 @@ class Store:
                 None if deadlines is None else dict(deadlines),
                 self._now(now),
                 asyncio.get_running_loop().create_future(),
+                None if stored_deadlines is None else dict(stored_deadlines),
             )
         )
 

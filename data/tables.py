@@ -118,6 +118,18 @@ def event(conn: sqlite3.Connection, table_id: int, at: float, kind: str, detail:
     )
 
 
+def deadline_changes(
+    deadlines: Mapping[str, float], stored: Mapping[str, float] | None
+) -> tuple[bool, list[str], dict[str, float]]:
+    """What turns a table's clocks from `stored` (None: not known) into `deadlines`: whether
+    to clear them all first, the names to delete, and the clocks to write (a move changes two
+    of a table's seven clocks: only those are written)."""
+    if stored is None:
+        return True, [], dict(deadlines)
+    gone = [name for name in stored if name not in deadlines]
+    return False, gone, {name: at for name, at in deadlines.items() if stored.get(name) != at}
+
+
 def replace_deadlines(
     conn: sqlite3.Connection, table_id: int, deadlines: Mapping[str, float]
 ) -> None:

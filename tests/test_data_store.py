@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -28,6 +29,7 @@ from data import (
     TableNotFoundError,
     TableOptions,
     TableRow,
+    action_log,
     rating,
 )
 from data.errors import AlreadyOpenError
@@ -314,6 +316,119 @@ async def test_racing_appends_for_one_version_store_exactly_one(store: Store) ->
     assert sum(o is None for o in outcomes) == 1
     assert all(isinstance(o, StaleVersionError) for o in outcomes if o is not None)
     assert len((await store.hand_log(hid)).actions) == 1
+
+
+async def test_a_refused_run_in_a_shared_commit_leaves_no_trace(store: Store) -> None:
+    """Refusals are found before anything of the append is written: the appends sharing its
+    commit are stored, and nothing of the refused run (nor its clock) is."""
+    tables = []
+    for t in range(3):
+        tid = await store.create_table(PRESET)
+        tables.append((tid, await store.start_hand(tid, 1, t, deadlines={"decision": 1.0})))
+    (a, ha), (b, hb), (c, hc) = tables
+    await store.append_actions(b, hb, ["0 discard 5m", "1 pass"], 0)
+    outcomes = await asyncio.gather(
+        store.append_actions(a, ha, ["0 discard 5m", "1 pass"], 0, {"decision": 2.0}),
+        store.append_actions(b, hb, ["0 discard 1z", "1 pass", "2 pass"], 1, {"decision": 3.0}),
+        store.append_actions(c, hc, ["0 discard 9s", "1 pass"], 0, {"decision": 4.0}),
+        store.append_actions(c, hb, ["0 discard 9s"], 2),  # another table's hand
+        return_exceptions=True,
+    )
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], StaleVersionError) and outcomes[1].expected == 2
+    assert isinstance(outcomes[3], HandNotActiveError)
+    assert (await store.hand_log(ha)).lines == ("0 discard 5m", "1 pass")
+    assert (await store.hand_log(hb)).lines == ("0 discard 5m", "1 pass")
+    assert (await store.hand_log(hc)).lines == ("0 discard 9s", "1 pass")
+    assert [(await restored(store, t)).deadlines for t in (a, b, c)] == [
+        {"decision": 2.0},
+        {"decision": 1.0},
+        {"decision": 4.0},
+    ]
+
+
+async def test_appends_waiting_together_share_one_commit(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Group commit: the appends of many tables queued while no commit runs go out in one
+    transaction (one fsync under FULL), each caller answered once it is committed."""
+    batches: list[int] = []
+    real = action_log.append_batch
+
+    def counted(conn: sqlite3.Connection, batch: list[action_log.Append]) -> list:
+        batches.append(len(batch))
+        return real(conn, batch)
+
+    monkeypatch.setattr(action_log, "append_batch", counted)
+    tables = []
+    for t in range(50):
+        tid = await store.create_table(PRESET)
+        tables.append((tid, await store.start_hand(tid, 1, t)))
+    await asyncio.gather(
+        *(store.append_actions(tid, hid, ["0 discard 5m", "1 pass"], 0) for tid, hid in tables)
+    )
+    assert batches == [50]
+    for _, hid in tables:
+        assert (await store.hand_log(hid)).lines == ("0 discard 5m", "1 pass")
+
+
+async def test_a_shared_commit_keeps_each_hands_appends_in_order(store: Store) -> None:
+    """Two runs of one hand queued for one commit are judged in the order they came (the
+    second follows the first), beside other tables' runs in the same commit."""
+    a = await store.create_table(PRESET)
+    ha = await store.start_hand(a, 1, 1)
+    b = await store.create_table(PRESET)
+    hb = await store.start_hand(b, 1, 2)
+    outcomes = await asyncio.gather(
+        store.append_actions(a, ha, ["0 discard 5m", "1 pass"], 0, {"decision": 1.0}),
+        store.append_actions(b, hb, ["0 discard 1z"], 0),
+        store.append_actions(a, ha, ["1 discard 2p"], 2, {"decision": 2.0}),
+        store.append_actions(a, ha, ["2 discard 3p"], 2),  # the same version again: refused
+        return_exceptions=True,
+    )
+    assert outcomes[:3] == [None, None, None]
+    assert isinstance(outcomes[3], StaleVersionError) and outcomes[3].expected == 3
+    assert (await store.hand_log(ha)).lines == ("0 discard 5m", "1 pass", "1 discard 2p")
+    assert (await restored(store, a)).deadlines == {"decision": 2.0}
+
+
+async def test_a_commit_larger_than_one_statement_allows(store: Store) -> None:
+    """A batch's rows of one kind go in one statement, split where SQLite's limit on a
+    statement's parameters would be passed: a tiny limit stores the same rows."""
+    tables = []
+    for t in range(30):
+        tid = await store.create_table(PRESET)
+        tables.append((tid, await store.start_hand(tid, 1, t)))
+    run = ["0 discard 5m", "1 pass", "2 pass", "3 pass"]
+    clocks = {"decision": 5.0, "reserve:0": 20.0, "reserve:1": 20.0}
+    limit = sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER
+    usual = await store._call(lambda conn: conn.setlimit(limit, 9))
+    await asyncio.gather(*(store.append_actions(t, h, run, 0, clocks) for t, h in tables))
+    await store._call(lambda conn: conn.setlimit(limit, usual))
+    for tid, hid in tables:
+        assert (await store.hand_log(hid)).lines == tuple(run)
+        assert (await restored(store, tid)).deadlines == clocks
+
+
+async def test_deadlines_written_as_a_difference_equal_a_full_replace(store: Store) -> None:
+    """Given what the table holds, an append writes only the clocks that changed, and the
+    table ends with exactly the clocks a full replace would leave."""
+    rng = random.Random(7)
+    names = ["decision", "decision_started", "deal", "reserve:0", "reserve:1"]
+    tid = await store.create_table(PRESET)
+    hid = await store.start_hand(tid, 1, 1)
+    stored: dict[str, float] = {}
+    for version in range(60):
+        wanted = {n: float(rng.randint(0, 3)) for n in names if rng.random() < 0.7}
+        known = stored if version % 2 else None  # the runtime knows them, or it does not
+        before = await store._call(lambda conn: conn.total_changes)
+        await store.append_actions(tid, hid, ["0 pass"], version, wanted, stored_deadlines=known)
+        written = await store._call(lambda conn: conn.total_changes) - before
+        assert (await restored(store, tid)).deadlines == wanted
+        if known is not None:  # the action, the table's time, and the changed clocks only
+            changed = {n for n in wanted if known.get(n) != wanted[n]} | (known.keys() - wanted)
+            assert written == 2 + len(changed)
+        stored = wanted
 
 
 async def test_one_hand_at_a_time_and_unique_hand_numbers(store: Store) -> None:

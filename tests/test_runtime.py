@@ -480,3 +480,27 @@ async def test_a_failed_write_leaves_the_table_as_the_database_has_it(
     assert len(runs) == 2 and table.version > before[0] + 1
     log = await store.hand_log(table.hand_id)  # type: ignore[arg-type]
     assert table.hand.log == list(log.actions)
+
+
+async def test_a_table_of_people_never_looks_up_a_computer(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runtime's loop looks a computer up only when one is to act: four people's moves
+    (with no front end asking for hints) never call for the table's level."""
+
+    def missing(level: str) -> Callable[..., Action]:
+        raise TableError(f"the {level} computer is not in this build")
+
+    runtime = Runtime(store, None, ManualTimers(), seed_source=lambda: 77)
+    await runtime.open()
+    table = await four_humans(runtime, level="strong")
+    monkeypatch.setattr("bot.runtime.table.computer_for", missing)
+    moves = 0
+    while table.phase is Phase.PLAYING and moves < 12:
+        hand = table.hand
+        assert hand is not None
+        player = table.players_to_act()[0]
+        action = choose_action(hand, table.hand_seat(player))
+        await runtime.act(table.id, table.seat(player).player_id, action, table.version)
+        moves += 1
+    assert moves >= 4

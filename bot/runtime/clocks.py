@@ -13,8 +13,10 @@ from collections.abc import Mapping
 from bot.runtime.table import LiveTable
 from engine.hand import Phase as HandPhase
 from engine.presets import TIME_CONTROLS, Preset
+from engine.tiles import MAX_SEATS
 
 OPENING_MIN_SECONDS = 15  # an opening stage (swap, void, discard three) never gets less
+_RESERVE_NAMES = tuple(f"reserve:{player}" for player in range(MAX_SEATS))  # made once
 
 
 def fixed_clock(preset: Preset, rated: bool) -> str | None:
@@ -69,7 +71,7 @@ def stored_deadlines(table: LiveTable) -> dict[str, float]:
     if table.deal_deadline is not None:
         deadlines["deal"] = table.deal_deadline
     for player, reserve in enumerate(table.reserves):
-        deadlines[f"reserve:{player}"] = reserve
+        deadlines[_RESERVE_NAMES[player]] = reserve
     return deadlines
 
 

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.runtime.clocks import arm_deadline, fixed_clock, spend_clock, stored_deadlines
-from bot.runtime.computers import DEFAULT_LEVEL, computer_for
+from bot.runtime.computers import DEFAULT_LEVEL, Computer, computer_for
 from bot.runtime.conversions import (
     hand_result,
     hand_setup,
@@ -62,6 +62,9 @@ __all__ = ["Runtime", "fixed_clock", "quickplay_seats", "replay_stored", "seat_c
 log = logging.getLogger(__name__)
 
 EXPIRY_CHECK_SECONDS = 600.0
+# the engine's events after which a player's own view changes: the seat's, or everyone's
+_CHANGES_ONE_HAND = frozenset({"draw", "discard", "call", "kong", "bonus", "win", "fixed_kong"})
+_CHANGES_EVERY_HAND = frozenset({"opening_done", "swap"})
 RESUME_AFTER_FAILURE = 5.0
 
 
@@ -551,7 +554,8 @@ class Runtime:
         return notices
 
     def _apply(self, table: LiveTable, action: Action, notices: _Notices) -> None:
-        """Apply one action in memory and add it to the run `_save` writes to the log."""
+        """Apply one action in memory and add it to the run `_save` writes to the log (the
+        clock is armed once the run is over, by `_advance`)."""
         hand = table.hand
         assert hand is not None and table.hand_id is not None
         if not table.unsaved:
@@ -561,32 +565,34 @@ class Runtime:
         events = hand.apply(action)
         table.unsaved.append(action)
         notices.events.extend(events)
-        arm_deadline(table, self.timers.now())
         notices.table = True
+        hands = notices.hands
         for event in events:
-            if event.seat is not None and event.kind in (
-                "draw",
-                "discard",
-                "call",
-                "kong",
-                "bonus",
-                "win",
-                "fixed_kong",
-            ):
-                notices.hands.add(table.player_at(event.seat))
-        if any(event.kind in ("opening_done", "swap") for event in events):
-            notices.hands.update(range(len(table.seats)))
+            kind = event.kind
+            if kind in _CHANGES_ONE_HAND:
+                if event.seat is not None:
+                    hands.add(table.player_at(event.seat))
+            elif kind in _CHANGES_EVERY_HAND:
+                hands.update(range(len(table.seats)))
 
     async def _advance(self, table: LiveTable, notices: _Notices) -> None:
-        """Let computers act until a human must decide or the hand ends; then arm the clock."""
+        """Let computers act until a human must decide or the hand ends; then arm the clock.
+
+        The clock is armed once, after the run: the computers answer at once, so the decision
+        it waits for is the one the run ends on (a person's window that stays open through
+        computers' answers keeps its deadline, as `arm_deadline` keeps a running decision's).
+        """
         hand = table.hand
         assert hand is not None
+        computer: Computer | None = None  # looked up once a computer is to act
         while not hand.is_over:
-            computers = [p for p in table.players_to_act() if not table.seat(p).human]
-            if not computers:
+            seat = table.computer_to_act()
+            if seat is None:
                 break
-            seat = table.hand_seat(computers[0])
-            self._apply(table, table.computer(hand, seat), notices)
+            if computer is None:
+                computer = table.computer
+            self._apply(table, computer(hand, seat), notices)
+        arm_deadline(table, self.timers.now())
         await self._save(table)
         hand = table.hand
         assert hand is not None
@@ -600,6 +606,8 @@ class Runtime:
     def _arm_no_call(self, table: LiveTable) -> None:
         """In a claim window, pass for the people with nothing to claim once the wait is over."""
         hand = table.hand
+        if hand is not None and not hand.always_ask:
+            return  # a window opens only for those who can claim: nobody's only answer is Pass
         key = f"nocall:{table.id}"
         if hand is None or not _nothing_to_claim(table):
             self.timers.cancel(key)
@@ -639,7 +647,13 @@ class Runtime:
         changed = None if deadlines == table.saved_deadlines else deadlines
         try:
             await self.store.append_actions(
-                table.id, table.hand_id, run, table.unsaved_from, changed, now=self.timers.now()
+                table.id,
+                table.hand_id,
+                run,
+                table.unsaved_from,
+                changed,
+                now=self.timers.now(),
+                stored_deadlines=table.saved_deadlines,
             )
         except Exception as failure:
             table.saved_deadlines = None  # the store kept what it had: write them next time

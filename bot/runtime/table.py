@@ -168,6 +168,18 @@ class LiveTable:
             return []
         return [self.player_at(s) for s in self.hand.seats_to_act()]
 
+    def computer_to_act(self) -> int | None:
+        """The hand seat of the first computer the hand waits for (in `players_to_act`'s
+        order), None if it waits for people only, or for nobody."""
+        if self.hand is None or self.phase is not Phase.PLAYING:
+            return None
+        seats, seating = self.seats, self.seating
+        for hand_seat in self.hand.seats_to_act():
+            seat = seats[seating.player_at(hand_seat)]
+            if seat is not None and not seat.human:
+                return hand_seat
+        return None
+
     def legal_for(self, player: int) -> tuple[Action, ...]:
         """What this player may do in the hand now (empty if nothing)."""
         if self.hand is None or self.phase is not Phase.PLAYING:
