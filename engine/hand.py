@@ -17,7 +17,9 @@ swap, pass rules, wilds, fixed kongs, a dead wall, last draws, ...) is one of it
 
 from __future__ import annotations
 
+import copy
 import random
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -266,6 +268,15 @@ class HandState:
         self._discard_watchers = answering("on_discard")
         self._context_rules = answering("context")
         self._settle_rules = answering("settle_win")
+
+    def __deepcopy__(self, memo: dict[int, object]) -> HandState:
+        clone = HandState.__new__(HandState)
+        memo[id(self)] = clone
+        for key, value in vars(self).items():
+            setattr(clone, key, copy.deepcopy(value, memo))
+        for part in clone.parts:
+            part.state = weakref.proxy(clone)
+        return clone
 
     def part_of(self, kind: type[_P]) -> _P | None:
         """This hand's part of the given kind, if the preset plays that rule."""
