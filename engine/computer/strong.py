@@ -142,6 +142,9 @@ class _Player:
             self.active,
             *self.extra.values(),
         )
+        # _ready_value per (concealed counts, melds) in this context: the candidate discards of
+        # one decision lead to many of the same ready hands (dropping a then b, or b then a)
+        self._ready_values: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[float, int]] = {}
 
     # ------------------------------------------------------------------ plans and worth
 
@@ -346,17 +349,38 @@ class _Player:
 
         Only live waits are scored (a wait with no copy left adds nothing), each once per hand.
         """
+        memo_key = (hand, melds)
+        found = self._ready_values.get(memo_key)
+        if found is not None:
+            return found
         live = 0
         value = 0.0
         unseen = self.unseen
+        worths = None
         for tile in self._winning_tiles(hand):
             copies = unseen[tile]
             if copies > 0:
-                worth = self._wait_worth(hand, melds, tile)
+                if worths is None:
+                    worths = self._wait_worths(hand, melds)
+                worth = worths.get(tile)
+                if worth is None:
+                    worth = worths[tile] = self._wait_worth(hand, melds, tile)
                 if worth:
                     live += copies
                     value += copies * worth
-        return (value / live if live else 0.0), live
+        found = self._ready_values[memo_key] = (value / live if live else 0.0), live
+        return found
+
+    def _wait_worths(self, hand: tuple[int, ...], melds: tuple[Meld, ...]) -> dict[Tile, float]:
+        """The remembered `_wait_worth` of this ready hand's waits, by winning tile (filled as
+        they are asked for; shared across decisions with the same table and context)."""
+        key = (self._table, hand, melds, *self._context)
+        found = _WAIT_WORTH.get(key)
+        if found is None:
+            if len(_WAIT_WORTH) > _CACHE_LIMIT:
+                _WAIT_WORTH.clear()
+            found = _WAIT_WORTH[key] = {}
+        return found
 
     def _winning_tiles(self, hand: tuple[int, ...]) -> tuple[Tile, ...]:
         """The waits of a ready hand's concealed counts that this seat may win on (tiles alone
@@ -376,10 +400,6 @@ class _Player:
 
     def _wait_worth(self, hand: tuple[int, ...], melds: tuple[Meld, ...], tile: Tile) -> float:
         """The points of winning a ready hand on `tile`, discard win and self draw mixed."""
-        key = (self._table, hand, melds, tile, *self._context)
-        found = _WAIT_WORTH.get(key)
-        if found is not None:
-            return found
         payers = self.active - 1
         # as the families with neither a gain hook nor self draw only have always valued them
         plain = self.know.gain is None and self.preset.discard_wins
@@ -399,9 +419,6 @@ class _Player:
                 worth += 0.65 * on_discard.points["discarder"]
             else:
                 worth += 0.65 * self._gain(on_discard, WinBy.DISCARD)
-        if len(_WAIT_WORTH) > _CACHE_LIMIT:
-            _WAIT_WORTH.clear()
-        _WAIT_WORTH[key] = worth
         return worth
 
     def _waits(self, counts: Sequence[int]) -> list[Tile]:
@@ -779,7 +796,7 @@ class _Player:
 
 
 _WAITS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
-_WAIT_WORTH: dict[tuple[object, ...], float] = {}
+_WAIT_WORTH: dict[tuple[object, ...], dict[Tile, float]] = {}
 _ONE_AWAY: dict[tuple[object, ...], tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]] = {}
 _CACHE_LIMIT = 100_000
 
