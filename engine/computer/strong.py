@@ -55,6 +55,7 @@ _HOLD_MARGIN = 1.0
 _REFINED = 3  # discards whose estimate is refined by the exact one-away value
 _WIDTH = 10  # live tiles at which a step is half as likely as with unlimited tiles
 _DRAWS_PER_STEP = 3  # own draws an exchange takes, for the time left
+_BOUND_SLACK = 1.0 + 1e-9  # a bound is raised by this much, against rounding
 
 
 @dataclass(slots=True)
@@ -269,30 +270,10 @@ class _Player:
             # ready but dead: what other plans offer (a flush, all pungs) is all it has
         elif exact and general_shanten == 1 and self.know.exact_one_away:
             one_away = self.one_away_worth(counts, melds)
-        fixed = self.bonus_fan + self._roots(counts, melds) + self._hand_fan(melds, jokers)
-        if self.know.seat_fan is not None:
-            fixed += self._seat_fan(melds)
-        honour_fan, hope = self._honour_fan(counts, melds)
-        minimum = self.minimum - self.know.self_draw
         best = live_line = 0.0
-        for index, plan in enumerate(plans):
-            fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
-            extra = hope if plan.honours else 0
-            if fan + extra < minimum:
-                continue
-            if self.know.honour_hope is None:
-                value = self.value(fan + 0.5 * extra)
-            else:
-                low = self.value(fan)
-                value = low + extra * (self.value(fan + 1) - low)
-            if value <= 0:
-                continue
-            if plan.name == "pairs":  # a single held becomes a pair
-                shanten = seven_pairs_shanten(
-                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
-                    self.preset.shape_rules.kong_as_two_pairs,
-                )
-                live = sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
+        for index, plan, value in self._paying_plans(counts, melds, plans, jokers):
+            if plan.name == "pairs":
+                shanten, live = self._pairs_reading(counts)
             else:
                 if index == 0:
                     shape = general
@@ -313,6 +294,79 @@ class _Player:
         # a dead hand keeps a trace of its shape so that ties still go to efficiency, far below
         # what any live plan is worth
         live, _ = general.improving(self.unseen)
+        return best + 0.0001 * self.chance(general_shanten, live + self.wild_live)
+
+    def _paying_plans(
+        self, counts: list[int], melds: tuple[Meld, ...], plans: list[_Plan], jokers: int
+    ) -> list[tuple[int, _Plan, float]]:
+        """The plans (with their index) that can pay, and the value of a win of each."""
+        fixed = self.bonus_fan + self._roots(counts, melds) + self._hand_fan(melds, jokers)
+        if self.know.seat_fan is not None:
+            fixed += self._seat_fan(melds)
+        honour_fan, hope = self._honour_fan(counts, melds)
+        minimum = self.minimum - self.know.self_draw
+        paying = []
+        for index, plan in enumerate(plans):
+            fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
+            extra = hope if plan.honours else 0
+            if fan + extra < minimum:
+                continue
+            if self.know.honour_hope is None:
+                value = self.value(fan + 0.5 * extra)
+            else:
+                low = self.value(fan)
+                value = low + extra * (self.value(fan + 1) - low)
+            if value > 0:
+                paying.append((index, plan, value))
+        return paying
+
+    def _pairs_reading(self, counts: list[int]) -> tuple[int, int]:
+        """Seven pairs' shanten from the counts, and the live tiles that pair a single."""
+        shanten = seven_pairs_shanten(
+            [c if k in self.allowed else 0 for k, c in enumerate(counts)],
+            self.preset.shape_rules.kong_as_two_pairs,
+        )
+        return shanten, sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
+
+    def worth_bound(
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        base: list[_Plan],
+        discarded: int,
+        near_live: int,
+    ) -> float | None:
+        """An upper bound of `worth(counts, melds, base, discarded, exact=False)`, without
+        counting improving tiles (None for a ready hand: that is valued exactly).
+
+        Each plan's chance is taken with `near_live` live tiles, the unseen copies of every kind
+        near the full hand (a drawn tile far from all kept tiles improves nothing); a plan
+        keeping at most the discarded tile may be improved by any kind it keeps.
+        """
+        jokers = self._jokers(counts)
+        general_shanten = base[0].shape.after(discarded, -1) - jokers
+        if general_shanten <= 0:
+            return None
+        unseen = self.unseen
+        best = live_line = 0.0
+        for _, plan, value in self._paying_plans(counts, melds, base, jokers):
+            if plan.name == "pairs":
+                shanten, live = self._pairs_reading(counts)
+            else:
+                shape = plan.shape
+                shanten = shape.after(discarded, -1)
+                live = near_live
+                if shape.kept_tiles <= 1:
+                    live = sum(unseen[kind] for kind in shape.keep)
+            shanten -= jokers
+            best = max(best, value * self.chance(shanten, live + self.wild_live))
+            if shanten <= general_shanten + _LIVE_REACH:
+                live_line = _LIVE_BONUS
+        best += live_line
+        if self.know.closed_share < 1.0 and not _opened(melds):
+            best *= self.know.closed_share
+        general = base[0].shape
+        live = near_live if general.kept_tiles > 1 else sum(unseen[k] for k in general.keep)
         return best + 0.0001 * self.chance(general_shanten, live + self.wild_live)
 
     def _seat_fan(self, melds: tuple[Meld, ...]) -> int:
@@ -645,15 +699,34 @@ class _Player:
         # tile seldom sets a hand back further, and such a discard is seldom worth it)
         after = {a.tile: general.after(a.tile, -1) for a in discards}
         floor = min(after.values())
-        scored: list[tuple[float, Action]] = []
-        for action in discards:
-            tile = action.tile
-            if after[tile] > floor + 1:
-                continue
+        # branch and bound: the closest discards first; a later one whose bound is below the
+        # `kept`-th best estimate so far could neither be the choice nor be refined, so it is
+        # not estimated (the choice is the same)
+        kept = _REFINED if self.know.exact_one_away else 1
+        top: list[float] = []  # the best `kept` estimates so far, highest first
+        near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
+        estimates: dict[int, float] = {}
+        order = sorted(
+            (after[a.tile], position)
+            for position, a in enumerate(discards)
+            if after[a.tile] <= floor + 1
+        )
+        for _, position in order:
+            tile = discards[position].tile
             counts[tile] -= 1
+            if len(top) == kept:
+                bound = self.worth_bound(counts, melds, base, tile, near_live)
+                if bound is not None and bound * _BOUND_SLACK - dangers[tile] < top[-1]:
+                    counts[tile] += 1
+                    continue
             worth = self.worth(counts, melds, base, tile, exact=False)
             counts[tile] += 1
-            scored.append((worth - dangers[tile], action))
+            estimates[position] = estimate = worth - dangers[tile]
+            if len(top) < kept or estimate > top[-1]:
+                top.append(estimate)
+                top.sort(reverse=True)
+                del top[kept:]
+        scored = [(estimates[p], discards[p]) for p in sorted(estimates)]
         # the exact value of one-away hands is dear: it refines only the few best estimates
         scored.sort(key=itemgetter(0), reverse=True)
         if self.know.exact_one_away:
