@@ -123,6 +123,7 @@ class _Player:
         self.bonus_fan = self.know.bonus_fan(view.bonus[self.seat], self.seat)
         self._seat_fans: dict[tuple[Meld, ...], int] = {}
         self._values: dict[float, float] = {}  # value() per fan: worked out once per decision
+        self._dangers: list[float] | None = None
         self.minimum = self.preset.min_fan if self.know.minimum is None else self.know.minimum(view)
         self.active = active
         # a table's options change its scores (a minimum), so the caches tell tables apart
@@ -591,7 +592,13 @@ class _Player:
     # ------------------------------------------------------------------ defence
 
     def dangers(self) -> list[float]:
-        """Per kind, the points a discard of it is expected to cost (0 where nobody threatens)."""
+        """Per kind, the points a discard of it is expected to cost (0 where nobody threatens);
+        the same for every call weighed in one decision, so worked out once."""
+        if self._dangers is None:
+            self._dangers = self._dangers_now()
+        return self._dangers
+
+    def _dangers_now(self) -> list[float]:
         view, know = self.view, self.know
         danger = [0.0] * 34
         if not self.preset.discard_wins:
