@@ -150,3 +150,34 @@ def test_dangers_are_worked_out_once_and_are_the_dangers() -> None:
     player = strong._Player(view)
     assert player.dangers() is player.dangers()
     assert player.dangers() == strong._Player(view)._dangers_now()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["hkos-3-v1", "hk-3fan", "hk-fw2"]))
+def test_one_away_draws_read_from_improving_tiles_are_every_ready_draw(
+    seed: int, preset_id: str
+) -> None:
+    """Where only sets and a pair can come of a hand, the draws _one_away tries (the improving
+    ones) find every draw that makes it ready, and the same ready hands."""
+    rng = random.Random(seed)
+    preset = find_preset(preset_id)
+    player = strong._Player(SeatView.of(HandState(preset, seed=seed), 0))
+    counts = [0] * NUM_KINDS
+    # a few kinds, so that pairs, sets and near-ready hands are common
+    pool = rng.sample(range(NUM_KINDS), rng.randint(5, 12))
+    while sum(counts) < 13:
+        kind = rng.choice(pool)
+        if counts[kind] < 4:
+            counts[kind] += 1
+    hand = tuple(counts)
+    strong.clear_caches()
+    fast = player._one_away(hand)
+    strong.clear_caches()
+    original = strong._Player._standard_shape
+    try:
+        strong._Player._standard_shape = lambda self, hand, tiles: None  # type: ignore[method-assign]
+        slow = player._one_away(hand)
+    finally:
+        strong._Player._standard_shape = original  # type: ignore[method-assign]
+    strong.clear_caches()
+    assert fast == slow

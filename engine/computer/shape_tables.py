@@ -269,10 +269,15 @@ class PlanShape:
 
     def improving(self, unseen: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         """Live copies (per `unseen`) of kinds that bring a 3n+1 hand closer, and those kinds."""
+        kinds = self.improving_kinds()
+        return sum([unseen[kind] for kind in kinds]), kinds
+
+    def improving_kinds(self) -> tuple[int, ...]:
+        """The kept kinds whose draw brings a 3n+1 hand closer, in order (none of four held)."""
         kinds = self._kinds
         if kinds is None:
             kinds = self._kinds = self._improving_kinds()
-        return sum([unseen[kind] for kind in kinds]), kinds
+        return kinds
 
     def _improving_kinds(self) -> tuple[int, ...]:
         rests, masks, sets = self.rests(), self.masks, self.sets
@@ -329,6 +334,18 @@ def near_kinds(counts: Sequence[int], keep: frozenset[int]) -> list[int]:
             continue
         near.extend(start + p for p in _facts(key, component, True).near if start + p in keep)
     return near
+
+
+def special_deficit(counts: Sequence[int], rules: shapes.ShapeRules) -> int:
+    """Tiles missing from the nearest special shape the rules allow (seven pairs, thirteen
+    orphans; a large number where none is allowed). A tile drawn lowers it by one at most, so a
+    hand whose deficit exceeds the tiles still to come completes only as sets and a pair."""
+    found = 99
+    if rules.seven_pairs:
+        found = shapes._seven_pairs_deficit(counts, rules.kong_as_two_pairs)
+    if rules.thirteen_orphans:
+        found = min(found, shapes._thirteen_orphans_deficit(counts))
+    return found
 
 
 def seven_pairs_shanten(counts: Sequence[int], kong_as_two_pairs: bool) -> int:

@@ -29,7 +29,12 @@ from operator import itemgetter
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.computer.knowledge import FamilyKnowledge, knowledge_for_table
-from engine.computer.shape_tables import PlanShape, near_kinds, seven_pairs_shanten
+from engine.computer.shape_tables import (
+    PlanShape,
+    near_kinds,
+    seven_pairs_shanten,
+    special_deficit,
+)
 from engine.presets import AfterWin, Opening
 from engine.rules import wild_free
 from engine.scoring.base import WinBy, WinContext
@@ -453,6 +458,15 @@ class _Player:
             )
         return found
 
+    def _standard_shape(self, hand: Sequence[int], tiles: int) -> PlanShape | None:
+        """The shape of `hand` as sets and a pair, where that is all that can complete within
+        `tiles` more tiles (every kind allowed, no wilds, no special shape as near), else None."""
+        if self.wilds or len(self.allowed) != 34:
+            return None
+        if special_deficit(hand, self.options) <= tiles:
+            return None
+        return PlanShape(hand, sum(hand) // 3, self.allowed)
+
     def _wait_worth(self, hand: tuple[int, ...], melds: tuple[Meld, ...], tile: Tile) -> float:
         """The points of winning a ready hand on `tile`, discard win and self draw mixed."""
         payers = self.active - 1
@@ -522,7 +536,12 @@ class _Player:
         entries = []
         counts = list(hand)
         held = [kind for kind, c in enumerate(counts) if c]
-        for tile in near_kinds(counts, self.allowed):
+        draws: Sequence[int] = near_kinds(counts, self.allowed)
+        standard = self._standard_shape(hand, 2)
+        if standard is not None and standard.shanten == 1:
+            # only the draws that improve the shape can make it ready
+            draws = standard.improving_kinds()
+        for tile in draws:
             if counts[tile] >= 4:
                 continue
             counts[tile] += 1

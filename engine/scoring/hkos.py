@@ -143,13 +143,12 @@ class _TileReading:
 def _tile_reading(preset: Preset, ctx: WinContext) -> _TileReading:
     """The tiles' reading, remembered: a computer player scores the same tiles as a discard win
     and as a self draw, and other seats' hands again on every discard."""
-    key = (preset.sets, preset.shape_rules.thirteen_orphans, ctx.concealed, ctx.melds)
-    key += (ctx.seat, ctx.round_wind)
+    rules = preset.shape_rules
+    key = (preset.sets, rules.thirteen_orphans, ctx.concealed, ctx.melds, ctx.seat, ctx.round_wind)
     found = _TILE_READINGS.get(key)
     if found is None:
         counts = counts_of(ctx.concealed)
         shapes = winning_shapes(preset, ctx)
-        rules = preset.shape_rules
         orphans = rules.thirteen_orphans and not ctx.melds and is_thirteen_orphans(counts)
         limits = _tile_limits(ctx, shapes, orphans) if shapes or orphans else ()
         hands = tuple(hand_patterns(ctx, shape) for shape in shapes)
