@@ -24,14 +24,19 @@ from engine.tiles import NUM_KINDS, counts_of, parse_tiles
 STRONG_PRESETS = sorted(p for p in PRESETS if knows(PRESETS[p].family))
 
 
-def _turn_views(preset: Preset, hands: int, seed: int) -> list[SeatView]:
-    """The views of every turn with a choice of discards in `hands` strong-played hands."""
+def _turn_views(preset: Preset, hands: int, seed: int, phase: str = "turn") -> list[SeatView]:
+    """The views of every turn with a choice of discards (or with `phase` "claims", every call
+    offered) in `hands` strong-played hands."""
     decide = computer_for("strong")
     views: list[SeatView] = []
+    calls = (ActionKind.CHOW, ActionKind.PUNG)
 
     def deciding(state: HandState, seat: int) -> Action:
         view = SeatView.of(state, seat)
-        if view.phase == "turn" and sum(a.kind is ActionKind.DISCARD for a in view.legal) > 1:
+        if view.phase == phase == "turn":
+            if sum(a.kind is ActionKind.DISCARD for a in view.legal) > 1:
+                views.append(view)
+        elif view.phase == phase and any(a.kind in calls for a in view.legal):
             views.append(view)
         return decide(state, seat)
 
@@ -84,6 +89,19 @@ def test_branch_and_bound_chooses_as_estimating_every_discard(
     bounded = choices()
     monkeypatch.setattr(strong._Player, "worth_bound", lambda *args: None)
     assert choices() == bounded
+
+
+@pytest.mark.parametrize("preset_id", STRONG_PRESETS)
+def test_calls_bound_away_are_the_calls_weighing_every_one_refuses(
+    preset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    views = _turn_views(PRESETS[preset_id], 3, seed=7, phase="claims")
+    # a win offered is taken before any call is weighed
+    views = [v for v in views if not any(a.kind is ActionKind.WIN for a in v.legal)]
+    assert views
+    bounded = [strong._Player(view).claim(view.legal) for view in views]
+    monkeypatch.setattr(strong._Player, "best_discard_bound", lambda *args: None)
+    assert [strong._Player(view).claim(view.legal) for view in views] == bounded
 
 
 @settings(max_examples=60, deadline=None)

@@ -853,6 +853,7 @@ class _Player:
             new_melds = (*melds, meld)
             sets = self.preset.sets - len(new_melds)
             shape = PlanShape(rest, sets, self.allowed)
+            cost = self.exposure(new_melds) - self.exposure(melds)
             if action.kind is _KONG:
                 worth = self.worth(rest, new_melds)
                 pays = self.kong_income(MeldKind.KONG, view.claim_from)
@@ -866,14 +867,49 @@ class _Player:
                     continue
                 kept = [t for t in held if t not in self.wilds] or held  # wilds stay
                 discards = [Action(self.seat, _DISCARD, (t,)) for t in kept]
+                if now is None:
+                    now = self.worth(counts, melds)
+                # a call whose best discard is bound to be worth no more than it must beat is
+                # not weighed exactly (it would not be made)
+                beat = now * self.know.call_margin + self.know.call_floor
+                if best is not None:
+                    beat = max(beat, best[0])
+                bound = self.best_discard_bound(rest, new_melds, discards)
+                if bound is not None and bound * _BOUND_SLACK - cost <= beat:
+                    continue
                 _, worth = self.best_discard(rest, new_melds, discards)
-            worth -= self.exposure(new_melds) - self.exposure(melds)
+            worth -= cost
             if now is None:
                 now = self.worth(counts, melds)
             gain = now * self.know.call_margin + self.know.call_floor
             if worth > gain and (best is None or worth > best[0]):
                 best = (worth, action)
         return best[1] if best else pass_action
+
+    def best_discard_bound(
+        self, counts: list[int], melds: tuple[Meld, ...], discards: Sequence[Action]
+    ) -> float | None:
+        """An upper bound of the worth `best_discard` gives, where every discard leaves a hand
+        whose worth is an estimate (two or more exchanges from ready, one where one-away hands
+        are not valued exactly); None otherwise."""
+        if len(discards) == 1:
+            return None
+        base = self.plans(counts, melds)
+        general = base[0].shape
+        reach = 1 if self.know.exact_one_away else 0
+        near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
+        best = 0.0
+        for action in discards:
+            tile = action.tile
+            counts[tile] -= 1
+            bound = None
+            if general.after(tile, -1) - self._jokers(counts) > reach:
+                bound = self.worth_bound(counts, melds, base, tile, near_live)
+            counts[tile] += 1
+            if bound is None:
+                return None
+            best = max(best, bound)
+        return best
 
     def opening(self, legal: Sequence[Action]) -> Action:
         """Void the weakest suit; swap or remove three of the suit to be voided where it can."""
