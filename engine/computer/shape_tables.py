@@ -79,6 +79,7 @@ class _Facts:
         "improving",
         "key",
         "near",
+        "tiles",
     )
 
     def __init__(self, key: tuple[int, ...], honours: bool, chows: bool) -> None:
@@ -89,7 +90,8 @@ class _Facts:
         # per (component, rest, sets, mask, empty) as one int: the kinds whose draw improves the
         # shape
         self.improving: dict[int, tuple[int, ...]] = {}
-        self.blank = not any(key)
+        self.tiles = sum(key)
+        self.blank = not self.tiles
         self.id = _component_of(key, component, chows)
         # filled on demand: most neighbours of a pattern are never asked for
         self.drawn: list[int | None] = [None] * len(key)
@@ -211,7 +213,7 @@ class PlanShape:
     @property
     def kept_tiles(self) -> int:
         """How many tiles the plan keeps."""
-        return sum(sum(facts.key) for facts in self.facts)
+        return self.facts[0].tiles + self.facts[1].tiles + self.facts[2].tiles + self.facts[3].tiles
 
     @property
     def counts(self) -> list[int]:

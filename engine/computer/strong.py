@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -474,9 +475,10 @@ class _Player:
         plain = self.know.gain is None and self.preset.discard_wins
         self_share = 0.35 if self.preset.discard_wins else 1.0
         on_discard = None
+        concealed = _with_tile(hand, tile)  # the same tiles for both ways to win
         if self.preset.discard_wins:
-            on_discard = self._score(hand, melds, tile, WinBy.DISCARD)
-        self_draw = self._score(hand, melds, tile, WinBy.SELF_DRAW)
+            on_discard = self._score(hand, melds, tile, WinBy.DISCARD, concealed)
+        self_draw = self._score(hand, melds, tile, WinBy.SELF_DRAW, concealed)
         worth = 0.0
         if self_draw is not None:
             if plain:
@@ -561,12 +563,18 @@ class _Player:
         return found
 
     def _score(
-        self, counts: Sequence[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
+        self,
+        counts: Sequence[int],
+        melds: tuple[Meld, ...],
+        tile: Tile,
+        by: WinBy,
+        concealed: tuple[Tile, ...] | None = None,
     ) -> scoring.Score | None:
-        concealed = [k for k, c in enumerate(counts) for _ in range(c)]
-        concealed.append(tile)
+        """The score of winning on `tile` (`concealed`: the counts' tiles with it, if known)."""
+        if concealed is None:
+            concealed = _with_tile(counts, tile)
         ctx = WinContext(
-            concealed=tuple(sorted(concealed)),
+            concealed=concealed,
             win_tile=tile,
             melds=melds,
             bonus=self.view.bonus[self.seat],
@@ -940,6 +948,13 @@ def clear_caches() -> None:
     """Forget what is remembered across decisions (for tests: a choice never depends on it)."""
     for cache in (_WAITS, _WAIT_WORTH, _ONE_AWAY):
         cache.clear()
+
+
+def _with_tile(counts: Sequence[int], tile: Tile) -> tuple[Tile, ...]:
+    """The tiles of `counts` and `tile`, sorted."""
+    tiles = [k for k, c in enumerate(counts) for _ in range(c)]
+    insort(tiles, tile)
+    return tuple(tiles)
 
 
 def _opened(melds: Sequence[Meld]) -> bool:
