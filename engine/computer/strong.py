@@ -26,6 +26,7 @@ from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import NamedTuple
 
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
@@ -70,6 +71,16 @@ class _Plan:
     shape: PlanShape
     fan: int  # fan of the plan's own pattern (a flush, all pungs, seven pairs; 0 for any hand)
     honours: bool  # whether valued honour pungs add to it (a plan that keeps honours)
+
+
+class _Estimate(NamedTuple):
+    """A hand's worth short of the exact one-away value: a ready hand's worth (`ready`), or
+    the best plan's value and live line (`lines`) and the trace of the shape (`trace`)."""
+
+    ready: float | None
+    shanten: int  # the hand's shanten, held wilds counted as jokers
+    lines: float
+    trace: float
 
 
 def choose(view: SeatView) -> Action:
@@ -264,19 +275,27 @@ class _Player:
         `base` are the plans of the full hand that `discarded` left (cheaper than anew);
         `exact` values a hand one exchange from ready by the ready hands it leads to.
         """
+        return self._worth_of(counts, melds, self._estimate(counts, melds, base, discarded), exact)
+
+    def _estimate(
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        base: list[_Plan] | None,
+        discarded: int,
+    ) -> _Estimate:
+        """The parts of a hand's worth that do not need the exact one-away value (a ready hand's
+        worth; otherwise the best plan's, with the trace of the shape)."""
         # a plan's shape after the discard is worked out only for plans that can pay
         plans = self.plans(counts, melds) if base is None else base
         general = plans[0].shape if base is None else plans[0].shape.moved(discarded, -1)
         jokers = self._jokers(counts)  # each held wild is a tile the hand no longer needs
         general_shanten = general.shanten - jokers
-        one_away = 0.0
         if general_shanten == 0:
             ready = self.ready_worth(counts, melds)
             if ready > _DEAD_READY:
-                return ready
+                return _Estimate(ready, general_shanten, 0.0, 0.0)
             # ready but dead: what other plans offer (a flush, all pungs) is all it has
-        elif exact and general_shanten == 1 and self.know.exact_one_away:
-            one_away = self.one_away_worth(counts, melds)
         best = live_line = 0.0
         for index, plan, value in self._paying_plans(counts, melds, plans, jokers):
             if plan.name == "pairs":
@@ -295,13 +314,24 @@ class _Player:
             best = max(best, value * self.chance(shanten, live))
             if shanten <= general_shanten + _LIVE_REACH:
                 live_line = _LIVE_BONUS
-        best = max(best + live_line, one_away)
-        if self.know.closed_share < 1.0 and not _opened(melds):
-            best *= self.know.closed_share  # only an open hand may win: a call must come first
         # a dead hand keeps a trace of its shape so that ties still go to efficiency, far below
         # what any live plan is worth
         live, _ = general.improving(self.unseen)
-        return best + 0.0001 * self.chance(general_shanten, live + self.wild_live)
+        trace = 0.0001 * self.chance(general_shanten, live + self.wild_live)
+        return _Estimate(None, general_shanten, best + live_line, trace)
+
+    def _worth_of(
+        self, counts: list[int], melds: tuple[Meld, ...], estimate: _Estimate, exact: bool
+    ) -> float:
+        """The worth of a hand from its estimate (`exact`: with the exact one-away value)."""
+        if estimate.ready is not None:
+            return estimate.ready
+        best = estimate.lines
+        if exact and estimate.shanten == 1 and self.know.exact_one_away:
+            best = max(best, self.one_away_worth(counts, melds))
+        if self.know.closed_share < 1.0 and not _opened(melds):
+            best *= self.know.closed_share  # only an open hand may win: a call must come first
+        return best + estimate.trace
 
     def _paying_plans(
         self, counts: list[int], melds: tuple[Meld, ...], plans: list[_Plan], jokers: int
@@ -740,6 +770,7 @@ class _Player:
         top: list[float] = []  # the best `kept` estimates so far, highest first
         near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
         estimates: dict[int, float] = {}
+        parts: dict[Tile, _Estimate] = {}  # refining adds the one-away value to these
         order = sorted(
             (after[a.tile], position)
             for position, a in enumerate(discards)
@@ -753,7 +784,8 @@ class _Player:
                 if bound is not None and bound * _BOUND_SLACK - dangers[tile] < top[-1]:
                     counts[tile] += 1
                     continue
-            worth = self.worth(counts, melds, base, tile, exact=False)
+            parts[tile] = self._estimate(counts, melds, base, tile)
+            worth = self._worth_of(counts, melds, parts[tile], exact=False)
             counts[tile] += 1
             estimates[position] = estimate = worth - dangers[tile]
             if len(top) < kept or estimate > top[-1]:
@@ -770,7 +802,7 @@ class _Player:
                 tile = action.tile
                 if after[tile] == 1:
                     counts[tile] -= 1
-                    worth = self.worth(counts, melds, base, tile)
+                    worth = self._worth_of(counts, melds, parts[tile], exact=True)
                     counts[tile] += 1
                     scored[index] = (worth - dangers[tile], action)
 
