@@ -68,15 +68,30 @@ class _Facts:
     alike, so one pattern's facts serve each of them.
     """
 
-    __slots__ = ("_moved", "chows", "drawn", "dropped", "honours", "id", "improving", "key", "near")
+    __slots__ = (
+        "_moved",
+        "blank",
+        "chows",
+        "drawn",
+        "dropped",
+        "honours",
+        "id",
+        "improving",
+        "key",
+        "near",
+        "tiles",
+    )
 
     def __init__(self, key: tuple[int, ...], honours: bool, chows: bool) -> None:
         self.key, self.honours, self.chows = key, honours, chows
         component = 3 if honours else 0
         # the facts of the counts one tile away, found once: [position * 2 + (delta > 0)]
         self._moved: list[_Facts | None] = [None] * (2 * len(key))
-        # per (component, rest, sets, mask, empty): the kinds whose draw improves the shape
-        self.improving: dict[tuple[int, int, int, int, bool], tuple[int, ...]] = {}
+        # per (component, rest, sets, mask, empty) as one int: the kinds whose draw improves the
+        # shape
+        self.improving: dict[int, tuple[int, ...]] = {}
+        self.tiles = sum(key)
+        self.blank = not self.tiles
         self.id = _component_of(key, component, chows)
         # filled on demand: most neighbours of a pattern are never asked for
         self.drawn: list[int | None] = [None] * len(key)
@@ -196,6 +211,11 @@ class PlanShape:
         self.shanten = self._distance(whole)
 
     @property
+    def kept_tiles(self) -> int:
+        """How many tiles the plan keeps."""
+        return self.facts[0].tiles + self.facts[1].tiles + self.facts[2].tiles + self.facts[3].tiles
+
+    @property
     def counts(self) -> list[int]:
         """The kept counts, 34 long."""
         return [c for facts in self.facts for c in facts.key]
@@ -207,7 +227,8 @@ class PlanShape:
         """Per component, the table id of the other three merged."""
         rests = self._rests
         if rests is None:
-            a, b, c, h = (facts.id for facts in self.facts)
+            first, second, third, fourth = self.facts
+            a, b, c, h = first.id, second.id, third.id, fourth.id
             ab, ch = _merged_id(a, b), _merged_id(c, h)
             rests = self._rests = (
                 _merged_id(b, ch),
@@ -250,20 +271,28 @@ class PlanShape:
 
     def improving(self, unseen: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         """Live copies (per `unseen`) of kinds that bring a 3n+1 hand closer, and those kinds."""
+        kinds = self.improving_kinds()
+        return sum([unseen[kind] for kind in kinds]), kinds
+
+    def improving_kinds(self) -> tuple[int, ...]:
+        """The kept kinds whose draw brings a 3n+1 hand closer, in order (none of four held)."""
         kinds = self._kinds
         if kinds is None:
             kinds = self._kinds = self._improving_kinds()
-        return sum([unseen[kind] for kind in kinds]), kinds
+        return kinds
 
     def _improving_kinds(self) -> tuple[int, ...]:
         rests, masks, sets = self.rests(), self.masks, self.sets
-        empty = not any(any(facts.key) for facts in self.facts)
+        a, b, c, h = self.facts
+        empty = a.blank and b.blank and c.blank and h.blank
         found: tuple[int, ...] = ()
         for component, facts in enumerate(self.facts):
             mask = masks[component]
             if not mask:
                 continue
-            cache_key = (component, rests[component], sets, mask, empty)
+            # one int, not a tuple: this lookup runs for every plan of every candidate discard
+            rest = rests[component]
+            cache_key = (((rest << 3 | sets) << 10 | mask) << 1 | empty) << 2 | component
             kinds = facts.improving.get(cache_key)
             if kinds is None:
                 kinds = facts.improving[cache_key] = _component_improving(
@@ -307,6 +336,18 @@ def near_kinds(counts: Sequence[int], keep: frozenset[int]) -> list[int]:
             continue
         near.extend(start + p for p in _facts(key, component, True).near if start + p in keep)
     return near
+
+
+def special_deficit(counts: Sequence[int], rules: shapes.ShapeRules) -> int:
+    """Tiles missing from the nearest special shape the rules allow (seven pairs, thirteen
+    orphans; a large number where none is allowed). A tile drawn lowers it by one at most, so a
+    hand whose deficit exceeds the tiles still to come completes only as sets and a pair."""
+    found = 99
+    if rules.seven_pairs:
+        found = shapes._seven_pairs_deficit(counts, rules.kong_as_two_pairs)
+    if rules.thirteen_orphans:
+        found = min(found, shapes._thirteen_orphans_deficit(counts))
+    return found
 
 
 def seven_pairs_shanten(counts: Sequence[int], kong_as_two_pairs: bool) -> int:

@@ -22,14 +22,21 @@ True
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import NamedTuple
 
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.computer.knowledge import FamilyKnowledge, knowledge_for_table
-from engine.computer.shape_tables import PlanShape, near_kinds, seven_pairs_shanten
+from engine.computer.shape_tables import (
+    PlanShape,
+    near_kinds,
+    seven_pairs_shanten,
+    special_deficit,
+)
 from engine.presets import AfterWin, Opening
 from engine.rules import wild_free
 from engine.scoring.base import WinBy, WinContext
@@ -55,6 +62,7 @@ _HOLD_MARGIN = 1.0
 _REFINED = 3  # discards whose estimate is refined by the exact one-away value
 _WIDTH = 10  # live tiles at which a step is half as likely as with unlimited tiles
 _DRAWS_PER_STEP = 3  # own draws an exchange takes, for the time left
+_BOUND_SLACK = 1.0 + 1e-9  # a bound is raised by this much, against rounding
 
 
 @dataclass(slots=True)
@@ -63,6 +71,16 @@ class _Plan:
     shape: PlanShape
     fan: int  # fan of the plan's own pattern (a flush, all pungs, seven pairs; 0 for any hand)
     honours: bool  # whether valued honour pungs add to it (a plan that keeps honours)
+
+
+class _Estimate(NamedTuple):
+    """A hand's worth short of the exact one-away value: a ready hand's worth (`ready`), or
+    the best plan's value and live line (`lines`) and the trace of the shape (`trace`)."""
+
+    ready: float | None
+    shanten: int  # the hand's shanten, held wilds counted as jokers
+    lines: float
+    trace: float
 
 
 def choose(view: SeatView) -> Action:
@@ -122,6 +140,7 @@ class _Player:
         self.bonus_fan = self.know.bonus_fan(view.bonus[self.seat], self.seat)
         self._seat_fans: dict[tuple[Meld, ...], int] = {}
         self._values: dict[float, float] = {}  # value() per fan: worked out once per decision
+        self._dangers: list[float] | None = None
         self.minimum = self.preset.min_fan if self.know.minimum is None else self.know.minimum(view)
         self.active = active
         # a table's options change its scores (a minimum), so the caches tell tables apart
@@ -142,6 +161,9 @@ class _Player:
             self.active,
             *self.extra.values(),
         )
+        # _ready_value per (concealed counts, melds) in this context: the candidate discards of
+        # one decision lead to many of the same ready hands (dropping a then b, or b then a)
+        self._ready_values: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[float, int]] = {}
 
     # ------------------------------------------------------------------ plans and worth
 
@@ -253,43 +275,31 @@ class _Player:
         `base` are the plans of the full hand that `discarded` left (cheaper than anew);
         `exact` values a hand one exchange from ready by the ready hands it leads to.
         """
+        return self._worth_of(counts, melds, self._estimate(counts, melds, base, discarded), exact)
+
+    def _estimate(
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        base: list[_Plan] | None,
+        discarded: int,
+    ) -> _Estimate:
+        """The parts of a hand's worth that do not need the exact one-away value (a ready hand's
+        worth; otherwise the best plan's, with the trace of the shape)."""
         # a plan's shape after the discard is worked out only for plans that can pay
         plans = self.plans(counts, melds) if base is None else base
         general = plans[0].shape if base is None else plans[0].shape.moved(discarded, -1)
         jokers = self._jokers(counts)  # each held wild is a tile the hand no longer needs
         general_shanten = general.shanten - jokers
-        one_away = 0.0
         if general_shanten == 0:
             ready = self.ready_worth(counts, melds)
             if ready > _DEAD_READY:
-                return ready
+                return _Estimate(ready, general_shanten, 0.0, 0.0)
             # ready but dead: what other plans offer (a flush, all pungs) is all it has
-        elif exact and general_shanten == 1 and self.know.exact_one_away:
-            one_away = self.one_away_worth(counts, melds)
-        fixed = self.bonus_fan + self._roots(counts, melds) + self._hand_fan(melds, jokers)
-        if self.know.seat_fan is not None:
-            fixed += self._seat_fan(melds)
-        honour_fan, hope = self._honour_fan(counts, melds)
-        minimum = self.minimum - self.know.self_draw
         best = live_line = 0.0
-        for index, plan in enumerate(plans):
-            fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
-            extra = hope if plan.honours else 0
-            if fan + extra < minimum:
-                continue
-            if self.know.honour_hope is None:
-                value = self.value(fan + 0.5 * extra)
-            else:
-                low = self.value(fan)
-                value = low + extra * (self.value(fan + 1) - low)
-            if value <= 0:
-                continue
-            if plan.name == "pairs":  # a single held becomes a pair
-                shanten = seven_pairs_shanten(
-                    [c if k in self.allowed else 0 for k, c in enumerate(counts)],
-                    self.preset.shape_rules.kong_as_two_pairs,
-                )
-                live = sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
+        for index, plan, value in self._paying_plans(counts, melds, plans, jokers):
+            if plan.name == "pairs":
+                shanten, live = self._pairs_reading(counts)
             else:
                 if index == 0:
                     shape = general
@@ -304,12 +314,96 @@ class _Player:
             best = max(best, value * self.chance(shanten, live))
             if shanten <= general_shanten + _LIVE_REACH:
                 live_line = _LIVE_BONUS
-        best = max(best + live_line, one_away)
-        if self.know.closed_share < 1.0 and not _opened(melds):
-            best *= self.know.closed_share  # only an open hand may win: a call must come first
         # a dead hand keeps a trace of its shape so that ties still go to efficiency, far below
         # what any live plan is worth
         live, _ = general.improving(self.unseen)
+        trace = 0.0001 * self.chance(general_shanten, live + self.wild_live)
+        return _Estimate(None, general_shanten, best + live_line, trace)
+
+    def _worth_of(
+        self, counts: list[int], melds: tuple[Meld, ...], estimate: _Estimate, exact: bool
+    ) -> float:
+        """The worth of a hand from its estimate (`exact`: with the exact one-away value)."""
+        if estimate.ready is not None:
+            return estimate.ready
+        best = estimate.lines
+        if exact and estimate.shanten == 1 and self.know.exact_one_away:
+            best = max(best, self.one_away_worth(counts, melds))
+        if self.know.closed_share < 1.0 and not _opened(melds):
+            best *= self.know.closed_share  # only an open hand may win: a call must come first
+        return best + estimate.trace
+
+    def _paying_plans(
+        self, counts: list[int], melds: tuple[Meld, ...], plans: list[_Plan], jokers: int
+    ) -> list[tuple[int, _Plan, float]]:
+        """The plans (with their index) that can pay, and the value of a win of each."""
+        fixed = self.bonus_fan + self._roots(counts, melds) + self._hand_fan(melds, jokers)
+        if self.know.seat_fan is not None:
+            fixed += self._seat_fan(melds)
+        honour_fan, hope = self._honour_fan(counts, melds)
+        minimum = self.minimum - self.know.self_draw
+        paying = []
+        for index, plan in enumerate(plans):
+            fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
+            extra = hope if plan.honours else 0
+            if fan + extra < minimum:
+                continue
+            if self.know.honour_hope is None:
+                value = self.value(fan + 0.5 * extra)
+            else:
+                low = self.value(fan)
+                value = low + extra * (self.value(fan + 1) - low)
+            if value > 0:
+                paying.append((index, plan, value))
+        return paying
+
+    def _pairs_reading(self, counts: list[int]) -> tuple[int, int]:
+        """Seven pairs' shanten from the counts, and the live tiles that pair a single."""
+        shanten = seven_pairs_shanten(
+            [c if k in self.allowed else 0 for k, c in enumerate(counts)],
+            self.preset.shape_rules.kong_as_two_pairs,
+        )
+        return shanten, sum(self.unseen[k] for k, c in enumerate(counts) if c == 1)
+
+    def worth_bound(
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        base: list[_Plan],
+        discarded: int,
+        near_live: int,
+    ) -> float | None:
+        """An upper bound of `worth(counts, melds, base, discarded, exact=False)`, without
+        counting improving tiles (None for a ready hand: that is valued exactly).
+
+        Each plan's chance is taken with `near_live` live tiles, the unseen copies of every kind
+        near the full hand (a drawn tile far from all kept tiles improves nothing); a plan
+        keeping at most the discarded tile may be improved by any kind it keeps.
+        """
+        jokers = self._jokers(counts)
+        general_shanten = base[0].shape.after(discarded, -1) - jokers
+        if general_shanten <= 0:
+            return None
+        unseen = self.unseen
+        best = live_line = 0.0
+        for _, plan, value in self._paying_plans(counts, melds, base, jokers):
+            if plan.name == "pairs":
+                shanten, live = self._pairs_reading(counts)
+            else:
+                shape = plan.shape
+                shanten = shape.after(discarded, -1)
+                live = near_live
+                if shape.kept_tiles <= 1:
+                    live = sum(unseen[kind] for kind in shape.keep)
+            shanten -= jokers
+            best = max(best, value * self.chance(shanten, live + self.wild_live))
+            if shanten <= general_shanten + _LIVE_REACH:
+                live_line = _LIVE_BONUS
+        best += live_line
+        if self.know.closed_share < 1.0 and not _opened(melds):
+            best *= self.know.closed_share
+        general = base[0].shape
+        live = near_live if general.kept_tiles > 1 else sum(unseen[k] for k in general.keep)
         return best + 0.0001 * self.chance(general_shanten, live + self.wild_live)
 
     def _seat_fan(self, melds: tuple[Meld, ...]) -> int:
@@ -346,17 +440,38 @@ class _Player:
 
         Only live waits are scored (a wait with no copy left adds nothing), each once per hand.
         """
+        memo_key = (hand, melds)
+        found = self._ready_values.get(memo_key)
+        if found is not None:
+            return found
         live = 0
         value = 0.0
         unseen = self.unseen
+        worths = None
         for tile in self._winning_tiles(hand):
             copies = unseen[tile]
             if copies > 0:
-                worth = self._wait_worth(hand, melds, tile)
+                if worths is None:
+                    worths = self._wait_worths(hand, melds)
+                worth = worths.get(tile)
+                if worth is None:
+                    worth = worths[tile] = self._wait_worth(hand, melds, tile)
                 if worth:
                     live += copies
                     value += copies * worth
-        return (value / live if live else 0.0), live
+        found = self._ready_values[memo_key] = (value / live if live else 0.0), live
+        return found
+
+    def _wait_worths(self, hand: tuple[int, ...], melds: tuple[Meld, ...]) -> dict[Tile, float]:
+        """The remembered `_wait_worth` of this ready hand's waits, by winning tile (filled as
+        they are asked for; shared across decisions with the same table and context)."""
+        key = (self._table, hand, melds, *self._context)
+        found = _WAIT_WORTH.get(key)
+        if found is None:
+            if len(_WAIT_WORTH) > _CACHE_LIMIT:
+                _WAIT_WORTH.clear()
+            found = _WAIT_WORTH[key] = {}
+        return found
 
     def _winning_tiles(self, hand: tuple[int, ...]) -> tuple[Tile, ...]:
         """The waits of a ready hand's concealed counts that this seat may win on (tiles alone
@@ -374,20 +489,26 @@ class _Player:
             )
         return found
 
+    def _standard_shape(self, hand: Sequence[int], tiles: int) -> PlanShape | None:
+        """The shape of `hand` as sets and a pair, where that is all that can complete within
+        `tiles` more tiles (every kind allowed, no wilds, no special shape as near), else None."""
+        if self.wilds or len(self.allowed) != 34:
+            return None
+        if special_deficit(hand, self.options) <= tiles:
+            return None
+        return PlanShape(hand, sum(hand) // 3, self.allowed)
+
     def _wait_worth(self, hand: tuple[int, ...], melds: tuple[Meld, ...], tile: Tile) -> float:
         """The points of winning a ready hand on `tile`, discard win and self draw mixed."""
-        key = (self._table, hand, melds, tile, *self._context)
-        found = _WAIT_WORTH.get(key)
-        if found is not None:
-            return found
         payers = self.active - 1
         # as the families with neither a gain hook nor self draw only have always valued them
         plain = self.know.gain is None and self.preset.discard_wins
         self_share = 0.35 if self.preset.discard_wins else 1.0
         on_discard = None
+        concealed = _with_tile(hand, tile)  # the same tiles for both ways to win
         if self.preset.discard_wins:
-            on_discard = self._score(hand, melds, tile, WinBy.DISCARD)
-        self_draw = self._score(hand, melds, tile, WinBy.SELF_DRAW)
+            on_discard = self._score(hand, melds, tile, WinBy.DISCARD, concealed)
+        self_draw = self._score(hand, melds, tile, WinBy.SELF_DRAW, concealed)
         worth = 0.0
         if self_draw is not None:
             if plain:
@@ -399,9 +520,6 @@ class _Player:
                 worth += 0.65 * on_discard.points["discarder"]
             else:
                 worth += 0.65 * self._gain(on_discard, WinBy.DISCARD)
-        if len(_WAIT_WORTH) > _CACHE_LIMIT:
-            _WAIT_WORTH.clear()
-        _WAIT_WORTH[key] = worth
         return worth
 
     def _waits(self, counts: Sequence[int]) -> list[Tile]:
@@ -450,7 +568,12 @@ class _Player:
         entries = []
         counts = list(hand)
         held = [kind for kind, c in enumerate(counts) if c]
-        for tile in near_kinds(counts, self.allowed):
+        draws: Sequence[int] = near_kinds(counts, self.allowed)
+        standard = self._standard_shape(hand, 2)
+        if standard is not None and standard.shanten == 1:
+            # only the draws that improve the shape can make it ready
+            draws = standard.improving_kinds()
+        for tile in draws:
             if counts[tile] >= 4:
                 continue
             counts[tile] += 1
@@ -470,12 +593,18 @@ class _Player:
         return found
 
     def _score(
-        self, counts: Sequence[int], melds: tuple[Meld, ...], tile: Tile, by: WinBy
+        self,
+        counts: Sequence[int],
+        melds: tuple[Meld, ...],
+        tile: Tile,
+        by: WinBy,
+        concealed: tuple[Tile, ...] | None = None,
     ) -> scoring.Score | None:
-        concealed = [k for k, c in enumerate(counts) for _ in range(c)]
-        concealed.append(tile)
+        """The score of winning on `tile` (`concealed`: the counts' tiles with it, if known)."""
+        if concealed is None:
+            concealed = _with_tile(counts, tile)
         ctx = WinContext(
-            concealed=tuple(sorted(concealed)),
+            concealed=concealed,
             win_tile=tile,
             melds=melds,
             bonus=self.view.bonus[self.seat],
@@ -520,7 +649,13 @@ class _Player:
     # ------------------------------------------------------------------ defence
 
     def dangers(self) -> list[float]:
-        """Per kind, the points a discard of it is expected to cost (0 where nobody threatens)."""
+        """Per kind, the points a discard of it is expected to cost (0 where nobody threatens);
+        the same for every call weighed in one decision, so worked out once."""
+        if self._dangers is None:
+            self._dangers = self._dangers_now()
+        return self._dangers
+
+    def _dangers_now(self) -> list[float]:
         view, know = self.view, self.know
         danger = [0.0] * 34
         if not self.preset.discard_wins:
@@ -628,15 +763,36 @@ class _Player:
         # tile seldom sets a hand back further, and such a discard is seldom worth it)
         after = {a.tile: general.after(a.tile, -1) for a in discards}
         floor = min(after.values())
-        scored: list[tuple[float, Action]] = []
-        for action in discards:
-            tile = action.tile
-            if after[tile] > floor + 1:
-                continue
+        # branch and bound: the closest discards first; a later one whose bound is below the
+        # `kept`-th best estimate so far could neither be the choice nor be refined, so it is
+        # not estimated (the choice is the same)
+        kept = _REFINED if self.know.exact_one_away else 1
+        top: list[float] = []  # the best `kept` estimates so far, highest first
+        near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
+        estimates: dict[int, float] = {}
+        parts: dict[Tile, _Estimate] = {}  # refining adds the one-away value to these
+        order = sorted(
+            (after[a.tile], position)
+            for position, a in enumerate(discards)
+            if after[a.tile] <= floor + 1
+        )
+        for _, position in order:
+            tile = discards[position].tile
             counts[tile] -= 1
-            worth = self.worth(counts, melds, base, tile, exact=False)
+            if len(top) == kept:
+                bound = self.worth_bound(counts, melds, base, tile, near_live)
+                if bound is not None and bound * _BOUND_SLACK - dangers[tile] < top[-1]:
+                    counts[tile] += 1
+                    continue
+            parts[tile] = self._estimate(counts, melds, base, tile)
+            worth = self._worth_of(counts, melds, parts[tile], exact=False)
             counts[tile] += 1
-            scored.append((worth - dangers[tile], action))
+            estimates[position] = estimate = worth - dangers[tile]
+            if len(top) < kept or estimate > top[-1]:
+                top.append(estimate)
+                top.sort(reverse=True)
+                del top[kept:]
+        scored = [(estimates[p], discards[p]) for p in sorted(estimates)]
         # the exact value of one-away hands is dear: it refines only the few best estimates
         scored.sort(key=itemgetter(0), reverse=True)
         if self.know.exact_one_away:
@@ -646,7 +802,7 @@ class _Player:
                 tile = action.tile
                 if after[tile] == 1:
                     counts[tile] -= 1
-                    worth = self.worth(counts, melds, base, tile)
+                    worth = self._worth_of(counts, melds, parts[tile], exact=True)
                     counts[tile] += 1
                     scored[index] = (worth - dangers[tile], action)
 
@@ -737,6 +893,7 @@ class _Player:
             new_melds = (*melds, meld)
             sets = self.preset.sets - len(new_melds)
             shape = PlanShape(rest, sets, self.allowed)
+            cost = self.exposure(new_melds) - self.exposure(melds)
             if action.kind is _KONG:
                 worth = self.worth(rest, new_melds)
                 pays = self.kong_income(MeldKind.KONG, view.claim_from)
@@ -750,14 +907,49 @@ class _Player:
                     continue
                 kept = [t for t in held if t not in self.wilds] or held  # wilds stay
                 discards = [Action(self.seat, _DISCARD, (t,)) for t in kept]
+                if now is None:
+                    now = self.worth(counts, melds)
+                # a call whose best discard is bound to be worth no more than it must beat is
+                # not weighed exactly (it would not be made)
+                beat = now * self.know.call_margin + self.know.call_floor
+                if best is not None:
+                    beat = max(beat, best[0])
+                bound = self.best_discard_bound(rest, new_melds, discards)
+                if bound is not None and bound * _BOUND_SLACK - cost <= beat:
+                    continue
                 _, worth = self.best_discard(rest, new_melds, discards)
-            worth -= self.exposure(new_melds) - self.exposure(melds)
+            worth -= cost
             if now is None:
                 now = self.worth(counts, melds)
             gain = now * self.know.call_margin + self.know.call_floor
             if worth > gain and (best is None or worth > best[0]):
                 best = (worth, action)
         return best[1] if best else pass_action
+
+    def best_discard_bound(
+        self, counts: list[int], melds: tuple[Meld, ...], discards: Sequence[Action]
+    ) -> float | None:
+        """An upper bound of the worth `best_discard` gives, where every discard leaves a hand
+        whose worth is an estimate (two or more exchanges from ready, one where one-away hands
+        are not valued exactly); None otherwise."""
+        if len(discards) == 1:
+            return None
+        base = self.plans(counts, melds)
+        general = base[0].shape
+        reach = 1 if self.know.exact_one_away else 0
+        near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
+        best = 0.0
+        for action in discards:
+            tile = action.tile
+            counts[tile] -= 1
+            bound = None
+            if general.after(tile, -1) - self._jokers(counts) > reach:
+                bound = self.worth_bound(counts, melds, base, tile, near_live)
+            counts[tile] += 1
+            if bound is None:
+                return None
+            best = max(best, bound)
+        return best
 
     def opening(self, legal: Sequence[Action]) -> Action:
         """Void the weakest suit; swap or remove three of the suit to be voided where it can."""
@@ -779,7 +971,7 @@ class _Player:
 
 
 _WAITS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
-_WAIT_WORTH: dict[tuple[object, ...], float] = {}
+_WAIT_WORTH: dict[tuple[object, ...], dict[Tile, float]] = {}
 _ONE_AWAY: dict[tuple[object, ...], tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]] = {}
 _CACHE_LIMIT = 100_000
 
@@ -788,6 +980,13 @@ def clear_caches() -> None:
     """Forget what is remembered across decisions (for tests: a choice never depends on it)."""
     for cache in (_WAITS, _WAIT_WORTH, _ONE_AWAY):
         cache.clear()
+
+
+def _with_tile(counts: Sequence[int], tile: Tile) -> tuple[Tile, ...]:
+    """The tiles of `counts` and `tile`, sorted."""
+    tiles = [k for k, c in enumerate(counts) for _ in range(c)]
+    insort(tiles, tile)
+    return tuple(tiles)
 
 
 def _opened(melds: Sequence[Meld]) -> bool:

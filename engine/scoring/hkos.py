@@ -129,19 +129,50 @@ class Shape:
     kongs: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class _TileReading:
+    """What the tiles of a win decide, apart from how it came and the bonus tiles: its readings,
+    thirteen orphans, the limits of the tiles and each reading's hand patterns."""
+
+    shapes: list[Shape]
+    orphans: bool
+    limits: tuple[Pattern, ...]
+    hands: tuple[tuple[Pattern, ...], ...]
+
+
+def _tile_reading(preset: Preset, ctx: WinContext) -> _TileReading:
+    """The tiles' reading, remembered: a computer player scores the same tiles as a discard win
+    and as a self draw, and other seats' hands again on every discard."""
+    rules = preset.shape_rules
+    key = (preset.sets, rules.thirteen_orphans, ctx.concealed, ctx.melds, ctx.seat, ctx.round_wind)
+    found = _TILE_READINGS.get(key)
+    if found is None:
+        counts = counts_of(ctx.concealed)
+        shapes = winning_shapes(preset, ctx)
+        orphans = rules.thirteen_orphans and not ctx.melds and is_thirteen_orphans(counts)
+        limits = _tile_limits(ctx, shapes, orphans) if shapes or orphans else ()
+        hands = tuple(hand_patterns(ctx, shape) for shape in shapes)
+        if len(_TILE_READINGS) >= _TILE_READINGS_LIMIT:
+            _TILE_READINGS.clear()
+        found = _TILE_READINGS[key] = _TileReading(shapes, orphans, limits, hands)
+    return found
+
+
+_TILE_READINGS: dict[tuple[object, ...], _TileReading] = {}
+_TILE_READINGS_LIMIT = 20_000
+
+
 def score(preset: Preset, ctx: WinContext) -> Score:
     """Score a Hong Kong Old Style win: the best reading, replacements, minimum, cap, payment."""
-    counts = counts_of(ctx.concealed)
-    shapes = winning_shapes(preset, ctx)
-    orphans = preset.shape_rules.thirteen_orphans and not ctx.melds and is_thirteen_orphans(counts)
-    if not shapes and not orphans:
+    reading = _tile_reading(preset, ctx)
+    if not reading.shapes and not reading.orphans:
         return Score(
             valid=False,
             unit=preset.unit,
             reason="not_a_winning_hand",
             message=Text("score.hkos.not_winning", {"sets": preset.sets}),
         )
-    limits = limit_patterns(ctx, shapes, orphans)
+    limits = reading.limits + _flag_limits(ctx)
     if limits:
         return Score(
             valid=True,
@@ -152,7 +183,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
             points=payment(LIMIT_FAAN, ctx.by),
         )
     extras = win_patterns(ctx) + bonus_patterns(ctx)
-    readings = [replace_patterns(hand_patterns(ctx, shape) + extras) for shape in shapes]
+    readings = [replace_patterns(hand + extras) for hand in reading.hands]
     patterns = max(readings, key=total_fan)
     fan = min(total_fan(patterns), preset.fan_cap)
     if fan < preset.min_fan:
@@ -192,15 +223,26 @@ def winning_shapes(preset: Preset, ctx: WinContext) -> list[Shape]:
 
 def limit_patterns(ctx: WinContext, shapes: list[Shape], orphans: bool) -> tuple[Pattern, ...]:
     """List the 13-faan limit patterns of a hand already known to be a winning shape."""
+    return _tile_limits(ctx, shapes, orphans) + _flag_limits(ctx)
+
+
+def _tile_limits(ctx: WinContext, shapes: list[Shape], orphans: bool) -> tuple[Pattern, ...]:
+    """The limit patterns of the tiles (the first of LIMIT_PATTERNS, in its order)."""
     found = {
         "thirteen_orphans": orphans,
         "nine_gates": not ctx.melds and is_nine_gates(counts_of(ctx.concealed)),
         "big_four_winds": any(count_in(s.pungs, WINDS) == 4 for s in shapes),
         "four_kongs": any(s.kongs == 4 for s in shapes),
-        "heavenly_hand": "heavenly" in ctx.flags,
-        "earthly_hand": "earthly" in ctx.flags,
     }
-    return tuple(Pattern(pid, LIMIT_FAAN) for pid in LIMIT_PATTERNS if found[pid])
+    return tuple(Pattern(pid, LIMIT_FAAN) for pid in LIMIT_PATTERNS[:4] if found[pid])
+
+
+def _flag_limits(ctx: WinContext) -> tuple[Pattern, ...]:
+    """The limit patterns of the win's circumstances (the last of LIMIT_PATTERNS)."""
+    if not ctx.flags:
+        return ()
+    found = {"heavenly_hand": "heavenly" in ctx.flags, "earthly_hand": "earthly" in ctx.flags}
+    return tuple(Pattern(pid, LIMIT_FAAN) for pid in LIMIT_PATTERNS[4:] if found[pid])
 
 
 def hand_patterns(ctx: WinContext, shape: Shape) -> tuple[Pattern, ...]:
