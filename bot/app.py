@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import signal
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
+
+from bot.collector import keep_collections_short
 
 if TYPE_CHECKING:
     from bot.discord.config import BotConfig
@@ -100,7 +101,7 @@ async def serve(
     bot = make_bot(config, **bot_options)
     code = 0
     runner = asyncio.create_task(bot.start(config.token or ""), name="mahjong-bot")
-    freezer = asyncio.create_task(_freeze_when_ready(bot), name="mahjong-gc-freeze")
+    freezer = asyncio.create_task(_freeze_when_ready(bot), name="mahjong-collections")
     try:
         stopper = asyncio.create_task(stop.wait(), name="mahjong-stop")
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -133,9 +134,7 @@ async def serve(
 
 
 async def _freeze_when_ready(bot: Any) -> None:
-    """Once the runtime has opened and restored its tables (the bot is ready), freeze them."""
+    """Once the runtime has opened and restored its tables (the bot is ready), keep garbage
+    collections short for the rest of the process's life (bot/collector.py)."""
     await bot.wait_until_ready()
-    # the restored tables live as long as the process: a full collection walking 3,000 of
-    # them paused it ~1 s, ~42 ms frozen (bench/load.py --gc-freeze)
-    gc.collect()
-    gc.freeze()
+    await keep_collections_short()

@@ -1,0 +1,74 @@
+"""The bot's garbage collection policy (bot/collector.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from bot import collector
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def dropped_cycle() -> weakref.ref[Node]:
+    first, second = Node(), Node()
+    first.other, second.other = second, first
+    return weakref.ref(first)
+
+
+@pytest.fixture
+def thawed() -> Iterator[None]:
+    gc.collect()
+    yield
+    gc.unfreeze()
+    gc.collect()
+
+
+def test_freezing_survivors_frees_a_dropped_cycle_instead_of_freezing_it(thawed: None) -> None:
+    cycle = dropped_cycle()
+    kept = Node()
+    collector.freeze_survivors()
+    assert cycle() is None
+    assert gc.get_freeze_count() > 0
+    assert kept is not None
+
+
+def test_a_frozen_cycle_waits_for_the_sweep(thawed: None) -> None:
+    first, second = Node(), Node()
+    first.other, second.other = second, first
+    cycle = weakref.ref(first)
+    collector.freeze_survivors()
+    del first, second
+    gc.collect()
+    assert cycle() is not None  # frozen: ordinary collections leave it
+    assert collector.sweep() > 0
+    assert cycle() is None
+    assert gc.get_freeze_count() > 0  # what is alive is frozen again
+
+
+def test_a_frozen_object_without_a_cycle_is_still_freed(thawed: None) -> None:
+    node = Node()
+    alive = weakref.ref(node)
+    collector.freeze_survivors()
+    del node
+    assert alive() is None
+
+
+async def test_the_policy_freezes_at_once_and_again_on_its_period(thawed: None) -> None:
+    task = asyncio.create_task(collector.keep_collections_short(refreeze_seconds=0.01))
+    await asyncio.sleep(0)
+    frozen_at_start = gc.get_freeze_count()
+    assert frozen_at_start > 0
+    made_since = [Node() for _ in range(1000)]
+    await asyncio.sleep(0.05)
+    assert gc.get_freeze_count() >= frozen_at_start + len(made_since)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
