@@ -92,10 +92,11 @@ def test_hubei_takes_a_discard_win_when_the_self_draw_adds_little() -> None:
 # ---------------------------------------------------------------------------- wild kongs
 
 
-def test_hubei_keeps_a_wild_when_its_kong_does_not_double_the_hands_worth() -> None:
+def test_hubei_keeps_a_wild_while_the_hand_is_worth_something_with_it() -> None:
     # seat 1's two red kongs let the small win reach the minimum with the wild kept; setting it
     # down brings 2 fan (and 2 more to every payment this seat makes as a loser) for less than
-    # twice the worth, the wild no longer standing in
+    # twice the worth, the wild no longer standing in (the two tests of wild kongs in
+    # tests/test_computer_presets.py set it down where the hand is worthless with it)
     view = seat_view(HUBEI, "456p789p22s6s8s9m", OPENED, wilds=WILD_9M)
     view = replace(view, set_down=((), (RED, RED), (), ()))
     assert strong.choose(view).tile != t("9m")

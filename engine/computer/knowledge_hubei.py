@@ -3,20 +3,19 @@
 Every win is paid base x 2^(winner fan + loser fan), and most of that fan is kongs: a red (green)
 dragon discarded is a kong worth 1 to its owner, a wild discarded 2, exposed and added kongs 1, a
 concealed kong 2. So the computer sets red and green down at once (holding one cannot win
-anyway), keeps its wilds while they make the hand, and sets one down as a wild kong when the
-hand is worth more with the 2 fan than with the wild (engine/computer/strong.py weighs both).
-Only an open hand may win, so a closed hand keeps a share of its worth until a call opens it.
-The minimum (3, lifted by `no_minimum`) counts the winner's fan plus a paying loser's: the loser
-fan the others already show (their kongs, an open hand) lowers what the computer needs. Every
-fan counts both ways: a seat's kongs and open hand raise what it pays when another seat wins,
-so each kong, wild kong and call is weighed against that `exposure` as well, and a wild kong is
-made only where it doubles the hand's worth. The same fan prices a deal-in (`deal_in`): an
-opponent's kongs and this seat's own make it dearer, while a closed opponent, or a win below the
-minimum, threatens nothing. A small win on a discard is paid by the discarder alone, a self draw
-by every other seat: where the others' fan makes the self draw pay enough more, the discard win
-is passed (the hand stays ready; the pass blocks only discard wins until the next draw). The
-other pass block (a passed pung) holds by itself: a blocked call is never among the legal
-actions.
+anyway) and keeps its wilds while they make the hand: it sets one down as a wild kong only where
+the hand is all but worthless with it (engine/computer/strong.py weighs both by
+`wild_kong_margin`). Only an open hand may win, so a closed hand keeps a share of its worth until
+a call opens it. The minimum (3, lifted by `no_minimum`) counts the winner's fan plus a paying
+loser's: the loser fan the others already show (their kongs, an open hand) lowers what the
+computer needs. Every fan counts both ways: a seat's kongs and open hand raise what it pays when
+another seat wins, so each kong, wild kong and call is weighed against that `exposure` as well.
+The same fan prices a deal-in (`deal_in`): an opponent's kongs and this seat's own make it
+dearer, while a closed opponent, or a win below the minimum, threatens nothing. A small win on a
+discard is paid by the discarder alone, a self draw by every other seat: where the others' fan
+makes the self draw pay enough more, the discard win is passed (the hand stays ready; the pass
+blocks only discard wins until the next draw). The other pass block (a passed pung) holds by
+itself: a blocked call is never among the legal actions.
 """
 
 from __future__ import annotations
@@ -138,13 +137,16 @@ def gain(score: Score, by: WinBy, payers: int) -> float:
     return float(sum(score.points.values()))
 
 
-# measured with bench/hubei_points.py (2,000 seat-hands each, the noise about +-1.3): a discard
-# win passed for a self draw paying 1.5 times more gained most (+1.1; 1.0 about the same, 3 +0.9,
-# never +0.5); a wild kong made only where it doubles the hand's worth (+0.5; always when worth
-# more +0.3, at 4 times +0.3, never +0.4); the danger share of the defence (0.005 to 0.15) changed
-# little, since every tile is dangerous once the others are open
+# measured with bench/hubei_points.py (2,000 seat-hands each, the noise about +-1.3 at four
+# players, +-1.7 at two): a discard win passed for a self draw paying 1.5 times more gained most
+# (+1.1 at four players; 1.0 about the same, 3 +0.9, never +0.5); a wild kong made only where it
+# brings ten times the hand's worth with the wild kept, i.e. where that hand is all but dead (at
+# four players 10 +1.0, 2 +1.1, 4 +0.3 and always when worth more +0.3 without the hold; at two
+# players 10 -1.1, 2 -3.1, never +0.3, but a hand that cannot win with its wild must set it
+# down); the danger share of the defence (0.005 to 0.15) changed little: most deal-ins come from
+# a ready hand, which plays on
 HOLD_MARGIN = 1.5
-WILD_KONG_MARGIN = 2.0
+WILD_KONG_MARGIN = 10.0
 DANGER_SHARE = 0.02
 
 
