@@ -1,12 +1,12 @@
 """Duplicate games: how much stronger a computer level plays than a baseline (a program, no test).
 
     python bench/strength.py [--candidate strong] [--baseline v1] [--preset ID ...] [--hands N]
-                             [--seed S] [--min-fan M]
+                             [--seed S] [--min-fan M] [--players N]
 
 Luck cancels as in Mortal's and akochan's comparisons: every wall (a seeded hand) is played once
-with the baseline in all four seats, and once for each seat with the candidate in that seat and
+with the baseline in every seat, and once for each seat with the candidate in that seat and
 the baseline in the other three. A *seat-hand* is one seat of one wall; `--hands` of them are
-played per side and preset (walls = hands / 4, rounded up). The candidate's result in a seat is
+played per side and preset (walls = hands / seats, rounded up). The candidate's result in a seat is
 compared with the baseline's result in the same seat of the same wall.
 
 Per preset, candidate and baseline side by side: points per hand (mean, 95% interval), win rate
@@ -20,7 +20,8 @@ near-ready hands at wall draws; hands with wilds (redwild, hubei-laizi) are not 
 referee reads shapes without jokers.
 
 `--min-fan M` plays the presets whose tables choose a minimum (hk-fw2: 0-3) at that minimum; the
-others keep theirs.
+others keep theirs. `--players N` seats N players (walls = hands / N) at the presets played by N
+(hubei-laizi: 2-4); the others keep their own number.
 
 The last lines per preset are for the bar: `points_per_hand_gain: X` (candidate minus baseline per
 seat-hand, with its 95% interval in the line before) and `dead_hand_rate: Y` (the candidate's).
@@ -98,7 +99,7 @@ class TimedComputer:
 
 
 def play_wall(preset: Preset, seed: int, seats: list[TimedComputer]) -> HandState:
-    state = HandState(preset, seed)
+    state = HandState(preset, seed, seat_count=len(seats))
     for _ in range(10_000):
         to_act = state.seats_to_act()
         if not to_act:
@@ -169,8 +170,10 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
-def compare(preset: Preset, candidate: str, baseline: str, hands: int, seed: int) -> None:
-    walls = math.ceil(hands / 4)
+def compare(
+    preset: Preset, candidate: str, baseline: str, hands: int, seed: int, players: int = 4
+) -> None:
+    walls = math.ceil(hands / players)
     cand, base = SideStats(), SideStats()
     cand_player = TimedComputer(computer_for(candidate))
     base_player = TimedComputer(computer_for(baseline))
@@ -182,21 +185,26 @@ def compare(preset: Preset, candidate: str, baseline: str, hands: int, seed: int
     for _ in range(walls):
         wall_seed = seeds.getrandbits(48)
         base_player.stats = base
-        reference = play_wall(preset, wall_seed, [base_player] * 4)
-        for seat in range(4):
+        reference = play_wall(preset, wall_seed, [base_player] * players)
+        for seat in range(players):
             base.add_seat(reference, seat)
         assert reference.outcome() is not None
-        for seat in range(4):
-            players = [base_player] * 4
-            players[seat] = cand_player
+        for seat in range(players):
+            seats = [base_player] * players
+            seats[seat] = cand_player
             cand_player.stats = cand
             base_player.stats = others
-            state = play_wall(preset, wall_seed, players)
+            state = play_wall(preset, wall_seed, seats)
             cand.add_seat(state, seat)
-            gains.append(cand.points[-1] - base.points[-4 + seat])
+            gains.append(cand.points[-1] - base.points[-players + seat])
     elapsed = time.perf_counter() - started
     table = f"{preset.id} (min_fan {preset.min_fan})" if min_fan_choices(preset) else preset.id
-    print(f"preset: {table}  walls: {walls}  seat-hands per side: {4 * walls}  ({elapsed:.0f} s)")
+    if players != preset.seat_counts[0]:
+        table += f" ({players} players)"
+    print(
+        f"preset: {table}  walls: {walls}  seat-hands per side: {players * walls}"
+        f"  ({elapsed:.0f} s)"
+    )
     print(f"{'':28}{candidate:>22}{baseline:>22}")
     rows = [
         ("points per hand (95% CI)", _ci_text(cand.points), _ci_text(base.points)),
@@ -251,12 +259,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=2000, help="seat-hands per side and preset")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--min-fan", type=int, default=None, help="hk-fw2's table minimum (0-3)")
+    parser.add_argument("--players", type=int, default=0, help="seats, where the preset allows")
     args = parser.parse_args(argv)
     for preset_id in args.preset:
         preset = find_preset(preset_id)
         if min_fan_choices(preset):
             preset = with_min_fan(preset, args.min_fan)
-        compare(preset, args.candidate, args.baseline, args.hands, args.seed)
+        players = args.players if args.players in preset.seat_counts else preset.seat_counts[0]
+        compare(preset, args.candidate, args.baseline, args.hands, args.seed, players)
     return 0
 
 

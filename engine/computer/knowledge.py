@@ -67,6 +67,9 @@ class FamilyKnowledge:
     # fan a wild discarded as a wild kong brings (hubei-laizi); 0: a wild is never discarded
     # while another tile can go
     wild_kong_fan: int = 0
+    # how many times the hand's worth with the wild kept a wild kong must bring (the kong's fan
+    # also raises what the seat pays as a loser, and the wild no longer stands in)
+    wild_kong_margin: float = 1.0
     # share of its worth a closed hand keeps where only an open hand may win (it must call)
     closed_share: float = 1.0
     # a tile a seat could have won on since its last discard, and did not, is safe against it
@@ -81,6 +84,14 @@ class FamilyKnowledge:
     # what a seat with these melds (and this much more fan set down) expects to pay others'
     # wins, where a loser's own fan raises its payment (hubei-laizi); None: it does not
     exposure: Callable[[SeatView, tuple[Meld, ...], int], float] | None = None
+    # what a win of seat `other` on this seat's discard is expected to cost it, the bool saying
+    # whether that seat's hand looks like a flush (hubei-laizi: by both seats' fan; 0 where that
+    # seat cannot win on a discard); None: opponent_value, or flush_value for a flush
+    deal_in: Callable[[SeatView, int, bool], float] | None = None
+    # where a win ends the hand, a discard win is passed when the self draw it waits for is
+    # expected to pay this many times more (None: never; where a winner leaves the hand,
+    # engine/computer/strong.py always weighs the two)
+    hold_margin: float | None = None
     # the fan a win of this seat needs (None: the preset's minimum)
     minimum: Callable[[SeatView], int] | None = None
     # further facts scoring needs to value a win of this seat, with tiles it is about to set

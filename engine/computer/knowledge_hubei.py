@@ -3,15 +3,19 @@
 Every win is paid base x 2^(winner fan + loser fan), and most of that fan is kongs: a red (green)
 dragon discarded is a kong worth 1 to its owner, a wild discarded 2, exposed and added kongs 1, a
 concealed kong 2. So the computer sets red and green down at once (holding one cannot win
-anyway), keeps its wilds while they make the hand, and sets one down as a wild kong when the
-hand is worth more with the 2 fan than with the wild (engine/computer/strong.py weighs both).
-Only an open hand may win, so a closed hand keeps a share of its worth until a call opens it.
-The minimum (3, lifted by `no_minimum`) counts the winner's fan plus a paying loser's: the loser
-fan the others already show (their kongs, an open hand) lowers what the computer needs. Every
-fan counts both ways: a seat's kongs and open hand raise what it pays when another seat wins,
-so each kong, wild kong and call is weighed against that `exposure` as well. The pass blocks
-(a passed pung, a passed win) hold by themselves: a blocked call is never among the legal
-actions, and the computer takes every win it is offered.
+anyway) and keeps its wilds while they make the hand: it sets one down as a wild kong only where
+the hand is all but worthless with it (engine/computer/strong.py weighs both by
+`wild_kong_margin`). Only an open hand may win, so a closed hand keeps a share of its worth until
+a call opens it. The minimum (3, lifted by `no_minimum`) counts the winner's fan plus a paying
+loser's: the loser fan the others already show (their kongs, an open hand) lowers what the
+computer needs. Every fan counts both ways: a seat's kongs and open hand raise what it pays when
+another seat wins, so each kong, wild kong and call is weighed against that `exposure` as well.
+The same fan prices a deal-in (`deal_in`): an opponent's kongs and this seat's own make it
+dearer, while a closed opponent, or a win below the minimum, threatens nothing. A small win on a
+discard is paid by the discarder alone, a self draw by every other seat: where the others' fan
+makes the self draw pay enough more, the discard win is passed (the hand stays ready; the pass
+blocks only discard wins until the next draw). The other pass block (a passed pung) holds by
+itself: a blocked call is never among the legal actions.
 """
 
 from __future__ import annotations
@@ -75,6 +79,29 @@ def exposure(view: SeatView, melds: tuple[Meld, ...], set_down_fan: int) -> floa
     return OTHERS_WIN * payment * min(1.0, left)
 
 
+# of wins on a discard, the share that are big wins (every other seat pays, the discarder adds
+# 1 fan), and where the winner's hand looks like a flush; a small win is soft or hard (0 or 1 fan)
+BIG_SHARE = 0.25
+FLUSH_BIG_SHARE = 0.8
+
+
+def deal_in(view: SeatView, other: int, flush: bool) -> float:
+    """What a win of `other` on this seat's discard is expected to cost it: 2^(fan of both),
+    the winner's kongs and this seat's kongs and open hand included, so a seat with kongs down
+    defends harder. A closed hand cannot win at all, and a win below the minimum is not made."""
+    melds = view.melds[other]
+    if not hubei.is_open(melds):
+        return 0.0
+    both = _kong_fan(view, other, melds) + loser_fan(view, view.seat)
+    big = FLUSH_BIG_SHARE if flush else BIG_SHARE
+    cost = 0.0
+    # a soft small win, a hard small win, a big win (its fan and the discarder's)
+    for share, fan in (((1 - big) / 2, both), ((1 - big) / 2, both + 1), (big, both + 2)):
+        if fan >= view.preset.min_fan:
+            cost += share * min(hubei.SILVER, hubei.BASE * 2**fan)
+    return cost
+
+
 def minimum(view: SeatView) -> int:
     """The winner fan a win needs: the table's minimum less the best loser fan in sight (at
     least the open hand every loser is likely to show by then)."""
@@ -110,6 +137,19 @@ def gain(score: Score, by: WinBy, payers: int) -> float:
     return float(sum(score.points.values()))
 
 
+# measured with bench/hubei_points.py (2,000 seat-hands each, the noise about +-1.3 at four
+# players, +-1.7 at two): a discard win passed for a self draw paying 1.5 times more gained most
+# (+1.1 at four players; 1.0 about the same, 3 +0.9, never +0.5); a wild kong made only where it
+# brings ten times the hand's worth with the wild kept, i.e. where that hand is all but dead (at
+# four players 10 +1.0, 2 +1.1, 4 +0.3 and always when worth more +0.3 without the hold; at two
+# players 10 -1.1, 2 -3.1, never +0.3, but a hand that cannot win with its wild must set it
+# down); the danger share of the defence (0.005 to 0.15) changed little: most deal-ins come from
+# a ready hand, which plays on
+HOLD_MARGIN = 1.5
+WILD_KONG_MARGIN = 10.0
+DANGER_SHARE = 0.02
+
+
 def _tune(know: FamilyKnowledge, preset: Preset) -> FamilyKnowledge:
     """Without the minimum every open hand wins: nearer plans, as at the tables without one."""
     if not preset.min_fan:
@@ -131,19 +171,22 @@ KNOWLEDGE = FamilyKnowledge(
     bonus_fan=lambda bonus, seat: 0,
     ready_per_discard=0.03,
     ready_per_meld=0.15,
-    opponent_value=4.0,
+    opponent_value=4.0,  # (a deal-in is priced by `deal_in`)
     flush_value=12.0,
     step=0.25,
-    danger_share=0.005,
+    danger_share=DANGER_SHARE,
     exact_one_away=False,
     no_wild=hubei.FAN["hard_win"],
     free_kongs=frozenset({RED, GREEN}),
     wild_kong_fan=hubei.FAN["wild_kong"],
+    wild_kong_margin=WILD_KONG_MARGIN,
     closed_share=0.5,
     offered_safe=True,
     gain=gain,
     seat_fan=seat_fan,
     exposure=exposure,
+    deal_in=deal_in,
+    hold_margin=HOLD_MARGIN,
     minimum=minimum,
     context=context,
     tune=_tune,

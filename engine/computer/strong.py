@@ -91,7 +91,7 @@ def choose(view: SeatView) -> Action:
     player: _Player | None = None
     for action in legal:
         if action.kind is _WIN:
-            if view.phase == "claims" and view.preset.after_win is AfterWin.LEAVE:
+            if view.phase == "claims" and _weighs_self_draw(view):
                 player = _Player(view)
                 if player.holds_for_self_draw():
                     return next(a for a in legal if a.kind is _PASS)
@@ -619,10 +619,11 @@ class _Player:
         return found if found.valid else None
 
     def holds_for_self_draw(self) -> bool:
-        """Where a winner leaves the hand, whether passing a discard win for a self draw pays.
+        """Whether passing a discard win for a self draw pays (see `_weighs_self_draw`).
 
         A self draw is paid by every other player still in and adds its fan; the hand stays
-        ready after the pass (no furiten), so the pass risks only that no winning tile comes.
+        ready after the pass (no furiten), so the pass risks only that no winning tile comes
+        (and, where a win ends the hand, that another seat wins first: the family's margin).
         """
         view = self.view
         tile = view.claim_tile
@@ -634,17 +635,18 @@ class _Player:
             return False
         live = 0
         self_draw = 0.0
-        for wait in shapes.waits(counts, self.options):
+        for wait in self._waits(counts):
             copies = self.unseen[wait]
             won = self._score(counts, melds, wait, WinBy.SELF_DRAW) if copies > 0 else None
             if won is not None:
                 live += copies
-                self_draw += copies * won.points["each"] * (self.active - 1)
+                self_draw += copies * self._gain(won, WinBy.SELF_DRAW)
         if not live:
             return False
         miss = 1.0 - live / self.unseen_total
         chance = 1.0 - miss ** int(self.draws_left)
-        return chance * self_draw / live > _HOLD_MARGIN * taken.points["discarder"]
+        margin = _HOLD_MARGIN if self.know.hold_margin is None else self.know.hold_margin
+        return chance * self_draw / live > margin * self._gain(taken, WinBy.DISCARD)
 
     # ------------------------------------------------------------------ defence
 
@@ -680,7 +682,9 @@ class _Player:
             if ready <= 0.05:
                 continue
             flush = _flush_suit(melds, pond)
-            value = know.flush_value if flush is not None else know.opponent_value
+            value = self._deal_in_cost(other, flush is not None)
+            if value <= 0:
+                continue
             seen = set(pond)
             weight = ready * value * know.danger_share
             # a tile it could have won on since its last discard, and did not, cannot win now
@@ -704,6 +708,13 @@ class _Player:
                     chance *= 0.3
                 danger[kind] += weight * chance
         return danger
+
+    def _deal_in_cost(self, other: int, flush: bool) -> float:
+        """The points a win of `other` on this seat's discard is expected to cost it."""
+        know = self.know
+        if know.deal_in is not None:
+            return know.deal_in(self.view, other, flush)
+        return know.flush_value if flush else know.opponent_value
 
     def _held_kinds(self) -> list[int]:
         return [k for k, c in enumerate(self.view.counts) if c]
@@ -732,7 +743,7 @@ class _Player:
         if weigh_wild_kong and best.tile not in self.wilds:
             worth = self._wild_kong_worth(counts, melds, wild_kongs[0].tile)
             worth -= self.exposure(melds, self.know.wild_kong_fan) - self.exposure(melds)
-            if worth > best_worth:
+            if worth > best_worth * self.know.wild_kong_margin:
                 return wild_kongs[0]
         for kong in kongs:
             worth = self._kong_worth(counts, melds, kong)
@@ -987,6 +998,14 @@ def _with_tile(counts: Sequence[int], tile: Tile) -> tuple[Tile, ...]:
     tiles = [k for k, c in enumerate(counts) for _ in range(c)]
     insort(tiles, tile)
     return tuple(tiles)
+
+
+def _weighs_self_draw(view: SeatView) -> bool:
+    """Whether a discard win offered may be passed for a self draw: where the winner leaves the
+    hand (the others play on), or where the family says when a self draw pays enough more."""
+    if view.preset.after_win is AfterWin.LEAVE:
+        return True
+    return knowledge_for_table(view.preset).hold_margin is not None
 
 
 def _opened(melds: Sequence[Meld]) -> bool:
