@@ -119,6 +119,32 @@ class Row:
     p99: float
     saturated: float
     stale: int  # actions refused because a clock had already played for the person
+    full_collections: int  # during the think phase
+    longest_collection_ms: float  # of any generation, during the think phase
+
+
+class Collections:
+    """The garbage collector's pauses while it is watched: how many full collections, and the
+    longest pause of any generation (each stops the event loop)."""
+
+    def __init__(self) -> None:
+        self.full = 0
+        self.longest = 0.0
+        self._started = 0.0
+
+    def _watch(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        self.longest = max(self.longest, time.perf_counter() - self._started)
+        self.full += info["generation"] == 2
+
+    def __enter__(self) -> Collections:
+        gc.callbacks.append(self._watch)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        gc.callbacks.remove(self._watch)
 
 
 async def make_tables(runtime: Runtime, n: int, first: int, level: str) -> list[int]:
@@ -237,7 +263,10 @@ async def run(args: argparse.Namespace) -> None:
             elif args.gc_freeze:  # tables added since: long-lived, like restored ones
                 gc.collect()
                 gc.freeze()
-            latencies, elapsed, stale = await think_phase(runtime, ids, args.seconds, args.think)
+            with Collections() as collections:
+                latencies, elapsed, stale = await think_phase(
+                    runtime, ids, args.seconds, args.think
+                )
             if breakdown is not None and count == counts[-1]:
                 await show_breakdown(runtime, ids, args.burst, breakdown)
             answered, burst_s = await burst_phase(runtime, ids, args.burst)
@@ -250,6 +279,8 @@ async def run(args: argparse.Namespace) -> None:
                 percentile(ordered, 0.99),
                 saturated,
                 stale,
+                collections.full,
+                collections.longest * 1000,
             )
             rows.append(row)
             print(
@@ -265,12 +296,16 @@ async def run(args: argparse.Namespace) -> None:
         f"synchronous={args.synchronous}, level={args.level}, think {args.think} s, "
         f"timers={args.timers}, front={args.front}, gc_freeze={args.gc_freeze}"
     )
-    print("| tables | actions/s offered | p50 ms | p99 ms | saturated actions/s | clock first |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    print(
+        "| tables | actions/s offered | p50 ms | p99 ms | saturated actions/s | clock first "
+        "| full collections | longest collection ms |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for row in rows:
         print(
             f"| {row.tables} | {row.offered:.0f} | {row.p50:.1f} | {row.p99:.1f} | "
-            f"{row.saturated:.0f} | {row.stale} |"
+            f"{row.saturated:.0f} | {row.stale} | {row.full_collections} | "
+            f"{row.longest_collection_ms:.1f} |"
         )
     knee = next((row.tables for row in rows if row.p99 > KNEE_MS), None)
     print(f"knee (p99 > {KNEE_MS:.0f} ms): {knee if knee is not None else f'beyond {counts[-1]}'}")

@@ -77,10 +77,10 @@ def test_without_a_token_it_says_how_to_get_one(
 async def test_serve_uses_the_configured_endpoints_and_stops_cleanly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.app
+    import gc
 
     frozen: list[bool] = []  # whether the database was open (the tables restored) at freezing
-    monkeypatch.setattr(bot.app.gc, "freeze", lambda: frozen.append(path.exists()))
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(path.exists()))
     path = tmp_path / "bot.db"
     async with FakeDiscord(users=1) as fake:
         fake.patch_discord()  # remembers discord.py's own URLs; `serve` is pointed by config
