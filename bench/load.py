@@ -12,9 +12,10 @@ plus 2,000 more), it measures:
 - memory per table (tracemalloc, at the first count).
 
 The knee is the first count whose p99 passes 50 ms. A full garbage collection walks every
-table's objects (about a second at 3,000 tables on a loaded machine): `--gc-freeze` keeps
-collections short as the bot does (bot/collector.py: the tables frozen once made, and what is
-alive frozen again every 30 s). `--breakdown` adds where a person's action
+table's objects (about a second at 3,000 tables on a loaded machine), and the SQLite thread
+waits for the GIL: by default the bench keeps pauses short as the bot does (bot/pauses.py: a
+1 ms switch interval, the tables frozen once made and what is alive every second);
+`--no-short-pauses` measures without. `--breakdown` adds where a person's action
 spends its CPU time (engine, computer decisions, the SQLite thread, the bench's own person
 choosing, the rest of the runtime and asyncio) and how many futures, tasks, callbacks, loop
 iterations and SQLite round trips it takes; `--front snapshots` has the runtime build the front
@@ -48,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 import data.action_log  # noqa: E402
 import engine.hand  # noqa: E402
-from bot.collector import keep_collections_short  # noqa: E402
+from bot.pauses import keep_pauses_short  # noqa: E402
 from bot.runtime import (  # noqa: E402
     LiveTable,
     ManualTimers,
@@ -240,7 +241,7 @@ async def run(args: argparse.Namespace) -> None:
         ids: list[int] = []
         rows: list[Row] = []
         kb_per_table = 0.0
-        collector: asyncio.Task[None] | None = None
+        pauses: asyncio.Task[None] | None = None
         for count in counts:
             adding = count - len(ids)
             started = time.perf_counter()
@@ -257,10 +258,10 @@ async def run(args: argparse.Namespace) -> None:
             else:
                 ids += await make_tables(runtime, adding, len(ids), args.level)
             print(f"{count} tables ready ({adding} made in {time.perf_counter() - started:.1f} s)")
-            if args.gc_freeze and collector is None:  # as the bot does once restored
-                collector = asyncio.create_task(keep_collections_short())
+            if args.short_pauses and pauses is None:  # as the bot does once restored
+                pauses = asyncio.create_task(keep_pauses_short())
                 await asyncio.sleep(0)
-            elif args.gc_freeze:  # tables added since: long-lived, like restored ones
+            elif args.short_pauses:  # tables added since: long-lived, like restored ones
                 gc.collect()
                 gc.freeze()
             with Collections() as collections:
@@ -287,14 +288,14 @@ async def run(args: argparse.Namespace) -> None:
                 f"  {row.offered:.0f} actions/s offered: p50 {row.p50:.1f} ms, p99 "
                 f"{row.p99:.1f} ms; saturated {row.saturated:.0f}/s"
             )
-        if collector is not None:
-            collector.cancel()
+        if pauses is not None:
+            pauses.cancel()
         await runtime.close()
         await store.close()
     print()
     print(
         f"synchronous={args.synchronous}, level={args.level}, think {args.think} s, "
-        f"timers={args.timers}, front={args.front}, gc_freeze={args.gc_freeze}"
+        f"timers={args.timers}, front={args.front}, short_pauses={args.short_pauses}"
     )
     print(
         "| tables | actions/s offered | p50 ms | p99 ms | saturated actions/s | clock first "
@@ -391,10 +392,11 @@ def main() -> None:
     parser.add_argument("--front", default="none", choices=["none", "snapshots"])
     parser.add_argument("--breakdown", action="store_true")
     parser.add_argument(
-        "--gc-freeze",
-        action="store_true",
-        help="the bot's collection policy (bot/collector.py): freeze the tables once made, and"
-        " what is alive every 30 s, so full collections walk only what was made since",
+        "--short-pauses",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the bot's policy against event-loop pauses (bot/pauses.py, the default): a 1 ms"
+        " switch interval, the tables frozen once made and what is alive every second",
     )
     asyncio.run(run(parser.parse_args()))
 

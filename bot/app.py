@@ -10,7 +10,7 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.collector import keep_collections_short
+from bot.pauses import keep_pauses_short
 
 if TYPE_CHECKING:
     from bot.discord.config import BotConfig
@@ -135,6 +135,6 @@ async def serve(
 
 async def _freeze_when_ready(bot: Any) -> None:
     """Once the runtime has opened and restored its tables (the bot is ready), keep garbage
-    collections short for the rest of the process's life (bot/collector.py)."""
+    collections short for the rest of the process's life (bot/pauses.py)."""
     await bot.wait_until_ready()
-    await keep_collections_short()
+    await keep_pauses_short()

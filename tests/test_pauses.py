@@ -1,15 +1,16 @@
-"""The bot's garbage collection policy (bot/collector.py)."""
+"""The bot's garbage collection policy (bot/pauses.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import sys
 import weakref
 from collections.abc import Iterator
 
 import pytest
 
-from bot import collector
+from bot import pauses
 
 
 class Node:
@@ -26,15 +27,17 @@ def dropped_cycle() -> weakref.ref[Node]:
 @pytest.fixture
 def thawed() -> Iterator[None]:
     gc.collect()
+    interval = sys.getswitchinterval()
     yield
     gc.unfreeze()
     gc.collect()
+    sys.setswitchinterval(interval)
 
 
 def test_freezing_survivors_frees_a_dropped_cycle_instead_of_freezing_it(thawed: None) -> None:
     cycle = dropped_cycle()
     kept = Node()
-    collector.freeze_survivors()
+    pauses.freeze_survivors()
     assert cycle() is None
     assert gc.get_freeze_count() > 0
     assert kept is not None
@@ -44,11 +47,11 @@ def test_a_frozen_cycle_waits_for_the_sweep(thawed: None) -> None:
     first, second = Node(), Node()
     first.other, second.other = second, first
     cycle = weakref.ref(first)
-    collector.freeze_survivors()
+    pauses.freeze_survivors()
     del first, second
     gc.collect()
     assert cycle() is not None  # frozen: ordinary collections leave it
-    assert collector.sweep() > 0
+    assert pauses.sweep() > 0
     assert cycle() is None
     assert gc.get_freeze_count() > 0  # what is alive is frozen again
 
@@ -56,16 +59,19 @@ def test_a_frozen_cycle_waits_for_the_sweep(thawed: None) -> None:
 def test_a_frozen_object_without_a_cycle_is_still_freed(thawed: None) -> None:
     node = Node()
     alive = weakref.ref(node)
-    collector.freeze_survivors()
+    pauses.freeze_survivors()
     del node
     assert alive() is None
 
 
-async def test_the_policy_freezes_at_once_and_again_on_its_period(thawed: None) -> None:
-    task = asyncio.create_task(collector.keep_collections_short(refreeze_seconds=0.01))
+async def test_the_policy_switches_sooner_and_freezes_at_once_and_on_its_period(
+    thawed: None,
+) -> None:
+    task = asyncio.create_task(pauses.keep_pauses_short(refreeze_seconds=0.01))
     await asyncio.sleep(0)
     frozen_at_start = gc.get_freeze_count()
     assert frozen_at_start > 0
+    assert sys.getswitchinterval() == pytest.approx(pauses.SWITCH_INTERVAL)
     made_since = [Node() for _ in range(1000)]
     await asyncio.sleep(0.05)
     assert gc.get_freeze_count() >= frozen_at_start + len(made_since)
