@@ -34,7 +34,7 @@ from bot.runtime import (
     Timers,
 )
 from bot.runtime.manager import fixed_clock, seat_count_for
-from bot.runtime.snapshots import SUIT_WORDS, action_text, action_words, meld_text
+from bot.runtime.snapshots import SUIT_WORDS, action_text, action_words, meld_text, seat_name
 from data import Store
 from engine.actions import Action, ActionKind
 from engine.i18n import DEFAULT_LANGUAGE, Text, language_of, translate, worded
@@ -244,7 +244,8 @@ def seat_line(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     parts = []
     for seat in public.seats:
         wind = say(language, f"wind.{seat.wind}") if seat.wind is not None else "-"
-        parts.append(f"{wind} {seat.name} {seat.points}")
+        name = worded(seat_name(seat.name, seat.player_id), language)
+        parts.append(f"{wind} {name} {seat.points}")
     return " · ".join(parts)
 
 
@@ -311,7 +312,13 @@ def standings(public: PublicSnapshot | None, language: str = DEFAULT_LANGUAGE) -
         return _say(language, "standings.none")
     ranked = sorted(public.seats, key=lambda s: -(s.points or 0))
     table = ", ".join(
-        _say(language, "standings.entry", rank=n, name=s.name, points=s.points)
+        _say(
+            language,
+            "standings.entry",
+            rank=n,
+            name=worded(seat_name(s.name, s.player_id), language),
+            points=s.points,
+        )
         for n, s in enumerate(ranked, 1)
     )
     return _say(language, "standings.line", table=table)

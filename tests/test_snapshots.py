@@ -190,3 +190,23 @@ def test_computer_names_in_pictures_are_in_the_readers_language() -> None:
     names = {lang: sorted(worded(s.name, lang) for s in view.seats) for lang in ("en", "zh-TW")}
     assert names["en"] == ["Ann", "Computer 1", "Computer 2", "Computer 3"]
     assert names["zh-TW"] == ["Ann", "電腦 1", "電腦 2", "電腦 3"]
+
+
+def test_a_results_lines_name_the_computers_in_the_readers_language() -> None:
+    """A finished hand's points lines and result post say 电脑 n to a Chinese reader."""
+    from engine.i18n import worded
+
+    hand = play_out(HandState(PRESETS["sichuan-bb"], 4))
+    table = live_table(hand, 1)
+    assert table.session is not None
+    table.session.finish_hand(hand.outcome())
+    public = public_snapshot(table, ended=True)
+    assert public.result is not None
+    lines = [worded(line, "zh-CN") for line in public.result.lines]
+    names = sorted(worded(name, "zh-CN") for name, _, _ in public.result.points)
+    assert names == ["Ann", "电脑 1", "电脑 2", "电脑 3"]
+    assert all("Computer" not in line for line in lines)
+    assert any("电脑 2" in line for line in lines)
+    post = result_surface(public, "general", language="zh-CN")
+    embed = json.dumps(post.embed.to_dict() if post.embed else {}, ensure_ascii=False)
+    assert "Computer" not in embed and "电脑 1" in embed

@@ -259,7 +259,9 @@ async def test_play_in_simplified_chinese_prints_the_terminals_own_lines_in_chin
     seat_lines = [line for line in text.splitlines() if line[1:2] in "东南西北" and " 分 " in line]
     assert seat_lines and all("副露 " in line and "牌河 " in line for line in seat_lines)
     assert "排名：1. " in text
-    for english in ("Your hand", "round · wall", "suggested", "Standings", "pts"):
+    standings = next(line for line in text.splitlines() if "排名：" in line)
+    assert "电脑 1" in standings and "电脑 3" in standings  # the computers' names too
+    for english in ("Your hand", "round · wall", "suggested", "Standings", "pts", "Computer"):
         assert english not in text
     # the menu and the melds are worded too, only the tiles in notation
     assert ". 打出" in text

@@ -204,7 +204,7 @@ class ResultSummary:
 
     hand_number: int
     text: Text  # who won and how, no tiles: "Carol won by a discard from Alice: 5 faan."
-    points: tuple[tuple[str, int, int], ...]  # (name, this hand, total) by hand seat
+    points: tuple[tuple[Text | str, int, int], ...]  # (name, this hand, total) by hand seat
     ratings: tuple[Text, ...]  # "carol: 1500 → 1512 (+12) (provisional)"
     lines: tuple[Text, ...]  # the result and each seat's points, in words
     view: ResultView
@@ -353,7 +353,6 @@ def public_snapshot(
             status_text=_lobby_status(table, count, closed),
             can_add_computer=not table.options.rated and not table.full,
         )
-    names = table.names_by_hand_seat()
     points = table.points_by_hand_seat()
     playing = table.phase is Phase.PLAYING
     timed = not table.time_control.untimed and table.time_control.reserve
@@ -374,7 +373,7 @@ def public_snapshot(
     table_view = table_view_from_state(
         hand, said, points, table_name=table_title(table.id, table.name), status=status_now
     )
-    result = _result(table, names) if hand.outcome() is not None else None
+    result = _result(table, said) if hand.outcome() is not None else None
     if closed is not None:
         status: Text = text("bot.status.closed", reason=closed_reason_text(closed))
     elif table.phase is Phase.BETWEEN_HANDS:
@@ -587,7 +586,7 @@ def payment_text(deltas: Iterable[int], names: Sequence[Text | str]) -> Text:
     return text("bot.list", items=items) if items else text("bot.payment.none")
 
 
-def _result(table: LiveTable, names: Sequence[str]) -> ResultSummary:
+def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
     hand, session = table.hand, table.session
     assert hand is not None and session is not None
     outcome = hand.outcome()
