@@ -20,6 +20,7 @@ Decisions where RULES.md leaves room (each is what HK tables play):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.decompose import decompositions, is_nine_gates, is_thirteen_orphans
@@ -134,7 +135,7 @@ class _TileReading:
     """What the tiles of a win decide, apart from how it came and the bonus tiles: its readings,
     thirteen orphans, the limits of the tiles and each reading's hand patterns."""
 
-    shapes: list[Shape]
+    shapes: tuple[Shape, ...]  # remembered and shared: never changed
     orphans: bool
     limits: tuple[Pattern, ...]
     hands: tuple[tuple[Pattern, ...], ...]
@@ -148,7 +149,7 @@ def _tile_reading(preset: Preset, ctx: WinContext) -> _TileReading:
     found = _TILE_READINGS.get(key)
     if found is None:
         counts = counts_of(ctx.concealed)
-        shapes = winning_shapes(preset, ctx)
+        shapes = tuple(winning_shapes(preset, ctx))
         orphans = rules.thirteen_orphans and not ctx.melds and is_thirteen_orphans(counts)
         limits = _tile_limits(ctx, shapes, orphans) if shapes or orphans else ()
         hands = tuple(hand_patterns(ctx, shape) for shape in shapes)
@@ -226,23 +227,28 @@ def limit_patterns(ctx: WinContext, shapes: list[Shape], orphans: bool) -> tuple
     return _tile_limits(ctx, shapes, orphans) + _flag_limits(ctx)
 
 
-def _tile_limits(ctx: WinContext, shapes: list[Shape], orphans: bool) -> tuple[Pattern, ...]:
-    """The limit patterns of the tiles (the first of LIMIT_PATTERNS, in its order)."""
+def _tile_limits(ctx: WinContext, shapes: Sequence[Shape], orphans: bool) -> tuple[Pattern, ...]:
+    """The limit patterns the tiles decide, in LIMIT_PATTERNS order."""
     found = {
         "thirteen_orphans": orphans,
         "nine_gates": not ctx.melds and is_nine_gates(counts_of(ctx.concealed)),
         "big_four_winds": any(count_in(s.pungs, WINDS) == 4 for s in shapes),
         "four_kongs": any(s.kongs == 4 for s in shapes),
     }
-    return tuple(Pattern(pid, LIMIT_FAAN) for pid in LIMIT_PATTERNS[:4] if found[pid])
+    return _in_limit_order(found)
 
 
 def _flag_limits(ctx: WinContext) -> tuple[Pattern, ...]:
-    """The limit patterns of the win's circumstances (the last of LIMIT_PATTERNS)."""
+    """The limit patterns the win's circumstances decide, in LIMIT_PATTERNS order."""
     if not ctx.flags:
         return ()
-    found = {"heavenly_hand": "heavenly" in ctx.flags, "earthly_hand": "earthly" in ctx.flags}
-    return tuple(Pattern(pid, LIMIT_FAAN) for pid in LIMIT_PATTERNS[4:] if found[pid])
+    return _in_limit_order(
+        {"heavenly_hand": "heavenly" in ctx.flags, "earthly_hand": "earthly" in ctx.flags}
+    )
+
+
+def _in_limit_order(found: dict[str, bool]) -> tuple[Pattern, ...]:
+    return tuple(Pattern(pid, LIMIT_FAAN) for pid in LIMIT_PATTERNS if found.get(pid))
 
 
 def hand_patterns(ctx: WinContext, shape: Shape) -> tuple[Pattern, ...]:
