@@ -191,10 +191,11 @@ async def think_phase(
     latencies of actions started after the warm-up, those started in it, the measured seconds,
     and how many actions a clock had already played.
 
-    The persons all start at once, so the first moments are a start-up transient the bot never
-    meets: every table's first think timer made in one go (the event loop blocked for tens of
-    ms), then the actions that piled up behind it, on the cold caches of freshly dealt hands.
-    Their latencies are kept apart (and printed), not mixed into the steady state's."""
+    The persons all start at once, so the first moments are the bench's own start-up: every
+    table's first think timer made in one go (the event loop blocked for tens of ms), then the
+    actions that piled up behind it, on the cold caches of freshly dealt hands (a restarted bot
+    meets those too, but not 5,000 people acting in the same instant). Their latencies are kept
+    apart and printed, not mixed into the steady state's."""
     latencies: list[float] = []
     warm: list[float] = []
     stale = 0
