@@ -409,7 +409,7 @@ def main() -> None:
         type=float,
         default=3.0,
         help="seconds of the think phase played before latencies count (its p99 is printed"
-        " apart): every person starting at once is a transient the bot never meets",
+        " apart): every person starting at once is the bench's own transient",
     )
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--level", default=DEFAULT_LEVEL, choices=LEVELS)
