@@ -115,18 +115,33 @@ _SEATS_AFTER = {
 
 # Actions are immutable values, so the ones offered on every turn and every claim window are
 # built once and shared instead of being rebuilt for each legal-action list.
-_DISCARD_ACTIONS = tuple(
-    tuple(Action(seat, ActionKind.DISCARD, (tile,)) for tile in range(NUM_KINDS)) for seat in _SEATS
-)
-# per suited tile, the runs of its suit through it and the two other tiles each run needs
-_CHOW_RUNS = tuple(
-    tuple(
-        ((start, start + 1, start + 2), tuple(t for t in range(start, start + 3) if t != tile))
-        for start in (tile - 2, tile - 1, tile)
-        if start // 9 == tile // 9 and start % 9 <= 6
-    )
-    for tile in range(27)
-)
+
+
+def _per_seat_and_kind(kind: ActionKind) -> tuple[tuple[Action, ...], ...]:
+    """`kind` of every tile kind for every seat: table[seat][tile]."""
+    return tuple(tuple(Action(seat, kind, (tile,)) for tile in range(NUM_KINDS)) for seat in _SEATS)
+
+
+_DISCARD_ACTIONS = _per_seat_and_kind(ActionKind.DISCARD)
+_PUNG_ACTIONS = _per_seat_and_kind(ActionKind.PUNG)
+_KONG_ACTIONS = _per_seat_and_kind(ActionKind.KONG)
+_CONCEALED_KONG_ACTIONS = _per_seat_and_kind(ActionKind.CONCEALED_KONG)
+_ADDED_KONG_ACTIONS = _per_seat_and_kind(ActionKind.ADDED_KONG)
+
+
+def _chow_options(seat: int, tile: Tile) -> tuple[tuple[Tile, Tile, Action], ...]:
+    """Each run of the suited tile's suit through it: the two other tiles it needs, and the
+    seat's chow of it."""
+    found = []
+    for start in (tile - 2, tile - 1, tile):
+        if start // 9 == tile // 9 and start % 9 <= 6:
+            run = (start, start + 1, start + 2)
+            first, second = (t for t in run if t != tile)
+            found.append((first, second, Action(seat, ActionKind.CHOW, run)))
+    return tuple(found)
+
+
+_CHOW_OPTIONS = tuple(tuple(_chow_options(seat, tile) for tile in range(27)) for seat in _SEATS)
 _WIN_ACTIONS = tuple(Action(seat, ActionKind.WIN) for seat in _SEATS)
 _PASS_ACTIONS = tuple(Action(seat, ActionKind.PASS) for seat in _SEATS)
 
@@ -137,6 +152,18 @@ _DISCARD_EVENTS = tuple(
 _DRAW_EVENTS = tuple(
     tuple(Event("draw", seat, tile, private=True) for tile in range(NUM_KINDS)) for seat in _SEATS
 )
+
+# A claim window's event per (discarder, tile, asked seats): a value met again and again.
+_WINDOW_EVENTS: dict[tuple[int, Tile, tuple[int, ...]], Event] = {}
+
+
+def _window_event(seat: int, tile: Tile, asked: tuple[int, ...]) -> Event:
+    found = _WINDOW_EVENTS.get((seat, tile, asked))
+    if found is None:
+        found = Event("claim_window", seat, tile, ",".join(map(str, asked)))
+        _WINDOW_EVENTS[seat, tile, asked] = found
+    return found
+
 
 _P = TypeVar("_P", bound=Part)
 
@@ -157,6 +184,7 @@ def _answerers(parts: Sequence[Part]) -> dict[str, tuple[int, ...]]:
 
 
 _NO_WILDS: frozenset[Tile] = frozenset()
+_is_win = shapes.is_win  # asked on every discard for every other seat
 
 
 class HandState:
@@ -197,6 +225,7 @@ class HandState:
         # preset values read on every discard's claim checks, bound once for the hand
         self._discard_wins = preset.discard_wins
         self._shapes = preset.shape_rules
+        self._chow = preset.chow
         self.hands: list[list[Tile]] = [[] for _ in self.seats]
         # counts_of(hands[seat]) kept up to date by _add/_remove: every discard asks three seats
         # whether they can win on it, and recounting the hand each time was the cost
@@ -260,6 +289,7 @@ class HandState:
         self._kong_rules = answering("may_kong")
         self._win_rules = answering("may_win")
         self._shape_rules = answering("win_shape")
+        self._standard_shapes = not self._shape_rules
         self._claim_rules = answering("may_claim")
         self._call_rules = answering("allows_call")
         self._kong_discards = answering("discard_is_kong")
@@ -568,16 +598,16 @@ class HandState:
         discardable: Iterable[Tile]
         discardable = restricted if restricted else compress(range(NUM_KINDS), counts)
         actions.extend(map(_DISCARD_ACTIONS[seat].__getitem__, discardable))
-        if self.drawn is not None and self.wall_left > 0:
+        if self.drawn is not None and self.back - self.front > self._dead_wall:  # wall_left > 0
             if 4 in counts:  # rare: skip the scan of every kind
                 actions += [
-                    Action(seat, _CONCEALED_KONG, (t,))
+                    _CONCEALED_KONG_ACTIONS[seat][t]
                     for t in range(NUM_KINDS)
                     if counts[t] == 4 and all(p.may_kong(seat, t) for p in self._kong_rules)
                 ]
             if self.melds[seat]:
                 actions += [
-                    Action(seat, ActionKind.ADDED_KONG, (meld.first,))
+                    _ADDED_KONG_ACTIONS[seat][meld.first]
                     for meld in self.melds[seat]
                     if meld.kind is MeldKind.PUNG and counts[meld.first]
                 ]
@@ -606,20 +636,20 @@ class HandState:
         for part in self._claim_rules:  # a locked hand, the void suit, wild tiles
             if not part.may_claim(seat, tile):
                 return options
-        held = self._counts[seat][tile]
-        if held >= 2:
-            options.append(Action(seat, ActionKind.PUNG, (tile,)))
-        if held == 3:
-            options.append(Action(seat, ActionKind.KONG, (tile,)))
-        if tile < 27 and self.preset.chow and seat == next_seat:
-            options += [Action(seat, ActionKind.CHOW, run) for run in self._chows(seat, tile)]
-        for part in self._call_rules:  # pass rules, wilds in a run
-            options = [o for o in options if o.kind is _WIN or part.allows_call(seat, o)]
-        return options
-
-    def _chows(self, seat: int, tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
         counts = self._counts[seat]
-        return [run for run, (a, b) in _CHOW_RUNS[tile] if counts[a] and counts[b]]
+        held = counts[tile]
+        if held >= 2:
+            options.append(_PUNG_ACTIONS[seat][tile])
+            if held == 3:
+                options.append(_KONG_ACTIONS[seat][tile])
+        if tile < 27 and self._chow and seat == next_seat:
+            for first, second, chow in _CHOW_OPTIONS[seat][tile]:
+                if counts[first] and counts[second]:
+                    options.append(chow)
+        if options:
+            for part in self._call_rules:  # pass rules, wilds in a run
+                options = [o for o in options if o.kind is _WIN or part.allows_call(seat, o)]
+        return options
 
     def _opening_done(self, seat: int) -> bool:
         return self.pending.get(seat) is not None
@@ -661,16 +691,25 @@ class HandState:
 
     def _complete(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
         """Whether these counts (the seat's concealed tiles with the winning tile) may win."""
+        concealed_rob = self.phase is _ROB and self.rob_kind is _CONCEALED_KONG
+        # Where only the standard shapes decide, ask them first: most checks (three a discard)
+        # fail there, and every hook below is a question without side effects, so the order
+        # changes no answer.
+        standard = self._standard_shapes and not concealed_rob
+        if standard and not _is_win(counts, self._shapes):
+            return False
         for part in self._win_rules:  # the void suit, pass rules, an open hand, fixed kongs
             if not part.may_win(seat, counts, tile, by):
                 return False
-        if self.phase is _ROB and self.rob_kind is _CONCEALED_KONG:
+        if standard:
+            return True
+        if concealed_rob:
             return self._robbing.may_rob_concealed(counts)
         for part in self._shape_rules:  # wilds standing in, a special hand
             decided = part.win_shape(seat, counts, by)
             if decided is not None:
                 return decided
-        return shapes.is_win(counts, self._shapes)
+        return _is_win(counts, self._shapes)
 
     def is_win_counts(self, counts: list[int], jokers: int = 0) -> bool:
         """Whether these counts (and jokers) form a winning shape of the preset."""
@@ -760,17 +799,20 @@ class HandState:
         self.claim_tile = tile
         self.claim_from = seat
         self.rob_kind = rob
-        self.pending = {}
-        self._window_options = {}
+        pending: dict[int, Action | None] = {}
+        self.pending = pending
+        window: dict[int, list[Action]] = {}
+        self._window_options = window
         after = self._seats_after(seat)
+        always_ask = self.always_ask
         for other in after:
             options = self._claim_options(other, after[0])
-            if options or other in self.always_ask:
-                self.pending[other] = None
-                self._window_options[other] = options
+            if options or other in always_ask:
+                pending[other] = None
+                window[other] = options
         self._legal_cache.clear()
-        if self.pending:
-            self._events.append(Event("claim_window", seat, tile, ",".join(map(str, self.pending))))
+        if pending:
+            self._events.append(_window_event(seat, tile, tuple(pending)))
         elif phase is _CLAIMS:  # the common case, a discard nobody can claim: the next draws
             self._next_draw(after[0] if after else seat)
         else:
@@ -878,7 +920,7 @@ class HandState:
         self._draw(seat, replacement=True)
 
     def _next_draw(self, seat: int) -> None:
-        if self.wall_left == 0:
+        if self.back - self.front == self._dead_wall:  # wall_left, without the property's call
             self._end(Termination.WALL_DRAW)
             return
         self._draw(seat, replacement=False)
@@ -893,7 +935,8 @@ class HandState:
         self.after_bonus = False
         for part in self._draw_rules:
             part.on_draw(seat)
-        self._replace_bonus(seat)
+        if tile >= NUM_KINDS:  # the hand held no bonus tile before: only the drawn one can be
+            self._replace_bonus(seat)
         drawn = self.drawn
         if drawn is None:
             self._events.append(Event("draw", seat, None, private=True))
@@ -995,9 +1038,13 @@ class HandState:
                 return other
         return seat
 
-    def _seats_after(self, seat: int) -> list[int]:
+    def _seats_after(self, seat: int) -> tuple[int, ...]:
+        """The other seats still in the hand, in turn order from `seat`."""
+        after = _SEATS_AFTER[self.seat_count][seat]
         left = self._left
-        return [other for other in _SEATS_AFTER[self.seat_count][seat] if not left[other]]
+        if True in left:  # only where winners leave the hand
+            return tuple(other for other in after if not left[other])
+        return after
 
     # ----------------------------------------------------------------- policy and checks
 
