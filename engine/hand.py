@@ -153,15 +153,50 @@ _DRAW_EVENTS = tuple(
     tuple(Event("draw", seat, tile, private=True) for tile in range(NUM_KINDS)) for seat in _SEATS
 )
 
-# A claim window's event per (discarder, tile, asked seats): a value met again and again.
+# Public events met again and again (a bonus tile, a payment's deltas, a call, the end), shared:
+# events are immutable values, and building one costs more than finding it.
+_EVENTS: dict[tuple[str, int | None, Tile | None, str], Event] = {}
+_EVENTS_LIMIT = 20_000  # payments' details vary: forget them all now and then
+
+
+def _event(kind: str, seat: int | None = None, tile: Tile | None = None, detail: str = "") -> Event:
+    key = (kind, seat, tile, detail)
+    found = _EVENTS.get(key)
+    if found is None:
+        if len(_EVENTS) >= _EVENTS_LIMIT:
+            _EVENTS.clear()
+        found = _EVENTS[key] = Event(kind, seat, tile, detail)
+    return found
+
+
+# A claim window's event per (discarder, tile, asked seats), found without writing its detail.
 _WINDOW_EVENTS: dict[tuple[int, Tile, tuple[int, ...]], Event] = {}
 
 
 def _window_event(seat: int, tile: Tile, asked: tuple[int, ...]) -> Event:
     found = _WINDOW_EVENTS.get((seat, tile, asked))
     if found is None:
-        found = Event("claim_window", seat, tile, ",".join(map(str, asked)))
-        _WINDOW_EVENTS[seat, tile, asked] = found
+        detail = ",".join(map(str, asked))
+        found = _WINDOW_EVENTS[seat, tile, asked] = _event("claim_window", seat, tile, detail)
+    return found
+
+
+# A call's meld and its event per (caller, call, tile, discarder): a meld checks its tiles when
+# built, and its event spells them out.
+_CALLS: dict[tuple[int, Action, Tile, int], tuple[Meld, Event]] = {}
+
+
+def _call_meld(claim: Action, tile: Tile, source: int) -> tuple[Meld, Event]:
+    found = _CALLS.get((claim.seat, claim, tile, source))
+    if found is None:
+        if claim.kind is ActionKind.CHOW:
+            meld = Meld(MeldKind.CHOW, claim.tiles, tile, source)
+        else:
+            kong = claim.kind is ActionKind.KONG
+            kind = MeldKind.KONG if kong else MeldKind.PUNG
+            meld = Meld(kind, (tile,) * (4 if kong else 3), tile, source)
+        found = meld, _event("call", claim.seat, tile, str(meld))
+        _CALLS[claim.seat, claim, tile, source] = found
     return found
 
 
@@ -417,7 +452,7 @@ class HandState:
             for tile in [t for t in hand if is_bonus(t)]:
                 self._remove(seat, tile)
                 self.bonus[seat].append(tile)
-                self._events.append(Event("bonus", seat, tile))
+                self._events.append(_event("bonus", seat, tile))
                 if self.wall_left == 0:
                     if self.drawn is not None and is_bonus(self.drawn):
                         self.drawn = None
@@ -774,7 +809,7 @@ class HandState:
         self._remove(seat, tile)
         for part in self._kong_discards:  # fixed kong tiles: set down, replaced, play on
             if part.discard_is_kong(seat, tile):
-                self._events.append(Event("fixed_kong", seat, tile))
+                self._events.append(_event("fixed_kong", seat, tile))
                 self.kongs_made += 1
                 self._draw(seat, replacement=True)
                 return
@@ -789,7 +824,7 @@ class HandState:
         self._open_window(_CLAIMS, tile, seat, None)
 
     def _declare_kong(self, seat: int, kind: ActionKind, tile: Tile) -> None:
-        self._events.append(Event("kong_declared", seat, tile, kind.value))
+        self._events.append(_event("kong_declared", seat, tile, kind.value))
         self._open_window(Phase.ROB, tile, seat, kind)
 
     def _open_window(self, phase: Phase, tile: Tile, seat: int, rob: ActionKind | None) -> None:
@@ -874,18 +909,13 @@ class HandState:
         assert tile is not None
         self.claimed[source].add(len(self.ponds[source]) - 1)
         self.calls_made += 1
-        if claim.kind is ActionKind.CHOW:
-            taken = [t for t in claim.tiles if t != tile]
-            meld = Meld(MeldKind.CHOW, claim.tiles, tile, source)
-        else:
-            size = 3 if claim.kind is ActionKind.KONG else 2
-            taken = [tile] * size
-            kind = MeldKind.KONG if claim.kind is ActionKind.KONG else MeldKind.PUNG
-            meld = Meld(kind, (tile,) * (size + 1), tile, source)
+        meld, event = _call_meld(claim, tile, source)
+        taken = list(meld.tiles)
+        taken.remove(tile)  # the claimed tile comes from the pond, the others from the hand
         for t in taken:
             self._remove(seat, t)
         self.melds[seat].append(meld)
-        self._events.append(Event("call", seat, tile, str(meld)))
+        self._events.append(event)
         self.turn = seat
         self.phase = Phase.TURN
         self.drawn = None
@@ -913,7 +943,7 @@ class HandState:
             meld = Meld(MeldKind.CONCEALED_KONG, (tile,) * COPIES)
             self.melds[seat].append(meld)
         self.kongs_made += 1
-        self._events.append(Event("kong", seat, tile, str(meld)))
+        self._events.append(_event("kong", seat, tile, str(meld)))
         self._pay(scoring.kong_payments(self.preset, meld.kind, seat, None, self._in_play()))
         self.turn = seat
         self.phase = Phase.TURN
@@ -988,7 +1018,7 @@ class HandState:
                     self.discards_made,
                 )
             )
-            self._events.append(Event("win", seat, tile, by.value))
+            self._events.append(_event("win", seat, tile, by.value))
         self._after_win.after_wins([seat for seat, _ in winners], tile, source)
 
     def _in_play(self) -> tuple[int, ...]:
@@ -1004,7 +1034,7 @@ class HandState:
         for seat, delta in enumerate(deltas):
             self.points[seat] += delta
         if any(deltas):
-            self._events.append(Event("payment", detail=" ".join(map(str, deltas))))
+            self._events.append(_event("payment", detail=" ".join(map(str, deltas))))
 
     def end_by_deal_limit(self) -> list[Event]:
         """End the hand with no further winner: the table clock's deal limit ran out."""
@@ -1026,7 +1056,7 @@ class HandState:
         self._window_options = {}
         self._termination = termination
         self._legal_cache.clear()
-        self._events.append(Event("hand_over", detail=termination.value))
+        self._events.append(_event("hand_over", detail=termination.value))
 
     # ----------------------------------------------------------------- seats
 
