@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from engine.hand import HandState
 
 _SUIT_SLICES = {suit: slice(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
+_SUIT_KINDS = {suit: range(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
 
 
 class Part:
@@ -255,6 +256,18 @@ class Openings(Rule):
     stages: tuple[Opening, ...]
 
 
+# The three-tile picks offered at the openings, built once per seat, kind and pick: every seat is
+# offered dozens of them at each deal, and actions are immutable values.
+_PICK_ACTIONS: dict[tuple[int, ActionKind, tuple[Tile, ...]], Action] = {}
+
+
+def _pick_action(seat: int, kind: ActionKind, pick: tuple[Tile, ...]) -> Action:
+    found = _PICK_ACTIONS.get((seat, kind, pick))
+    if found is None:
+        found = _PICK_ACTIONS[seat, kind, pick] = Action(seat, kind, pick)
+    return found
+
+
 class OpeningsPart(Part):
     def __init__(self, rule: Openings, state: HandState) -> None:
         super().__init__(rule, state)
@@ -282,7 +295,7 @@ class OpeningsPart(Part):
         for suit in range(3):
             suited = sorted(t for t in hand if t // 9 == suit)
             picks.update(combinations(suited, 3))
-        return [Action(seat, kind, pick) for pick in sorted(picks)]
+        return [_pick_action(seat, kind, pick) for pick in sorted(picks)]
 
     def default(self, seat: int, legal: Sequence[Action]) -> Action:
         """The timeout choice: void the suit held least, else the first offered pick."""
@@ -351,8 +364,8 @@ class VoidPart(Part):
         void = self.void[seat]
         if void is None:
             return None
-        held = [t for t in self.state.hands[seat] if suit_of(t) == void]
-        return sorted(set(held)) or None
+        counts = self.state._counts[seat]  # the kinds held, in order: sorted and each once
+        return [t for t in _SUIT_KINDS[void] if counts[t]] or None
 
     def may_kong(self, seat: int, tile: Tile) -> bool:
         return suit_of(tile) != self.void[seat]
