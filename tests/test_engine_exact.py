@@ -1,0 +1,161 @@
+"""The engine's shortcuts answer exactly what the long way does (wave 5: speed, exact).
+
+Each test pins one shortcut of engine.hand against the plain computation it replaces: the
+written-out shuffle, the kept tile counts the deal and draws fill, the shared events and melds,
+the win checks that ask the shapes before the rule hooks.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import hand as hand_module
+from engine import shapes
+from engine.actions import Action, ActionKind
+from engine.ai import choose_action
+from engine.events import Event
+from engine.hand import HandState, Phase, shuffled
+from engine.presets import PRESETS, find_preset
+from engine.scoring.base import WinBy
+from engine.tiles import NUM_KINDS, Meld, MeldKind, counts_of, parse_tiles
+
+ALL_PRESETS = sorted(PRESETS)
+
+
+def t(name: str) -> int:
+    (tile,) = parse_tiles(name)
+    return tile
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 112, 136, 144])
+def test_the_written_out_shuffle_draws_what_the_library_shuffle_draws(size: int) -> None:
+    tiles = list(range(size))
+    for seed in range(200):
+        expected = list(tiles)
+        random.Random(seed).shuffle(expected)
+        assert shuffled(tiles, seed) == expected
+
+
+def test_a_deal_is_the_seeded_shuffle_of_the_wall() -> None:
+    preset = find_preset("hkos-3-v1")
+    state = HandState(preset, seed=11)
+    expected = list(preset.wall)
+    random.Random(11).shuffle(expected)
+    assert state.wall == expected
+
+
+def _played(preset_id: str, seed: int) -> list[HandState]:
+    """A hand of easy computers, and a snapshot check after every action."""
+    state = HandState(find_preset(preset_id), seed)
+    checks = 0
+    while not state.is_over:
+        for seat in state.seats:
+            assert state._counts[seat] == counts_of(state.hands[seat])
+            if state.phase in (Phase.TURN, Phase.CLAIMS, Phase.ROB):
+                # a draw asks for bonus replacements only when the drawn tile is one
+                assert all(tile < NUM_KINDS for tile in state.hands[seat])
+        checks += 1
+        state.apply(choose_action(state, state.seats_to_act()[0]))
+    assert checks > 10
+    return [state]
+
+
+@pytest.mark.parametrize("preset_id", ALL_PRESETS)
+def test_the_kept_counts_follow_the_hands_and_no_bonus_tile_stays_in_a_hand(preset_id: str) -> None:
+    for seed in (1, 2):
+        _played(preset_id, seed)
+
+
+def test_a_bonus_tile_drawn_mid_hand_is_replaced_from_the_back() -> None:
+    # seat 0 discards 9s; seat 1 draws a flower, then the replacement 5p from the back
+    state = HandState.arranged(
+        "hkos-3-v1",
+        ["123m456m789m1p2p3p1s9s", "147m258p369s1234z", "147m258p369s5677z", "147m258p369s1567z"],
+        draws="1f",
+        replacements="5p",
+    )
+    events = state.apply(Action(0, ActionKind.DISCARD, (t("9s"),)))
+    assert Event("bonus", 1, t("1f")) in events
+    assert state.turn == 1 and state.drawn == t("5p") and state.after_bonus
+    assert state.bonus[1] == [t("1f")] and t("1f") not in state.hands[1]
+    assert state._counts[1] == counts_of(state.hands[1])
+
+
+def test_shared_events_equal_fresh_ones_and_their_memo_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert hand_module._event("win", 2, 5, "discard") == Event("win", 2, 5, "discard")
+    assert hand_module._event("win", 2, 5, "discard") is hand_module._event("win", 2, 5, "discard")
+    monkeypatch.setattr(hand_module, "_EVENTS", {})
+    monkeypatch.setattr(hand_module, "_EVENTS_LIMIT", 3)
+    for amount in range(10):
+        event = hand_module._event("payment", detail=f"{amount} -{amount} 0 0")
+        assert event == Event("payment", detail=f"{amount} -{amount} 0 0")
+        assert len(hand_module._EVENTS) <= 3
+
+
+@pytest.mark.parametrize(
+    ("claim", "meld"),
+    [
+        (Action(1, ActionKind.PUNG, (t("5m"),)), Meld(MeldKind.PUNG, (t("5m"),) * 3, t("5m"), 0)),
+        (Action(2, ActionKind.PUNG, (t("5m"),)), Meld(MeldKind.PUNG, (t("5m"),) * 3, t("5m"), 0)),
+        (Action(1, ActionKind.KONG, (t("5m"),)), Meld(MeldKind.KONG, (t("5m"),) * 4, t("5m"), 0)),
+        (
+            Action(1, ActionKind.CHOW, tuple(parse_tiles("456m"))),
+            Meld(MeldKind.CHOW, tuple(parse_tiles("456m")), t("5m"), 0),
+        ),
+    ],
+)
+def test_a_shared_call_meld_is_the_callers_own(claim: Action, meld: Meld) -> None:
+    for _ in range(2):  # built, then found
+        found, event = hand_module._call_meld(claim, t("5m"), 0)
+        assert found == meld
+        assert event == Event("call", claim.seat, t("5m"), str(meld))
+    other, _ = hand_module._call_meld(claim, t("5m"), 3)
+    assert other.from_seat == 3
+
+
+# ---------------------------------------------------------------------- win checks: hooks still ask
+
+
+def _hooks_first(state: HandState, seat: int, counts: list[int], tile: int, by: WinBy) -> bool:
+    """HandState._complete as it was: every rule hook, then the shapes."""
+    for part in state._win_rules:
+        if not part.may_win(seat, counts, tile, by):
+            return False
+    if state.phase is Phase.ROB and state.rob_kind is ActionKind.CONCEALED_KONG:
+        return state._robbing.may_rob_concealed(counts)
+    for part in state._shape_rules:
+        decided = part.win_shape(seat, counts, by)
+        if decided is not None:
+            return decided
+    return shapes.is_win(counts, state.preset.shape_rules)
+
+
+@pytest.mark.parametrize("preset_id", ALL_PRESETS)
+def test_asking_the_shapes_first_changes_no_win_check(preset_id: str) -> None:
+    """At every decision of played hands, for every seat and every tile it could be given (pass
+    rules, void suits, fixed kongs, open hands, wilds, robbing all in play somewhere), the win
+    check answers as the hooks-first order did."""
+    asked = wins = 0
+    for seed in (3, 4):
+        state = HandState(find_preset(preset_id), seed)
+        while not state.is_over:
+            for seat in state.seats:
+                counts = state.tile_counts(seat)
+                if sum(counts) % 3 == 2:  # a turn's hand: the self-draw check
+                    by, tiles = WinBy.SELF_DRAW, [state.drawn or 0]
+                else:
+                    by, tiles = WinBy.DISCARD, [k for k in range(NUM_KINDS) if counts[k] < 4]
+                for tile in tiles:
+                    given = list(counts)
+                    if by is not WinBy.SELF_DRAW:
+                        given[tile] += 1
+                    expected = _hooks_first(state, seat, list(given), tile, by)
+                    assert state._complete(seat, given, tile, by) is expected
+                    asked += 1
+                    wins += expected
+            state.apply(choose_action(state, state.seats_to_act()[0]))
+    assert asked > 1000 and wins > 0
