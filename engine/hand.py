@@ -703,14 +703,24 @@ class HandState:
         assert tile is not None and self.claim_from is not None
         robbing = self.phase is _ROB
         options: list[Action] = []
-        if self._win_score(seat, tile, _ROBBING_KONG if robbing else _ON_DISCARD):
-            options.append(_WIN_ACTIONS[seat])
+        counts = self._counts[seat]
+        if robbing or not self._standard_shapes:
+            if self._win_score(seat, tile, _ROBBING_KONG if robbing else _ON_DISCARD):
+                options.append(_WIN_ACTIONS[seat])
+        elif self._discard_wins:
+            # _win_score's first question written out, as most hands do not complete with it
+            counts[tile] += 1
+            try:
+                shaped = _is_win(counts, self._shapes)
+            finally:
+                counts[tile] -= 1
+            if shaped and self._win_score(seat, tile, _ON_DISCARD):
+                options.append(_WIN_ACTIONS[seat])
         if robbing or self.back - self.front == self._dead_wall:  # no calls on the last tile
             return options
         for part in self._claim_rules:  # a locked hand, the void suit, wild tiles
             if not part.may_claim(seat, tile):
                 return options
-        counts = self._counts[seat]
         held = counts[tile]
         if held >= 2:
             options.append(_PUNG_ACTIONS[seat][tile])

@@ -18,6 +18,7 @@ from engine.ai import choose_action
 from engine.events import Event
 from engine.hand import HandState, Phase, shuffled
 from engine.presets import PRESETS, find_preset
+from engine.scoring import hubei as hubei_scoring
 from engine.scoring.base import WinBy
 from engine.tiles import NUM_KINDS, Meld, MeldKind, counts_of, parse_tiles
 
@@ -159,3 +160,39 @@ def test_asking_the_shapes_first_changes_no_win_check(preset_id: str) -> None:
                     wins += expected
             state.apply(choose_action(state, state.seats_to_act()[0]))
     assert asked > 1000 and wins > 0
+
+
+# ---------------------------------------------------------------------- scoring shortcuts
+
+
+def _pung_jokers_by_search(counts: list[int]) -> int | None:
+    """hubei's _pung_jokers as it was: every pair tried, every kind made a pung."""
+    best = None
+    for pair in range(-1, NUM_KINDS):  # -1: a pair of two jokers
+        if pair >= 0 and not counts[pair]:
+            continue
+        need = 2 if pair < 0 else 2 - min(counts[pair], 2)
+        if pair >= 0 and counts[pair] > 2:
+            continue
+        for tile in range(NUM_KINDS):
+            if tile == pair or not counts[tile]:
+                continue
+            if counts[tile] > 3:
+                need = -1
+                break
+            need += 3 - counts[tile]
+        if need >= 0 and (best is None or need < best):
+            best = need
+    return best
+
+
+def test_hubei_pung_jokers_counted_match_the_search() -> None:
+    rng = random.Random(5)
+    cases = [[0] * NUM_KINDS, [3] * 4 + [0] * (NUM_KINDS - 4)]
+    for _ in range(3000):
+        counts = [0] * NUM_KINDS
+        for kind in rng.sample(range(NUM_KINDS), rng.randint(1, 9)):
+            counts[kind] = rng.choice((1, 1, 2, 2, 3, 3, 4))
+        cases.append(counts)
+    for counts in cases:
+        assert hubei_scoring._pung_jokers(counts) == _pung_jokers_by_search(counts), counts
