@@ -20,6 +20,7 @@ from engine.hand import HandState, Phase, shuffled
 from engine.presets import PRESETS, find_preset
 from engine.scoring import hubei as hubei_scoring
 from engine.scoring.base import WinBy
+from engine.seat_view import SeatView
 from engine.tiles import NUM_KINDS, Meld, MeldKind, counts_of, parse_tiles
 
 ALL_PRESETS = sorted(PRESETS)
@@ -196,3 +197,45 @@ def test_hubei_pung_jokers_counted_match_the_search() -> None:
         cases.append(counts)
     for counts in cases:
         assert hubei_scoring._pung_jokers(counts) == _pung_jokers_by_search(counts), counts
+
+
+# ---------------------------------------------------------------------- seat views
+
+
+def _visible_counted(state: HandState, seat: int) -> tuple[int, ...]:
+    """SeatView.visible as it was counted: unclaimed discards one by one, then the rest."""
+    visible = state.tile_counts(seat)
+    for s in state.seats:
+        for index, tile in enumerate(state.ponds[s]):
+            if index not in state.claimed[s]:
+                visible[tile] += 1
+        for meld in state.melds[s]:
+            for tile in meld.tiles:
+                visible[tile] += 1
+        for tile in state.won_tiles[s]:
+            visible[tile] += 1
+        if state.locked[s] and s != seat:
+            for tile in state.hands[s]:
+                visible[tile] += 1
+    for tile in state.removed[seat]:
+        visible[tile] += 1
+    view = SeatView.of(state, seat)
+    for tiles in view.set_down:
+        for tile in tiles:
+            visible[tile] += 1
+    if state.claim_tile is not None and state.phase is Phase.ROB:
+        visible[state.claim_tile] += 1
+    return tuple(min(4, v) for v in visible[:NUM_KINDS])
+
+
+@pytest.mark.parametrize("preset_id", ["hkos-3-v1", "bloodflow-swap3", "hubei-laizi", "tw-16"])
+def test_a_seat_views_visible_counts_match_the_count_one_by_one(preset_id: str) -> None:
+    claimed = 0
+    for seed in (5, 6):
+        state = HandState(find_preset(preset_id), seed)
+        while not state.is_over:
+            for seat in state.seats:
+                assert SeatView.of(state, seat).visible == _visible_counted(state, seat)
+            claimed += sum(len(taken) for taken in state.claimed)
+            state.apply(choose_action(state, state.seats_to_act()[0]))
+    assert claimed > 0
