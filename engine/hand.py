@@ -656,7 +656,13 @@ class HandState:
     def _turn_actions(self, seat: int) -> list[Action]:
         counts = self._counts[seat]
         actions: list[Action] = []
-        if self.drawn is not None and self._win_score(seat, self.drawn, _SELF_DRAW):
+        drawn = self.drawn
+        if (
+            drawn is not None
+            # the standard shapes asked first, as in _claim_options: most hands are not complete
+            and (not self._standard_shapes or _is_win(counts, self._shapes))
+            and self._win_score(seat, drawn, _SELF_DRAW)
+        ):
             actions.append(_WIN_ACTIONS[seat])
         for part in self._turn_rules:  # a locked hand, the last-draw phase
             replaced = part.turn_actions(seat)
