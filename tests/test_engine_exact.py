@@ -11,10 +11,11 @@ import random
 
 import pytest
 
+from engine import decompose, shapes
 from engine import hand as hand_module
-from engine import shapes
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
+from engine.decompose import Decomposition
 from engine.events import Event
 from engine.hand import HandState, Phase, shuffled
 from engine.presets import PRESETS, find_preset
@@ -239,3 +240,53 @@ def test_a_seat_views_visible_counts_match_the_count_one_by_one(preset_id: str) 
             claimed += sum(len(taken) for taken in state.claimed)
             state.apply(choose_action(state, state.seats_to_act()[0]))
     assert claimed > 0
+
+
+def _readings_by_search(counts: tuple[int, ...]) -> list[Decomposition]:
+    """decompose's readings as they were found: each pair, then one search over every tile."""
+    if sum(counts) % 3 != 2:
+        return []
+    found = []
+    work = list(counts)
+    for pair in range(NUM_KINDS):
+        if work[pair] >= 2:
+            work[pair] -= 2
+            found += [Decomposition(sets, pair) for sets in decompose._set_readings(work, 0)]
+            work[pair] += 2
+    return found
+
+
+def _random_counts(rng: random.Random, sets_and_pair: bool) -> tuple[int, ...]:
+    counts = [0] * NUM_KINDS
+    if sets_and_pair:  # mostly complete hands, with chows and pungs overlapping
+        for _ in range(rng.randint(0, 5)):
+            if rng.random() < 0.5:
+                low = rng.choice((0, 9, 18)) + rng.randrange(7)
+                if max(counts[low : low + 3]) < 4:
+                    for kind in range(low, low + 3):
+                        counts[kind] += 1
+            else:
+                kind = rng.randrange(NUM_KINDS)
+                if counts[kind] <= 1:
+                    counts[kind] += 3
+        kind = rng.randrange(NUM_KINDS)
+        if counts[kind] <= 2:
+            counts[kind] += 2
+        return tuple(counts)
+    size = rng.choice((2, 5, 8, 11, 14, 17))
+    while sum(counts) < size:
+        kind = rng.randrange(NUM_KINDS)
+        if counts[kind] < 4:
+            counts[kind] += 1
+    return tuple(counts)
+
+
+def test_readings_put_together_by_component_are_the_searchs_in_its_order() -> None:
+    rng = random.Random(8)
+    found = 0
+    for index in range(6000):
+        counts = _random_counts(rng, sets_and_pair=index % 2 == 0)
+        expected = _readings_by_search(counts)
+        assert decompose._all_readings(counts) == expected, counts
+        found += bool(expected)
+    assert found > 2000
