@@ -27,7 +27,7 @@ from itertools import compress
 from typing import TypeVar
 
 from engine import rules, scoring, shapes
-from engine.actions import CLAIM_PRIORITY, Action, ActionKind
+from engine.actions import CLAIM_PRIORITY, SEAT_ACTIONS, TILE_ACTIONS, Action, ActionKind
 from engine.events import Event
 from engine.presets import MultiWin, Preset, find_preset
 from engine.rules import AfterWinPart, OpeningsPart, Part, VoidPart, WallPart
@@ -113,20 +113,14 @@ _SEATS_AFTER = {
     for count in range(2, MAX_SEATS + 1)
 }
 
-# Actions are immutable values, so the ones offered on every turn and every claim window are
-# built once and shared instead of being rebuilt for each legal-action list.
-
-
-def _per_seat_and_kind(kind: ActionKind) -> tuple[tuple[Action, ...], ...]:
-    """`kind` of every tile kind for every seat: table[seat][tile]."""
-    return tuple(tuple(Action(seat, kind, (tile,)) for tile in range(NUM_KINDS)) for seat in _SEATS)
-
-
-_DISCARD_ACTIONS = _per_seat_and_kind(ActionKind.DISCARD)
-_PUNG_ACTIONS = _per_seat_and_kind(ActionKind.PUNG)
-_KONG_ACTIONS = _per_seat_and_kind(ActionKind.KONG)
-_CONCEALED_KONG_ACTIONS = _per_seat_and_kind(ActionKind.CONCEALED_KONG)
-_ADDED_KONG_ACTIONS = _per_seat_and_kind(ActionKind.ADDED_KONG)
+# the shared actions (engine.actions) the per-action paths offer, bound as module globals
+_DISCARD_ACTIONS = TILE_ACTIONS[ActionKind.DISCARD]
+_PUNG_ACTIONS = TILE_ACTIONS[ActionKind.PUNG]
+_KONG_ACTIONS = TILE_ACTIONS[ActionKind.KONG]
+_CONCEALED_KONG_ACTIONS = TILE_ACTIONS[ActionKind.CONCEALED_KONG]
+_ADDED_KONG_ACTIONS = TILE_ACTIONS[ActionKind.ADDED_KONG]
+_WIN_ACTIONS = SEAT_ACTIONS[ActionKind.WIN]
+_PASS_ACTIONS = SEAT_ACTIONS[ActionKind.PASS]
 
 
 def _chow_options(seat: int, tile: Tile) -> tuple[tuple[Tile, Tile, Action], ...]:
@@ -142,8 +136,6 @@ def _chow_options(seat: int, tile: Tile) -> tuple[tuple[Tile, Tile, Action], ...
 
 
 _CHOW_OPTIONS = tuple(tuple(_chow_options(seat, tile) for tile in range(27)) for seat in _SEATS)
-_WIN_ACTIONS = tuple(Action(seat, ActionKind.WIN) for seat in _SEATS)
-_PASS_ACTIONS = tuple(Action(seat, ActionKind.PASS) for seat in _SEATS)
 
 # The events of every turn, built once per seat and tile: events are immutable values.
 _DISCARD_EVENTS = tuple(

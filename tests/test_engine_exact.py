@@ -8,10 +8,11 @@ the win checks that ask the shapes before the rule hooks.
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
-from engine import decompose, shapes
+from engine import decompose, rules, shapes
 from engine import hand as hand_module
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
@@ -290,3 +291,14 @@ def test_readings_put_together_by_component_are_the_searchs_in_its_order() -> No
         assert decompose._all_readings(counts) == expected, counts
         found += bool(expected)
     assert found > 2000
+
+
+def test_opening_picks_made_in_order_are_the_sorted_distinct_combinations() -> None:
+    rng = random.Random(3)
+    wall = [kind for kind in range(NUM_KINDS) for _ in range(4)] + list(range(34, 42))
+    for _ in range(4000):
+        hand = rng.sample(wall, rng.choice((0, 2, 3, 5, 10, 13, 14)))
+        expected: set[tuple[int, ...]] = set()
+        for suit in range(3):
+            expected.update(combinations(sorted(t for t in hand if t // 9 == suit), 3))
+        assert rules._three_of_a_suit(hand) == sorted(expected), sorted(hand)
