@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.i18n import text as catalogued  # `text` here is the notation parsed
-from engine.tiles import MAX_SEATS, InvalidNotationError, Tile, format_tiles, parse_tiles
+from engine.tiles import MAX_SEATS, NUM_KINDS, InvalidNotationError, Tile, format_tiles, parse_tiles
 
 
 class ActionKind(StrEnum):
@@ -82,3 +82,23 @@ class Action:
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
+
+
+# Actions are immutable values, so the ones offered on every turn and claim window are built once
+# and shared instead of being rebuilt for each legal-action list: [kind][seat][tile], [kind][seat].
+TILE_ACTIONS: dict[ActionKind, tuple[tuple[Action, ...], ...]] = {
+    kind: tuple(
+        tuple(Action(seat, kind, (tile,)) for tile in range(NUM_KINDS)) for seat in range(MAX_SEATS)
+    )
+    for kind in (
+        ActionKind.DISCARD,
+        ActionKind.PUNG,
+        ActionKind.KONG,
+        ActionKind.CONCEALED_KONG,
+        ActionKind.ADDED_KONG,
+    )
+}
+SEAT_ACTIONS: dict[ActionKind, tuple[Action, ...]] = {
+    kind: tuple(Action(seat, kind) for seat in range(MAX_SEATS))
+    for kind in (ActionKind.WIN, ActionKind.PASS)
+}

@@ -64,8 +64,47 @@ def _all_readings(counts: tuple[int, ...]) -> list[Decomposition]:
         if work[pair] < 2:
             continue
         work[pair] -= 2
-        found.extend(Decomposition(sets, pair) for sets in _set_readings(work, 0))
+        found.extend(Decomposition(sets, pair) for sets in _sets_by_component(work))
         work[pair] += 2
+    return found
+
+
+# The suits and the honours: a set never spans two of them, so each is read on its own.
+_COMPONENTS = ((0, 9), (9, 18), (18, 27), (27, NUM_KINDS))
+
+
+def _sets_by_component(work: list[int]) -> list[tuple[ConcealedSet, ...]]:
+    """`_set_readings(work, 0)`, put together from each component's own readings (remembered):
+    the readings come in the same order, as the search settles one component before the next."""
+    readings: list[tuple[ConcealedSet, ...]] = [()]
+    for start, stop in _COMPONENTS:
+        own = _component_readings(start, tuple(work[start:stop]))
+        if not own:
+            return []
+        if own != _NOTHING:
+            readings = [before + mine for before in readings for mine in own]
+    return readings
+
+
+_NOTHING: tuple[tuple[ConcealedSet, ...], ...] = ((),)
+_COMPONENT_READINGS: dict[tuple[int, tuple[int, ...]], tuple[tuple[ConcealedSet, ...], ...]] = {}
+_COMPONENT_READINGS_LIMIT = 50_000
+
+
+def _component_readings(start: Tile, part: tuple[int, ...]) -> tuple[tuple[ConcealedSet, ...], ...]:
+    """Every way to read one component's counts (its tiles from `start` on) as sets only."""
+    key = (start, part)
+    found = _COMPONENT_READINGS.get(key)
+    if found is None:
+        if sum(part) % 3:
+            found = ()
+        else:
+            work = [0] * NUM_KINDS
+            work[start : start + len(part)] = part
+            found = tuple(_set_readings(work, start))
+        if len(_COMPONENT_READINGS) >= _COMPONENT_READINGS_LIMIT:
+            _COMPONENT_READINGS.clear()
+        _COMPONENT_READINGS[key] = found
     return found
 
 

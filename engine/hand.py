@@ -27,7 +27,7 @@ from itertools import compress
 from typing import TypeVar
 
 from engine import rules, scoring, shapes
-from engine.actions import CLAIM_PRIORITY, Action, ActionKind
+from engine.actions import CLAIM_PRIORITY, SEAT_ACTIONS, TILE_ACTIONS, Action, ActionKind
 from engine.events import Event
 from engine.presets import MultiWin, Preset, find_preset
 from engine.rules import AfterWinPart, OpeningsPart, Part, VoidPart, WallPart
@@ -113,22 +113,29 @@ _SEATS_AFTER = {
     for count in range(2, MAX_SEATS + 1)
 }
 
-# Actions are immutable values, so the ones offered on every turn and every claim window are
-# built once and shared instead of being rebuilt for each legal-action list.
-_DISCARD_ACTIONS = tuple(
-    tuple(Action(seat, ActionKind.DISCARD, (tile,)) for tile in range(NUM_KINDS)) for seat in _SEATS
-)
-# per suited tile, the runs of its suit through it and the two other tiles each run needs
-_CHOW_RUNS = tuple(
-    tuple(
-        ((start, start + 1, start + 2), tuple(t for t in range(start, start + 3) if t != tile))
-        for start in (tile - 2, tile - 1, tile)
-        if start // 9 == tile // 9 and start % 9 <= 6
-    )
-    for tile in range(27)
-)
-_WIN_ACTIONS = tuple(Action(seat, ActionKind.WIN) for seat in _SEATS)
-_PASS_ACTIONS = tuple(Action(seat, ActionKind.PASS) for seat in _SEATS)
+# the shared actions (engine.actions) the per-action paths offer, bound as module globals
+_DISCARD_ACTIONS = TILE_ACTIONS[ActionKind.DISCARD]
+_PUNG_ACTIONS = TILE_ACTIONS[ActionKind.PUNG]
+_KONG_ACTIONS = TILE_ACTIONS[ActionKind.KONG]
+_CONCEALED_KONG_ACTIONS = TILE_ACTIONS[ActionKind.CONCEALED_KONG]
+_ADDED_KONG_ACTIONS = TILE_ACTIONS[ActionKind.ADDED_KONG]
+_WIN_ACTIONS = SEAT_ACTIONS[ActionKind.WIN]
+_PASS_ACTIONS = SEAT_ACTIONS[ActionKind.PASS]
+
+
+def _chow_options(seat: int, tile: Tile) -> tuple[tuple[Tile, Tile, Action], ...]:
+    """Each run of the suited tile's suit through it: the two other tiles it needs, and the
+    seat's chow of it."""
+    found = []
+    for start in (tile - 2, tile - 1, tile):
+        if start // 9 == tile // 9 and start % 9 <= 6:
+            run = (start, start + 1, start + 2)
+            first, second = (t for t in run if t != tile)
+            found.append((first, second, Action(seat, ActionKind.CHOW, run)))
+    return tuple(found)
+
+
+_CHOW_OPTIONS = tuple(tuple(_chow_options(seat, tile) for tile in range(27)) for seat in _SEATS)
 
 # The events of every turn, built once per seat and tile: events are immutable values.
 _DISCARD_EVENTS = tuple(
@@ -138,11 +145,80 @@ _DRAW_EVENTS = tuple(
     tuple(Event("draw", seat, tile, private=True) for tile in range(NUM_KINDS)) for seat in _SEATS
 )
 
+# Public events met again and again (a bonus tile, a payment's deltas, a call, the end), shared:
+# events are immutable values, and building one costs more than finding it.
+_EVENTS: dict[tuple[str, int | None, Tile | None, str], Event] = {}
+_EVENTS_LIMIT = 20_000  # payments' details vary: forget them all now and then
+
+
+def _event(kind: str, seat: int | None = None, tile: Tile | None = None, detail: str = "") -> Event:
+    key = (kind, seat, tile, detail)
+    found = _EVENTS.get(key)
+    if found is None:
+        if len(_EVENTS) >= _EVENTS_LIMIT:
+            _EVENTS.clear()
+        found = _EVENTS[key] = Event(kind, seat, tile, detail)
+    return found
+
+
+# A claim window's event per (discarder, tile, asked seats), found without writing its detail.
+_WINDOW_EVENTS: dict[tuple[int, Tile, tuple[int, ...]], Event] = {}
+
+
+def _window_event(seat: int, tile: Tile, asked: tuple[int, ...]) -> Event:
+    found = _WINDOW_EVENTS.get((seat, tile, asked))
+    if found is None:
+        detail = ",".join(map(str, asked))
+        found = _WINDOW_EVENTS[seat, tile, asked] = _event("claim_window", seat, tile, detail)
+    return found
+
+
+# A call's meld and its event per (caller, call, tile, discarder): a meld checks its tiles when
+# built, and its event spells them out.
+_CALLS: dict[tuple[int, Action, Tile, int], tuple[Meld, Event]] = {}
+
+
+def _call_meld(claim: Action, tile: Tile, source: int) -> tuple[Meld, Event]:
+    found = _CALLS.get((claim.seat, claim, tile, source))
+    if found is None:
+        if claim.kind is ActionKind.CHOW:
+            meld = Meld(MeldKind.CHOW, claim.tiles, tile, source)
+        else:
+            kong = claim.kind is ActionKind.KONG
+            kind = MeldKind.KONG if kong else MeldKind.PUNG
+            meld = Meld(kind, (tile,) * (4 if kong else 3), tile, source)
+        found = meld, _event("call", claim.seat, tile, str(meld))
+        _CALLS[claim.seat, claim, tile, source] = found
+    return found
+
+
+def shuffled(tiles: Sequence[Tile], seed: int) -> list[Tile]:
+    """The tiles in the order `random.Random(seed).shuffle` leaves them, with the same draws.
+
+    Written out because a deal's shuffle was half the cost of starting a hand: the library's
+    shuffle calls a method per tile for the same `getrandbits` draws (Fisher-Yates from the
+    end, each index drawn by rejection with the bit length of its range).
+    """
+    wall = list(tiles)
+    getrandbits = random.Random(seed).getrandbits
+    for i in range(len(wall) - 1, 0, -1):
+        size = i + 1
+        bits = size.bit_length()
+        j = getrandbits(bits)
+        while j >= size:
+            j = getrandbits(bits)
+        wall[i], wall[j] = wall[j], wall[i]
+    return wall
+
+
 _P = TypeVar("_P", bound=Part)
 
 # Per sequence of part types (the same for every hand of a preset): for each hook, the positions
 # of the parts that answer it. Worked out once, not at every deal.
 _ANSWERERS: dict[tuple[type[Part], ...], dict[str, tuple[int, ...]]] = {}
+# Per sequence of part types: for every kind a part is (Part subclasses), the position of the
+# first part of that kind (part_of's answers).
+_KIND_POSITIONS: dict[tuple[type[Part], ...], dict[type[Part], int]] = {}
 
 
 def _answerers(parts: Sequence[Part]) -> dict[str, tuple[int, ...]]:
@@ -156,7 +232,20 @@ def _answerers(parts: Sequence[Part]) -> dict[str, tuple[int, ...]]:
     return found
 
 
+def _kind_positions(parts: Sequence[Part]) -> dict[type[Part], int]:
+    kinds = tuple(type(part) for part in parts)
+    found = _KIND_POSITIONS.get(kinds)
+    if found is None:
+        found = _KIND_POSITIONS[kinds] = {}
+        for i, part in enumerate(parts):
+            for kind in type(part).__mro__:
+                if issubclass(kind, Part):
+                    found.setdefault(kind, i)
+    return found
+
+
 _NO_WILDS: frozenset[Tile] = frozenset()
+_is_win = shapes.is_win  # asked on every discard for every other seat
 
 
 class HandState:
@@ -186,8 +275,7 @@ class HandState:
         self.version = 0
         self.log: list[Action] = []
         if wall is None:
-            wall = list(preset.wall)
-            random.Random(seed).shuffle(wall)
+            wall = shuffled(preset.wall, seed)
         elif sorted(wall) != sorted(preset.wall):
             raise ValueError(f"an arranged wall must hold exactly the tiles of {preset.id}")
         self.wall = list(wall)
@@ -197,6 +285,7 @@ class HandState:
         # preset values read on every discard's claim checks, bound once for the hand
         self._discard_wins = preset.discard_wins
         self._shapes = preset.shape_rules
+        self._chow = preset.chow
         self.hands: list[list[Tile]] = [[] for _ in self.seats]
         # counts_of(hands[seat]) kept up to date by _add/_remove: every discard asks three seats
         # whether they can win on it, and recounting the hand each time was the cost
@@ -236,11 +325,10 @@ class HandState:
         self.parts: list[Part] = [rule.bind(self) for rule in components]
         # part_of's answers for every kind a part is (the first such part): the parts are fixed
         # for the hand, and the computer players ask on every decision
-        self._part_by_kind: dict[type[Part], Part] = {}
-        for part in self.parts:
-            for kind in type(part).__mro__:
-                if issubclass(kind, Part):
-                    self._part_by_kind.setdefault(kind, part)
+        parts = self.parts
+        self._part_by_kind: dict[type[Part], Part] = {
+            kind: parts[i] for kind, i in _kind_positions(parts).items()
+        }
         self._robbing = next(r for r in components if isinstance(r, rules.Robbing))
         self._conditions = next(r for r in components if isinstance(r, rules.WinConditions))
         self._wall_part = self._require(WallPart)
@@ -253,13 +341,14 @@ class HandState:
         answerers = _answerers(self.parts)
 
         def answering(hook: str) -> tuple[Part, ...]:
-            return tuple(self.parts[index] for index in answerers[hook])
+            return tuple([parts[index] for index in answerers[hook]])
 
         self._turn_rules = answering("turn_actions")
         self._discard_rules = answering("discard_choices")
         self._kong_rules = answering("may_kong")
         self._win_rules = answering("may_win")
         self._shape_rules = answering("win_shape")
+        self._standard_shapes = not self._shape_rules
         self._claim_rules = answering("may_claim")
         self._call_rules = answering("allows_call")
         self._kong_discards = answering("discard_is_kong")
@@ -344,9 +433,15 @@ class HandState:
 
     def _deal(self) -> None:
         self._wall_part.take_set_aside()
-        for seat in self.seats:
-            for _ in range(self.preset.hand_size):
-                self._add(seat, self._take(front=True))
+        size = self.preset.hand_size
+        for seat in self.seats:  # each seat's tiles from the front, as _take and _add would
+            dealt = self.wall[self.front : self.front + size]
+            self.front += size
+            self.hands[seat] += dealt
+            counts = self._counts[seat]
+            for tile in dealt:
+                if tile < NUM_KINDS:
+                    counts[tile] += 1
         self._add(0, self._take(front=True))
         self.drawn = self.hands[0][-1]
         for seat in self.seats:
@@ -387,7 +482,7 @@ class HandState:
             for tile in [t for t in hand if is_bonus(t)]:
                 self._remove(seat, tile)
                 self.bonus[seat].append(tile)
-                self._events.append(Event("bonus", seat, tile))
+                self._events.append(_event("bonus", seat, tile))
                 if self.wall_left == 0:
                     if self.drawn is not None and is_bonus(self.drawn):
                         self.drawn = None
@@ -553,7 +648,13 @@ class HandState:
     def _turn_actions(self, seat: int) -> list[Action]:
         counts = self._counts[seat]
         actions: list[Action] = []
-        if self.drawn is not None and self._win_score(seat, self.drawn, _SELF_DRAW):
+        drawn = self.drawn
+        if (
+            drawn is not None
+            # the standard shapes asked first, as in _claim_options: most hands are not complete
+            and (not self._standard_shapes or _is_win(counts, self._shapes))
+            and self._win_score(seat, drawn, _SELF_DRAW)
+        ):
             actions.append(_WIN_ACTIONS[seat])
         for part in self._turn_rules:  # a locked hand, the last-draw phase
             replaced = part.turn_actions(seat)
@@ -564,20 +665,21 @@ class HandState:
             restricted = part.discard_choices(seat)
             if restricted:
                 break
-        # the concealed hand never holds bonus tiles here, so its kinds are the counted ones
-        discardable: Iterable[Tile]
-        discardable = restricted if restricted else compress(range(NUM_KINDS), counts)
-        actions.extend(map(_DISCARD_ACTIONS[seat].__getitem__, discardable))
-        if self.drawn is not None and self.wall_left > 0:
+        discards = _DISCARD_ACTIONS[seat]
+        if restricted:
+            actions.extend(map(discards.__getitem__, restricted))
+        else:  # the concealed hand holds no bonus tiles here: its kinds are the counted ones
+            actions.extend(compress(discards, counts))
+        if self.drawn is not None and self.back - self.front > self._dead_wall:  # wall_left > 0
             if 4 in counts:  # rare: skip the scan of every kind
                 actions += [
-                    Action(seat, _CONCEALED_KONG, (t,))
+                    _CONCEALED_KONG_ACTIONS[seat][t]
                     for t in range(NUM_KINDS)
                     if counts[t] == 4 and all(p.may_kong(seat, t) for p in self._kong_rules)
                 ]
             if self.melds[seat]:
                 actions += [
-                    Action(seat, ActionKind.ADDED_KONG, (meld.first,))
+                    _ADDED_KONG_ACTIONS[seat][meld.first]
                     for meld in self.melds[seat]
                     if meld.kind is MeldKind.PUNG and counts[meld.first]
                 ]
@@ -599,27 +701,37 @@ class HandState:
         assert tile is not None and self.claim_from is not None
         robbing = self.phase is _ROB
         options: list[Action] = []
-        if self._win_score(seat, tile, _ROBBING_KONG if robbing else _ON_DISCARD):
-            options.append(_WIN_ACTIONS[seat])
+        counts = self._counts[seat]
+        if robbing or not self._standard_shapes:
+            if self._win_score(seat, tile, _ROBBING_KONG if robbing else _ON_DISCARD):
+                options.append(_WIN_ACTIONS[seat])
+        elif self._discard_wins:
+            # _win_score's first question written out, as most hands do not complete with it
+            counts[tile] += 1
+            try:
+                shaped = _is_win(counts, self._shapes)
+            finally:
+                counts[tile] -= 1
+            if shaped and self._win_score(seat, tile, _ON_DISCARD):
+                options.append(_WIN_ACTIONS[seat])
         if robbing or self.back - self.front == self._dead_wall:  # no calls on the last tile
             return options
         for part in self._claim_rules:  # a locked hand, the void suit, wild tiles
             if not part.may_claim(seat, tile):
                 return options
-        held = self._counts[seat][tile]
+        held = counts[tile]
         if held >= 2:
-            options.append(Action(seat, ActionKind.PUNG, (tile,)))
-        if held == 3:
-            options.append(Action(seat, ActionKind.KONG, (tile,)))
-        if tile < 27 and self.preset.chow and seat == next_seat:
-            options += [Action(seat, ActionKind.CHOW, run) for run in self._chows(seat, tile)]
-        for part in self._call_rules:  # pass rules, wilds in a run
-            options = [o for o in options if o.kind is _WIN or part.allows_call(seat, o)]
+            options.append(_PUNG_ACTIONS[seat][tile])
+            if held == 3:
+                options.append(_KONG_ACTIONS[seat][tile])
+        if tile < 27 and self._chow and seat == next_seat:
+            for first, second, chow in _CHOW_OPTIONS[seat][tile]:
+                if counts[first] and counts[second]:
+                    options.append(chow)
+        if options:
+            for part in self._call_rules:  # pass rules, wilds in a run
+                options = [o for o in options if o.kind is _WIN or part.allows_call(seat, o)]
         return options
-
-    def _chows(self, seat: int, tile: Tile) -> list[tuple[Tile, Tile, Tile]]:
-        counts = self._counts[seat]
-        return [run for run, (a, b) in _CHOW_RUNS[tile] if counts[a] and counts[b]]
 
     def _opening_done(self, seat: int) -> bool:
         return self.pending.get(seat) is not None
@@ -661,16 +773,25 @@ class HandState:
 
     def _complete(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
         """Whether these counts (the seat's concealed tiles with the winning tile) may win."""
+        concealed_rob = self.phase is _ROB and self.rob_kind is _CONCEALED_KONG
+        # Where only the standard shapes decide, ask them first: most checks (three a discard)
+        # fail there, and every hook below is a question without side effects, so the order
+        # changes no answer.
+        standard = self._standard_shapes and not concealed_rob
+        if standard and not _is_win(counts, self._shapes):
+            return False
         for part in self._win_rules:  # the void suit, pass rules, an open hand, fixed kongs
             if not part.may_win(seat, counts, tile, by):
                 return False
-        if self.phase is _ROB and self.rob_kind is _CONCEALED_KONG:
+        if standard:
+            return True
+        if concealed_rob:
             return self._robbing.may_rob_concealed(counts)
         for part in self._shape_rules:  # wilds standing in, a special hand
             decided = part.win_shape(seat, counts, by)
             if decided is not None:
                 return decided
-        return shapes.is_win(counts, self._shapes)
+        return _is_win(counts, self._shapes)
 
     def is_win_counts(self, counts: list[int], jokers: int = 0) -> bool:
         """Whether these counts (and jokers) form a winning shape of the preset."""
@@ -735,7 +856,7 @@ class HandState:
         self._remove(seat, tile)
         for part in self._kong_discards:  # fixed kong tiles: set down, replaced, play on
             if part.discard_is_kong(seat, tile):
-                self._events.append(Event("fixed_kong", seat, tile))
+                self._events.append(_event("fixed_kong", seat, tile))
                 self.kongs_made += 1
                 self._draw(seat, replacement=True)
                 return
@@ -750,7 +871,7 @@ class HandState:
         self._open_window(_CLAIMS, tile, seat, None)
 
     def _declare_kong(self, seat: int, kind: ActionKind, tile: Tile) -> None:
-        self._events.append(Event("kong_declared", seat, tile, kind.value))
+        self._events.append(_event("kong_declared", seat, tile, kind.value))
         self._open_window(Phase.ROB, tile, seat, kind)
 
     def _open_window(self, phase: Phase, tile: Tile, seat: int, rob: ActionKind | None) -> None:
@@ -760,17 +881,20 @@ class HandState:
         self.claim_tile = tile
         self.claim_from = seat
         self.rob_kind = rob
-        self.pending = {}
-        self._window_options = {}
+        pending: dict[int, Action | None] = {}
+        self.pending = pending
+        window: dict[int, list[Action]] = {}
+        self._window_options = window
         after = self._seats_after(seat)
+        always_ask = self.always_ask
         for other in after:
             options = self._claim_options(other, after[0])
-            if options or other in self.always_ask:
-                self.pending[other] = None
-                self._window_options[other] = options
+            if options or other in always_ask:
+                pending[other] = None
+                window[other] = options
         self._legal_cache.clear()
-        if self.pending:
-            self._events.append(Event("claim_window", seat, tile, ",".join(map(str, self.pending))))
+        if pending:
+            self._events.append(_window_event(seat, tile, tuple(pending)))
         elif phase is _CLAIMS:  # the common case, a discard nobody can claim: the next draws
             self._next_draw(after[0] if after else seat)
         else:
@@ -832,18 +956,13 @@ class HandState:
         assert tile is not None
         self.claimed[source].add(len(self.ponds[source]) - 1)
         self.calls_made += 1
-        if claim.kind is ActionKind.CHOW:
-            taken = [t for t in claim.tiles if t != tile]
-            meld = Meld(MeldKind.CHOW, claim.tiles, tile, source)
-        else:
-            size = 3 if claim.kind is ActionKind.KONG else 2
-            taken = [tile] * size
-            kind = MeldKind.KONG if claim.kind is ActionKind.KONG else MeldKind.PUNG
-            meld = Meld(kind, (tile,) * (size + 1), tile, source)
+        meld, event = _call_meld(claim, tile, source)
+        taken = list(meld.tiles)
+        taken.remove(tile)  # the claimed tile comes from the pond, the others from the hand
         for t in taken:
             self._remove(seat, t)
         self.melds[seat].append(meld)
-        self._events.append(Event("call", seat, tile, str(meld)))
+        self._events.append(event)
         self.turn = seat
         self.phase = Phase.TURN
         self.drawn = None
@@ -871,14 +990,14 @@ class HandState:
             meld = Meld(MeldKind.CONCEALED_KONG, (tile,) * COPIES)
             self.melds[seat].append(meld)
         self.kongs_made += 1
-        self._events.append(Event("kong", seat, tile, str(meld)))
+        self._events.append(_event("kong", seat, tile, str(meld)))
         self._pay(scoring.kong_payments(self.preset, meld.kind, seat, None, self._in_play()))
         self.turn = seat
         self.phase = Phase.TURN
         self._draw(seat, replacement=True)
 
     def _next_draw(self, seat: int) -> None:
-        if self.wall_left == 0:
+        if self.back - self.front == self._dead_wall:  # wall_left, without the property's call
             self._end(Termination.WALL_DRAW)
             return
         self._draw(seat, replacement=False)
@@ -893,7 +1012,8 @@ class HandState:
         self.after_bonus = False
         for part in self._draw_rules:
             part.on_draw(seat)
-        self._replace_bonus(seat)
+        if tile >= NUM_KINDS:  # the hand held no bonus tile before: only the drawn one can be
+            self._replace_bonus(seat)
         drawn = self.drawn
         if drawn is None:
             self._events.append(Event("draw", seat, None, private=True))
@@ -945,7 +1065,7 @@ class HandState:
                     self.discards_made,
                 )
             )
-            self._events.append(Event("win", seat, tile, by.value))
+            self._events.append(_event("win", seat, tile, by.value))
         self._after_win.after_wins([seat for seat, _ in winners], tile, source)
 
     def _in_play(self) -> tuple[int, ...]:
@@ -961,7 +1081,7 @@ class HandState:
         for seat, delta in enumerate(deltas):
             self.points[seat] += delta
         if any(deltas):
-            self._events.append(Event("payment", detail=" ".join(map(str, deltas))))
+            self._events.append(_event("payment", detail=" ".join(map(str, deltas))))
 
     def end_by_deal_limit(self) -> list[Event]:
         """End the hand with no further winner: the table clock's deal limit ran out."""
@@ -983,7 +1103,7 @@ class HandState:
         self._window_options = {}
         self._termination = termination
         self._legal_cache.clear()
-        self._events.append(Event("hand_over", detail=termination.value))
+        self._events.append(_event("hand_over", detail=termination.value))
 
     # ----------------------------------------------------------------- seats
 
@@ -995,9 +1115,13 @@ class HandState:
                 return other
         return seat
 
-    def _seats_after(self, seat: int) -> list[int]:
+    def _seats_after(self, seat: int) -> tuple[int, ...]:
+        """The other seats still in the hand, in turn order from `seat`."""
+        after = _SEATS_AFTER[self.seat_count][seat]
         left = self._left
-        return [other for other in _SEATS_AFTER[self.seat_count][seat] if not left[other]]
+        if True in left:  # only where winners leave the hand
+            return tuple(other for other in after if not left[other])
+        return after
 
     # ----------------------------------------------------------------- policy and checks
 

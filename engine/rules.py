@@ -36,10 +36,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from importlib import import_module
-from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.actions import Action, ActionKind
+from engine.actions import SEAT_ACTIONS, TILE_ACTIONS, Action, ActionKind
 from engine.events import Event
 from engine.presets import AfterWin, ConcealedRob, Opening, Preset
 from engine.scoring.base import WinBy
@@ -50,6 +49,7 @@ if TYPE_CHECKING:
     from engine.hand import HandState
 
 _SUIT_SLICES = {suit: slice(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
+_SUIT_KINDS = {suit: range(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
 
 
 class Part:
@@ -226,7 +226,7 @@ class LastDrawsPart(WallPart):
     def turn_actions(self, seat: int) -> list[Action] | None:
         if not self.in_last_draws():
             return None
-        return [Action(seat, ActionKind.PASS)]
+        return [SEAT_ACTIONS[ActionKind.PASS][seat]]
 
     def keep_last_draw(self, seat: int) -> None:
         state = self.state
@@ -255,6 +255,40 @@ class Openings(Rule):
     stages: tuple[Opening, ...]
 
 
+# The three-tile picks offered at the openings, built once per seat, kind and pick: every seat is
+# offered dozens of them at each deal, and actions are immutable values.
+_PICK_ACTIONS: dict[tuple[int, ActionKind, tuple[Tile, ...]], Action] = {}
+
+
+def _pick_action(seat: int, kind: ActionKind, pick: tuple[Tile, ...]) -> Action:
+    found = _PICK_ACTIONS.get((seat, kind, pick))
+    if found is None:
+        found = _PICK_ACTIONS[seat, kind, pick] = Action(seat, kind, pick)
+    return found
+
+
+def _three_of_a_suit(hand: Sequence[Tile]) -> list[tuple[Tile, Tile, Tile]]:
+    """Every different choice of three held tiles of one suit, sorted (each choice sorted):
+    `sorted(set(combinations(...)))` per suit, made in order instead of made and sorted."""
+    held = [0] * 27
+    for tile in hand:
+        if tile < 27:
+            held[tile] += 1
+    picks = []
+    for base in (0, 9, 18):
+        kinds = [k for k in range(base, base + 9) if held[k]]
+        for i, first in enumerate(kinds):
+            for j in range(i, len(kinds)):
+                second = kinds[j]
+                if second == first and held[first] < 2:
+                    continue
+                for third in kinds[j:]:
+                    same = (first == third) + (second == third)  # copies of `third` before it
+                    if held[third] > same:
+                        picks.append((first, second, third))
+    return picks
+
+
 class OpeningsPart(Part):
     def __init__(self, rule: Openings, state: HandState) -> None:
         super().__init__(rule, state)
@@ -278,11 +312,7 @@ class OpeningsPart(Part):
         hand = self.state.hands[seat]
         if kind is ActionKind.VOID:
             return [Action(seat, kind, suit=s) for s in "mps"]
-        picks: set[tuple[Tile, ...]] = set()
-        for suit in range(3):
-            suited = sorted(t for t in hand if t // 9 == suit)
-            picks.update(combinations(suited, 3))
-        return [Action(seat, kind, pick) for pick in sorted(picks)]
+        return [_pick_action(seat, kind, pick) for pick in _three_of_a_suit(hand)]
 
     def default(self, seat: int, legal: Sequence[Action]) -> Action:
         """The timeout choice: void the suit held least, else the first offered pick."""
@@ -351,8 +381,8 @@ class VoidPart(Part):
         void = self.void[seat]
         if void is None:
             return None
-        held = [t for t in self.state.hands[seat] if suit_of(t) == void]
-        return sorted(set(held)) or None
+        counts = self.state._counts[seat]  # the kinds held, in order: sorted and each once
+        return [t for t in _SUIT_KINDS[void] if counts[t]] or None
 
     def may_kong(self, seat: int, tile: Tile) -> bool:
         return suit_of(tile) != self.void[seat]
@@ -437,13 +467,13 @@ class LockedHandsPart(AfterWinPart):
         state = self.state
         tile = state.drawn
         assert tile is not None
-        actions = [Action(seat, ActionKind.DISCARD, (tile,))]
+        actions = [TILE_ACTIONS[ActionKind.DISCARD][seat][tile]]
         if state.wall_left == 0:
             return actions
         if state.hands[seat].count(tile) == 4 and self._kong_keeps_waits(seat, tile):
-            actions.append(Action(seat, ActionKind.CONCEALED_KONG, (tile,)))
+            actions.append(TILE_ACTIONS[ActionKind.CONCEALED_KONG][seat][tile])
         if any(m.kind is MeldKind.PUNG and m.first == tile for m in state.melds[seat]):
-            actions.append(Action(seat, ActionKind.ADDED_KONG, (tile,)))
+            actions.append(TILE_ACTIONS[ActionKind.ADDED_KONG][seat][tile])
         return actions
 
     def _kong_keeps_waits(self, seat: int, tile: Tile) -> bool:

@@ -74,10 +74,11 @@ class SeatView:
         removed = tuple(state.removed[seat])
         visible = list(counts)
         for s in seats:
-            taken = state.claimed[s]
-            for index, tile in enumerate(ponds[s]):
-                if index not in taken:  # a claimed discard is counted in its meld
-                    visible[tile] += 1
+            pond = ponds[s]
+            for tile in pond:
+                visible[tile] += 1
+            for index in state.claimed[s]:  # a claimed discard is counted in its meld
+                visible[pond[index]] -= 1
             for meld in melds[s]:
                 for tile in meld.tiles:
                     visible[tile] += 1
@@ -91,14 +92,15 @@ class SeatView:
         for tiles in set_down:
             for tile in tiles:
                 visible[tile] += 1
-        if state.claim_tile is not None and state.phase.value == "rob":
+        phase = state.phase.value
+        if state.claim_tile is not None and phase == "rob":
             visible[state.claim_tile] += 1  # the robbed kong's fourth tile is shown
-        on_turn = state.phase.value == "turn" and state.turn == seat
+        on_turn = phase == "turn" and state.turn == seat
         return cls(
             preset=state.preset,
             seat=seat,
             seat_count=seat_count,
-            phase=state.phase.value,
+            phase=phase,
             legal=tuple(state.legal_actions(seat)),
             hand=tuple(state.concealed(seat)),
             counts=tuple(counts),
@@ -116,7 +118,7 @@ class SeatView:
             wall_left=state.wall_left,
             round_wind=state.round_wind,
             points=tuple(state.points[s] for s in seats),
-            visible=tuple(min(4, v) for v in visible[:NUM_KINDS]),
+            visible=tuple([v if v < 4 else 4 for v in visible[:NUM_KINDS]]),
             wilds=state.wild_kinds,
             set_down=set_down,
             offered=_offered(state),

@@ -22,8 +22,15 @@ if TYPE_CHECKING:
     from engine.hand import HandState
 
 
+# per family name, its module: found once instead of on every win check and payment
+_FAMILIES: dict[str, ModuleType] = {}
+
+
 def family_module(preset: Preset) -> ModuleType:
-    return import_module(f"engine.scoring.{preset.family}")
+    module = _FAMILIES.get(preset.family)
+    if module is None:
+        module = _FAMILIES[preset.family] = import_module(f"engine.scoring.{preset.family}")
+    return module
 
 
 def _hook(preset: Preset, name: str) -> Any:

@@ -140,24 +140,17 @@ def is_open(melds: Sequence[Meld]) -> bool:
 
 
 def _pung_jokers(counts: Sequence[int]) -> int | None:
-    """Fewest jokers making these counts pungs and one pair, or None when no number does."""
-    best = None
-    for pair in range(-1, NUM_KINDS):  # -1: a pair of two jokers
-        if pair >= 0 and not counts[pair]:
-            continue
-        need = 2 if pair < 0 else 2 - min(counts[pair], 2)
-        if pair >= 0 and counts[pair] > 2:
-            continue
-        for tile in range(NUM_KINDS):
-            if tile == pair or not counts[tile]:
-                continue
-            if counts[tile] > 3:
-                need = -1
-                break
-            need += 3 - counts[tile]
-        if need >= 0 and (best is None or need < best):
-            best = need
-    return best
+    """Fewest jokers making these counts pungs and one pair, or None when no number does.
+
+    Every held kind but the pair needs 3 - count jokers (a kind held four times cannot be a pung
+    and a pair: none does). The pair is two jokers, or a kind held once or twice that then needs
+    2 - count: the same total, one less than its pung would have needed, whichever it is.
+    """
+    held = [count for count in counts[:NUM_KINDS] if count]
+    if any(count > 3 for count in held):
+        return None
+    spare = sum(3 - count for count in held)
+    return spare - 1 if any(count < 3 for count in held) else spare + 2
 
 
 def _small_win(counts: list[int], jokers: int, melds: Sequence[Meld]) -> bool:
