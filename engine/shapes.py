@@ -9,8 +9,10 @@ Why it is table-driven: every discard asks every other seat "can you win on this
 players ask "how far am I?" for each candidate discard, so a recursion over the whole hand is too
 slow. Suits are independent apart from the one pair and the number of sets, so each suit's nine
 counts (and the honours' seven) are looked up in lazily filled tables, and the per-suit answers are
-combined. Suit results are shared by every hand holding the same suit pattern; filling the tables
-all at import would take minutes in Python, lazily a bot warms up within its first hands.
+combined. Suit results are shared by every hand holding the same suit pattern. Only a couple of
+hundred distinct jokerless tables exist, and which one each pattern has is shipped with the
+package (engine.shape_data, read when the first table is wanted): computing them all would take a
+minute in Python. Tables with jokers are still filled lazily, as a bot meets them.
 
 Shanten is measured exactly as a distance: the fewest tiles to draw (each swapped for a discard)
 to reach a complete hand, minus one, where the hand never holds more than four real copies of a
@@ -33,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
+from engine import shape_data
 from engine.tiles import ORPHANS
 
 __all__ = [
@@ -126,12 +129,12 @@ def _fill_win0(key: tuple[int, ...]) -> int:
         return mirrored
     _check_key(key, 9)
     tiles = sum(key)
-    if tiles % 3 == 0 and _jokers_needed(key, True, False) == 0:
-        code = tiles
-    elif tiles % 3 == 2 and _jokers_needed(key, True, True) == 0:
-        code = tiles + _PAIR_FLAG
-    else:
-        code = -1
+    code = -1  # more tiles than any hand holds can only fail the sum in `is_win`
+    if tiles % 3 != 1 and tiles <= MAX_TILES:
+        # the tiles are exactly sets (and the pair) when a shape of as many tiles reuses them all
+        pair = tiles % 3 // 2
+        if _jokerless_table(key, True)[tiles // 3 * 2 + pair] == tiles:
+            code = tiles + _PAIR_FLAG * pair
     _WIN0_SUIT[key] = code
     return code
 
@@ -426,9 +429,24 @@ def _fill_component_id(key: tuple[int, ...], ids: dict[tuple[int, ...], int], ch
     # whose mirror is known costs a lookup instead of a fill: about a third of them in play.
     found = ids.get(key[::-1]) if chows else None
     if found is None:
-        found = _intern(_component_table(key, chows, 0))
+        found = _intern(_jokerless_table(key, chows))
     ids[key] = found
     return found
+
+
+def _jokerless_table(key: tuple[int, ...], chows: bool) -> tuple[int, ...]:
+    """`_component_table(key, chows, 0)`, read from the shipped file where it holds the key."""
+    _check_key(key, 9 if chows else 7)
+    if not _SHIPPED:
+        _SHIPPED.append(shape_data.load())
+    data = _SHIPPED[0]
+    if data is None or sum(key) > shape_data.MAX_STORED_TILES:
+        return _component_table(key, chows, 0)
+    index = data.suits if chows else data.honours
+    return data.tables[index[shape_data.pattern_code(key)] - 1]
+
+
+_SHIPPED: list[shape_data.ShapeData | None] = []  # loaded when the first table is wanted
 
 
 def _fill_merged_id(pair_key: int) -> int:
