@@ -592,8 +592,10 @@ class DiscardShanten:
     """`shanten` of a jokerless hand of 3n+2 tiles (`full`) and of it less one tile (`after`).
 
     A computer player weighs several discards of one hand. A discard changes one component
-    (its suit, or the honours), so the other three tables and their merges are looked up once
-    per hand rather than once per discard; the results are exactly `shanten`'s.
+    (its suit, or the honours), so the merge of the other three is looked up once per component
+    rather than once per discard (merging is associative and commutative, so any order gives the
+    same table), and the thirteen orphans deficit is updated rather than counted again; the
+    results are exactly `shanten`'s.
 
     >>> from engine.tiles import counts_of, parse_tiles
     >>> hand = DiscardShanten(counts_of(parse_tiles("123m456p789s11z45m9p")))
@@ -609,12 +611,18 @@ class DiscardShanten:
         self._total = total
         self._sets = total // 3  # the same for the hand less one tile
         self._rules = rules
-        # a discard that is no orphan leaves the thirteen orphans deficit as it is
-        self._orphans = _thirteen_orphans_deficit(self._counts) if rules.thirteen_orphans else 0
+        self._special = total == 14 and (rules.seven_pairs or rules.thirteen_orphans)
+        # thirteen orphans: kinds missing and kinds held twice or more; a discard that is no
+        # orphan leaves the deficit as it is
+        orphans = _ORPHAN_COUNTS(self._counts)
+        self._orphans_missing = orphans.count(0)
+        self._orphans_doubled = len(orphans) - orphans.count(0) - orphans.count(1)
         self._ids = _component_ids(self._counts)
         a, b, c, h = self._ids
         self._ab = _merged_id(a, b)
         self._abc = _merged_id(self._ab, c)
+        # per component, the merged table of the other three (filled when first wanted)
+        self._rests: list[int] = [-1, -1, -1, self._abc]
         self.full = self._distance(_merged_id(self._abc, h), total, None)
 
     def after(self, kind: int) -> int:
@@ -622,21 +630,26 @@ class DiscardShanten:
         counts = self._counts
         if not counts[kind]:
             raise ValueError(f"the hand holds no tile of kind {kind}")
+        component = kind // 9  # 0-2 the suits, 3 the honours
+        rest = self._rests[component]
+        if rest < 0:
+            rest = self._rests[component] = self._rest(component)
         counts[kind] -= 1
         try:
-            component = kind // 9  # 0-2 the suits, 3 the honours
-            changed = _component_id(counts, component)
-            a, b, c, h = self._ids
-            if component == 3:
-                whole = _merged_id(self._abc, changed)
-            elif component == 2:
-                whole = _merged_id(_merged_id(self._ab, changed), h)
-            else:
-                ab = _merged_id(changed, b) if component == 0 else _merged_id(a, changed)
-                whole = _merged_id(_merged_id(ab, c), h)
-            return self._distance(whole, self._total - 1, kind)
+            whole = _merged_id(rest, _component_id(counts, component))
+            if self._special:
+                return self._distance(whole, self._total - 1, kind)
+            sets = self._sets
+            return 3 * sets + 1 - _TABLES[whole][sets * 2 + 1]
         finally:
             counts[kind] += 1
+
+    def _rest(self, component: int) -> int:
+        """The merged table of the components other than `component` (a suit)."""
+        a, b, c, h = self._ids
+        if component == 2:
+            return _merged_id(self._ab, h)
+        return _merged_id(_merged_id(b if component == 0 else a, c), h)
 
     def _distance(self, whole: int, total: int, removed: int | None) -> int:
         """As `shanten` computes it, from the merged table and the current counts."""
@@ -647,10 +660,12 @@ class DiscardShanten:
             if rules.seven_pairs:
                 best = min(best, _seven_pairs_deficit(self._counts, rules.kong_as_two_pairs) - 1)
             if rules.thirteen_orphans:
-                orphans = self._orphans
+                missing, doubled = self._orphans_missing, self._orphans_doubled
                 if removed in _ORPHAN_KINDS:
-                    orphans = _thirteen_orphans_deficit(self._counts)
-                best = min(best, orphans - 1)
+                    held = self._counts[removed] + 1  # before the tile left
+                    missing += held == 1
+                    doubled -= held == 2
+                best = min(best, missing + (0 if doubled else 1) - 1)
         return best
 
 
