@@ -531,15 +531,33 @@ def _standard_overlap_jokers(counts: Sequence[int], sets: int, jokers: int) -> i
 
 
 def _seven_pairs_deficit(counts: Sequence[int], kong_as_two_pairs: bool) -> int:
-    if not kong_as_two_pairs:
-        kinds = len(counts) - counts.count(0)
-        pairs = kinds - counts.count(1)
-        return 7 - pairs + max(0, 7 - kinds)
-    # Each kind offers up to two pairs; a pair costs 0 (already held), 1 (one tile short) or 2.
-    free = sum(min(c // 2, 2) for c in counts)
-    one_short = sum(1 for c in counts if c in (1, 3))
-    need = max(0, 7 - free)
-    return 2 * need - min(need, one_short)
+    return _seven_pairs_from(*_seven_pairs_counts(counts, kong_as_two_pairs), kong_as_two_pairs)
+
+
+def _seven_pairs_counts(counts: Sequence[int], kong_as_two_pairs: bool) -> tuple[int, int]:
+    """The two counts `_seven_pairs_from` reads (counts 0-4): kinds held and pairs held, or with
+    kongs as two pairs the pairs held (two per kong) and the kinds one tile short of a pair."""
+    if kong_as_two_pairs:
+        threes = counts.count(3)
+        return counts.count(2) + threes + 2 * counts.count(4), counts.count(1) + threes
+    kinds = len(counts) - counts.count(0)
+    return kinds, kinds - counts.count(1)
+
+
+def _seven_pairs_from(first: int, second: int, kong_as_two_pairs: bool) -> int:
+    """`_seven_pairs_deficit` from the hand's `_seven_pairs_counts`."""
+    if kong_as_two_pairs:
+        need = max(0, 7 - first)
+        return 2 * need - min(need, second)
+    return 7 - second + max(0, 7 - first)
+
+
+# [kong_as_two_pairs][copies held]: how much each of `_seven_pairs_counts` drops when one of them
+# leaves the hand
+_SEVEN_PAIRS_LESS = (
+    ((0, 0), (1, 0), (0, 1), (0, 0), (0, 0)),
+    ((0, 0), (0, 1), (1, -1), (0, 1), (1, -1)),
+)
 
 
 def _thirteen_orphans_deficit(counts: Sequence[int]) -> int:
@@ -594,8 +612,8 @@ class DiscardShanten:
     A computer player weighs several discards of one hand. A discard changes one component
     (its suit, or the honours), so the merge of the other three is looked up once per component
     rather than once per discard (merging is associative and commutative, so any order gives the
-    same table), and the thirteen orphans deficit is updated rather than counted again; the
-    results are exactly `shanten`'s.
+    same table), and the special shapes' deficits are updated from a few counts rather than
+    counted again over the hand; the results are exactly `shanten`'s.
 
     >>> from engine.tiles import counts_of, parse_tiles
     >>> hand = DiscardShanten(counts_of(parse_tiles("123m456p789s11z45m9p")))
@@ -608,41 +626,57 @@ class DiscardShanten:
         total = sum(self._counts)
         if total % 3 != 2 or total > MAX_TILES:
             raise ValueError(f"DiscardShanten needs 3n+2 tiles, at most {MAX_TILES}: got {total}")
-        self._total = total
         self._sets = total // 3  # the same for the hand less one tile
-        self._rules = rules
-        self._special = total == 14 and (rules.seven_pairs or rules.thirteen_orphans)
-        # thirteen orphans: kinds missing and kinds held twice or more; a discard that is no
-        # orphan leaves the deficit as it is
-        orphans = _ORPHAN_COUNTS(self._counts)
-        self._orphans_missing = orphans.count(0)
-        self._orphans_doubled = len(orphans) - orphans.count(0) - orphans.count(1)
+        # special shapes count for 14 tiles and the 13 left by a discard, for no other size
+        self._seven_pairs = rules.seven_pairs and total == 14
+        self._thirteen_orphans = rules.thirteen_orphans and total == 14
+        self._kong_as_two_pairs = rules.kong_as_two_pairs
         self._ids = _component_ids(self._counts)
         a, b, c, h = self._ids
         self._ab = _merged_id(a, b)
-        self._abc = _merged_id(self._ab, c)
+        abc = _merged_id(self._ab, c)
         # per component, the merged table of the other three (filled when first wanted)
-        self._rests: list[int] = [-1, -1, -1, self._abc]
-        self.full = self._distance(_merged_id(self._abc, h), total, None)
+        self._rests: list[int] = [-1, -1, -1, abc]
+        sets = self._sets
+        self.full = 3 * sets + 1 - _TABLES[_merged_id(abc, h)][sets * 2 + 1]
+        if self._seven_pairs:
+            kong = rules.kong_as_two_pairs
+            self._pair_counts = _seven_pairs_counts(self._counts, kong)
+            self.full = min(self.full, _seven_pairs_from(*self._pair_counts, kong) - 1)
+        if self._thirteen_orphans:
+            # kinds missing and kinds held twice or more; a discard that is no orphan keeps both
+            orphans = _ORPHAN_COUNTS(self._counts)
+            self._orphans_missing = orphans.count(0)
+            self._orphans_doubled = len(orphans) - orphans.count(0) - orphans.count(1)
+            self.full = min(self.full, self._orphans_missing + (not self._orphans_doubled) - 1)
 
     def after(self, kind: int) -> int:
         """The shanten once one tile of `kind` (held) has left the hand."""
         counts = self._counts
-        if not counts[kind]:
+        held = counts[kind]
+        if not held:
             raise ValueError(f"the hand holds no tile of kind {kind}")
         component = kind // 9  # 0-2 the suits, 3 the honours
         rest = self._rests[component]
         if rest < 0:
             rest = self._rests[component] = self._rest(component)
-        counts[kind] -= 1
-        try:
-            whole = _merged_id(rest, _component_id(counts, component))
-            if self._special:
-                return self._distance(whole, self._total - 1, kind)
-            sets = self._sets
-            return 3 * sets + 1 - _TABLES[whole][sets * 2 + 1]
-        finally:
-            counts[kind] += 1
+        counts[kind] = held - 1
+        changed = _component_id(counts, component)
+        counts[kind] = held
+        sets = self._sets
+        best = 3 * sets + 1 - _TABLES[_merged_id(rest, changed)][sets * 2 + 1]
+        if self._seven_pairs:
+            first, second = self._pair_counts
+            kong = self._kong_as_two_pairs
+            less_first, less_second = _SEVEN_PAIRS_LESS[kong][held]
+            best = min(best, _seven_pairs_from(first - less_first, second - less_second, kong) - 1)
+        if self._thirteen_orphans:
+            missing, doubled = self._orphans_missing, self._orphans_doubled
+            if kind in _ORPHAN_KINDS:
+                missing += held == 1
+                doubled -= held == 2
+            best = min(best, missing + (not doubled) - 1)
+        return best
 
     def _rest(self, component: int) -> int:
         """The merged table of the components other than `component` (a suit)."""
@@ -650,23 +684,6 @@ class DiscardShanten:
         if component == 2:
             return _merged_id(self._ab, h)
         return _merged_id(_merged_id(b if component == 0 else a, c), h)
-
-    def _distance(self, whole: int, total: int, removed: int | None) -> int:
-        """As `shanten` computes it, from the merged table and the current counts."""
-        sets = self._sets
-        best = 3 * sets + 1 - _TABLES[whole][sets * 2 + 1]
-        if total in (13, 14):
-            rules = self._rules
-            if rules.seven_pairs:
-                best = min(best, _seven_pairs_deficit(self._counts, rules.kong_as_two_pairs) - 1)
-            if rules.thirteen_orphans:
-                missing, doubled = self._orphans_missing, self._orphans_doubled
-                if removed in _ORPHAN_KINDS:
-                    held = self._counts[removed] + 1  # before the tile left
-                    missing += held == 1
-                    doubled -= held == 2
-                best = min(best, missing + (0 if doubled else 1) - 1)
-        return best
 
 
 def is_tenpai(
