@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import add, itemgetter
 
 from engine import shape_data
 from engine.tiles import ORPHANS
@@ -385,21 +385,39 @@ def _monotone(vector: Sequence[int], omax: int) -> tuple[int, ...]:
 
 
 def _merge(first: Sequence[int], second: Sequence[int], omax: int) -> tuple[int, ...]:
-    """Best overlap of two components sharing the sets, the pair and the overflow allowance."""
-    out = [0] * ((omax + 1) * _SLOTS)
-    for index in range(len(out)):
+    """Best overlap of two components sharing the sets, the pair and the overflow allowance.
+
+    Both are tables (upward-closed, so no entry is negative): entry [over, sets, pairs] is the
+    best sum of a `first` entry and a `second` entry that add up to it, found by C-level maps.
+    """
+    takes = _MERGE_TAKES.get(omax) or _fill_merge_takes(omax)
+    return tuple(
+        [max(map(add, of_first(first), of_second(second))) for of_first, of_second in takes]
+    )
+
+
+def _fill_merge_takes(omax: int) -> list[tuple[_Take, _Take]]:
+    """Per merged entry, the getters of the `first` and `second` entries whose sums it takes."""
+    takes: list[tuple[_Take, _Take]] = []
+    for index in range((omax + 1) * _SLOTS):
         over, rest = divmod(index, _SLOTS)
         sets, pairs = divmod(rest, 2)
-        best = 0
-        for o1 in range(over + 1):
-            for s1 in range(sets + 1):
-                for p1 in range(pairs + 1):
-                    a = first[(o1 * 6 + s1) * 2 + p1]
-                    b = second[((over - o1) * 6 + sets - s1) * 2 + pairs - p1]
-                    if a + b > best:
-                        best = a + b
-        out[index] = best
-    return tuple(out)
+        splits = [
+            ((o1 * 6 + s1) * 2 + p1, ((over - o1) * 6 + sets - s1) * 2 + pairs - p1)
+            for o1 in range(over + 1)
+            for s1 in range(sets + 1)
+            for p1 in range(pairs + 1)
+        ]
+        if len(splits) == 1:  # an itemgetter of one index gives the item, of two a tuple
+            splits *= 2
+        ones, twos = zip(*splits, strict=True)
+        takes.append((itemgetter(*ones), itemgetter(*twos)))
+    _MERGE_TAKES[omax] = takes
+    return takes
+
+
+_Take = Callable[[Sequence[int]], tuple[int, ...]]  # some entries of a table, by index
+_MERGE_TAKES: dict[int, list[tuple[_Take, _Take]]] = {}
 
 
 # Jokerless tables are interned: hands share few distinct tables, so merged results are cached

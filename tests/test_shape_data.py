@@ -1,4 +1,4 @@
-"""The shipped jokerless shape tables (engine/shape_data.xz) and the shortcuts that read them."""
+"""The shipped jokerless shape tables (engine/shape_data.xz), and reading and merging tables."""
 
 from __future__ import annotations
 
@@ -86,3 +86,34 @@ def test_the_file_stays_small_and_whole() -> None:
 
 def test_a_missing_file_means_computed_tables(tmp_path: Path) -> None:
     assert shape_data.load(tmp_path / "none.xz") is None
+
+
+def _merge_by_loops(first: tuple[int, ...], second: tuple[int, ...], omax: int) -> list[int]:
+    """The merge spelled out: every split of the overflow, the sets and the pair."""
+    out = []
+    for over in range(omax + 1):
+        for sets in range(shapes.MAX_SETS + 1):
+            for pairs in range(2):
+                out.append(
+                    max(
+                        first[(o1 * 6 + s1) * 2 + p1]
+                        + second[((over - o1) * 6 + sets - s1) * 2 + pairs - p1]
+                        for o1 in range(over + 1)
+                        for s1 in range(sets + 1)
+                        for p1 in range(pairs + 1)
+                    )
+                )
+    return out
+
+
+@pytest.mark.parametrize("omax", [0, 1, 3])
+def test_merging_two_tables_takes_the_best_split(omax: int) -> None:
+    rng = random.Random(omax)
+    for _ in range(150):
+        tables = []
+        for length, chows in ((9, True), (7, False)):
+            key = _keys(rng, length, 1)[0]
+            tables.append(shapes._component_table(key, chows, omax))
+        first, second = tables
+        assert list(shapes._merge(first, second, omax)) == _merge_by_loops(first, second, omax)
+        assert list(shapes._merge(second, first, omax)) == _merge_by_loops(second, first, omax)
