@@ -19,9 +19,7 @@ of its table.
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import lzma
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +38,13 @@ class ShapeData:
     tables: tuple[tuple[int, ...], ...]
     suits: bytes
     honours: bytes
+
+    def table(self, key: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The table of a suit (9 counts 0-4) or honour (7) pattern, None past 17 tiles."""
+        if sum(key) > MAX_STORED_TILES:
+            return None
+        index = self.suits if len(key) == 9 else self.honours
+        return self.tables[index[pattern_code(key)] - 1]
 
 
 def pattern_code(key: tuple[int, ...]) -> int:
@@ -61,6 +66,8 @@ def load(path: Path = PATH) -> ShapeData | None:
 
 def parse(compressed: bytes) -> ShapeData:
     """The tables held by the file's (compressed) bytes."""
+    import lzma  # here, not at import: most processes load the tables once, some never
+
     raw = lzma.decompress(compressed)
     count = raw[0]
     end = 1 + count * SLOTS
@@ -74,6 +81,8 @@ def parse(compressed: bytes) -> ShapeData:
 
 def build() -> bytes:
     """The file's bytes, computed by engine.shapes (about a minute, and a few hundred MB)."""
+    import lzma
+
     from engine import shapes
 
     limit = shapes._OVERLAP_MEMO_LIMIT
@@ -99,6 +108,8 @@ def build() -> bytes:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import argparse
+
     parser = argparse.ArgumentParser(description="Build (or check) engine/shape_data.xz.")
     parser.add_argument("--check", action="store_true", help="exit 1 if the file differs")
     args = parser.parse_args(argv)

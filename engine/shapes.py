@@ -34,9 +34,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import add, itemgetter
+from typing import TYPE_CHECKING
 
-from engine import shape_data
 from engine.tiles import ORPHANS
+
+if TYPE_CHECKING:
+    from engine.shape_data import ShapeData
 
 __all__ = [
     "SETS_AND_PAIR",
@@ -456,15 +459,15 @@ def _jokerless_table(key: tuple[int, ...], chows: bool) -> tuple[int, ...]:
     """`_component_table(key, chows, 0)`, read from the shipped file where it holds the key."""
     _check_key(key, 9 if chows else 7)
     if not _SHIPPED:
+        from engine import shape_data  # here: a process that never fills a table skips it
+
         _SHIPPED.append(shape_data.load())
     data = _SHIPPED[0]
-    if data is None or sum(key) > shape_data.MAX_STORED_TILES:
-        return _component_table(key, chows, 0)
-    index = data.suits if chows else data.honours
-    return data.tables[index[shape_data.pattern_code(key)] - 1]
+    shipped = data.table(key) if data is not None else None
+    return _component_table(key, chows, 0) if shipped is None else shipped
 
 
-_SHIPPED: list[shape_data.ShapeData | None] = []  # loaded when the first table is wanted
+_SHIPPED: list[ShapeData | None] = []  # loaded when the first table is wanted
 
 
 def _fill_merged_id(pair_key: int) -> int:
