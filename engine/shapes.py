@@ -9,8 +9,10 @@ Why it is table-driven: every discard asks every other seat "can you win on this
 players ask "how far am I?" for each candidate discard, so a recursion over the whole hand is too
 slow. Suits are independent apart from the one pair and the number of sets, so each suit's nine
 counts (and the honours' seven) are looked up in lazily filled tables, and the per-suit answers are
-combined. Suit results are shared by every hand holding the same suit pattern; filling the tables
-all at import would take minutes in Python, lazily a bot warms up within its first hands.
+combined. Suit results are shared by every hand holding the same suit pattern. Only a couple of
+hundred distinct jokerless tables exist, and which one each pattern has is shipped with the
+package (engine.shape_data, read when the first table is wanted): computing them all would take a
+minute in Python. Tables with jokers are still filled lazily, as a bot meets them.
 
 Shanten is measured exactly as a distance: the fewest tiles to draw (each swapped for a discard)
 to reach a complete hand, minus one, where the hand never holds more than four real copies of a
@@ -31,9 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import add, itemgetter
+from typing import TYPE_CHECKING
 
 from engine.tiles import ORPHANS
+
+if TYPE_CHECKING:
+    from engine.shape_data import ShapeData
 
 __all__ = [
     "SETS_AND_PAIR",
@@ -126,12 +132,12 @@ def _fill_win0(key: tuple[int, ...]) -> int:
         return mirrored
     _check_key(key, 9)
     tiles = sum(key)
-    if tiles % 3 == 0 and _jokers_needed(key, True, False) == 0:
-        code = tiles
-    elif tiles % 3 == 2 and _jokers_needed(key, True, True) == 0:
-        code = tiles + _PAIR_FLAG
-    else:
-        code = -1
+    code = -1  # more tiles than any hand holds can only fail the sum in `is_win`
+    if tiles % 3 != 1 and tiles <= MAX_TILES:
+        # the tiles are exactly sets (and the pair) when a shape of as many tiles reuses them all
+        pair = tiles % 3 // 2
+        if _jokerless_table(key, True)[tiles // 3 * 2 + pair] == tiles:
+            code = tiles + _PAIR_FLAG * pair
     _WIN0_SUIT[key] = code
     return code
 
@@ -382,21 +388,39 @@ def _monotone(vector: Sequence[int], omax: int) -> tuple[int, ...]:
 
 
 def _merge(first: Sequence[int], second: Sequence[int], omax: int) -> tuple[int, ...]:
-    """Best overlap of two components sharing the sets, the pair and the overflow allowance."""
-    out = [0] * ((omax + 1) * _SLOTS)
-    for index in range(len(out)):
+    """Best overlap of two components sharing the sets, the pair and the overflow allowance.
+
+    Both are tables (upward-closed, so no entry is negative): entry [over, sets, pairs] is the
+    best sum of a `first` entry and a `second` entry that add up to it, found by C-level maps.
+    """
+    takes = _MERGE_TAKES.get(omax) or _fill_merge_takes(omax)
+    return tuple(
+        [max(map(add, of_first(first), of_second(second))) for of_first, of_second in takes]
+    )
+
+
+def _fill_merge_takes(omax: int) -> list[tuple[_Take, _Take]]:
+    """Per merged entry, the getters of the `first` and `second` entries whose sums it takes."""
+    takes: list[tuple[_Take, _Take]] = []
+    for index in range((omax + 1) * _SLOTS):
         over, rest = divmod(index, _SLOTS)
         sets, pairs = divmod(rest, 2)
-        best = 0
-        for o1 in range(over + 1):
-            for s1 in range(sets + 1):
-                for p1 in range(pairs + 1):
-                    a = first[(o1 * 6 + s1) * 2 + p1]
-                    b = second[((over - o1) * 6 + sets - s1) * 2 + pairs - p1]
-                    if a + b > best:
-                        best = a + b
-        out[index] = best
-    return tuple(out)
+        splits = [
+            ((o1 * 6 + s1) * 2 + p1, ((over - o1) * 6 + sets - s1) * 2 + pairs - p1)
+            for o1 in range(over + 1)
+            for s1 in range(sets + 1)
+            for p1 in range(pairs + 1)
+        ]
+        if len(splits) == 1:  # an itemgetter of one index gives the item, of two a tuple
+            splits *= 2
+        ones, twos = zip(*splits, strict=True)
+        takes.append((itemgetter(*ones), itemgetter(*twos)))
+    _MERGE_TAKES[omax] = takes
+    return takes
+
+
+_Take = Callable[[Sequence[int]], tuple[int, ...]]  # some entries of a table, by index
+_MERGE_TAKES: dict[int, list[tuple[_Take, _Take]]] = {}
 
 
 # Jokerless tables are interned: hands share few distinct tables, so merged results are cached
@@ -426,9 +450,24 @@ def _fill_component_id(key: tuple[int, ...], ids: dict[tuple[int, ...], int], ch
     # whose mirror is known costs a lookup instead of a fill: about a third of them in play.
     found = ids.get(key[::-1]) if chows else None
     if found is None:
-        found = _intern(_component_table(key, chows, 0))
+        found = _intern(_jokerless_table(key, chows))
     ids[key] = found
     return found
+
+
+def _jokerless_table(key: tuple[int, ...], chows: bool) -> tuple[int, ...]:
+    """`_component_table(key, chows, 0)`, read from the shipped file where it holds the key."""
+    _check_key(key, 9 if chows else 7)
+    if not _SHIPPED:
+        from engine import shape_data  # here: a process that never fills a table skips it
+
+        _SHIPPED.append(shape_data.load())
+    data = _SHIPPED[0]
+    shipped = data.table(key) if data is not None else None
+    return _component_table(key, chows, 0) if shipped is None else shipped
+
+
+_SHIPPED: list[ShapeData | None] = []  # loaded when the first table is wanted
 
 
 def _fill_merged_id(pair_key: int) -> int:
@@ -513,15 +552,33 @@ def _standard_overlap_jokers(counts: Sequence[int], sets: int, jokers: int) -> i
 
 
 def _seven_pairs_deficit(counts: Sequence[int], kong_as_two_pairs: bool) -> int:
-    if not kong_as_two_pairs:
-        kinds = len(counts) - counts.count(0)
-        pairs = kinds - counts.count(1)
-        return 7 - pairs + max(0, 7 - kinds)
-    # Each kind offers up to two pairs; a pair costs 0 (already held), 1 (one tile short) or 2.
-    free = sum(min(c // 2, 2) for c in counts)
-    one_short = sum(1 for c in counts if c in (1, 3))
-    need = max(0, 7 - free)
-    return 2 * need - min(need, one_short)
+    return _seven_pairs_from(*_seven_pairs_counts(counts, kong_as_two_pairs), kong_as_two_pairs)
+
+
+def _seven_pairs_counts(counts: Sequence[int], kong_as_two_pairs: bool) -> tuple[int, int]:
+    """The two counts `_seven_pairs_from` reads (counts 0-4): kinds held and pairs held, or with
+    kongs as two pairs the pairs held (two per kong) and the kinds one tile short of a pair."""
+    if kong_as_two_pairs:
+        threes = counts.count(3)
+        return counts.count(2) + threes + 2 * counts.count(4), counts.count(1) + threes
+    kinds = len(counts) - counts.count(0)
+    return kinds, kinds - counts.count(1)
+
+
+def _seven_pairs_from(first: int, second: int, kong_as_two_pairs: bool) -> int:
+    """`_seven_pairs_deficit` from the hand's `_seven_pairs_counts`."""
+    if kong_as_two_pairs:
+        need = max(0, 7 - first)
+        return 2 * need - min(need, second)
+    return 7 - second + max(0, 7 - first)
+
+
+# [kong_as_two_pairs][copies held]: how much each of `_seven_pairs_counts` drops when one of them
+# leaves the hand
+_SEVEN_PAIRS_LESS = (
+    ((0, 0), (1, 0), (0, 1), (0, 0), (0, 0)),
+    ((0, 0), (0, 1), (1, -1), (0, 1), (1, -1)),
+)
 
 
 def _thirteen_orphans_deficit(counts: Sequence[int]) -> int:
@@ -574,8 +631,10 @@ class DiscardShanten:
     """`shanten` of a jokerless hand of 3n+2 tiles (`full`) and of it less one tile (`after`).
 
     A computer player weighs several discards of one hand. A discard changes one component
-    (its suit, or the honours), so the other three tables and their merges are looked up once
-    per hand rather than once per discard; the results are exactly `shanten`'s.
+    (its suit, or the honours), so the merge of the other three is looked up once per component
+    rather than once per discard (merging is associative and commutative, so any order gives the
+    same table), and the special shapes' deficits are updated from a few counts rather than
+    counted again over the hand; the results are exactly `shanten`'s.
 
     >>> from engine.tiles import counts_of, parse_tiles
     >>> hand = DiscardShanten(counts_of(parse_tiles("123m456p789s11z45m9p")))
@@ -588,52 +647,64 @@ class DiscardShanten:
         total = sum(self._counts)
         if total % 3 != 2 or total > MAX_TILES:
             raise ValueError(f"DiscardShanten needs 3n+2 tiles, at most {MAX_TILES}: got {total}")
-        self._total = total
         self._sets = total // 3  # the same for the hand less one tile
-        self._rules = rules
-        # a discard that is no orphan leaves the thirteen orphans deficit as it is
-        self._orphans = _thirteen_orphans_deficit(self._counts) if rules.thirteen_orphans else 0
+        # special shapes count for 14 tiles and the 13 left by a discard, for no other size
+        self._seven_pairs = rules.seven_pairs and total == 14
+        self._thirteen_orphans = rules.thirteen_orphans and total == 14
+        self._kong_as_two_pairs = rules.kong_as_two_pairs
         self._ids = _component_ids(self._counts)
         a, b, c, h = self._ids
         self._ab = _merged_id(a, b)
-        self._abc = _merged_id(self._ab, c)
-        self.full = self._distance(_merged_id(self._abc, h), total, None)
+        abc = _merged_id(self._ab, c)
+        # per component, the merged table of the other three (filled when first wanted)
+        self._rests: list[int] = [-1, -1, -1, abc]
+        sets = self._sets
+        self.full = 3 * sets + 1 - _TABLES[_merged_id(abc, h)][sets * 2 + 1]
+        if self._seven_pairs:
+            kong = rules.kong_as_two_pairs
+            self._pair_counts = _seven_pairs_counts(self._counts, kong)
+            self.full = min(self.full, _seven_pairs_from(*self._pair_counts, kong) - 1)
+        if self._thirteen_orphans:
+            # kinds missing and kinds held twice or more; a discard that is no orphan keeps both
+            orphans = _ORPHAN_COUNTS(self._counts)
+            self._orphans_missing = orphans.count(0)
+            self._orphans_doubled = len(orphans) - orphans.count(0) - orphans.count(1)
+            self.full = min(self.full, self._orphans_missing + (not self._orphans_doubled) - 1)
 
     def after(self, kind: int) -> int:
         """The shanten once one tile of `kind` (held) has left the hand."""
         counts = self._counts
-        if not counts[kind]:
+        held = counts[kind]
+        if not held:
             raise ValueError(f"the hand holds no tile of kind {kind}")
-        counts[kind] -= 1
-        try:
-            component = kind // 9  # 0-2 the suits, 3 the honours
-            changed = _component_id(counts, component)
-            a, b, c, h = self._ids
-            if component == 3:
-                whole = _merged_id(self._abc, changed)
-            elif component == 2:
-                whole = _merged_id(_merged_id(self._ab, changed), h)
-            else:
-                ab = _merged_id(changed, b) if component == 0 else _merged_id(a, changed)
-                whole = _merged_id(_merged_id(ab, c), h)
-            return self._distance(whole, self._total - 1, kind)
-        finally:
-            counts[kind] += 1
-
-    def _distance(self, whole: int, total: int, removed: int | None) -> int:
-        """As `shanten` computes it, from the merged table and the current counts."""
+        component = kind // 9  # 0-2 the suits, 3 the honours
+        rest = self._rests[component]
+        if rest < 0:
+            rest = self._rests[component] = self._rest(component)
+        counts[kind] = held - 1
+        changed = _component_id(counts, component)
+        counts[kind] = held
         sets = self._sets
-        best = 3 * sets + 1 - _TABLES[whole][sets * 2 + 1]
-        if total in (13, 14):
-            rules = self._rules
-            if rules.seven_pairs:
-                best = min(best, _seven_pairs_deficit(self._counts, rules.kong_as_two_pairs) - 1)
-            if rules.thirteen_orphans:
-                orphans = self._orphans
-                if removed in _ORPHAN_KINDS:
-                    orphans = _thirteen_orphans_deficit(self._counts)
-                best = min(best, orphans - 1)
+        best = 3 * sets + 1 - _TABLES[_merged_id(rest, changed)][sets * 2 + 1]
+        if self._seven_pairs:
+            first, second = self._pair_counts
+            kong = self._kong_as_two_pairs
+            less_first, less_second = _SEVEN_PAIRS_LESS[kong][held]
+            best = min(best, _seven_pairs_from(first - less_first, second - less_second, kong) - 1)
+        if self._thirteen_orphans:
+            missing, doubled = self._orphans_missing, self._orphans_doubled
+            if kind in _ORPHAN_KINDS:
+                missing += held == 1
+                doubled -= held == 2
+            best = min(best, missing + (not doubled) - 1)
         return best
+
+    def _rest(self, component: int) -> int:
+        """The merged table of the components other than `component` (a suit)."""
+        a, b, c, h = self._ids
+        if component == 2:
+            return _merged_id(self._ab, h)
+        return _merged_id(_merged_id(b if component == 0 else a, c), h)
 
 
 def is_tenpai(
@@ -700,7 +771,10 @@ ON_CLEAR: list[Callable[[], None]] = []
 
 
 def clear_caches() -> None:
-    """Forget every table (for tests and memory measurements), and what was derived from them."""
+    """Forget every table (for tests and memory measurements), and what was derived from them.
+
+    The shipped file's contents (about 2 MB once read) stay: they are data, not filled tables.
+    """
     for forget in ON_CLEAR:
         forget()
     for cache in (
