@@ -63,6 +63,7 @@ _REFINED = 3  # discards whose estimate is refined by the exact one-away value
 _WIDTH = 10  # live tiles at which a step is half as likely as with unlimited tiles
 _DRAWS_PER_STEP = 3  # own draws an exchange takes, for the time left
 _BOUND_SLACK = 1.0 + 1e-9  # a bound is raised by this much, against rounding
+_UNBOUNDED = float("inf")
 
 
 @dataclass(slots=True)
@@ -283,9 +284,11 @@ class _Player:
         melds: tuple[Meld, ...],
         base: list[_Plan] | None,
         discarded: int,
+        near_live: int | None = None,
     ) -> _Estimate:
         """The parts of a hand's worth that do not need the exact one-away value (a ready hand's
-        worth; otherwise the best plan's, with the trace of the shape)."""
+        worth; otherwise the best plan's, with the trace of the shape). `near_live`, where
+        known, are the live tiles of the kinds near the hand (see `worth_bound`)."""
         # a plan's shape after the discard is worked out only for plans that can pay
         plans = self.plans(counts, melds) if base is None else base
         general = plans[0].shape if base is None else plans[0].shape.moved(discarded, -1)
@@ -297,9 +300,15 @@ class _Player:
                 return _Estimate(ready, general_shanten, 0.0, 0.0)
             # ready but dead: what other plans offer (a flush, all pungs) is all it has
         best = live_line = 0.0
+        unseen, wild_live = self.unseen, self.wild_live
+        # plans whose live tiles are counted only if a bound of their worth (from the live tiles
+        # near the hand) beats the best so far: the best is the same, counted in any order
+        pending: list[tuple[float, float, int, PlanShape]] = []
         for index, plan, value in self._paying_plans(counts, melds, plans, jokers):
             if plan.name == "pairs":
                 shanten, live = self._pairs_reading(counts)
+                shanten -= jokers
+                best = max(best, value * self.chance(shanten, live + wild_live))
             else:
                 if index == 0:
                     shape = general
@@ -307,13 +316,22 @@ class _Player:
                     shape = plan.shape
                 else:
                     shape = plan.shape.moved(discarded, -1)
-                shanten = shape.shanten
-                live, _ = shape.improving(self.unseen)
-            shanten -= jokers
-            live += self.wild_live
-            best = max(best, value * self.chance(shanten, live))
+                shanten = shape.shanten - jokers
+                if near_live is None or index == 0 or shape.kept_tiles <= 1:
+                    live, _ = shape.improving(unseen)
+                    best = max(best, value * self.chance(shanten, live + wild_live))
+                else:
+                    bound = value * self.chance(shanten, near_live + wild_live)
+                    pending.append((bound, value, shanten, shape))
             if shanten <= general_shanten + _LIVE_REACH:
                 live_line = _LIVE_BONUS
+        if pending:
+            pending.sort(key=itemgetter(0), reverse=True)
+            for bound, value, shanten, shape in pending:
+                if bound <= best:
+                    break
+                live, _ = shape.improving(unseen)
+                best = max(best, value * self.chance(shanten, live + wild_live))
         # a dead hand keeps a trace of its shape so that ties still go to efficiency, far below
         # what any live plan is worth
         live, _ = general.improving(self.unseen)
@@ -774,28 +792,34 @@ class _Player:
         # tile seldom sets a hand back further, and such a discard is seldom worth it)
         after = {a.tile: general.after(a.tile, -1) for a in discards}
         floor = min(after.values())
-        # branch and bound: the closest discards first; a later one whose bound is below the
-        # `kept`-th best estimate so far could neither be the choice nor be refined, so it is
-        # not estimated (the choice is the same)
+        # branch and bound: every discard's bound first, then the estimates in the order of the
+        # bounds, highest first; once a bound is below the `kept`-th best estimate so far, that
+        # discard and every later one could neither be the choice nor be refined, so they are
+        # not estimated (the choice is the same, whatever the order the estimates are made in)
         kept = _REFINED if self.know.exact_one_away else 1
         top: list[float] = []  # the best `kept` estimates so far, highest first
         near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
         estimates: dict[int, float] = {}
         parts: dict[Tile, _Estimate] = {}  # refining adds the one-away value to these
-        order = sorted(
-            (after[a.tile], position)
-            for position, a in enumerate(discards)
-            if after[a.tile] <= floor + 1
-        )
-        for _, position in order:
+        bounded = []
+        for position, action in enumerate(discards):
+            tile = action.tile
+            if after[tile] > floor + 1:
+                continue
+            counts[tile] -= 1
+            bound = self.worth_bound(counts, melds, base, tile, near_live)
+            counts[tile] += 1
+            # a ready hand has no bound: it is estimated first
+            bounded.append(
+                (_UNBOUNDED if bound is None else bound * _BOUND_SLACK - dangers[tile], position)
+            )
+        bounded.sort(key=itemgetter(0), reverse=True)
+        for bound, position in bounded:
+            if len(top) == kept and bound < top[-1]:
+                break
             tile = discards[position].tile
             counts[tile] -= 1
-            if len(top) == kept:
-                bound = self.worth_bound(counts, melds, base, tile, near_live)
-                if bound is not None and bound * _BOUND_SLACK - dangers[tile] < top[-1]:
-                    counts[tile] += 1
-                    continue
-            parts[tile] = self._estimate(counts, melds, base, tile)
+            parts[tile] = self._estimate(counts, melds, base, tile, near_live)
             worth = self._worth_of(counts, melds, parts[tile], exact=False)
             counts[tile] += 1
             estimates[position] = estimate = worth - dangers[tile]

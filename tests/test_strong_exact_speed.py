@@ -1,0 +1,123 @@
+"""The strong computer's exact speed-ups: each skips work whose result could not change what it
+stands for, and skips it where the earlier code did it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engine.actions import ActionKind
+from engine.computer import strong
+from engine.computer.shape_tables import PlanShape
+from engine.presets import PRESETS
+from engine.seat_view import SeatView
+from tests.test_computer_speed_caches import STRONG_PRESETS, _turn_views
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> list[Any]:
+    """Wrap `owner.name` so that each call's arguments (after self) are noted."""
+    calls: list[Any] = []
+    original: Callable[..., Any] = getattr(owner, name)
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def _discard_hands(views: list[SeatView]) -> list[tuple[strong._Player, list[int], int, Any]]:
+    """Per view and discard: the player, the counts less the discard, the discard and the plans
+    of the full hand."""
+    found = []
+    for view in views:
+        player = strong._Player(view)
+        counts = list(view.counts)
+        base = player.plans(counts, view.melds[view.seat])
+        for tile in sorted({a.tile for a in view.legal if a.kind is ActionKind.DISCARD}):
+            rest = list(counts)
+            rest[tile] -= 1
+            found.append((player, rest, tile, base))
+    return found
+
+
+@pytest.mark.parametrize("preset_id", STRONG_PRESETS)
+def test_an_estimate_bounding_plans_by_the_near_live_tiles_is_the_estimate(
+    preset_id: str,
+) -> None:
+    views = _turn_views(PRESETS[preset_id], 2, seed=13)[::2]
+    checked = 0
+    for player, rest, tile, base in _discard_hands(views):
+        melds = player.view.melds[player.seat]
+        full = list(rest)
+        full[tile] += 1
+        near_live = sum(player.unseen[k] for k in strong.near_kinds(full, player.allowed))
+        assert player._estimate(rest, melds, base, tile, near_live) == player._estimate(
+            rest, melds, base, tile
+        )
+        checked += 1
+    assert checked > 20
+
+
+def test_plans_that_cannot_beat_the_best_count_no_live_tiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the near live tiles known, a plan whose bound is below the best so far is not asked
+    for its improving tiles (in hkos, where a flush or all pungs is often far behind)."""
+    views = _turn_views(PRESETS["hkos-3-v1"], 3, seed=13)
+    hands = _discard_hands(views)
+    improving = _counting(monkeypatch, PlanShape, "improving")
+    for player, rest, tile, base in hands:
+        player._estimate(rest, player.view.melds[player.seat], base, tile)
+    without = len(improving)
+    improving.clear()
+    for player, rest, tile, base in hands:
+        full = list(rest)
+        full[tile] += 1
+        near_live = sum(player.unseen[k] for k in strong.near_kinds(full, player.allowed))
+        player._estimate(rest, player.view.melds[player.seat], base, tile, near_live)
+    assert len(improving) < 0.9 * without
+
+
+@pytest.mark.parametrize("preset_id", ["hkos-3-v1", "hk-3fan", "sichuan-bb", "tw-16"])
+def test_discards_are_estimated_in_the_order_of_their_bounds(
+    preset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the first `kept` estimates, no discard is estimated whose bound is below the
+    `kept`-th best estimate of all: the highest bounds are estimated first."""
+    views = _turn_views(PRESETS[preset_id], 2, seed=17)
+    estimated = _counting(monkeypatch, strong._Player, "_estimate")
+    checked = 0
+    for view in views:
+        player = strong._Player(view)
+        discards = [a for a in view.legal if a.kind is ActionKind.DISCARD]
+        counts = list(view.counts)
+        melds = view.melds[view.seat]
+        estimated.clear()
+        player.best_discard(counts, melds, discards, exact_worth=False)
+        tiles = [args[3] for args in estimated if args[2] is not None]
+        kept = strong._REFINED if player.know.exact_one_away else 1
+        base = player.plans(counts, melds)
+        near_live = sum(player.unseen[k] for k in strong.near_kinds(counts, player.allowed))
+        dangers = player.dangers()
+        worths, bounds = {}, {}
+        after = {a.tile: base[0].shape.after(a.tile, -1) for a in discards}
+        for tile in after:
+            if after[tile] > min(after.values()) + 1:
+                continue  # never weighed
+            counts[tile] -= 1
+            worths[tile] = player.worth(counts, melds, base, tile, exact=False) - dangers[tile]
+            bound = player.worth_bound(counts, melds, base, tile, near_live)
+            counts[tile] += 1
+            bounds[tile] = None if bound is None else bound * strong._BOUND_SLACK - dangers[tile]
+        if len(worths) <= kept:
+            continue
+        kth = sorted(worths.values(), reverse=True)[kept - 1]
+        for tile in tiles[kept:]:
+            bound = bounds[tile]
+            assert bound is None or bound >= kth, (view.hand, tile)
+            checked += 1
+    assert checked > 5
