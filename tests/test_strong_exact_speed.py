@@ -121,3 +121,27 @@ def test_discards_are_estimated_in_the_order_of_their_bounds(
             assert bound is None or bound >= kth, (view.hand, tile)
             checked += 1
     assert checked > 5
+
+
+def test_remembered_table_facts_are_worked_out_anew() -> None:
+    """The allowed kinds and the bonus fan remembered across decisions are those of a fresh
+    decision."""
+    views = _turn_views(PRESETS["hkos-3-v1"], 1, seed=3)
+    views += _turn_views(PRESETS["sichuan-bb"], 1, seed=3)
+    views += _turn_views(PRESETS["hubei-laizi"], 1, seed=3)
+    remembered = [(p.allowed, p.bonus_fan) for p in map(strong._Player, views)]
+    strong.clear_caches()
+    fresh = [(p.allowed, p.bonus_fan) for p in map(strong._Player, views)]
+    assert remembered == fresh
+    for view, (allowed, bonus_fan) in zip(views, fresh, strict=True):
+        player = strong._Player(view)
+        void = view.void[view.seat]
+        assert allowed == {
+            k
+            for k in view.preset.tile_kinds
+            if k < 34
+            and (void is None or k // 9 != "mps".index(void))
+            and k not in view.wilds
+            and k not in player.know.free_kongs
+        }
+        assert bonus_fan == player.know.bonus_fan(view.bonus[view.seat], view.seat)

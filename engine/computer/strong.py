@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import NamedTuple
@@ -37,7 +37,7 @@ from engine.computer.shape_tables import (
     seven_pairs_shanten,
     special_deficit,
 )
-from engine.presets import AfterWin, Opening
+from engine.presets import AfterWin, Opening, Preset
 from engine.rules import wild_free
 from engine.scoring.base import WinBy, WinContext
 from engine.seat_view import SeatView
@@ -124,21 +124,14 @@ class _Player:
         # wilds stand for any tile (counted as jokers, not as their kind); a free kong tile is
         # set down, never part of a hand
         self.wilds = view.wilds
-        self.allowed = frozenset(
-            kind
-            for kind in self.preset.tile_kinds
-            if kind < 34
-            and (self.void is None or kind // 9 != "mps".index(self.void))
-            and kind not in self.wilds
-            and kind not in self.know.free_kongs
-        )
+        self.allowed = _allowed_kinds(self.preset, self.know, self.void, self.wilds)
         self.wild_live = sum(self.unseen[kind] for kind in self.wilds)
         seat_wind, round_wind = WINDS[self.seat], WINDS[view.round_wind]
         self.valued = {tile: 0 for tile in HONOURS}
         if self.know.honour_pung:
             for tile in (*DRAGONS, seat_wind, round_wind):
                 self.valued[tile] += self.know.honour_pung
-        self.bonus_fan = self.know.bonus_fan(view.bonus[self.seat], self.seat)
+        self.bonus_fan = _bonus_fan(self.know, view.bonus[self.seat], self.seat)
         self._seat_fans: dict[tuple[Meld, ...], int] = {}
         self._values: dict[float, float] = {}  # value() per fan: worked out once per decision
         self._dangers: list[float] | None = None
@@ -586,25 +579,38 @@ class _Player:
         entries = []
         counts = list(hand)
         held = [kind for kind, c in enumerate(counts) if c]
-        draws: Sequence[int] = near_kinds(counts, self.allowed)
+
+        def add_readies(tile: Tile, leaves_ready: Callable[[Tile], bool]) -> None:
+            """With `tile` drawn into `counts`: note the ready hands its discards leave."""
+            readies = []
+            for out in {*held, tile}:
+                if counts[out] and leaves_ready(out):
+                    counts[out] -= 1
+                    readies.append(tuple(counts))
+                    counts[out] += 1
+            entries.append((tile, tuple(readies)))
+
         standard = self._standard_shape(hand, 2)
         if standard is not None and standard.shanten == 1:
-            # only the draws that improve the shape can make it ready
-            draws = standard.improving_kinds()
-        for tile in draws:
-            if counts[tile] >= 4:
-                continue
-            counts[tile] += 1
-            exchange = shapes.DiscardShanten(counts, self.options)
-            if exchange.full == 0:
-                readies = []
-                for out in {*held, tile}:
-                    if counts[out] and exchange.after(out) == 0:
-                        counts[out] -= 1
-                        readies.append(tuple(counts))
-                        counts[out] += 1
-                entries.append((tile, tuple(readies)))
-            counts[tile] -= 1
+            # only the draws that improve the shape can make it ready, and the shape after the
+            # draw tells which discards leave it ready (no special shape is near)
+            for tile in standard.improving_kinds():
+                if counts[tile] >= 4:
+                    continue
+                drawn = standard.moved(tile, 1)
+                if drawn.shanten == 0:
+                    counts[tile] += 1
+                    add_readies(tile, lambda out: drawn.after(out, -1) == 0)  # noqa: B023
+                    counts[tile] -= 1
+        else:
+            for tile in near_kinds(counts, self.allowed):
+                if counts[tile] >= 4:
+                    continue
+                counts[tile] += 1
+                exchange = shapes.DiscardShanten(counts, self.options)
+                if exchange.full == 0:
+                    add_readies(tile, lambda out: exchange.after(out) == 0)  # noqa: B023
+                counts[tile] -= 1
         if len(_ONE_AWAY) > _CACHE_LIMIT:
             _ONE_AWAY.clear()
         found = _ONE_AWAY[key] = tuple(entries)
@@ -1005,6 +1011,44 @@ class _Player:
         return next(a for a in legal if a.tiles == pick)
 
 
+def _allowed_kinds(
+    preset: Preset, know: FamilyKnowledge, void: str | None, wilds: frozenset[Tile]
+) -> frozenset[Tile]:
+    """The kinds a hand of this seat may hold as themselves: the wall's, less the void suit, the
+    wilds and the free kong tiles (remembered per preset object, which the entry keeps alive so
+    that its id names no other)."""
+    key = (id(preset), void, wilds)
+    found = _ALLOWED.get(key)
+    if found is None or found[0] is not preset or found[1] is not know:
+        if len(_ALLOWED) > _CACHE_LIMIT:
+            _ALLOWED.clear()
+        allowed = frozenset(
+            kind
+            for kind in preset.tile_kinds
+            if kind < 34
+            and (void is None or kind // 9 != "mps".index(void))
+            and kind not in wilds
+            and kind not in know.free_kongs
+        )
+        found = _ALLOWED[key] = (preset, know, allowed)
+    return found[2]
+
+
+def _bonus_fan(know: FamilyKnowledge, bonus: tuple[Tile, ...], seat: int) -> int:
+    """The family's fan of a seat's bonus tiles, remembered (it scores them as a win would)."""
+    key = (know.bonus_fan, bonus, seat)
+    found = _BONUS_FAN.get(key)
+    if found is None:
+        if len(_BONUS_FAN) > _CACHE_LIMIT:
+            _BONUS_FAN.clear()
+        found = _BONUS_FAN[key] = know.bonus_fan(bonus, seat)
+    return found
+
+
+_ALLOWED: dict[
+    tuple[int, str | None, frozenset[Tile]], tuple[Preset, FamilyKnowledge, frozenset[Tile]]
+] = {}
+_BONUS_FAN: dict[tuple[object, ...], int] = {}
 _WAITS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
 _WAIT_WORTH: dict[tuple[object, ...], dict[Tile, float]] = {}
 _ONE_AWAY: dict[tuple[object, ...], tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]] = {}
@@ -1013,7 +1057,7 @@ _CACHE_LIMIT = 100_000
 
 def clear_caches() -> None:
     """Forget what is remembered across decisions (for tests: a choice never depends on it)."""
-    for cache in (_WAITS, _WAIT_WORTH, _ONE_AWAY):
+    for cache in (_WAITS, _WAIT_WORTH, _ONE_AWAY, _ALLOWED, _BONUS_FAN):
         cache.clear()
 
 
