@@ -145,3 +145,22 @@ def test_remembered_table_facts_are_worked_out_anew() -> None:
             and k not in player.know.free_kongs
         }
         assert bonus_fan == player.know.bonus_fan(view.bonus[view.seat], view.seat)
+
+
+def test_remembered_plan_keeps_and_scoring_are_the_fresh_ones() -> None:
+    """The flush keeps remembered per allowed kinds are what plans() worked out per hand, and the
+    scoring function remembered per family is the one `scoring.score` calls."""
+    from engine import scoring
+
+    for preset_id in STRONG_PRESETS:
+        preset = PRESETS[preset_id]
+        for view in _turn_views(preset, 1, seed=19)[:3]:
+            allowed = strong._Player(view).allowed
+            expected = []
+            for kinds in strong._SUIT_KINDS:
+                flush = allowed.intersection(kinds)
+                expected.append(
+                    (flush, allowed & frozenset((*flush, *strong.HONOURS))) if flush else None
+                )
+            assert list(strong._flush_keeps(allowed)) == expected
+        assert strong._family_score(preset) is scoring.family_module(preset).score

@@ -64,6 +64,7 @@ _WIDTH = 10  # live tiles at which a step is half as likely as with unlimited ti
 _DRAWS_PER_STEP = 3  # own draws an exchange takes, for the time left
 _BOUND_SLACK = 1.0 + 1e-9  # a bound is raised by this much, against rounding
 _UNBOUNDED = float("inf")
+_CHANCE_FACTORS = 10  # shanten whose chance factors a decision works out at once
 
 
 @dataclass(slots=True)
@@ -131,12 +132,15 @@ class _Player:
         if self.know.honour_pung:
             for tile in (*DRAGONS, seat_wind, round_wind):
                 self.valued[tile] += self.know.honour_pung
+        # the honours worth fan, in order (the others add nothing to a hand's honour fan)
+        self._valued_honours = tuple((t, v) for t in HONOURS if (v := self.valued[t]))
         self.bonus_fan = _bonus_fan(self.know, view.bonus[self.seat], self.seat)
         self._seat_fans: dict[tuple[Meld, ...], int] = {}
         self._values: dict[float, float] = {}  # value() per fan: worked out once per decision
         self._dangers: list[float] | None = None
         self.minimum = self.preset.min_fan if self.know.minimum is None else self.know.minimum(view)
         self.active = active
+        self._chance_factors = [self._chance_factor(s) for s in range(_CHANCE_FACTORS)]
         # a table's options change its scores (a minimum), so the caches tell tables apart
         self._table = (self.preset.id, self.preset.min_fan, len(self.preset.wall))
         self._set_context(())
@@ -169,17 +173,19 @@ class _Player:
         honour_melds = any(m.first >= 27 for m in melds)
         chow_melds = any(m.kind is MeldKind.CHOW for m in melds)
         plans = [_Plan("any", PlanShape(counts, sets, self.allowed), 0, True)]
-        suited = [sum(counts[k] for k in kinds) for kinds in _SUIT_KINDS]
+        suited = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
         for m in melds:
             if m.first < 27:
                 suited[m.first // 9] += 3
+        flush_keeps = _flush_keeps(self.allowed)
         candidates = [s for s in range(3) if all(x == s for x in meld_suits)]
-        candidates = [s for s in candidates if any(k in self.allowed for k in _SUIT_KINDS[s])]
+        candidates = [s for s in candidates if flush_keeps[s] is not None]
         if candidates and know.pure_flush:
             suit = max(candidates, key=suited.__getitem__)
-            kinds = self.allowed.intersection(_SUIT_KINDS[suit])
+            found = flush_keeps[suit]
+            assert found is not None
+            kinds, keep = found
             if know.half_flush:
-                keep = self.allowed & frozenset((*kinds, *HONOURS))
                 plans.append(_Plan("half", PlanShape(counts, sets, keep), know.half_flush, True))
             if not honour_melds:
                 shape = PlanShape(counts, sets, kinds)
@@ -204,21 +210,26 @@ class _Player:
         """Fan of valued honour pungs held (melded or concealed), and of pairs that may grow."""
         if not self.know.honour_pung:
             return 0, 0
-        sure = sum(self.valued[m.first] for m in melds if m.first >= 27)
+        valued, unseen = self.valued, self.unseen
+        sure = 0
+        for meld in melds:
+            first = meld.tiles[0]
+            if first >= 27:
+                sure += valued[first]
         # the fan of the pairs' pungs: the best at half (whole fans only), or, where the family
         # says how likely a pair's (a single's) pung is, what they are expected to bring
         chances = self.know.honour_hope
         hope: float = 0
-        for tile in HONOURS:
-            value = self.valued[tile]
-            if value and counts[tile] >= 3:
+        for tile, value in self._valued_honours:
+            count = counts[tile]
+            if count >= 3:
                 sure += value
-            elif value and counts[tile] == 2 and self.unseen[tile] > 0:
+            elif count == 2 and unseen[tile] > 0:
                 if chances is None:
                     hope = max(hope, value)
                 else:
                     hope += value * chances[0]
-            elif chances is not None and value and counts[tile] == 1 and self.unseen[tile] > 1:
+            elif chances is not None and count == 1 and unseen[tile] > 1:
                 hope += value * chances[1]
         return sure, hope
 
@@ -252,8 +263,17 @@ class _Player:
         if shanten < 0:
             return 1.0
         width = live / (live + _WIDTH)
+        factors = self._chance_factors
+        if shanten < len(factors):
+            step, time = factors[shanten]
+        else:
+            step, time = self._chance_factor(shanten)
+        return width * step * time
+
+    def _chance_factor(self, shanten: int) -> tuple[float, float]:
+        """The parts of `chance` that do not depend on the live tiles: the steps and the time."""
         time = min(1.0, self.draws_left / (_DRAWS_PER_STEP * (shanten + 1)))
-        return width * self.know.step**shanten * time
+        return self.know.step**shanten, time
 
     def worth(
         self,
@@ -278,10 +298,12 @@ class _Player:
         base: list[_Plan] | None,
         discarded: int,
         near_live: int | None = None,
+        paying: list[tuple[int, _Plan, float]] | None = None,
     ) -> _Estimate:
         """The parts of a hand's worth that do not need the exact one-away value (a ready hand's
         worth; otherwise the best plan's, with the trace of the shape). `near_live`, where
-        known, are the live tiles of the kinds near the hand (see `worth_bound`)."""
+        known, are the live tiles of the kinds near the hand (see `worth_bound`); `paying`, where
+        known, its `_paying_plans`."""
         # a plan's shape after the discard is worked out only for plans that can pay
         plans = self.plans(counts, melds) if base is None else base
         general = plans[0].shape if base is None else plans[0].shape.moved(discarded, -1)
@@ -297,7 +319,9 @@ class _Player:
         # plans whose live tiles are counted only if a bound of their worth (from the live tiles
         # near the hand) beats the best so far: the best is the same, counted in any order
         pending: list[tuple[float, float, int, PlanShape]] = []
-        for index, plan, value in self._paying_plans(counts, melds, plans, jokers):
+        if paying is None:
+            paying = self._paying_plans(counts, melds, plans, jokers)
+        for index, plan, value in paying:
             if plan.name == "pairs":
                 shanten, live = self._pairs_reading(counts)
                 shanten -= jokers
@@ -383,13 +407,15 @@ class _Player:
         base: list[_Plan],
         discarded: int,
         near_live: int,
+        paying: list[tuple[int, _Plan, float]] | None = None,
     ) -> float | None:
         """An upper bound of `worth(counts, melds, base, discarded, exact=False)`, without
         counting improving tiles (None for a ready hand: that is valued exactly).
 
         Each plan's chance is taken with `near_live` live tiles, the unseen copies of every kind
         near the full hand (a drawn tile far from all kept tiles improves nothing); a plan
-        keeping at most the discarded tile may be improved by any kind it keeps.
+        keeping at most the discarded tile may be improved by any kind it keeps. `paying`, where
+        known, are the hand's `_paying_plans`.
         """
         jokers = self._jokers(counts)
         general_shanten = base[0].shape.after(discarded, -1) - jokers
@@ -397,7 +423,9 @@ class _Player:
             return None
         unseen = self.unseen
         best = live_line = 0.0
-        for _, plan, value in self._paying_plans(counts, melds, base, jokers):
+        if paying is None:
+            paying = self._paying_plans(counts, melds, base, jokers)
+        for _, plan, value in paying:
             if plan.name == "pairs":
                 shanten, live = self._pairs_reading(counts)
             else:
@@ -639,7 +667,7 @@ class _Player:
             **self.extra,
         )
         # not remembered here: the worth of a wait is (_wait_worth), and little else repeats
-        found = scoring.score(self.preset, ctx)
+        found = _family_score(self.preset)(self.preset, ctx)
         return found if found.valid else None
 
     def holds_for_self_draw(self) -> bool:
@@ -686,6 +714,7 @@ class _Player:
         danger = [0.0] * 34
         if not self.preset.discard_wins:
             return danger
+        held = self._held_kinds()
         for other in range(view.seat_count):
             if other == self.seat or view.left[other]:
                 continue
@@ -713,7 +742,7 @@ class _Player:
             weight = ready * value * know.danger_share
             # a tile it could have won on since its last discard, and did not, cannot win now
             passed = set(view.offered[other]) if know.offered_safe and view.offered else set()
-            for kind in self._held_kinds():
+            for kind in held:
                 if kind in passed:
                     continue
                 if kind >= 27:
@@ -808,12 +837,15 @@ class _Player:
         estimates: dict[int, float] = {}
         parts: dict[Tile, _Estimate] = {}  # refining adds the one-away value to these
         bounded = []
+        paying: dict[int, list[tuple[int, _Plan, float]]] = {}
         for position, action in enumerate(discards):
             tile = action.tile
             if after[tile] > floor + 1:
                 continue
             counts[tile] -= 1
-            bound = self.worth_bound(counts, melds, base, tile, near_live)
+            # the plans that pay: the same for the bound and the estimate
+            paying[position] = self._paying_plans(counts, melds, base, self._jokers(counts))
+            bound = self.worth_bound(counts, melds, base, tile, near_live, paying[position])
             counts[tile] += 1
             # a ready hand has no bound: it is estimated first
             bounded.append(
@@ -825,7 +857,7 @@ class _Player:
                 break
             tile = discards[position].tile
             counts[tile] -= 1
-            parts[tile] = self._estimate(counts, melds, base, tile, near_live)
+            parts[tile] = self._estimate(counts, melds, base, tile, near_live, paying[position])
             worth = self._worth_of(counts, melds, parts[tile], exact=False)
             counts[tile] += 1
             estimates[position] = estimate = worth - dangers[tile]
@@ -947,7 +979,7 @@ class _Player:
                 if not closer and not (tile >= 27 and self.valued[tile]):
                     continue
                 kept = [t for t in held if t not in self.wilds] or held  # wilds stay
-                discards = [Action(self.seat, _DISCARD, (t,)) for t in kept]
+                discards = [_discard_action(self.seat, t) for t in kept]
                 if now is None:
                     now = self.worth(counts, melds)
                 # a call whose best discard is bound to be worth no more than it must beat is
@@ -1011,6 +1043,48 @@ class _Player:
         return next(a for a in legal if a.tiles == pick)
 
 
+def _flush_keeps(
+    allowed: frozenset[Tile],
+) -> tuple[tuple[frozenset[Tile], frozenset[Tile]] | None, ...]:
+    """Per suit, the kinds a flush in it keeps (the allowed kinds of the suit) and those a half
+    flush keeps (with the allowed honours); None where no kind of the suit is allowed."""
+    found = _FLUSH_KEEPS.get(allowed)
+    if found is None:
+        keeps: list[tuple[frozenset[Tile], frozenset[Tile]] | None] = []
+        for suit_kinds in _SUIT_KINDS:
+            kinds = allowed.intersection(suit_kinds)
+            keeps.append((kinds, allowed & frozenset((*kinds, *HONOURS))) if kinds else None)
+        if len(_FLUSH_KEEPS) > _CACHE_LIMIT:
+            _FLUSH_KEEPS.clear()
+        found = _FLUSH_KEEPS[allowed] = tuple(keeps)
+    return found
+
+
+_FLUSH_KEEPS: dict[frozenset[Tile], tuple[tuple[frozenset[Tile], frozenset[Tile]] | None, ...]] = {}
+
+
+def _family_score(preset: Preset) -> Callable[[Preset, WinContext], scoring.Score]:
+    """The scoring function `scoring.score` hands a win of this preset to (found once)."""
+    found = _FAMILY_SCORES.get(preset.family)
+    if found is None:
+        found = _FAMILY_SCORES[preset.family] = scoring.family_module(preset).score
+    return found
+
+
+_FAMILY_SCORES: dict[str, Callable[[Preset, WinContext], scoring.Score]] = {}
+
+
+def _discard_action(seat: int, tile: Tile) -> Action:
+    """The action of `seat` discarding `tile` (made once: a call weighs many discards)."""
+    found = _DISCARD_ACTIONS.get((seat, tile))
+    if found is None:
+        found = _DISCARD_ACTIONS[seat, tile] = Action(seat, _DISCARD, (tile,))
+    return found
+
+
+_DISCARD_ACTIONS: dict[tuple[int, Tile], Action] = {}
+
+
 def _allowed_kinds(
     preset: Preset, know: FamilyKnowledge, void: str | None, wilds: frozenset[Tile]
 ) -> frozenset[Tile]:
@@ -1057,7 +1131,7 @@ _CACHE_LIMIT = 100_000
 
 def clear_caches() -> None:
     """Forget what is remembered across decisions (for tests: a choice never depends on it)."""
-    for cache in (_WAITS, _WAIT_WORTH, _ONE_AWAY, _ALLOWED, _BONUS_FAN):
+    for cache in (_WAITS, _WAIT_WORTH, _ONE_AWAY, _ALLOWED, _BONUS_FAN, _FLUSH_KEEPS):
         cache.clear()
 
 
@@ -1087,7 +1161,10 @@ def _flush_suit(melds: Sequence[Meld], pond: Sequence[Tile]) -> int | None:
     if len(suits) == 1 and len(melds) >= 2:
         return next(iter(suits))
     if len(pond) >= 8:
-        per_suit = [sum(1 for t in pond if t < 27 and t // 9 == s) for s in range(3)]
+        per_suit = [0, 0, 0]
+        for t in pond:
+            if t < 27:
+                per_suit[t // 9] += 1
         low = min(range(3), key=per_suit.__getitem__)
         if per_suit[low] == 0 and not suits - {low}:
             return low
