@@ -1137,7 +1137,11 @@ def clear_caches() -> None:
 
 def _with_tile(counts: Sequence[int], tile: Tile) -> tuple[Tile, ...]:
     """The tiles of `counts` and `tile`, sorted."""
-    tiles = [k for k, c in enumerate(counts) for _ in range(c)]
+    tiles: list[Tile] = []
+    extend = tiles.extend
+    for kind, count in enumerate(counts):
+        if count:
+            extend((kind,) * count)
     insort(tiles, tile)
     return tuple(tiles)
 
