@@ -164,3 +164,25 @@ def test_remembered_plan_keeps_and_scoring_are_the_fresh_ones() -> None:
                 )
             assert list(strong._flush_keeps(allowed)) == expected
         assert strong._family_score(preset) is scoring.family_module(preset).score
+
+
+def test_a_calls_bounds_are_shared_with_its_best_discard(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """best_discard reuses the plans and bounds best_discard_bound found for the same hand, and
+    a claim weighed so chooses as one working them out anew."""
+    views = _turn_views(PRESETS["hkos-3-v1"], 3, seed=7, phase="claims")
+    views = [v for v in views if not any(a.kind is ActionKind.WIN for a in v.legal)]
+    plans = _counting(monkeypatch, strong._Player, "plans")
+    shared = [strong._Player(view).claim(view.legal) for view in views]
+    shared_plans = len(plans)
+    plans.clear()
+    original = strong._Player._bounds_of
+
+    def anew(self: strong._Player, counts: list[int], melds: Any) -> Any:
+        self._shared_bounds = None
+        return original(self, counts, melds)
+
+    monkeypatch.setattr(strong._Player, "_bounds_of", anew)
+    assert [strong._Player(view).claim(view.legal) for view in views] == shared
+    assert shared_plans < len(plans)

@@ -162,6 +162,18 @@ class _Player:
         # _ready_value per (concealed counts, melds) in this context: the candidate discards of
         # one decision lead to many of the same ready hands (dropping a then b, or b then a)
         self._ready_values: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[float, int]] = {}
+        # a hand's plans and discard bounds, shared by best_discard_bound and best_discard (its
+        # counts, melds, plans, near live tiles and bounds by discard)
+        self._shared_bounds: (
+            tuple[
+                tuple[int, ...],
+                tuple[Meld, ...],
+                list[_Plan],
+                int,
+                dict[Tile, tuple[list[tuple[int, _Plan, float]], float | None]],
+            ]
+            | None
+        ) = None
 
     # ------------------------------------------------------------------ plans and worth
 
@@ -821,7 +833,7 @@ class _Player:
             counts[tile] += 1
             return discards[0], worth
         dangers = self.dangers()
-        base = self.plans(counts, melds)
+        base, near_live, known = self._bounds_of(counts, melds)
         general = base[0].shape
         # worth is measured only for discards that keep the shape within one of the best (one
         # tile seldom sets a hand back further, and such a discard is seldom worth it)
@@ -833,7 +845,6 @@ class _Player:
         # not estimated (the choice is the same, whatever the order the estimates are made in)
         kept = _REFINED if self.know.exact_one_away else 1
         top: list[float] = []  # the best `kept` estimates so far, highest first
-        near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
         estimates: dict[int, float] = {}
         parts: dict[Tile, _Estimate] = {}  # refining adds the one-away value to these
         bounded = []
@@ -843,9 +854,9 @@ class _Player:
             if after[tile] > floor + 1:
                 continue
             counts[tile] -= 1
-            # the plans that pay: the same for the bound and the estimate
-            paying[position] = self._paying_plans(counts, melds, base, self._jokers(counts))
-            bound = self.worth_bound(counts, melds, base, tile, near_live, paying[position])
+            paying[position], bound = known.get(tile) or self._discard_bound(
+                counts, melds, base, tile, near_live
+            )
             counts[tile] += 1
             # a ready hand has no bound: it is estimated first
             bounded.append(
@@ -1007,22 +1018,50 @@ class _Player:
         are not valued exactly); None otherwise."""
         if len(discards) == 1:
             return None
-        base = self.plans(counts, melds)
+        base, near_live, known = self._bounds_of(counts, melds)
         general = base[0].shape
         reach = 1 if self.know.exact_one_away else 0
-        near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
         best = 0.0
         for action in discards:
             tile = action.tile
             counts[tile] -= 1
             bound = None
             if general.after(tile, -1) - self._jokers(counts) > reach:
-                bound = self.worth_bound(counts, melds, base, tile, near_live)
+                known[tile] = self._discard_bound(counts, melds, base, tile, near_live)
+                bound = known[tile][1]
             counts[tile] += 1
             if bound is None:
                 return None
             best = max(best, bound)
         return best
+
+    def _bounds_of(
+        self, counts: list[int], melds: tuple[Meld, ...]
+    ) -> tuple[list[_Plan], int, dict[Tile, tuple[list[tuple[int, _Plan, float]], float | None]]]:
+        """The plans of a hand, the live tiles near it and its discards' bounds found so far
+        (`_discard_bound` per tile): a call's `best_discard_bound` shares them with its
+        `best_discard` (the same hand, and the same melds object, kept alive here)."""
+        shared = self._shared_bounds
+        if shared is not None and shared[1] is melds and shared[0] == tuple(counts):
+            return shared[2], shared[3], shared[4]
+        base = self.plans(counts, melds)
+        near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
+        known: dict[Tile, tuple[list[tuple[int, _Plan, float]], float | None]] = {}
+        self._shared_bounds = (tuple(counts), melds, base, near_live, known)
+        return base, near_live, known
+
+    def _discard_bound(
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        base: list[_Plan],
+        tile: Tile,
+        near_live: int,
+    ) -> tuple[list[tuple[int, _Plan, float]], float | None]:
+        """With `tile` taken out of `counts`: the plans that pay (the same for the bound and the
+        estimate) and `worth_bound`."""
+        paying = self._paying_plans(counts, melds, base, self._jokers(counts))
+        return paying, self.worth_bound(counts, melds, base, tile, near_live, paying)
 
     def opening(self, legal: Sequence[Action]) -> Action:
         """Void the weakest suit; swap or remove three of the suit to be voided where it can."""
