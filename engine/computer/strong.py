@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import NamedTuple
@@ -37,7 +37,7 @@ from engine.computer.shape_tables import (
     seven_pairs_shanten,
     special_deficit,
 )
-from engine.presets import AfterWin, Opening
+from engine.presets import AfterWin, Opening, Preset
 from engine.rules import wild_free
 from engine.scoring.base import WinBy, WinContext
 from engine.seat_view import SeatView
@@ -63,6 +63,8 @@ _REFINED = 3  # discards whose estimate is refined by the exact one-away value
 _WIDTH = 10  # live tiles at which a step is half as likely as with unlimited tiles
 _DRAWS_PER_STEP = 3  # own draws an exchange takes, for the time left
 _BOUND_SLACK = 1.0 + 1e-9  # a bound is raised by this much, against rounding
+_UNBOUNDED = float("inf")
+_CHANCE_FACTORS = 10  # shanten whose chance factors a decision works out at once
 
 
 @dataclass(slots=True)
@@ -123,26 +125,22 @@ class _Player:
         # wilds stand for any tile (counted as jokers, not as their kind); a free kong tile is
         # set down, never part of a hand
         self.wilds = view.wilds
-        self.allowed = frozenset(
-            kind
-            for kind in self.preset.tile_kinds
-            if kind < 34
-            and (self.void is None or kind // 9 != "mps".index(self.void))
-            and kind not in self.wilds
-            and kind not in self.know.free_kongs
-        )
+        self.allowed = _allowed_kinds(self.preset, self.know, self.void, self.wilds)
         self.wild_live = sum(self.unseen[kind] for kind in self.wilds)
         seat_wind, round_wind = WINDS[self.seat], WINDS[view.round_wind]
         self.valued = {tile: 0 for tile in HONOURS}
         if self.know.honour_pung:
             for tile in (*DRAGONS, seat_wind, round_wind):
                 self.valued[tile] += self.know.honour_pung
-        self.bonus_fan = self.know.bonus_fan(view.bonus[self.seat], self.seat)
+        # the honours worth fan, in order (the others add nothing to a hand's honour fan)
+        self._valued_honours = tuple((t, v) for t in HONOURS if (v := self.valued[t]))
+        self.bonus_fan = _bonus_fan(self.know, view.bonus[self.seat], self.seat)
         self._seat_fans: dict[tuple[Meld, ...], int] = {}
         self._values: dict[float, float] = {}  # value() per fan: worked out once per decision
         self._dangers: list[float] | None = None
         self.minimum = self.preset.min_fan if self.know.minimum is None else self.know.minimum(view)
         self.active = active
+        self._chance_factors = [self._chance_factor(s) for s in range(_CHANCE_FACTORS)]
         # a table's options change its scores (a minimum), so the caches tell tables apart
         self._table = (self.preset.id, self.preset.min_fan, len(self.preset.wall))
         self._set_context(())
@@ -164,6 +162,18 @@ class _Player:
         # _ready_value per (concealed counts, melds) in this context: the candidate discards of
         # one decision lead to many of the same ready hands (dropping a then b, or b then a)
         self._ready_values: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[float, int]] = {}
+        # a hand's plans and discard bounds, shared by best_discard_bound and best_discard (its
+        # counts, melds, plans, near live tiles and bounds by discard)
+        self._shared_bounds: (
+            tuple[
+                tuple[int, ...],
+                tuple[Meld, ...],
+                list[_Plan],
+                int,
+                dict[Tile, tuple[list[tuple[int, _Plan, float]], float | None]],
+            ]
+            | None
+        ) = None
 
     # ------------------------------------------------------------------ plans and worth
 
@@ -175,17 +185,19 @@ class _Player:
         honour_melds = any(m.first >= 27 for m in melds)
         chow_melds = any(m.kind is MeldKind.CHOW for m in melds)
         plans = [_Plan("any", PlanShape(counts, sets, self.allowed), 0, True)]
-        suited = [sum(counts[k] for k in kinds) for kinds in _SUIT_KINDS]
+        suited = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
         for m in melds:
             if m.first < 27:
                 suited[m.first // 9] += 3
+        flush_keeps = _flush_keeps(self.allowed)
         candidates = [s for s in range(3) if all(x == s for x in meld_suits)]
-        candidates = [s for s in candidates if any(k in self.allowed for k in _SUIT_KINDS[s])]
+        candidates = [s for s in candidates if flush_keeps[s] is not None]
         if candidates and know.pure_flush:
             suit = max(candidates, key=suited.__getitem__)
-            kinds = self.allowed.intersection(_SUIT_KINDS[suit])
+            found = flush_keeps[suit]
+            assert found is not None
+            kinds, keep = found
             if know.half_flush:
-                keep = self.allowed & frozenset((*kinds, *HONOURS))
                 plans.append(_Plan("half", PlanShape(counts, sets, keep), know.half_flush, True))
             if not honour_melds:
                 shape = PlanShape(counts, sets, kinds)
@@ -210,21 +222,26 @@ class _Player:
         """Fan of valued honour pungs held (melded or concealed), and of pairs that may grow."""
         if not self.know.honour_pung:
             return 0, 0
-        sure = sum(self.valued[m.first] for m in melds if m.first >= 27)
+        valued, unseen = self.valued, self.unseen
+        sure = 0
+        for meld in melds:
+            first = meld.tiles[0]
+            if first >= 27:
+                sure += valued[first]
         # the fan of the pairs' pungs: the best at half (whole fans only), or, where the family
         # says how likely a pair's (a single's) pung is, what they are expected to bring
         chances = self.know.honour_hope
         hope: float = 0
-        for tile in HONOURS:
-            value = self.valued[tile]
-            if value and counts[tile] >= 3:
+        for tile, value in self._valued_honours:
+            count = counts[tile]
+            if count >= 3:
                 sure += value
-            elif value and counts[tile] == 2 and self.unseen[tile] > 0:
+            elif count == 2 and unseen[tile] > 0:
                 if chances is None:
                     hope = max(hope, value)
                 else:
                     hope += value * chances[0]
-            elif chances is not None and value and counts[tile] == 1 and self.unseen[tile] > 1:
+            elif chances is not None and count == 1 and unseen[tile] > 1:
                 hope += value * chances[1]
         return sure, hope
 
@@ -258,8 +275,17 @@ class _Player:
         if shanten < 0:
             return 1.0
         width = live / (live + _WIDTH)
+        factors = self._chance_factors
+        if shanten < len(factors):
+            step, time = factors[shanten]
+        else:
+            step, time = self._chance_factor(shanten)
+        return width * step * time
+
+    def _chance_factor(self, shanten: int) -> tuple[float, float]:
+        """The parts of `chance` that do not depend on the live tiles: the steps and the time."""
         time = min(1.0, self.draws_left / (_DRAWS_PER_STEP * (shanten + 1)))
-        return width * self.know.step**shanten * time
+        return self.know.step**shanten, time
 
     def worth(
         self,
@@ -283,9 +309,13 @@ class _Player:
         melds: tuple[Meld, ...],
         base: list[_Plan] | None,
         discarded: int,
+        near_live: int | None = None,
+        paying: list[tuple[int, _Plan, float]] | None = None,
     ) -> _Estimate:
         """The parts of a hand's worth that do not need the exact one-away value (a ready hand's
-        worth; otherwise the best plan's, with the trace of the shape)."""
+        worth; otherwise the best plan's, with the trace of the shape). `near_live`, where
+        known, are the live tiles of the kinds near the hand (see `worth_bound`); `paying`, where
+        known, its `_paying_plans`."""
         # a plan's shape after the discard is worked out only for plans that can pay
         plans = self.plans(counts, melds) if base is None else base
         general = plans[0].shape if base is None else plans[0].shape.moved(discarded, -1)
@@ -297,9 +327,17 @@ class _Player:
                 return _Estimate(ready, general_shanten, 0.0, 0.0)
             # ready but dead: what other plans offer (a flush, all pungs) is all it has
         best = live_line = 0.0
-        for index, plan, value in self._paying_plans(counts, melds, plans, jokers):
+        unseen, wild_live = self.unseen, self.wild_live
+        # plans whose live tiles are counted only if a bound of their worth (from the live tiles
+        # near the hand) beats the best so far: the best is the same, counted in any order
+        pending: list[tuple[float, float, int, PlanShape]] = []
+        if paying is None:
+            paying = self._paying_plans(counts, melds, plans, jokers)
+        for index, plan, value in paying:
             if plan.name == "pairs":
                 shanten, live = self._pairs_reading(counts)
+                shanten -= jokers
+                best = max(best, value * self.chance(shanten, live + wild_live))
             else:
                 if index == 0:
                     shape = general
@@ -307,13 +345,22 @@ class _Player:
                     shape = plan.shape
                 else:
                     shape = plan.shape.moved(discarded, -1)
-                shanten = shape.shanten
-                live, _ = shape.improving(self.unseen)
-            shanten -= jokers
-            live += self.wild_live
-            best = max(best, value * self.chance(shanten, live))
+                shanten = shape.shanten - jokers
+                if near_live is None or index == 0 or shape.kept_tiles <= 1:
+                    live, _ = shape.improving(unseen)
+                    best = max(best, value * self.chance(shanten, live + wild_live))
+                else:
+                    bound = value * self.chance(shanten, near_live + wild_live)
+                    pending.append((bound, value, shanten, shape))
             if shanten <= general_shanten + _LIVE_REACH:
                 live_line = _LIVE_BONUS
+        if pending:
+            pending.sort(key=itemgetter(0), reverse=True)
+            for bound, value, shanten, shape in pending:
+                if bound <= best:
+                    break
+                live, _ = shape.improving(unseen)
+                best = max(best, value * self.chance(shanten, live + wild_live))
         # a dead hand keeps a trace of its shape so that ties still go to efficiency, far below
         # what any live plan is worth
         live, _ = general.improving(self.unseen)
@@ -372,13 +419,15 @@ class _Player:
         base: list[_Plan],
         discarded: int,
         near_live: int,
+        paying: list[tuple[int, _Plan, float]] | None = None,
     ) -> float | None:
         """An upper bound of `worth(counts, melds, base, discarded, exact=False)`, without
         counting improving tiles (None for a ready hand: that is valued exactly).
 
         Each plan's chance is taken with `near_live` live tiles, the unseen copies of every kind
         near the full hand (a drawn tile far from all kept tiles improves nothing); a plan
-        keeping at most the discarded tile may be improved by any kind it keeps.
+        keeping at most the discarded tile may be improved by any kind it keeps. `paying`, where
+        known, are the hand's `_paying_plans`.
         """
         jokers = self._jokers(counts)
         general_shanten = base[0].shape.after(discarded, -1) - jokers
@@ -386,7 +435,9 @@ class _Player:
             return None
         unseen = self.unseen
         best = live_line = 0.0
-        for _, plan, value in self._paying_plans(counts, melds, base, jokers):
+        if paying is None:
+            paying = self._paying_plans(counts, melds, base, jokers)
+        for _, plan, value in paying:
             if plan.name == "pairs":
                 shanten, live = self._pairs_reading(counts)
             else:
@@ -568,25 +619,38 @@ class _Player:
         entries = []
         counts = list(hand)
         held = [kind for kind, c in enumerate(counts) if c]
-        draws: Sequence[int] = near_kinds(counts, self.allowed)
+
+        def add_readies(tile: Tile, leaves_ready: Callable[[Tile], bool]) -> None:
+            """With `tile` drawn into `counts`: note the ready hands its discards leave."""
+            readies = []
+            for out in {*held, tile}:
+                if counts[out] and leaves_ready(out):
+                    counts[out] -= 1
+                    readies.append(tuple(counts))
+                    counts[out] += 1
+            entries.append((tile, tuple(readies)))
+
         standard = self._standard_shape(hand, 2)
         if standard is not None and standard.shanten == 1:
-            # only the draws that improve the shape can make it ready
-            draws = standard.improving_kinds()
-        for tile in draws:
-            if counts[tile] >= 4:
-                continue
-            counts[tile] += 1
-            exchange = shapes.DiscardShanten(counts, self.options)
-            if exchange.full == 0:
-                readies = []
-                for out in {*held, tile}:
-                    if counts[out] and exchange.after(out) == 0:
-                        counts[out] -= 1
-                        readies.append(tuple(counts))
-                        counts[out] += 1
-                entries.append((tile, tuple(readies)))
-            counts[tile] -= 1
+            # only the draws that improve the shape can make it ready, and the shape after the
+            # draw tells which discards leave it ready (no special shape is near)
+            for tile in standard.improving_kinds():
+                if counts[tile] >= 4:
+                    continue
+                drawn = standard.moved(tile, 1)
+                if drawn.shanten == 0:
+                    counts[tile] += 1
+                    add_readies(tile, lambda out: drawn.after(out, -1) == 0)  # noqa: B023
+                    counts[tile] -= 1
+        else:
+            for tile in near_kinds(counts, self.allowed):
+                if counts[tile] >= 4:
+                    continue
+                counts[tile] += 1
+                exchange = shapes.DiscardShanten(counts, self.options)
+                if exchange.full == 0:
+                    add_readies(tile, lambda out: exchange.after(out) == 0)  # noqa: B023
+                counts[tile] -= 1
         if len(_ONE_AWAY) > _CACHE_LIMIT:
             _ONE_AWAY.clear()
         found = _ONE_AWAY[key] = tuple(entries)
@@ -615,7 +679,7 @@ class _Player:
             **self.extra,
         )
         # not remembered here: the worth of a wait is (_wait_worth), and little else repeats
-        found = scoring.score(self.preset, ctx)
+        found = _family_score(self.preset)(self.preset, ctx)
         return found if found.valid else None
 
     def holds_for_self_draw(self) -> bool:
@@ -662,6 +726,7 @@ class _Player:
         danger = [0.0] * 34
         if not self.preset.discard_wins:
             return danger
+        held = self._held_kinds()
         for other in range(view.seat_count):
             if other == self.seat or view.left[other]:
                 continue
@@ -689,7 +754,7 @@ class _Player:
             weight = ready * value * know.danger_share
             # a tile it could have won on since its last discard, and did not, cannot win now
             passed = set(view.offered[other]) if know.offered_safe and view.offered else set()
-            for kind in self._held_kinds():
+            for kind in held:
                 if kind in passed:
                     continue
                 if kind >= 27:
@@ -768,34 +833,42 @@ class _Player:
             counts[tile] += 1
             return discards[0], worth
         dangers = self.dangers()
-        base = self.plans(counts, melds)
+        base, near_live, known = self._bounds_of(counts, melds)
         general = base[0].shape
         # worth is measured only for discards that keep the shape within one of the best (one
         # tile seldom sets a hand back further, and such a discard is seldom worth it)
         after = {a.tile: general.after(a.tile, -1) for a in discards}
         floor = min(after.values())
-        # branch and bound: the closest discards first; a later one whose bound is below the
-        # `kept`-th best estimate so far could neither be the choice nor be refined, so it is
-        # not estimated (the choice is the same)
+        # branch and bound: every discard's bound first, then the estimates in the order of the
+        # bounds, highest first; once a bound is below the `kept`-th best estimate so far, that
+        # discard and every later one could neither be the choice nor be refined, so they are
+        # not estimated (the choice is the same, whatever the order the estimates are made in)
         kept = _REFINED if self.know.exact_one_away else 1
         top: list[float] = []  # the best `kept` estimates so far, highest first
-        near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
         estimates: dict[int, float] = {}
         parts: dict[Tile, _Estimate] = {}  # refining adds the one-away value to these
-        order = sorted(
-            (after[a.tile], position)
-            for position, a in enumerate(discards)
-            if after[a.tile] <= floor + 1
-        )
-        for _, position in order:
+        bounded = []
+        paying: dict[int, list[tuple[int, _Plan, float]]] = {}
+        for position, action in enumerate(discards):
+            tile = action.tile
+            if after[tile] > floor + 1:
+                continue
+            counts[tile] -= 1
+            paying[position], bound = known.get(tile) or self._discard_bound(
+                counts, melds, base, tile, near_live
+            )
+            counts[tile] += 1
+            # a ready hand has no bound: it is estimated first
+            bounded.append(
+                (_UNBOUNDED if bound is None else bound * _BOUND_SLACK - dangers[tile], position)
+            )
+        bounded.sort(key=itemgetter(0), reverse=True)
+        for bound, position in bounded:
+            if len(top) == kept and bound < top[-1]:
+                break
             tile = discards[position].tile
             counts[tile] -= 1
-            if len(top) == kept:
-                bound = self.worth_bound(counts, melds, base, tile, near_live)
-                if bound is not None and bound * _BOUND_SLACK - dangers[tile] < top[-1]:
-                    counts[tile] += 1
-                    continue
-            parts[tile] = self._estimate(counts, melds, base, tile)
+            parts[tile] = self._estimate(counts, melds, base, tile, near_live, paying[position])
             worth = self._worth_of(counts, melds, parts[tile], exact=False)
             counts[tile] += 1
             estimates[position] = estimate = worth - dangers[tile]
@@ -917,7 +990,7 @@ class _Player:
                 if not closer and not (tile >= 27 and self.valued[tile]):
                     continue
                 kept = [t for t in held if t not in self.wilds] or held  # wilds stay
-                discards = [Action(self.seat, _DISCARD, (t,)) for t in kept]
+                discards = [_discard_action(self.seat, t) for t in kept]
                 if now is None:
                     now = self.worth(counts, melds)
                 # a call whose best discard is bound to be worth no more than it must beat is
@@ -945,22 +1018,50 @@ class _Player:
         are not valued exactly); None otherwise."""
         if len(discards) == 1:
             return None
-        base = self.plans(counts, melds)
+        base, near_live, known = self._bounds_of(counts, melds)
         general = base[0].shape
         reach = 1 if self.know.exact_one_away else 0
-        near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
         best = 0.0
         for action in discards:
             tile = action.tile
             counts[tile] -= 1
             bound = None
             if general.after(tile, -1) - self._jokers(counts) > reach:
-                bound = self.worth_bound(counts, melds, base, tile, near_live)
+                known[tile] = self._discard_bound(counts, melds, base, tile, near_live)
+                bound = known[tile][1]
             counts[tile] += 1
             if bound is None:
                 return None
             best = max(best, bound)
         return best
+
+    def _bounds_of(
+        self, counts: list[int], melds: tuple[Meld, ...]
+    ) -> tuple[list[_Plan], int, dict[Tile, tuple[list[tuple[int, _Plan, float]], float | None]]]:
+        """The plans of a hand, the live tiles near it and its discards' bounds found so far
+        (`_discard_bound` per tile): a call's `best_discard_bound` shares them with its
+        `best_discard` (the same hand, and the same melds object, kept alive here)."""
+        shared = self._shared_bounds
+        if shared is not None and shared[1] is melds and shared[0] == tuple(counts):
+            return shared[2], shared[3], shared[4]
+        base = self.plans(counts, melds)
+        near_live = sum(self.unseen[kind] for kind in near_kinds(counts, self.allowed))
+        known: dict[Tile, tuple[list[tuple[int, _Plan, float]], float | None]] = {}
+        self._shared_bounds = (tuple(counts), melds, base, near_live, known)
+        return base, near_live, known
+
+    def _discard_bound(
+        self,
+        counts: list[int],
+        melds: tuple[Meld, ...],
+        base: list[_Plan],
+        tile: Tile,
+        near_live: int,
+    ) -> tuple[list[tuple[int, _Plan, float]], float | None]:
+        """With `tile` taken out of `counts`: the plans that pay (the same for the bound and the
+        estimate) and `worth_bound`."""
+        paying = self._paying_plans(counts, melds, base, self._jokers(counts))
+        return paying, self.worth_bound(counts, melds, base, tile, near_live, paying)
 
     def opening(self, legal: Sequence[Action]) -> Action:
         """Void the weakest suit; swap or remove three of the suit to be voided where it can."""
@@ -981,6 +1082,86 @@ class _Player:
         return next(a for a in legal if a.tiles == pick)
 
 
+def _flush_keeps(
+    allowed: frozenset[Tile],
+) -> tuple[tuple[frozenset[Tile], frozenset[Tile]] | None, ...]:
+    """Per suit, the kinds a flush in it keeps (the allowed kinds of the suit) and those a half
+    flush keeps (with the allowed honours); None where no kind of the suit is allowed."""
+    found = _FLUSH_KEEPS.get(allowed)
+    if found is None:
+        keeps: list[tuple[frozenset[Tile], frozenset[Tile]] | None] = []
+        for suit_kinds in _SUIT_KINDS:
+            kinds = allowed.intersection(suit_kinds)
+            keeps.append((kinds, allowed & frozenset((*kinds, *HONOURS))) if kinds else None)
+        if len(_FLUSH_KEEPS) > _CACHE_LIMIT:
+            _FLUSH_KEEPS.clear()
+        found = _FLUSH_KEEPS[allowed] = tuple(keeps)
+    return found
+
+
+_FLUSH_KEEPS: dict[frozenset[Tile], tuple[tuple[frozenset[Tile], frozenset[Tile]] | None, ...]] = {}
+
+
+def _family_score(preset: Preset) -> Callable[[Preset, WinContext], scoring.Score]:
+    """The scoring function `scoring.score` hands a win of this preset to (found once)."""
+    found = _FAMILY_SCORES.get(preset.family)
+    if found is None:
+        found = _FAMILY_SCORES[preset.family] = scoring.family_module(preset).score
+    return found
+
+
+_FAMILY_SCORES: dict[str, Callable[[Preset, WinContext], scoring.Score]] = {}
+
+
+def _discard_action(seat: int, tile: Tile) -> Action:
+    """The action of `seat` discarding `tile` (made once: a call weighs many discards)."""
+    found = _DISCARD_ACTIONS.get((seat, tile))
+    if found is None:
+        found = _DISCARD_ACTIONS[seat, tile] = Action(seat, _DISCARD, (tile,))
+    return found
+
+
+_DISCARD_ACTIONS: dict[tuple[int, Tile], Action] = {}
+
+
+def _allowed_kinds(
+    preset: Preset, know: FamilyKnowledge, void: str | None, wilds: frozenset[Tile]
+) -> frozenset[Tile]:
+    """The kinds a hand of this seat may hold as themselves: the wall's, less the void suit, the
+    wilds and the free kong tiles (remembered per preset object, which the entry keeps alive so
+    that its id names no other)."""
+    key = (id(preset), void, wilds)
+    found = _ALLOWED.get(key)
+    if found is None or found[0] is not preset or found[1] is not know:
+        if len(_ALLOWED) > _CACHE_LIMIT:
+            _ALLOWED.clear()
+        allowed = frozenset(
+            kind
+            for kind in preset.tile_kinds
+            if kind < 34
+            and (void is None or kind // 9 != "mps".index(void))
+            and kind not in wilds
+            and kind not in know.free_kongs
+        )
+        found = _ALLOWED[key] = (preset, know, allowed)
+    return found[2]
+
+
+def _bonus_fan(know: FamilyKnowledge, bonus: tuple[Tile, ...], seat: int) -> int:
+    """The family's fan of a seat's bonus tiles, remembered (it scores them as a win would)."""
+    key = (know.bonus_fan, bonus, seat)
+    found = _BONUS_FAN.get(key)
+    if found is None:
+        if len(_BONUS_FAN) > _CACHE_LIMIT:
+            _BONUS_FAN.clear()
+        found = _BONUS_FAN[key] = know.bonus_fan(bonus, seat)
+    return found
+
+
+_ALLOWED: dict[
+    tuple[int, str | None, frozenset[Tile]], tuple[Preset, FamilyKnowledge, frozenset[Tile]]
+] = {}
+_BONUS_FAN: dict[tuple[object, ...], int] = {}
 _WAITS: dict[tuple[object, ...], tuple[Tile, ...]] = {}
 _WAIT_WORTH: dict[tuple[object, ...], dict[Tile, float]] = {}
 _ONE_AWAY: dict[tuple[object, ...], tuple[tuple[Tile, tuple[tuple[int, ...], ...]], ...]] = {}
@@ -989,13 +1170,17 @@ _CACHE_LIMIT = 100_000
 
 def clear_caches() -> None:
     """Forget what is remembered across decisions (for tests: a choice never depends on it)."""
-    for cache in (_WAITS, _WAIT_WORTH, _ONE_AWAY):
+    for cache in (_WAITS, _WAIT_WORTH, _ONE_AWAY, _ALLOWED, _BONUS_FAN, _FLUSH_KEEPS):
         cache.clear()
 
 
 def _with_tile(counts: Sequence[int], tile: Tile) -> tuple[Tile, ...]:
     """The tiles of `counts` and `tile`, sorted."""
-    tiles = [k for k, c in enumerate(counts) for _ in range(c)]
+    tiles: list[Tile] = []
+    extend = tiles.extend
+    for kind, count in enumerate(counts):
+        if count:
+            extend((kind,) * count)
     insort(tiles, tile)
     return tuple(tiles)
 
@@ -1019,7 +1204,10 @@ def _flush_suit(melds: Sequence[Meld], pond: Sequence[Tile]) -> int | None:
     if len(suits) == 1 and len(melds) >= 2:
         return next(iter(suits))
     if len(pond) >= 8:
-        per_suit = [sum(1 for t in pond if t < 27 and t // 9 == s) for s in range(3)]
+        per_suit = [0, 0, 0]
+        for t in pond:
+            if t < 27:
+                per_suit[t // 9] += 1
         low = min(range(3), key=per_suit.__getitem__)
         if per_suit[low] == 0 and not suits - {low}:
             return low

@@ -1,0 +1,188 @@
+"""The strong computer's exact speed-ups: each skips work whose result could not change what it
+stands for, and skips it where the earlier code did it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engine.actions import ActionKind
+from engine.computer import strong
+from engine.computer.shape_tables import PlanShape
+from engine.presets import PRESETS
+from engine.seat_view import SeatView
+from tests.test_computer_speed_caches import STRONG_PRESETS, _turn_views
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> list[Any]:
+    """Wrap `owner.name` so that each call's arguments (after self) are noted."""
+    calls: list[Any] = []
+    original: Callable[..., Any] = getattr(owner, name)
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def _discard_hands(views: list[SeatView]) -> list[tuple[strong._Player, list[int], int, Any]]:
+    """Per view and discard: the player, the counts less the discard, the discard and the plans
+    of the full hand."""
+    found = []
+    for view in views:
+        player = strong._Player(view)
+        counts = list(view.counts)
+        base = player.plans(counts, view.melds[view.seat])
+        for tile in sorted({a.tile for a in view.legal if a.kind is ActionKind.DISCARD}):
+            rest = list(counts)
+            rest[tile] -= 1
+            found.append((player, rest, tile, base))
+    return found
+
+
+@pytest.mark.parametrize("preset_id", STRONG_PRESETS)
+def test_an_estimate_bounding_plans_by_the_near_live_tiles_is_the_estimate(
+    preset_id: str,
+) -> None:
+    views = _turn_views(PRESETS[preset_id], 2, seed=13)[::2]
+    checked = 0
+    for player, rest, tile, base in _discard_hands(views):
+        melds = player.view.melds[player.seat]
+        full = list(rest)
+        full[tile] += 1
+        near_live = sum(player.unseen[k] for k in strong.near_kinds(full, player.allowed))
+        assert player._estimate(rest, melds, base, tile, near_live) == player._estimate(
+            rest, melds, base, tile
+        )
+        checked += 1
+    assert checked > 20
+
+
+def test_plans_that_cannot_beat_the_best_count_no_live_tiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the near live tiles known, a plan whose bound is below the best so far is not asked
+    for its improving tiles (in hkos, where a flush or all pungs is often far behind)."""
+    views = _turn_views(PRESETS["hkos-3-v1"], 3, seed=13)
+    hands = _discard_hands(views)
+    improving = _counting(monkeypatch, PlanShape, "improving")
+    for player, rest, tile, base in hands:
+        player._estimate(rest, player.view.melds[player.seat], base, tile)
+    without = len(improving)
+    improving.clear()
+    for player, rest, tile, base in hands:
+        full = list(rest)
+        full[tile] += 1
+        near_live = sum(player.unseen[k] for k in strong.near_kinds(full, player.allowed))
+        player._estimate(rest, player.view.melds[player.seat], base, tile, near_live)
+    assert len(improving) < 0.9 * without
+
+
+@pytest.mark.parametrize("preset_id", ["hkos-3-v1", "hk-3fan", "sichuan-bb", "tw-16"])
+def test_discards_are_estimated_in_the_order_of_their_bounds(
+    preset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the first `kept` estimates, no discard is estimated whose bound is below the
+    `kept`-th best estimate of all: the highest bounds are estimated first."""
+    views = _turn_views(PRESETS[preset_id], 2, seed=17)
+    estimated = _counting(monkeypatch, strong._Player, "_estimate")
+    checked = 0
+    for view in views:
+        player = strong._Player(view)
+        discards = [a for a in view.legal if a.kind is ActionKind.DISCARD]
+        counts = list(view.counts)
+        melds = view.melds[view.seat]
+        estimated.clear()
+        player.best_discard(counts, melds, discards, exact_worth=False)
+        tiles = [args[3] for args in estimated if args[2] is not None]
+        kept = strong._REFINED if player.know.exact_one_away else 1
+        base = player.plans(counts, melds)
+        near_live = sum(player.unseen[k] for k in strong.near_kinds(counts, player.allowed))
+        dangers = player.dangers()
+        worths, bounds = {}, {}
+        after = {a.tile: base[0].shape.after(a.tile, -1) for a in discards}
+        for tile in after:
+            if after[tile] > min(after.values()) + 1:
+                continue  # never weighed
+            counts[tile] -= 1
+            worths[tile] = player.worth(counts, melds, base, tile, exact=False) - dangers[tile]
+            bound = player.worth_bound(counts, melds, base, tile, near_live)
+            counts[tile] += 1
+            bounds[tile] = None if bound is None else bound * strong._BOUND_SLACK - dangers[tile]
+        if len(worths) <= kept:
+            continue
+        kth = sorted(worths.values(), reverse=True)[kept - 1]
+        for tile in tiles[kept:]:
+            bound = bounds[tile]
+            assert bound is None or bound >= kth, (view.hand, tile)
+            checked += 1
+    assert checked > 5
+
+
+def test_remembered_table_facts_are_worked_out_anew() -> None:
+    """The allowed kinds and the bonus fan remembered across decisions are those of a fresh
+    decision."""
+    views = _turn_views(PRESETS["hkos-3-v1"], 1, seed=3)
+    views += _turn_views(PRESETS["sichuan-bb"], 1, seed=3)
+    views += _turn_views(PRESETS["hubei-laizi"], 1, seed=3)
+    remembered = [(p.allowed, p.bonus_fan) for p in map(strong._Player, views)]
+    strong.clear_caches()
+    fresh = [(p.allowed, p.bonus_fan) for p in map(strong._Player, views)]
+    assert remembered == fresh
+    for view, (allowed, bonus_fan) in zip(views, fresh, strict=True):
+        player = strong._Player(view)
+        void = view.void[view.seat]
+        assert allowed == {
+            k
+            for k in view.preset.tile_kinds
+            if k < 34
+            and (void is None or k // 9 != "mps".index(void))
+            and k not in view.wilds
+            and k not in player.know.free_kongs
+        }
+        assert bonus_fan == player.know.bonus_fan(view.bonus[view.seat], view.seat)
+
+
+def test_remembered_plan_keeps_and_scoring_are_the_fresh_ones() -> None:
+    """The flush keeps remembered per allowed kinds are what plans() worked out per hand, and the
+    scoring function remembered per family is the one `scoring.score` calls."""
+    from engine import scoring
+
+    for preset_id in STRONG_PRESETS:
+        preset = PRESETS[preset_id]
+        for view in _turn_views(preset, 1, seed=19)[:3]:
+            allowed = strong._Player(view).allowed
+            expected = []
+            for kinds in strong._SUIT_KINDS:
+                flush = allowed.intersection(kinds)
+                expected.append(
+                    (flush, allowed & frozenset((*flush, *strong.HONOURS))) if flush else None
+                )
+            assert list(strong._flush_keeps(allowed)) == expected
+        assert strong._family_score(preset) is scoring.family_module(preset).score
+
+
+def test_a_calls_bounds_are_shared_with_its_best_discard(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """best_discard reuses the plans and bounds best_discard_bound found for the same hand, and
+    a claim weighed so chooses as one working them out anew."""
+    views = _turn_views(PRESETS["hkos-3-v1"], 3, seed=7, phase="claims")
+    views = [v for v in views if not any(a.kind is ActionKind.WIN for a in v.legal)]
+    plans = _counting(monkeypatch, strong._Player, "plans")
+    shared = [strong._Player(view).claim(view.legal) for view in views]
+    shared_plans = len(plans)
+    plans.clear()
+    original = strong._Player._bounds_of
+
+    def anew(self: strong._Player, counts: list[int], melds: Any) -> Any:
+        self._shared_bounds = None
+        return original(self, counts, melds)
+
+    monkeypatch.setattr(strong._Player, "_bounds_of", anew)
+    assert [strong._Player(view).claim(view.legal) for view in views] == shared
+    assert shared_plans < len(plans)
