@@ -1,0 +1,84 @@
+"""How many statements the store's writes run on the SQLite thread: each one gives up the GIL
+and waits to take it back while the event loop runs, so a write of fewer statements costs the
+loop less (and stores exactly the same rows: the other store tests check those)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+
+import pytest
+
+from data import Store
+
+PRESET = "hkos-3-v1"
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[Store]:
+    s = await Store.open(":memory:", clock=lambda: 1_700_000_000.0)
+    yield s
+    await s.close()
+
+
+class Statements:
+    """The statements the store's connection runs while counting (SQLite's trace callback
+    fires once for each statement run, every row of an executemany included)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.seen: list[str] = []
+
+    async def __aenter__(self) -> list[str]:
+        seen = self.seen
+        await self.store._call(lambda conn: conn.set_trace_callback(seen.append))
+        return seen
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.store._call(lambda conn: conn.set_trace_callback(None))
+
+
+async def tables_in_play(store: Store, count: int) -> list[tuple[int, int]]:
+    found = []
+    for n in range(count):
+        table_id = await store.create_table(PRESET)
+        found.append((table_id, await store.start_hand(table_id, 1, n)))
+    return found
+
+
+@pytest.mark.parametrize("count", [1, 3, 100, 200])
+async def test_a_group_commit_writes_each_kind_of_row_in_one_statement(
+    store: Store, count: int
+) -> None:
+    """Any number of appends up to a full batch: BEGIN, the check for refused appends, the
+    lines, the tables' times, the clocks that changed (the runtime says what it stored),
+    COMMIT."""
+    tables = await tables_in_play(store, count)
+    run = ["0 discard 5m", "1 pass", "2 pass", "3 pass"]
+    clocks = {"decision": 5.0, "reserve:0": 20.0}
+    async with Statements(store) as seen:
+        await asyncio.gather(
+            *(store.append_actions(t, h, run, 0, clocks, stored_deadlines={}) for t, h in tables)
+        )
+    assert len(seen) == 6, seen
+    for _, hand_id in tables[:: max(1, count // 7)]:
+        assert (await store.hand_log(hand_id)).lines == tuple(run)
+
+
+async def test_padding_rows_of_a_statement_store_nothing(store: Store) -> None:
+    """Rows are padded to a power of two with NULLs: 5 appends write exactly their rows."""
+    tables = await tables_in_play(store, 5)
+    before = await store._call(lambda conn: conn.total_changes)
+    await asyncio.gather(
+        *(store.append_actions(t, h, ["0 discard 5m"], 0, {"decision": 1.0}) for t, h in tables)
+    )
+    written = await store._call(lambda conn: conn.total_changes) - before
+    assert written == 5 * 3  # per table: its line, its time, its one clock (all cleared first)
+
+    def counts(conn: sqlite3.Connection) -> tuple[int, int]:
+        lines = conn.execute("SELECT count(*) FROM actions").fetchone()[0]
+        clocks = conn.execute("SELECT count(*) FROM clock_deadlines").fetchone()[0]
+        return lines, clocks
+
+    assert await store._call(counts) == (5, 5)
