@@ -10,7 +10,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+import data.store as store_module
 from data import HandResult, Payment, SeatRow, Store, StoredWin
+from engine.actions import Action, ActionKind
 
 PRESET = "hkos-3-v1"
 
@@ -123,3 +125,23 @@ async def test_a_casual_hand_ends_in_eight_statements(store: Store) -> None:
     assert record is not None and [s.delta for s in record.seats] == [24, -8, -8, -8]
     again = await store.record_hand_result(table_id, hand_id, result)  # exactly once
     assert not again.newly_recorded
+
+
+def test_an_actions_log_line_is_made_once_and_reads_back() -> None:
+    """Equal actions share one line text (looked up, not formatted again); a text is parsed
+    and stored in canonical form; the table of lines stays bounded."""
+    first, again = Action.parse("2 chow 345p"), Action(2, ActionKind.CHOW, (11, 12, 13))
+    assert first == again and first is not again
+    assert store_module._line(first) == "2 chow 345p"
+    assert store_module._line(again) is store_module._line(first)
+    assert store_module._line("0  discard   5m") == "0 discard 5m"
+    saved = dict(store_module._LINES)
+    try:
+        store_module._LINES.update({Action(0, ActionKind.PASS, (n,)): "" for n in range(1 << 16)})
+        new = Action(1, ActionKind.CHOW, (0, 1, 2))
+        store_module._LINES.pop(new, None)
+        assert store_module._line(new) == "1 chow 123m"
+        assert dict(store_module._LINES) == {new: "1 chow 123m"}
+    finally:
+        store_module._LINES.clear()
+        store_module._LINES.update(saved)
