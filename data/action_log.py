@@ -199,11 +199,18 @@ _LINES_SQL = (
     " INSERT INTO actions (hand_id, seq, action, at)"
     " SELECT hand, seq, line, at FROM j WHERE hand IS NOT NULL"
 )
-# one table's row found by its key, not by scanning `j` once per table
-_TIMES_SQL = (
+# UPDATE ... FROM (SQLite 3.33 on) joins each table's row to its time; before it, a subquery
+# finds the time by scanning `j` once per table
+_TIMES_JOINED_SQL = (
     "WITH j(id, at) AS ({values})"
     " UPDATE tables SET last_action_at = j.at FROM j WHERE tables.id = j.id"
 )
+_TIMES_SCANNED_SQL = (
+    "WITH j(id, at) AS ({values})"
+    " UPDATE tables SET last_action_at = (SELECT at FROM j WHERE j.id = tables.id)"
+    " WHERE id IN (SELECT id FROM j)"
+)
+_TIMES_SQL = _TIMES_JOINED_SQL if sqlite3.sqlite_version_info >= (3, 33, 0) else _TIMES_SCANNED_SQL
 _CLEARED_SQL = "DELETE FROM clock_deadlines WHERE table_id IN ({values})"
 _GONE_SQL = "DELETE FROM clock_deadlines WHERE (table_id, name) IN ({values})"
 _CLOCKS_SQL = (

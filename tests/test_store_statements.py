@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 import data.store as store_module
-from data import HandResult, Payment, SeatRow, Store, StoredWin
+from data import HandResult, Payment, SeatRow, Store, StoredWin, action_log
 from engine.actions import Action, ActionKind
 
 PRESET = "hkos-3-v1"
@@ -145,3 +145,20 @@ def test_an_actions_log_line_is_made_once_and_reads_back() -> None:
     finally:
         store_module._LINES.clear()
         store_module._LINES.update(saved)
+
+
+@pytest.mark.parametrize("times", ["_TIMES_JOINED_SQL", "_TIMES_SCANNED_SQL"])
+async def test_both_ways_of_writing_the_tables_times_store_each_its_own(
+    store: Store, times: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """UPDATE ... FROM where SQLite has it (3.33), a subquery before: the same times."""
+    monkeypatch.setattr(action_log, "_TIMES_SQL", getattr(action_log, times))
+    tables = await tables_in_play(store, 5)
+    await asyncio.gather(
+        *(
+            store.append_actions(t, h, ["0 discard 5m"], 0, now=100.0 + n)
+            for n, (t, h) in enumerate(tables)
+        )
+    )
+    for n, (table_id, _) in enumerate(tables):
+        assert (await store.table_row(table_id)).last_action_at == 100.0 + n
