@@ -177,28 +177,19 @@ class Append:
     stored_deadlines: dict[str, float] | None = None
 
 
-# Every statement of a commit takes its rows as `j`, a VALUES list padded with rows of NULLs up
-# to a power of two (so a few prepared statements serve every batch size from SQLite's statement
-# cache), and skips the padding: a NULL key matches no row.
-#
 # Why an append is refused, checked for a round of appends at once (one statement): the hand is
 # not this table's or not in play, `version` does not follow the last stored line, or something
 # is stored from `version` on (so no line of the run can collide with a stored one).
 _REFUSED_SQL = (
     "WITH j(k, hand, tab, ver) AS ({values})"
     " SELECT k FROM j"
-    " WHERE j.k IS NOT NULL AND ("
-    "    NOT EXISTS (SELECT 1 FROM hands h WHERE h.id = j.hand AND h.table_id = j.tab"
-    "                AND h.status = 'playing')"
+    " WHERE NOT EXISTS (SELECT 1 FROM hands h WHERE h.id = j.hand AND h.table_id = j.tab"
+    "                   AND h.status = 'playing')"
     "    OR (j.ver != 0 AND NOT EXISTS"
     "        (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq = j.ver - 1))"
-    "    OR EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq >= j.ver))"
+    "    OR EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq >= j.ver)"
 )
-_LINES_SQL = (
-    "WITH j(hand, seq, line, at) AS ({values})"
-    " INSERT INTO actions (hand_id, seq, action, at)"
-    " SELECT hand, seq, line, at FROM j WHERE hand IS NOT NULL"
-)
+_LINES_SQL = "INSERT INTO actions (hand_id, seq, action, at) {values}"
 # UPDATE ... FROM (SQLite 3.33 on) joins each table's row to its time; before it, a subquery
 # finds the time by scanning `j` once per table
 _TIMES_JOINED_SQL = (
@@ -211,20 +202,24 @@ _TIMES_SCANNED_SQL = (
     " WHERE id IN (SELECT id FROM j)"
 )
 _TIMES_SQL = _TIMES_JOINED_SQL if sqlite3.sqlite_version_info >= (3, 33, 0) else _TIMES_SCANNED_SQL
+# the join first builds its rows apart: for a few tables, scanning `j` costs less
+_JOINED_FROM = 32
 _CLEARED_SQL = "DELETE FROM clock_deadlines WHERE table_id IN ({values})"
-_GONE_SQL = "DELETE FROM clock_deadlines WHERE (table_id, name) IN ({values})"
-_CLOCKS_SQL = (
-    "WITH j(tab, name, at) AS ({values})"
-    " INSERT OR REPLACE INTO clock_deadlines (table_id, name, at)"
-    " SELECT tab, name, at FROM j WHERE tab IS NOT NULL"
+# One clock gone is found by the primary key; for two or more, the tables first, so SQLite
+# still finds them by the key: `(table_id, name) IN` a list of two or more pairs alone reads
+# every table's clocks
+_ONE_GONE_SQL = "DELETE FROM clock_deadlines WHERE (table_id, name) IN ({values})"
+_GONE_SQL = (
+    "WITH j(tab, name) AS ({values})"
+    " DELETE FROM clock_deadlines"
+    " WHERE table_id IN (SELECT tab FROM j) AND (table_id, name) IN (SELECT tab, name FROM j)"
 )
+_CLOCKS_SQL = "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) {values}"
 
 
-# Rows one statement carries: a power of two from _FEWEST_ROWS to _MOST_ROWS (within SQLite's
-# limit on a statement's parameters), so a commit of up to MAX_BATCH appends writes each kind of
-# row in one statement, and a few dozen prepared statements serve every batch (a text for every
-# batch size would be prepared anew for nearly every commit).
-_FEWEST_ROWS = 8
+# Rows one statement carries at most: statements are made for 1, 2, 4 ... _MOST_ROWS rows only,
+# so a few dozen prepared statements serve every batch from SQLite's statement cache (a text
+# for every batch size would be prepared anew for nearly every commit).
 _MOST_ROWS = 1024
 
 
@@ -236,21 +231,23 @@ def _statement(sql: str, width: int, rows: int) -> str:
 
 def _each(conn: sqlite3.Connection, sql: str, width: int, values: list[Any]) -> list[Any]:
     """Run `sql` with `{values}` standing for `VALUES (?, ...), ...` over `values`, rows of
-    `width` values one after another, padded with NULLs: one statement while the rows fit in
-    one (each statement steps the SQLite thread, giving up the GIL and waiting to take it back
-    while the event loop runs). The rows they return."""
+    `width` values one after another, in statements of power-of-two sizes (a few, where a
+    statement per row would step the SQLite thread once a row, each step giving up the GIL and
+    waiting to take it back while the event loop runs), within SQLite's limit on a
+    statement's parameters. The rows they return."""
     rows = len(values) // width
     if not rows:
         return []
     most = min(_MOST_ROWS, max(1, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width))
-    most = 1 << (most.bit_length() - 1)  # the largest power of two allowed
+    size = 1 << (most.bit_length() - 1)  # the largest power of two allowed
     found: list[Any] = []
-    for start in range(0, rows, most):
-        count = min(most, rows - start)
-        size = min(most, max(_FEWEST_ROWS, 1 << (count - 1).bit_length()))
-        chunk = values[start * width : (start + count) * width]
-        chunk += [None] * ((size - count) * width)
+    start = 0
+    while start < rows:
+        while size > rows - start:
+            size >>= 1
+        chunk = values[start * width : (start + size) * width]
         found += conn.execute(_statement(sql, width, size), chunk).fetchall()
+        start += size
     return found
 
 
@@ -259,7 +256,7 @@ def _append_round(
 ) -> None:
     """Store the appends of `batch` (indexes into `outcomes`), no two for one hand or one
     table, so none can change whether another is refused: the refused ones are found first,
-    and only the others are written, each kind of row in one statement."""
+    and only the others are written, each kind of row in a few statements."""
     keys: list[Any] = []
     for k, a in enumerate(batch):
         keys += (k, a.hand_id, a.table_id, a.version)
@@ -292,9 +289,9 @@ def _append_round(
         for name, deadline in changed.items():
             clocks += (table_id, name, float(deadline))
     _each(conn, _LINES_SQL, 4, lines)
-    _each(conn, _TIMES_SQL, 2, times)
+    _each(conn, _TIMES_SQL if len(times) >= 2 * _JOINED_FROM else _TIMES_SCANNED_SQL, 2, times)
     _each(conn, _CLEARED_SQL, 1, cleared)
-    _each(conn, _GONE_SQL, 2, gone)
+    _each(conn, _GONE_SQL if len(gone) > 2 else _ONE_GONE_SQL, 2, gone)
     _each(conn, _CLOCKS_SQL, 3, clocks)
 
 
