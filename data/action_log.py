@@ -190,20 +190,37 @@ _REFUSED_SQL = (
     "    OR EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq >= j.ver)"
 )
 _LINES_SQL = "INSERT INTO actions (hand_id, seq, action, at) {values}"
-_TIMES_SQL = (
+# UPDATE ... FROM (SQLite 3.33 on) joins each table's row to its time; before it, a subquery
+# finds the time by scanning `j` once per table
+_TIMES_JOINED_SQL = (
+    "WITH j(id, at) AS ({values})"
+    " UPDATE tables SET last_action_at = j.at FROM j WHERE tables.id = j.id"
+)
+_TIMES_SCANNED_SQL = (
     "WITH j(id, at) AS ({values})"
     " UPDATE tables SET last_action_at = (SELECT at FROM j WHERE j.id = tables.id)"
     " WHERE id IN (SELECT id FROM j)"
 )
+_TIMES_SQL = _TIMES_JOINED_SQL if sqlite3.sqlite_version_info >= (3, 33, 0) else _TIMES_SCANNED_SQL
+# the join first builds its rows apart: for a few tables, scanning `j` costs less
+_JOINED_FROM = 32
 _CLEARED_SQL = "DELETE FROM clock_deadlines WHERE table_id IN ({values})"
-_GONE_SQL = "DELETE FROM clock_deadlines WHERE (table_id, name) IN ({values})"
+# One clock gone is found by the primary key; for two or more, the tables first, so SQLite
+# still finds them by the key: `(table_id, name) IN` a list of two or more pairs alone reads
+# every table's clocks
+_ONE_GONE_SQL = "DELETE FROM clock_deadlines WHERE (table_id, name) IN ({values})"
+_GONE_SQL = (
+    "WITH j(tab, name) AS ({values})"
+    " DELETE FROM clock_deadlines"
+    " WHERE table_id IN (SELECT tab FROM j) AND (table_id, name) IN (SELECT tab, name FROM j)"
+)
 _CLOCKS_SQL = "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) {values}"
 
 
-# Rows one statement carries at most: statements are made for 1, 2, 4 ... 256 rows only, so a
-# few dozen prepared statements serve every batch from SQLite's statement cache (a text for
-# every batch size would be prepared anew for nearly every commit).
-_MOST_ROWS = 256
+# Rows one statement carries at most: statements are made for 1, 2, 4 ... _MOST_ROWS rows only,
+# so a few dozen prepared statements serve every batch from SQLite's statement cache (a text
+# for every batch size would be prepared anew for nearly every commit).
+_MOST_ROWS = 1024
 
 
 @functools.lru_cache(maxsize=128)
@@ -212,24 +229,24 @@ def _statement(sql: str, width: int, rows: int) -> str:
     return sql.format(values="VALUES " + ", ".join([one] * rows))
 
 
-def _each(conn: sqlite3.Connection, sql: str, rows: Sequence[tuple[Any, ...]]) -> list[Any]:
-    """Run `sql` with `{values}` standing for `VALUES (?, ...), ...` over all `rows`, in
-    statements of power-of-two sizes (a few, where a statement per row would step the SQLite
-    thread once a row, each step giving up the GIL and waiting to take it back while the event
-    loop runs), within SQLite's limit on a statement's parameters. The rows they return."""
+def _each(conn: sqlite3.Connection, sql: str, width: int, values: list[Any]) -> list[Any]:
+    """Run `sql` with `{values}` standing for `VALUES (?, ...), ...` over `values`, rows of
+    `width` values one after another, in statements of power-of-two sizes (a few, where a
+    statement per row would step the SQLite thread once a row, each step giving up the GIL and
+    waiting to take it back while the event loop runs), within SQLite's limit on a
+    statement's parameters. The rows they return."""
+    rows = len(values) // width
     if not rows:
         return []
-    width = len(rows[0])
     most = min(_MOST_ROWS, max(1, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width))
     size = 1 << (most.bit_length() - 1)  # the largest power of two allowed
     found: list[Any] = []
     start = 0
-    while start < len(rows):
-        while size > len(rows) - start:
+    while start < rows:
+        while size > rows - start:
             size >>= 1
-        chunk = rows[start : start + size]
-        values = [value for row in chunk for value in row]
-        found += conn.execute(_statement(sql, width, size), values).fetchall()
+        chunk = values[start * width : (start + size) * width]
+        found += conn.execute(_statement(sql, width, size), chunk).fetchall()
         start += size
     return found
 
@@ -239,33 +256,43 @@ def _append_round(
 ) -> None:
     """Store the appends of `batch` (indexes into `outcomes`), no two for one hand or one
     table, so none can change whether another is refused: the refused ones are found first,
-    and only the others are written, each kind of row in one statement."""
-    keys = [(k, a.hand_id, a.table_id, a.version) for k, a in enumerate(batch)]
-    refused = {k for (k,) in _each(conn, _REFUSED_SQL, keys)}
+    and only the others are written, each kind of row in a few statements."""
+    keys: list[Any] = []
+    for k, a in enumerate(batch):
+        keys += (k, a.hand_id, a.table_id, a.version)
+    refused = {k for (k,) in _each(conn, _REFUSED_SQL, 4, keys)}
     for k in refused:
         a = batch[k]
         try:
             _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
         except StoreError as error:
             outcomes[k] = error
-    taken = [a for k, a in enumerate(batch) if k not in refused]
-    lines = [(a.hand_id, a.version + n, ln, a.at) for a in taken for n, ln in enumerate(a.lines)]
-    _each(conn, _LINES_SQL, lines)
-    _each(conn, _TIMES_SQL, [(a.table_id, a.at) for a in taken])
-    cleared: list[tuple[int]] = []
-    gone: list[tuple[int, str]] = []
-    clocks: list[tuple[int, str, float]] = []
-    for a in taken:
+    lines: list[Any] = []
+    times: list[Any] = []
+    cleared: list[Any] = []
+    gone: list[Any] = []
+    clocks: list[Any] = []
+    for k, a in enumerate(batch):
+        if k in refused:
+            continue
+        hand_id, table_id, at = a.hand_id, a.table_id, a.at
+        for seq, line in enumerate(a.lines, a.version):
+            lines += (hand_id, seq, line, at)
+        times += (table_id, at)
         if a.deadlines is None:
             continue
         clear_all, names_gone, changed = deadline_changes(a.deadlines, a.stored_deadlines)
         if clear_all:
-            cleared.append((a.table_id,))
-        gone += [(a.table_id, name) for name in names_gone]
-        clocks += [(a.table_id, name, float(at)) for name, at in changed.items()]
-    _each(conn, _CLEARED_SQL, cleared)
-    _each(conn, _GONE_SQL, gone)
-    _each(conn, _CLOCKS_SQL, clocks)
+            cleared.append(table_id)
+        for name in names_gone:
+            gone += (table_id, name)
+        for name, deadline in changed.items():
+            clocks += (table_id, name, float(deadline))
+    _each(conn, _LINES_SQL, 4, lines)
+    _each(conn, _TIMES_SQL if len(times) >= 2 * _JOINED_FROM else _TIMES_SCANNED_SQL, 2, times)
+    _each(conn, _CLEARED_SQL, 1, cleared)
+    _each(conn, _GONE_SQL if len(gone) > 2 else _ONE_GONE_SQL, 2, gone)
+    _each(conn, _CLOCKS_SQL, 3, clocks)
 
 
 def _explain_refused_append(

@@ -31,18 +31,16 @@ def record_hand_result(
     places = result.placements
     with transaction(conn):
         row = conn.execute(
-            "SELECT h.table_id, h.status, t.preset, t.rated FROM hands h"
-            " JOIN tables t ON t.id = h.table_id WHERE h.id = ?",
+            "SELECT h.table_id, h.status, t.preset, t.rated, r.fingerprint FROM hands h"
+            " JOIN tables t ON t.id = h.table_id"
+            " LEFT JOIN hand_results r ON r.hand_id = h.id WHERE h.id = ?",
             (hand_id,),
         ).fetchone()
         if row is None or row[0] != table_id:
             raise HandNotActiveError(f"table {table_id} has no hand {hand_id}")
-        _, status, preset, rated = row
-        stored = conn.execute(
-            "SELECT fingerprint FROM hand_results WHERE hand_id = ?", (hand_id,)
-        ).fetchone()
+        _, status, preset, rated, stored = row
         if stored is not None:
-            if stored[0] != fingerprint:
+            if stored != fingerprint:
                 raise ResultConflictError(
                     f"hand {hand_id} already has a different result; the first stands"
                 )
@@ -69,14 +67,14 @@ def record_hand_result(
                 at,
             ),
         )
-        conn.executemany(
+        players = list(zip(result.seats, result.humans, result.deltas, places, strict=True))
+        conn.execute(  # one statement for the seats (an executemany is one a seat)
             "INSERT INTO hand_players (hand_id, seat, player_id, human, delta, placement)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            " VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(players)),
             [
-                (hand_id, seat, pid, int(human), delta, place)
-                for seat, (pid, human, delta, place) in enumerate(
-                    zip(result.seats, result.humans, result.deltas, places, strict=True)
-                )
+                value
+                for seat, (pid, human, delta, place) in enumerate(players)
+                for value in (hand_id, seat, pid, int(human), delta, place)
             ],
         )
         changes: tuple[RatingChange, ...] = ()

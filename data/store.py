@@ -239,7 +239,7 @@ class Store:
         """
         if not actions:
             raise ValueError("an append needs at least one action")
-        lines = tuple(str(a if isinstance(a, Action) else Action.parse(a)) for a in actions)
+        lines = tuple(map(_line, actions))
         await self._appends.append(
             action_log.Append(
                 table_id,
@@ -367,6 +367,25 @@ class Store:
     async def languages(self) -> preferences.Preferences:
         """Every stored language preference, by (scope, subject id)."""
         return await self._call(preferences.languages)
+
+
+# The log line of each action seen, made once: Actions are immutable and a process plays a few
+# thousand distinct ones again and again, so looking the text up is cheaper than making it.
+_LINES: dict[Action, str] = {}
+_MOST_LINES = 1 << 16  # far more than a process plays; cleared when reached, to stay bounded
+
+
+def _line(action: Action | str) -> str:
+    """The canonical text of an action (a text is parsed first, so every stored line reads
+    back)."""
+    if not isinstance(action, Action):
+        return str(Action.parse(action))
+    line = _LINES.get(action)
+    if line is None:
+        if len(_LINES) >= _MOST_LINES:
+            _LINES.clear()
+        line = _LINES[action] = str(action)
+    return line
 
 
 def _seat_tuples(seats: Iterable[SeatRow]) -> list[tables.SeatTuple]:

@@ -133,12 +133,14 @@ def deadline_changes(
 def replace_deadlines(
     conn: sqlite3.Connection, table_id: int, deadlines: Mapping[str, float]
 ) -> None:
-    """The table's clock deadlines become `deadlines`, in the caller's transaction."""
+    """The table's clock deadlines become `deadlines`, in the caller's transaction: two
+    statements (one row each of an executemany would be a statement each)."""
     conn.execute("DELETE FROM clock_deadlines WHERE table_id = ?", (table_id,))
     if deadlines:
-        conn.executemany(
-            "INSERT INTO clock_deadlines (table_id, name, at) VALUES (?, ?, ?)",
-            [(table_id, name, float(at)) for name, at in deadlines.items()],
+        conn.execute(
+            "INSERT INTO clock_deadlines (table_id, name, at) VALUES "
+            + ", ".join(["(?, ?, ?)"] * len(deadlines)),
+            [value for name, at in deadlines.items() for value in (table_id, name, float(at))],
         )
 
 

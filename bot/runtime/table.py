@@ -43,10 +43,11 @@ def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
 class Seat:
     player_id: str  # a Discord user id in decimal, or "cpu:<n>" for a computer player
     name: str
+    # read several times for every action: worked out once (a seat's player never changes)
+    human: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def human(self) -> bool:
-        return not self.player_id.startswith(COMPUTER_PREFIX)
+    def __post_init__(self) -> None:
+        self.human = not self.player_id.startswith(COMPUTER_PREFIX)
 
 
 @dataclass(eq=False)
