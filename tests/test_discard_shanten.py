@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine import shapes
 from engine.tiles import NUM_KINDS, ORPHANS, counts_of, parse_tiles
+from tests.test_engine_speed import assert_discard_shanten_matches
 
 RULES = [
     shapes.ShapeRules(thirteen_orphans=True),
@@ -39,17 +40,7 @@ def test_discard_shanten_follows_the_special_shapes(
         kinds = rng.sample(range(NUM_KINDS), 9 if near == "pairs" else 5)
         wall = [kind for kind in kinds for _ in range(4)] * 3
     wall += [kind for kind in range(NUM_KINDS) for _ in range(4)]
-    counts = [0] * NUM_KINDS
-    for tile in rng.sample(wall, len(wall)):
-        if counts[tile] < 4 and sum(counts) < size:
-            counts[tile] += 1
-    hand = shapes.DiscardShanten(counts, rules)
-    assert hand.full == shapes.shanten(counts, rules)
-    for kind in range(NUM_KINDS):
-        if counts[kind]:
-            counts[kind] -= 1
-            assert hand.after(kind) == shapes.shanten(counts, rules), kind
-            counts[kind] += 1
+    assert_discard_shanten_matches(rng, wall, size, rules)
 
 
 @pytest.mark.parametrize(

@@ -118,6 +118,14 @@ def test_discard_shanten_equals_shanten(seed: int, size: int, rules: shapes.Shap
     if seed % 2:
         suit = rng.randrange(3) * 9
         wall = [t for t in wall if suit <= t < suit + 9] * 2 + wall
+    assert_discard_shanten_matches(rng, wall, size, rules)
+
+
+def assert_discard_shanten_matches(
+    rng: random.Random, wall: list[int], size: int, rules: shapes.ShapeRules
+) -> None:
+    """Deal up to `size` tiles of `wall` (at most four of a kind): DiscardShanten must agree
+    with shanten on the whole hand and after each discard."""
     counts = [0] * NUM_KINDS
     for tile in rng.sample(wall, len(wall)):
         if counts[tile] < 4 and sum(counts) < size:
