@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.presets import HKOS, Preset
-from engine.scoring import hkos
+from engine.presets import HKOS, Preset, find_preset
+from engine.scoring import hk3fan, hkos, score
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.tiles import BONUS, FLOWERS, SEASONS, Meld, parse_tiles
 
@@ -94,3 +94,30 @@ def test_hkos_replacements_keep_the_order_and_drop_only_what_is_replaced() -> No
         "little_three_dragons",
         "flower_set",
     ]
+
+
+def _fresh(clear: list[dict[object, object]], preset: Preset, ctx: WinContext) -> Score:
+    for remembered in clear:
+        remembered.clear()
+    return score(preset, ctx)
+
+
+_REMEMBERED: dict[str, list[dict[object, object]]] = {
+    "hkos-3-v1": [hkos._TILE_READINGS, hkos._CIRCUMSTANCES],  # type: ignore[list-item]
+    "hk-3fan": [hk3fan._BEST_READINGS],  # type: ignore[list-item]
+}
+
+
+@pytest.mark.parametrize("preset_id", sorted(_REMEMBERED))
+@pytest.mark.parametrize(("hand", "melds"), _HANDS)
+def test_a_remembered_score_is_the_fresh_one(
+    preset_id: str, hand: str, melds: tuple[str, ...]
+) -> None:
+    """Every context after the others (remembered) scores as it does alone (nothing remembered):
+    the keys hold everything the scores read."""
+    preset = find_preset(preset_id)
+    contexts = _contexts(hand, melds)
+    fresh = [_fresh(_REMEMBERED[preset_id], preset, ctx) for ctx in contexts]
+    for remembered in _REMEMBERED[preset_id]:
+        remembered.clear()
+    assert [score(preset, ctx) for ctx in contexts] == fresh
