@@ -8,12 +8,16 @@ and ties matter.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from engine.decompose import decompositions
 from engine.presets import HKOS, Preset, find_preset
-from engine.scoring import hk3fan, hkos, score
+from engine.rules_hubei import is_258
+from engine.scoring import hk3fan, hkos, hubei, score
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
-from engine.tiles import BONUS, FLOWERS, SEASONS, Meld, parse_tiles
+from engine.tiles import BONUS, FLOWERS, NUM_KINDS, SEASONS, Meld, MeldKind, counts_of, parse_tiles
 
 _HANDS: list[tuple[str, tuple[str, ...]]] = [
     ("111222333m55p", ("pung 777z",)),  # pungs or chows: a tie broken by reading order
@@ -121,3 +125,98 @@ def test_a_remembered_score_is_the_fresh_one(
     for remembered in _REMEMBERED[preset_id]:
         remembered.clear()
     assert [score(preset, ctx) for ctx in contexts] == fresh
+
+
+def _reference_small_win(counts: list[int], jokers: int, melds: tuple[Meld, ...]) -> bool:
+    """hubei-laizi's small win as every reading of every stand-in finds it."""
+    if jokers > 1:
+        return False
+    meld_chow = any(m.kind is MeldKind.CHOW for m in melds)
+    for tile in range(NUM_KINDS) if jokers else (None,):
+        work = list(counts)
+        if tile is not None:
+            work[tile] += 1
+        for found in decompositions(work):
+            chow = meld_chow or any(kind is MeldKind.CHOW for kind, _ in found.sets)
+            if chow and is_258(found.pair):
+                return True
+    return False
+
+
+def test_hubei_small_win_is_what_every_reading_finds() -> None:
+    draw = random.Random(5)
+    wall = [t for t in range(NUM_KINDS) for _ in range(4)]
+    melds = [(), (Meld.parse("chow 345p"),), (Meld.parse("pung 777s"),)]
+    checked = wins = 0
+    for _ in range(3000):
+        declared = draw.choice(melds)
+        jokers = draw.choice((0, 1, 1))
+        size = 14 - 3 * len(declared) - jokers
+        # tiles close together in one or two suits, so that many hands win
+        suits = draw.sample(range(3), draw.choice((1, 2)))
+        pool = [t for t in wall if t // 9 in suits]
+        counts = counts_of(draw.sample(pool, size))
+        expected = _reference_small_win(counts, jokers, declared)
+        assert hubei._small_win(list(counts), jokers, declared) is expected, (counts, jokers)
+        checked += 1
+        wins += expected
+    assert checked == 3000 and 100 < wins < 2900  # both answers met often
+
+
+@pytest.mark.parametrize(
+    ("hand", "jokers", "melds", "small"),
+    [
+        ("111999m444s55p", 0, ("chow 345p",), True),  # the chow is the meld
+        ("111999m444s55p", 0, ("pung 777s",), False),  # no chow anywhere
+        ("123999m444s55p", 0, ("pung 777s",), True),  # the chow in another suit than the pair
+        ("123999m444s33p", 0, ("pung 777s",), False),  # the pair not 2-5-8
+        ("13m999m444s55p", 1, ("pung 777s",), True),  # the wild as 2m
+        ("11m999m444s55p", 1, ("pung 777s",), False),  # the wild only as 1m: no chow
+        ("111m999m444s5p", 1, ("chow 345p",), True),  # the wild as the pair's 5p
+    ],
+)
+def test_hubei_small_win_cases(hand: str, jokers: int, melds: tuple[str, ...], small: bool) -> None:
+    counts = counts_of(parse_tiles(hand))
+    declared = tuple(Meld.parse(m) for m in melds)
+    assert _reference_small_win(counts, jokers, declared) is small
+    assert hubei._small_win(list(counts), jokers, declared) is small
+
+
+def test_hubei_remembered_winner_patterns_are_the_fresh_ones() -> None:
+    preset = find_preset("hubei-laizi")
+    contexts = []
+    for hand, melds in (
+        ("123m999m444s55p", ("chow 345p",)),
+        ("13m999m444s5p6p", ("pung 777s",)),
+        ("1112345678m66p", ("pung 777s",)),
+        ("22m555m888s22p", ("pung 888p",)),
+    ):
+        concealed = tuple(parse_tiles(hand))
+        declared = tuple(Meld.parse(m) for m in melds)
+        for wild in (None, *parse_tiles("6p2m")):
+            for by in WinBy:
+                for flags in (
+                    frozenset(),
+                    frozenset({"kong_replacement"}),
+                    frozenset({"last_draw"}),
+                ):
+                    for kongs in ((), tuple(parse_tiles("7z")), (wild,) if wild else ()):
+                        contexts.append(
+                            WinContext(
+                                concealed,
+                                concealed[-1],
+                                declared,
+                                by=by,
+                                flags=flags,
+                                wild=wild,
+                                special_kongs=kongs,
+                                discarder=None if by is WinBy.SELF_DRAW else 1,
+                            )
+                        )
+    fresh = []
+    for ctx in contexts:
+        hubei._WINNER_PATTERNS.clear()
+        fresh.append(score(preset, ctx))
+    hubei._WINNER_PATTERNS.clear()
+    assert [score(preset, ctx) for ctx in contexts] == fresh
+    assert sum(found.valid for found in fresh) > 20
