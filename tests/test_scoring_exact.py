@@ -15,12 +15,13 @@ import pytest
 from engine.decompose import decompositions
 from engine.presets import HKOS, Preset, find_preset
 from engine.rules_hubei import is_258
-from engine.scoring import hk3fan, hkos, hubei, score
+from engine.scoring import fourwinds, hk3fan, hkos, hubei, score
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.tiles import BONUS, FLOWERS, NUM_KINDS, SEASONS, Meld, MeldKind, counts_of, parse_tiles
 
 _HANDS: list[tuple[str, tuple[str, ...]]] = [
     ("111222333m55p", ("pung 777z",)),  # pungs or chows: a tie broken by reading order
+    ("111222333m55566p", ()),  # hidden treasure only when the pair is the winning tile
     ("11122233344455z", ()),  # all honours: little four winds, replacements
     ("555666z11z", ("pung 777z", "chow 123m")),  # little three dragons over dragon pungs
     ("123456789m11z", ("chow 123m",)),
@@ -68,7 +69,8 @@ def _contexts(hand: str, melds: tuple[str, ...]) -> list[WinContext]:
     concealed = tuple(parse_tiles(hand))
     declared = tuple(Meld.parse(m) for m in melds)
     return [
-        WinContext(concealed, concealed[-1], declared, bonus, by, seat, wind, flags)
+        WinContext(concealed, win, declared, bonus, by, seat, wind, flags)
+        for win in (concealed[-1], concealed[0])
         for by in WinBy
         for seat, wind in ((0, 0), (1, 0), (3, 2))
         for bonus in _BONUS
@@ -109,6 +111,7 @@ def _fresh(clear: list[dict[object, object]], preset: Preset, ctx: WinContext) -
 _REMEMBERED: dict[str, list[dict[object, object]]] = {
     "hkos-3-v1": [hkos._TILE_READINGS, hkos._CIRCUMSTANCES],  # type: ignore[list-item]
     "hk-3fan": [hk3fan._BEST_READINGS],  # type: ignore[list-item]
+    "hk-fw2": [fourwinds._BEST_READINGS],  # type: ignore[list-item]
 }
 
 
