@@ -15,7 +15,7 @@ import pytest
 from engine.decompose import decompositions
 from engine.presets import HKOS, Preset, find_preset
 from engine.rules_hubei import is_258
-from engine.scoring import fourwinds, hk3fan, hkos, hubei, score
+from engine.scoring import fourwinds, hk3fan, hkos, hubei, score, sichuan
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.tiles import BONUS, FLOWERS, NUM_KINDS, SEASONS, Meld, MeldKind, counts_of, parse_tiles
 
@@ -26,6 +26,8 @@ _HANDS: list[tuple[str, tuple[str, ...]]] = [
     ("555666z11z", ("pung 777z", "chow 123m")),  # little three dragons over dragon pungs
     ("123456789m11z", ("chow 123m",)),
     ("22233344455566m", ()),
+    ("22233344455566m", ("pung 777p",)),  # too many tiles
+    ("222333444m66p", ("pung 777p",)),  # all pungs or chows
     ("11123456789999m", ()),  # nine gates: a limit
     ("19m19p19s1234567z1m", ()),  # thirteen orphans: a limit
     ("234m567p55566677s", ()),  # below the minimum
@@ -112,18 +114,17 @@ _REMEMBERED: dict[str, list[dict[object, object]]] = {
     "hkos-3-v1": [hkos._TILE_READINGS, hkos._CIRCUMSTANCES],  # type: ignore[list-item]
     "hk-3fan": [hk3fan._BEST_READINGS],  # type: ignore[list-item]
     "hk-fw2": [fourwinds._BEST_READINGS],  # type: ignore[list-item]
+    "sichuan-bb": [sichuan._SHAPE_PATTERNS],  # type: ignore[list-item]
+    "guangdong": [sichuan._SHAPE_PATTERNS],  # type: ignore[list-item]
 }
 
 
 @pytest.mark.parametrize("preset_id", sorted(_REMEMBERED))
-@pytest.mark.parametrize(("hand", "melds"), _HANDS)
-def test_a_remembered_score_is_the_fresh_one(
-    preset_id: str, hand: str, melds: tuple[str, ...]
-) -> None:
+def test_a_remembered_score_is_the_fresh_one(preset_id: str) -> None:
     """Every context after the others (remembered) scores as it does alone (nothing remembered):
     the keys hold everything the scores read."""
     preset = find_preset(preset_id)
-    contexts = _contexts(hand, melds)
+    contexts = [ctx for hand, melds in _HANDS for ctx in _contexts(hand, melds)]
     fresh = [_fresh(_REMEMBERED[preset_id], preset, ctx) for ctx in contexts]
     for remembered in _REMEMBERED[preset_id]:
         remembered.clear()
