@@ -15,7 +15,7 @@ import pytest
 from engine.decompose import decompositions
 from engine.presets import HKOS, Preset, find_preset
 from engine.rules_hubei import is_258
-from engine.scoring import fourwinds, hk3fan, hkos, hubei, score, sichuan
+from engine.scoring import fourwinds, hk3fan, hkos, hubei, score, sichuan, taiwan
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.tiles import BONUS, FLOWERS, NUM_KINDS, SEASONS, Meld, MeldKind, counts_of, parse_tiles
 
@@ -32,6 +32,8 @@ _HANDS: list[tuple[str, tuple[str, ...]]] = [
     ("19m19p19s1234567z1m", ()),  # thirteen orphans: a limit
     ("234m567p55566677s", ()),  # below the minimum
     ("123m456p789s1122z", ()),  # not a winning hand
+    ("111222333m456p77788s", ()),  # five sets and a pair (tw-16)
+    ("123456m55566677s", ("pung 777z",)),
 ]
 
 _BONUS: list[tuple[int, ...]] = [(), (FLOWERS[0],), (SEASONS[1], FLOWERS[1]), FLOWERS, BONUS]
@@ -115,6 +117,7 @@ _REMEMBERED: dict[str, list[dict[object, object]]] = {
     "hk-3fan": [hk3fan._BEST_READINGS],  # type: ignore[list-item]
     "hk-fw2": [fourwinds._BEST_READINGS],  # type: ignore[list-item]
     "sichuan-bb": [sichuan._SHAPE_PATTERNS],  # type: ignore[list-item]
+    "tw-16": [taiwan._BEST_READINGS],  # type: ignore[list-item]
     "guangdong": [sichuan._SHAPE_PATTERNS],  # type: ignore[list-item]
 }
 
