@@ -86,6 +86,18 @@ def _sets_by_component(work: list[int]) -> list[tuple[ConcealedSet, ...]]:
     return readings
 
 
+def sets_per_component(counts: Sequence[int]) -> list[tuple[tuple[ConcealedSet, ...], ...]] | None:
+    """Each suit's and the honours' own readings as sets only (no pair), or None when one has
+    none: every reading of the counts as sets takes one reading of each (remembered)."""
+    per_component = []
+    for start, stop in _COMPONENTS:
+        own = _component_readings(start, tuple(counts[start:stop]))
+        if not own:
+            return None
+        per_component.append(own)
+    return per_component
+
+
 _NOTHING: tuple[tuple[ConcealedSet, ...], ...] = ((),)
 _COMPONENT_READINGS: dict[tuple[int, tuple[int, ...]], tuple[tuple[ConcealedSet, ...], ...]] = {}
 _COMPONENT_READINGS_LIMIT = 50_000

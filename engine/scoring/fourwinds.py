@@ -111,29 +111,15 @@ _REPLACES = {"flower_set": "own_flower", "season_set": "own_season"}
 
 def score(preset: Preset, ctx: WinContext) -> Score:
     """Score an hk-fw2 win: limits, else the best reading's faan; the minimum; the settling."""
-    counts = counts_of(ctx.concealed)
-    shapes = winning_shapes(preset, ctx)
-    closed = not ctx.melds
-    pairs = is_seven_pairs(ctx, preset.shape_rules)
-    orphans = preset.shape_rules.thirteen_orphans and closed and is_thirteen_orphans(counts)
-    if not shapes and not pairs and not orphans:
+    best = _best_reading(preset, ctx)
+    if best is None:
         return Score(
             valid=False,
             unit=preset.unit,
             reason="not_a_winning_hand",
             message=Text("score.fourwinds.not_winning", {"sets": preset.sets}),
         )
-    limits = limit_patterns(ctx, shapes, orphans)
-    if limits:
-        patterns: tuple[Pattern, ...] = limits
-        fan = LIMIT_FAAN
-    else:
-        common = _tile_patterns(ctx) + win_patterns(ctx) + bonus_patterns(ctx)
-        readings = [_shape_patterns(ctx, shape) + common for shape in shapes]
-        if pairs:
-            readings.append((Pattern("seven_pairs", FAAN["seven_pairs"]), *common))
-        patterns = max(readings, key=_total)
-        fan = _total(patterns)
+    patterns, fan, limit = best
     if fan < preset.min_fan:
         return below_minimum(preset, fan, patterns)
     penalty = insurance(ctx, patterns)
@@ -143,10 +129,60 @@ def score(preset: Preset, ctx: WinContext) -> Score:
         valid=True,
         fan=fan,
         unit=preset.unit,
-        limit=bool(limits),
+        limit=limit,
         patterns=patterns,
         points=settling(fan, ctx.by, insured=bool(penalty)),
     )
+
+
+def _best_reading(preset: Preset, ctx: WinContext) -> tuple[tuple[Pattern, ...], int, bool] | None:
+    """The limit patterns, else the patterns of the reading worth most, with the faan and
+    whether it is a limit hand; None when the tiles do not win. Remembered under exactly what
+    it reads (the winning tile only for a closed hand's hidden treasure): a computer player
+    scores the same tiles as a discard win and as a self draw, and again on later discards."""
+    key = (
+        preset.sets,
+        preset.shape_rules,
+        ctx.concealed,
+        ctx.melds,
+        None if ctx.melds else ctx.win_tile,
+        ctx.seat,
+        ctx.round_wind,
+        ctx.by,
+        ctx.flags,
+        ctx.bonus,
+    )
+    if key in _BEST_READINGS:
+        return _BEST_READINGS[key]
+    if len(_BEST_READINGS) >= _BEST_READINGS_LIMIT:
+        _BEST_READINGS.clear()
+    found = _BEST_READINGS[key] = _work_out_best_reading(preset, ctx)
+    return found
+
+
+_BEST_READINGS: dict[tuple[object, ...], tuple[tuple[Pattern, ...], int, bool] | None] = {}
+_BEST_READINGS_LIMIT = 20_000
+
+
+def _work_out_best_reading(
+    preset: Preset, ctx: WinContext
+) -> tuple[tuple[Pattern, ...], int, bool] | None:
+    counts = counts_of(ctx.concealed)
+    shapes = winning_shapes(preset, ctx)
+    closed = not ctx.melds
+    pairs = is_seven_pairs(ctx, preset.shape_rules)
+    orphans = preset.shape_rules.thirteen_orphans and closed and is_thirteen_orphans(counts)
+    if not shapes and not pairs and not orphans:
+        return None
+    limits = limit_patterns(ctx, shapes, orphans)
+    if limits:
+        return limits, LIMIT_FAAN, True
+    common = _tile_patterns(ctx) + win_patterns(ctx) + bonus_patterns(ctx)
+    readings = [_shape_patterns(ctx, shape) + common for shape in shapes]
+    if pairs:
+        readings.append((Pattern("seven_pairs", FAAN["seven_pairs"]), *common))
+    patterns = max(readings, key=_total)
+    return patterns, _total(patterns), False
 
 
 def base_points(fan: int) -> int:

@@ -69,17 +69,15 @@ _REPLACES: dict[str, frozenset[str]] = {
 
 def score(preset: Preset, ctx: WinContext) -> Score:
     """Score an hk-3fan win: the best reading, limits at the cap, the 3-fan minimum, 2^fan."""
-    readings = _readings(preset, ctx)
-    if not readings:
+    best = _best_reading(preset, ctx)
+    if best is None:
         return Score(
             valid=False,
             unit=preset.unit,
             reason="not_a_winning_hand",
             message=Text("score.hk3fan.not_winning", {"sets": preset.sets}),
         )
-    patterns = max(readings, key=lambda found: (_capped(preset, found), _total(found)))
-    fan = _capped(preset, patterns)
-    limit = any(p.id in LIMIT_PATTERNS for p in patterns)
+    patterns, fan, limit = best
     if fan < preset.min_fan:
         return below_minimum(preset, fan, patterns)
     return Score(
@@ -90,6 +88,40 @@ def score(preset: Preset, ctx: WinContext) -> Score:
         patterns=patterns,
         points=payment(fan, ctx.by),
     )
+
+
+def _best_reading(preset: Preset, ctx: WinContext) -> tuple[tuple[Pattern, ...], int, bool] | None:
+    """The patterns of the reading worth most, its capped fan and whether it holds a limit;
+    None when the tiles do not win. Remembered under exactly what it reads: a computer player
+    scores the same tiles as a discard win and as a self draw, and again on later discards."""
+    key = (
+        preset.sets,
+        preset.shape_rules,
+        preset.fan_cap,
+        ctx.concealed,
+        ctx.melds,
+        ctx.seat,
+        ctx.round_wind,
+        ctx.by is WinBy.SELF_DRAW,
+        "heavenly" in ctx.flags,
+        "earthly" in ctx.flags,
+    )
+    if key in _BEST_READINGS:
+        return _BEST_READINGS[key]
+    readings = _readings(preset, ctx)
+    found = None
+    if readings:
+        patterns = max(readings, key=lambda found: (_capped(preset, found), _total(found)))
+        limit = any(p.id in LIMIT_PATTERNS for p in patterns)
+        found = (patterns, _capped(preset, patterns), limit)
+    if len(_BEST_READINGS) >= _BEST_READINGS_LIMIT:
+        _BEST_READINGS.clear()
+    _BEST_READINGS[key] = found
+    return found
+
+
+_BEST_READINGS: dict[tuple[object, ...], tuple[tuple[Pattern, ...], int, bool] | None] = {}
+_BEST_READINGS_LIMIT = 20_000
 
 
 def payment(fan: int, by: WinBy) -> dict[str, int]:

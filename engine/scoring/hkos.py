@@ -133,12 +133,17 @@ class Shape:
 @dataclass(frozen=True, slots=True)
 class _TileReading:
     """What the tiles of a win decide, apart from how it came and the bonus tiles: its readings,
-    thirteen orphans, the limits of the tiles and each reading's hand patterns."""
+    thirteen orphans, the limits of the tiles and the hand patterns of the reading worth most.
+
+    A hand pattern replaces only hand patterns and the win and bonus-tile patterns are the same
+    for every reading, so the reading worth the most with them is the one worth most without:
+    the first of those, as `max` picks it over the readings with them."""
 
     shapes: tuple[Shape, ...]  # remembered and shared: never changed
     orphans: bool
     limits: tuple[Pattern, ...]
-    hands: tuple[tuple[Pattern, ...], ...]
+    best_hand: tuple[Pattern, ...]  # after replacements; empty without shapes
+    best_hand_fan: int
 
 
 def _tile_reading(preset: Preset, ctx: WinContext) -> _TileReading:
@@ -152,15 +157,32 @@ def _tile_reading(preset: Preset, ctx: WinContext) -> _TileReading:
         shapes = tuple(winning_shapes(preset, ctx))
         orphans = rules.thirteen_orphans and not ctx.melds and is_thirteen_orphans(counts)
         limits = _tile_limits(ctx, shapes, orphans) if shapes or orphans else ()
-        hands = tuple(hand_patterns(ctx, shape) for shape in shapes)
+        hands = [replace_patterns(hand_patterns(ctx, shape)) for shape in shapes]
+        best_hand = max(hands, key=total_fan) if hands else ()
         if len(_TILE_READINGS) >= _TILE_READINGS_LIMIT:
             _TILE_READINGS.clear()
-        found = _TILE_READINGS[key] = _TileReading(shapes, orphans, limits, hands)
+        found = _TILE_READINGS[key] = _TileReading(
+            shapes, orphans, limits, best_hand, total_fan(best_hand)
+        )
+    return found
+
+
+def _circumstance_patterns(ctx: WinContext) -> tuple[tuple[Pattern, ...], int]:
+    """The win and bonus-tile patterns after replacements, and their faan, remembered: they
+    come in few kinds."""
+    key = (ctx.by, ctx.flags, ctx.bonus, ctx.seat)
+    found = _CIRCUMSTANCES.get(key)
+    if found is None:
+        patterns = replace_patterns(win_patterns(ctx) + bonus_patterns(ctx))
+        if len(_CIRCUMSTANCES) >= _TILE_READINGS_LIMIT:
+            _CIRCUMSTANCES.clear()
+        found = _CIRCUMSTANCES[key] = (patterns, total_fan(patterns))
     return found
 
 
 _TILE_READINGS: dict[tuple[object, ...], _TileReading] = {}
 _TILE_READINGS_LIMIT = 20_000
+_CIRCUMSTANCES: dict[tuple[object, ...], tuple[tuple[Pattern, ...], int]] = {}
 
 
 def score(preset: Preset, ctx: WinContext) -> Score:
@@ -183,10 +205,9 @@ def score(preset: Preset, ctx: WinContext) -> Score:
             patterns=limits,
             points=payment(LIMIT_FAAN, ctx.by),
         )
-    extras = win_patterns(ctx) + bonus_patterns(ctx)
-    readings = [replace_patterns(hand + extras) for hand in reading.hands]
-    patterns = max(readings, key=total_fan)
-    fan = min(total_fan(patterns), preset.fan_cap)
+    extras, extras_fan = _circumstance_patterns(ctx)
+    patterns = reading.best_hand + extras
+    fan = min(reading.best_hand_fan + extras_fan, preset.fan_cap)
     if fan < preset.min_fan:
         return below_minimum(preset, fan, patterns)
     return Score(
@@ -304,9 +325,12 @@ def bonus_patterns(ctx: WinContext) -> tuple[Pattern, ...]:
 
 def replace_patterns(patterns: tuple[Pattern, ...]) -> tuple[Pattern, ...]:
     """Drop every pattern that a present pattern replaces (RULES.md's replacement rules)."""
-    present = {p.id for p in patterns}
-    gone = set().union(*(REPLACES.get(pid, frozenset()) for pid in present))
-    return tuple(p for p in patterns if p.id not in gone)
+    gone: set[str] = set()
+    for p in patterns:
+        replaced = REPLACES.get(p.id)
+        if replaced:
+            gone |= replaced
+    return tuple(p for p in patterns if p.id not in gone) if gone else patterns
 
 
 def _patterns(found: list[tuple[str, bool | int]]) -> tuple[Pattern, ...]:

@@ -45,17 +45,28 @@ Decisions where RULES.md and seed 002 leave room:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.decompose import decompositions
+from engine.decompose import sets_per_component
 from engine.i18n import Text
 from engine.presets import Preset
 from engine.rules_hubei import all_258, fixed_kong_kinds, is_258
 from engine.scoring.base import Pattern, Score, SeatFacts, WinBy, WinContext
 from engine.settlement import Payment, Reason, deltas_of
 from engine.shapes import is_win
-from engine.tiles import GREEN, NUM_KINDS, RED, SEAT_NAMES, Meld, MeldKind, Tile, counts_of, suit_of
+from engine.tiles import (
+    GREEN,
+    NUM_KINDS,
+    RED,
+    SEAT_NAMES,
+    Meld,
+    MeldKind,
+    Tile,
+    counts_of,
+    is_suited,
+    suit_of,
+)
 
 BASE = 1
 SILVER, GOLD_OPEN, GOLD_CLOSED, DIAMOND = 30, 40, 50, 60
@@ -158,19 +169,53 @@ def _small_win(counts: list[int], jokers: int, melds: Sequence[Meld]) -> bool:
     if jokers > 1:
         return False
     meld_chow = any(m.kind is MeldKind.CHOW for m in melds)
-    stand_ins = range(NUM_KINDS) if jokers else (None,)
+    stand_ins: Iterable[Tile | None] = _stand_ins(counts) if jokers else (None,)
     for tile in stand_ins:
         if tile is not None:
             counts[tile] += 1
         try:
-            for reading in decompositions(counts):
-                chow = meld_chow or any(kind is MeldKind.CHOW for kind, _ in reading.sets)
-                if chow and is_258(reading.pair):
-                    return True
+            if _chow_reading_with_258_pair(counts, meld_chow):
+                return True
         finally:
             if tile is not None:
                 counts[tile] -= 1
     return False
+
+
+def _chow_reading_with_258_pair(counts: list[int], meld_chow: bool) -> bool:
+    """Whether some reading of the counts as sets and a 2-5-8 pair has a chow (or needs none).
+
+    A reading takes one reading of each suit and of the honours, each on its own: one with a
+    chow exists when a component has one and every component has some."""
+    for pair in _PAIRS_258:
+        if counts[pair] < 2:
+            continue
+        counts[pair] -= 2
+        per_component = sets_per_component(counts)
+        counts[pair] += 2
+        if per_component is None:
+            continue
+        if meld_chow or any(
+            kind is MeldKind.CHOW for own in per_component for sets in own for kind, _ in sets
+        ):
+            return True
+    return False
+
+
+_PAIRS_258 = tuple(t for t in range(NUM_KINDS) if is_258(t))
+
+
+def _stand_ins(counts: Sequence[int]) -> Iterator[Tile]:
+    """The tiles a wild may stand for in some reading of the counts, lowest first: a kind held,
+    or a suited kind within two of one held in its suit. Any other would be alone, in no set
+    and no pair, so the counts with it have no reading."""
+    for tile in range(NUM_KINDS):
+        if counts[tile]:
+            yield tile
+        elif is_suited(tile):
+            low, high = tile - tile % 9, tile - tile % 9 + 9
+            if any(counts[t] for t in range(max(low, tile - 2), min(high, tile + 3))):
+                yield tile
 
 
 def reading(
@@ -179,9 +224,8 @@ def reading(
     """The win patterns of one reading (wilds as `jokers` in it), or None when it does not win."""
     melds = ctx.melds
     shape = is_win(counts, jokers=jokers)
-    tiles = [t for t in range(NUM_KINDS) for _ in range(counts[t])]
-    tiles += [t for m in melds for t in m.tiles]
-    suits = {suit_of(t) for t in tiles}
+    suits = {suit_of(t) for t in range(NUM_KINDS) if counts[t]}
+    suits.update(suit_of(t) for m in melds for t in m.tiles)
     claimed = [m for m in melds if m.kind is not MeldKind.CONCEALED_KONG]
     no_chow = all(m.kind is not MeldKind.CHOW for m in melds)
     pungs = _pung_jokers(counts) if no_chow else None
@@ -203,7 +247,32 @@ def reading(
 
 
 def winner_patterns(ctx: WinContext) -> tuple[Pattern, ...] | None:
-    """The winner's fan items of the best reading, or None when the tiles do not win."""
+    """The winner's fan items of the best reading, or None when the tiles do not win.
+
+    Remembered under exactly what they read: a computer player scores the same hand for every
+    discarder and as a self draw, and again on later discards."""
+    key = (
+        ctx.concealed,
+        ctx.wild,
+        ctx.melds,
+        ctx.special_kongs,
+        ctx.by,
+        "kong_replacement" in ctx.flags,
+        "last_draw" in ctx.flags,
+    )
+    if key in _WINNER_PATTERNS:
+        return _WINNER_PATTERNS[key]
+    if len(_WINNER_PATTERNS) >= _WINNER_PATTERNS_LIMIT:
+        _WINNER_PATTERNS.clear()
+    found = _WINNER_PATTERNS[key] = _best_winner_patterns(ctx)
+    return found
+
+
+_WINNER_PATTERNS: dict[tuple[object, ...], tuple[Pattern, ...] | None] = {}
+_WINNER_PATTERNS_LIMIT = 20_000
+
+
+def _best_winner_patterns(ctx: WinContext) -> tuple[Pattern, ...] | None:
     counts = counts_of(ctx.concealed)
     wild = ctx.wild
     held = counts[wild] if wild is not None else 0
@@ -262,10 +331,24 @@ def loser_fan(other: SeatFacts, ctx: WinContext, big: bool) -> int:
     return total(_patterns(found))
 
 
+def _fixed_kong_tiles(preset: Preset) -> frozenset[Tile]:
+    """The tiles this preset's hands set down as fixed kongs (red, green with green_white),
+    found once per preset object (its wall is read to find them)."""
+    found = _FIXED_KONG_TILES.get(id(preset))
+    if found is None or found[0] is not preset:
+        if len(_FIXED_KONG_TILES) >= 64:  # presets made per table with its options
+            _FIXED_KONG_TILES.clear()
+        found = _FIXED_KONG_TILES[id(preset)] = (preset, fixed_kong_kinds(preset) | {RED})
+    return found[1]
+
+
+# per preset's id, the preset (kept, so that its id is not reused) and its fixed kong tiles
+_FIXED_KONG_TILES: dict[int, tuple[Preset, frozenset[Tile]]] = {}
+
+
 def score(preset: Preset, ctx: WinContext) -> HubeiScore:
     """Score a hubei-laizi win and settle it: the fan of the winner and of each paying loser."""
-    fixed = fixed_kong_kinds(preset) | {RED}
-    if any(t in fixed for t in ctx.concealed):
+    if any(t in _fixed_kong_tiles(preset) for t in ctx.concealed):
         return _invalid(
             preset,
             "not_a_winning_hand",

@@ -112,8 +112,23 @@ def all_tiles(ctx: WinContext) -> list[Tile]:
 def shape_patterns(preset: Preset, ctx: WinContext) -> list[tuple[Pattern, ...]]:
     """The shape pattern of each reading of the hand: () or all pungs, or seven pairs.
 
-    An empty list means the tiles do not win; a basic win is one empty reading.
+    An empty list means the tiles do not win; a basic win is one empty reading. Remembered per
+    tiles: a computer player scores the same tiles as a discard win and as a self draw.
     """
+    key = (preset.sets, preset.shape_rules, ctx.concealed, ctx.melds)
+    found = _SHAPE_PATTERNS.get(key)
+    if found is None:
+        if len(_SHAPE_PATTERNS) >= _SHAPE_PATTERNS_LIMIT:
+            _SHAPE_PATTERNS.clear()
+        found = _SHAPE_PATTERNS[key] = tuple(_work_out_shape_patterns(preset, ctx))
+    return list(found)
+
+
+_SHAPE_PATTERNS: dict[tuple[object, ...], tuple[tuple[Pattern, ...], ...]] = {}
+_SHAPE_PATTERNS_LIMIT = 20_000
+
+
+def _work_out_shape_patterns(preset: Preset, ctx: WinContext) -> list[tuple[Pattern, ...]]:
     if len(ctx.concealed) + 3 * len(ctx.melds) != 3 * preset.sets + 2:
         return []
     counts = counts_of(ctx.concealed)

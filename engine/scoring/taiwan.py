@@ -68,21 +68,51 @@ BASE_POINTS = 1  # each payer pays 1 + tai
 
 def score(preset: Preset, ctx: WinContext) -> Score:
     """Score a tw-16 win: the best reading of five sets and a pair, its tai, the cap, 1 + tai."""
-    shapes = winning_shapes(preset, ctx)
-    if not shapes:
+    best = _best_reading(preset, ctx)
+    if best is None:
         return Score(
             valid=False,
             unit=preset.unit,
             reason="not_a_winning_hand",
             message=Text("score.taiwan.not_winning", {"sets": preset.sets}),
         )
-    extras = win_patterns(ctx) + bonus_patterns(ctx)
-    readings = [replace_patterns(hand_patterns(ctx, shape) + extras) for shape in shapes]
-    patterns = max(readings, key=total_tai)
-    tai = min(total_tai(patterns), preset.fan_cap)
+    patterns, total = best
+    tai = min(total, preset.fan_cap)
     return Score(
         valid=True, fan=tai, unit=preset.unit, patterns=patterns, points=payment(tai, ctx.by)
     )
+
+
+def _best_reading(preset: Preset, ctx: WinContext) -> tuple[tuple[Pattern, ...], int] | None:
+    """The patterns of the reading worth most and their tai before the cap; None when the tiles
+    do not win. Remembered under exactly what it reads: a computer player scores the same
+    tiles as a discard win and as a self draw, and again on later discards."""
+    key = (
+        preset.sets,
+        ctx.concealed,
+        ctx.melds,
+        ctx.seat,
+        ctx.round_wind,
+        ctx.by is WinBy.SELF_DRAW,
+        ctx.bonus,
+    )
+    if key in _BEST_READINGS:
+        return _BEST_READINGS[key]
+    shapes = winning_shapes(preset, ctx)
+    found = None
+    if shapes:
+        extras = win_patterns(ctx) + bonus_patterns(ctx)
+        readings = [replace_patterns(hand_patterns(ctx, shape) + extras) for shape in shapes]
+        patterns = max(readings, key=total_tai)
+        found = (patterns, total_tai(patterns))
+    if len(_BEST_READINGS) >= _BEST_READINGS_LIMIT:
+        _BEST_READINGS.clear()
+    _BEST_READINGS[key] = found
+    return found
+
+
+_BEST_READINGS: dict[tuple[object, ...], tuple[tuple[Pattern, ...], int] | None] = {}
+_BEST_READINGS_LIMIT = 20_000
 
 
 def total_tai(patterns: tuple[Pattern, ...]) -> int:
