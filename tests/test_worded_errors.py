@@ -75,6 +75,24 @@ async def test_the_runtime_reraises_them_for_the_reader(tmp_path: Path) -> None:
         await runtime.close()
 
 
+async def test_a_refused_table_names_its_preset_in_the_reader_s_language(tmp_path: Path) -> None:
+    """The fixed clock's and the seat count's refusals name the preset as its players do."""
+    async with await Store.open(str(tmp_path / "bot.db")) as store:
+        runtime = Runtime(store, None, ManualTimers())
+        await runtime.open()
+        with pytest.raises(TableError) as clock:
+            await runtime.create_table(
+                "sichuan-bb", creator_id="1", creator_name="Ann", time_control="bullet"
+            )
+        with pytest.raises(TableError) as seats:
+            await runtime.create_table("hkos-3-v1", creator_id="1", creator_name="Ann", players=2)
+        for refused, name in ((clock, "四川血战到底"), (seats, "香港旧式麻将")):
+            said = refused.value.in_language("zh-CN")
+            assert name in said and "Sichuan" not in said and "Hong Kong" not in said, said
+        assert "Sichuan Blood Battle" in str(clock.value)
+        await runtime.close()
+
+
 @pytest.mark.parametrize("reason", sorted(CLOSED_REASONS))
 def test_every_closing_reason_is_worded_per_language(reason: str) -> None:
     assert worded(closed_reason_text(reason), "en") == reason  # the stored English, as it was

@@ -36,7 +36,13 @@ from bot.runtime.errors import (
 from bot.runtime.events import FrontEnd, NullFrontEnd
 from bot.runtime.quickplay import QueueEntry, QuickPlay
 from bot.runtime.quickplay import quickplay_seats as quickplay_seats  # the lobby's import
-from bot.runtime.snapshots import PrivateSnapshot, PublicSnapshot, private_snapshot, public_snapshot
+from bot.runtime.snapshots import (
+    PrivateSnapshot,
+    PublicSnapshot,
+    preset_name,
+    private_snapshot,
+    public_snapshot,
+)
 from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat, seat_count_for
 from bot.runtime.timers import ManualTimers, Timers
 from data import Phase, QuarantinedTable, RecordedHand, Store, TableOptions
@@ -257,7 +263,9 @@ class Runtime:
             tc = TIME_CONTROLS[fixed]
             minutes = tc.deal_limit // 60
             raise TableError(
-                text("runtime.fixed_clock", preset=preset.name, base=tc.base, minutes=minutes)
+                text(
+                    "runtime.fixed_clock", preset=preset_name(preset), base=tc.base, minutes=minutes
+                )
             )
         if time_control is None:
             time_control = preset.rated_time_control if rated else preset.time_control

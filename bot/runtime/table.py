@@ -14,6 +14,7 @@ from engine.hand import HandState
 from engine.i18n import text
 from engine.presets import TIME_CONTROLS, Preset, TimeControl
 from engine.session import Seating, Session
+from render.words import preset_text
 
 COMPUTER_PREFIX = "cpu:"
 
@@ -32,7 +33,12 @@ def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
         *others, last = map(str, preset.seat_counts)
         allowed = text("runtime.one_of", others=", ".join(others), last=last) if others else last
         raise TableError(
-            text("runtime.seat_counts", preset=preset.name, allowed=allowed, count=count)
+            text(
+                "runtime.seat_counts",
+                preset=preset_text(preset.id, preset.name),
+                allowed=allowed,
+                count=count,
+            )
         )
     if rated and count != RATED_SEATS:
         raise TableError(text("runtime.rated_seats", rated=RATED_SEATS, count=count))
