@@ -37,6 +37,7 @@ from collections.abc import Sequence
 
 from engine.decompose import is_nine_gates, is_thirteen_orphans
 from engine.i18n import Text
+from engine.memo import Memo
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.scoring.hkos import Shape, count_in, is_seven_pairs, tile_suits, winning_shapes
@@ -154,14 +155,10 @@ def _best_reading(preset: Preset, ctx: WinContext) -> tuple[tuple[Pattern, ...],
     )
     if key in _BEST_READINGS:
         return _BEST_READINGS[key]
-    if len(_BEST_READINGS) >= _BEST_READINGS_LIMIT:
-        _BEST_READINGS.clear()
-    found = _BEST_READINGS[key] = _work_out_best_reading(preset, ctx)
-    return found
+    return _BEST_READINGS.keep(key, _work_out_best_reading(preset, ctx))
 
 
-_BEST_READINGS: dict[tuple[object, ...], tuple[tuple[Pattern, ...], int, bool] | None] = {}
-_BEST_READINGS_LIMIT = 20_000
+_BEST_READINGS: Memo[tuple[object, ...], tuple[tuple[Pattern, ...], int, bool] | None] = Memo()
 
 
 def _work_out_best_reading(

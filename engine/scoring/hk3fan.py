@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from engine.decompose import is_nine_gates, is_thirteen_orphans
 from engine.i18n import Text
+from engine.memo import Memo
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.scoring.hkos import Shape, count_in, is_seven_pairs, tile_suits, winning_shapes
@@ -114,14 +115,10 @@ def _best_reading(preset: Preset, ctx: WinContext) -> tuple[tuple[Pattern, ...],
         patterns = max(readings, key=lambda found: (_capped(preset, found), _total(found)))
         limit = any(p.id in LIMIT_PATTERNS for p in patterns)
         found = (patterns, _capped(preset, patterns), limit)
-    if len(_BEST_READINGS) >= _BEST_READINGS_LIMIT:
-        _BEST_READINGS.clear()
-    _BEST_READINGS[key] = found
-    return found
+    return _BEST_READINGS.keep(key, found)
 
 
-_BEST_READINGS: dict[tuple[object, ...], tuple[tuple[Pattern, ...], int, bool] | None] = {}
-_BEST_READINGS_LIMIT = 20_000
+_BEST_READINGS: Memo[tuple[object, ...], tuple[tuple[Pattern, ...], int, bool] | None] = Memo()
 
 
 def payment(fan: int, by: WinBy) -> dict[str, int]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from engine.decompose import decompositions, is_nine_gates, is_thirteen_orphans
 from engine.i18n import Text
+from engine.memo import Memo
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.shapes import ShapeRules
@@ -159,10 +160,8 @@ def _tile_reading(preset: Preset, ctx: WinContext) -> _TileReading:
         limits = _tile_limits(ctx, shapes, orphans) if shapes or orphans else ()
         hands = [replace_patterns(hand_patterns(ctx, shape)) for shape in shapes]
         best_hand = max(hands, key=total_fan) if hands else ()
-        if len(_TILE_READINGS) >= _TILE_READINGS_LIMIT:
-            _TILE_READINGS.clear()
-        found = _TILE_READINGS[key] = _TileReading(
-            shapes, orphans, limits, best_hand, total_fan(best_hand)
+        found = _TILE_READINGS.keep(
+            key, _TileReading(shapes, orphans, limits, best_hand, total_fan(best_hand))
         )
     return found
 
@@ -174,15 +173,12 @@ def _circumstance_patterns(ctx: WinContext) -> tuple[tuple[Pattern, ...], int]:
     found = _CIRCUMSTANCES.get(key)
     if found is None:
         patterns = replace_patterns(win_patterns(ctx) + bonus_patterns(ctx))
-        if len(_CIRCUMSTANCES) >= _TILE_READINGS_LIMIT:
-            _CIRCUMSTANCES.clear()
-        found = _CIRCUMSTANCES[key] = (patterns, total_fan(patterns))
+        found = _CIRCUMSTANCES.keep(key, (patterns, total_fan(patterns)))
     return found
 
 
-_TILE_READINGS: dict[tuple[object, ...], _TileReading] = {}
-_TILE_READINGS_LIMIT = 20_000
-_CIRCUMSTANCES: dict[tuple[object, ...], tuple[tuple[Pattern, ...], int]] = {}
+_TILE_READINGS: Memo[tuple[object, ...], _TileReading] = Memo()
+_CIRCUMSTANCES: Memo[tuple[object, ...], tuple[tuple[Pattern, ...], int]] = Memo()
 
 
 def score(preset: Preset, ctx: WinContext) -> Score:

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 
 from engine.decompose import sets_per_component
 from engine.i18n import Text
+from engine.memo import Memo
 from engine.presets import Preset
 from engine.rules_hubei import all_258, fixed_kong_kinds, is_258
 from engine.scoring.base import Pattern, Score, SeatFacts, WinBy, WinContext
@@ -262,14 +263,10 @@ def winner_patterns(ctx: WinContext) -> tuple[Pattern, ...] | None:
     )
     if key in _WINNER_PATTERNS:
         return _WINNER_PATTERNS[key]
-    if len(_WINNER_PATTERNS) >= _WINNER_PATTERNS_LIMIT:
-        _WINNER_PATTERNS.clear()
-    found = _WINNER_PATTERNS[key] = _best_winner_patterns(ctx)
-    return found
+    return _WINNER_PATTERNS.keep(key, _best_winner_patterns(ctx))
 
 
-_WINNER_PATTERNS: dict[tuple[object, ...], tuple[Pattern, ...] | None] = {}
-_WINNER_PATTERNS_LIMIT = 20_000
+_WINNER_PATTERNS: Memo[tuple[object, ...], tuple[Pattern, ...] | None] = Memo()
 
 
 def _best_winner_patterns(ctx: WinContext) -> tuple[Pattern, ...] | None:

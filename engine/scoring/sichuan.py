@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from engine import shapes
 from engine.decompose import decompositions
 from engine.i18n import Text
+from engine.memo import Memo
 from engine.presets import Opening, Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
 from engine.scoring.hkos import is_seven_pairs
@@ -118,14 +119,11 @@ def shape_patterns(preset: Preset, ctx: WinContext) -> list[tuple[Pattern, ...]]
     key = (preset.sets, preset.shape_rules, ctx.concealed, ctx.melds)
     found = _SHAPE_PATTERNS.get(key)
     if found is None:
-        if len(_SHAPE_PATTERNS) >= _SHAPE_PATTERNS_LIMIT:
-            _SHAPE_PATTERNS.clear()
-        found = _SHAPE_PATTERNS[key] = tuple(_work_out_shape_patterns(preset, ctx))
+        found = _SHAPE_PATTERNS.keep(key, tuple(_work_out_shape_patterns(preset, ctx)))
     return list(found)
 
 
-_SHAPE_PATTERNS: dict[tuple[object, ...], tuple[tuple[Pattern, ...], ...]] = {}
-_SHAPE_PATTERNS_LIMIT = 20_000
+_SHAPE_PATTERNS: Memo[tuple[object, ...], tuple[tuple[Pattern, ...], ...]] = Memo()
 
 
 def _work_out_shape_patterns(preset: Preset, ctx: WinContext) -> list[tuple[Pattern, ...]]:

@@ -30,6 +30,7 @@ Decisions where RULES.md and seed 004 leave room:
 from __future__ import annotations
 
 from engine.i18n import Text
+from engine.memo import Memo
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
 from engine.scoring.hkos import Shape, winning_shapes
@@ -105,14 +106,10 @@ def _best_reading(preset: Preset, ctx: WinContext) -> tuple[tuple[Pattern, ...],
         readings = [replace_patterns(hand_patterns(ctx, shape) + extras) for shape in shapes]
         patterns = max(readings, key=total_tai)
         found = (patterns, total_tai(patterns))
-    if len(_BEST_READINGS) >= _BEST_READINGS_LIMIT:
-        _BEST_READINGS.clear()
-    _BEST_READINGS[key] = found
-    return found
+    return _BEST_READINGS.keep(key, found)
 
 
-_BEST_READINGS: dict[tuple[object, ...], tuple[tuple[Pattern, ...], int] | None] = {}
-_BEST_READINGS_LIMIT = 20_000
+_BEST_READINGS: Memo[tuple[object, ...], tuple[tuple[Pattern, ...], int] | None] = Memo()
 
 
 def total_tai(patterns: tuple[Pattern, ...]) -> int:
