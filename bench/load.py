@@ -14,6 +14,10 @@ plus 2,000 more), it measures:
   --burst seconds (actions a second, each a person's action with the computers' answers);
 - memory per table (tracemalloc, at the first count).
 
+The bench's persons decide as `--person` says: by default at once and for next to nothing
+(`drawn_tile_choice`), since a person's thinking costs the bot nothing; `--person easy` has them
+decide as the easy computer does, on this process's CPU (the bench did so before 2026-12).
+
 The knee is the first count whose p99 passes 50 ms. A full garbage collection walks every
 table's objects (about a second at 3,000 tables on a loaded machine), and the SQLite thread
 waits for the GIL: by default the bench keeps pauses short as the bot does (bot/pauses.py: a
@@ -65,7 +69,9 @@ from bot.runtime.computers import DEFAULT_LEVEL, LEVELS, computer_for  # noqa: E
 from bot.runtime.snapshots import PrivateSnapshot, PublicSnapshot  # noqa: E402
 from data import Phase, Store  # noqa: E402
 from data.connection import Connection  # noqa: E402
+from engine.actions import Action, ActionKind  # noqa: E402
 from engine.ai import choose_action  # noqa: E402
+from engine.hand import HandState  # noqa: E402
 
 KNEE_MS = 50.0
 
@@ -168,6 +174,33 @@ async def make_tables(runtime: Runtime, n: int, first: int, level: str) -> list[
     return ids
 
 
+def drawn_tile_choice(hand: HandState, seat: int) -> Action:
+    """A person who decides at once: a win when offered, else the tile just drawn thrown
+    (the first offered discard when the turn began with a call), a claim passed, and the first
+    offer of anything else (an opening's swap or void). Next to nothing on the bot's CPU, as a
+    person deciding on their own device."""
+    offered = hand.legal_actions(seat)
+    for action in offered:
+        if action.kind is ActionKind.WIN:
+            return action
+    drawn = hand.drawn if hand.turn == seat else None
+    for action in offered:
+        if action.kind is ActionKind.DISCARD and action.tiles[0] == drawn:
+            return action
+    for kind in (ActionKind.DISCARD, ActionKind.PASS):
+        for action in offered:
+            if action.kind is kind:
+                return action
+    return offered[0]
+
+
+PERSONS: dict[str, Callable[[HandState, int], Action]] = {
+    "drawn": drawn_tile_choice,
+    "easy": choose_action,
+}
+person_choice = drawn_tile_choice  # set from --person
+
+
 async def human_move(runtime: Runtime, table_id: int, latencies: list[float]) -> bool:
     """One move of the table's person, if it has one (else False); its latency recorded."""
     table = runtime.get(table_id)
@@ -177,7 +210,7 @@ async def human_move(runtime: Runtime, table_id: int, latencies: list[float]) ->
         return True
     if table.hand is None or 0 not in table.players_to_act():
         return False
-    action = choose_action(table.hand, table.hand_seat(0))
+    action = person_choice(table.hand, table.hand_seat(0))
     started = time.perf_counter()
     await runtime.act(table_id, player_id, action, table.version)
     latencies.append((time.perf_counter() - started) * 1000)
@@ -245,6 +278,8 @@ def percentile(ordered: list[float], share: float) -> float:
 
 
 async def run(args: argparse.Namespace) -> None:
+    global person_choice
+    person_choice = PERSONS[args.person]
     counts = sorted(int(n) for n in args.tables.split(","))
     computer_for(args.level)  # refuses a level this build lacks, before any table is made
     breakdown = Breakdown() if args.breakdown else None
@@ -313,7 +348,8 @@ async def run(args: argparse.Namespace) -> None:
     print()
     print(
         f"synchronous={args.synchronous}, level={args.level}, think {args.think} s, "
-        f"timers={args.timers}, front={args.front}, short_pauses={args.short_pauses}"
+        f"timers={args.timers}, front={args.front}, short_pauses={args.short_pauses}, "
+        f"person={args.person}"
     )
     print(
         "| tables | actions/s offered | p50 ms | p99 ms | saturated actions/s | clock first "
@@ -374,7 +410,7 @@ async def show_breakdown(
     computer = breakdown.timed(computer_for(runtime.get(ids[0]).level), "computer decisions")
     breakdown.replace(LiveTable, "computer", property(lambda table: computer))
     breakdown.wrap(data.action_log, "append_batch", "SQLite: group commits (worker thread)")
-    breakdown.wrap(sys.modules[__name__], "choose_action", "the bench's person choosing (load)")
+    breakdown.wrap(sys.modules[__name__], "person_choice", "the bench's person choosing (load)")
     counts = Counts(breakdown)
     main_before, process_before = time.thread_time(), time.process_time()
     answered, wall = await burst_phase(runtime, ids, seconds)
@@ -415,6 +451,15 @@ def main() -> None:
     parser.add_argument("--level", default=DEFAULT_LEVEL, choices=LEVELS)
     parser.add_argument("--timers", default="scheduler", choices=["scheduler", "manual"])
     parser.add_argument("--front", default="none", choices=["none", "snapshots"])
+    parser.add_argument(
+        "--person",
+        default="drawn",
+        choices=sorted(PERSONS),
+        help="how the bench's persons decide: 'drawn' wins when offered and else throws the"
+        " drawn tile and passes claims, costing the process next to nothing as a person's own"
+        " decision does; 'easy' decides as the easy computer, on the process's CPU (the"
+        " bench's choice before 2026-12)",
+    )
     parser.add_argument("--breakdown", action="store_true")
     parser.add_argument(
         "--short-pauses",
