@@ -180,6 +180,11 @@ class Connection:
         self._db = db
         self.path = path
         self._key = key  # the realpath registered in _open_paths ("" for :memory:)
+        # calls given to the thread and calls it started: each counted by one thread only
+        # (the loop, the worker), so neither count needs a lock
+        self._calls = 0
+        self._started = 0
+        self._closed = False
 
     @classmethod
     async def open(cls, path: str, synchronous: str = "FULL") -> Connection:
@@ -224,9 +229,24 @@ class Connection:
         aiosqlite has no public way to run a function on its thread; its private _execute has
         been stable since its first releases, and this is the only place that relies on it.
         """
-        return await self._db._execute(fn, self._db._conn, *args)
+        if self._closed:  # checked here, so every call counted reaches the thread
+            raise ValueError("the connection is closed")
+        conn = self._db._conn
+        self._calls += 1
+        return await self._db._execute(self._start, fn, conn, *args)
+
+    def _start(self, fn: Callable[..., T], conn: sqlite3.Connection, *args: Any) -> T:
+        self._started += 1
+        return fn(conn, *args)
+
+    @property
+    def calls_waiting(self) -> int:
+        """Calls given to the thread that it has not started yet (a long-running call, such as
+        the group commit's, gives the thread back when one waits)."""
+        return self._calls - self._started
 
     async def close(self) -> None:
         """Close the connection (SQLite checkpoints the WAL into the main file)."""
+        self._closed = True
         _open_paths.discard(self._key)
         await self._db.close()
