@@ -31,7 +31,7 @@ from data.errors import (
 )
 from data.group_commit import Write
 from data.rows import ACTIVE_PHASES, HandLog, HandStatus
-from data.tables import deadline_changes, replace_deadlines
+from data.tables import ClockChange, replace_deadlines
 from engine.actions import Action
 from engine.tiles import InvalidNotationError
 
@@ -169,25 +169,24 @@ class Append:
     hand_id: int
     lines: tuple[str, ...]  # canonical text (Action.__str__), so every stored line reads back
     version: int  # the first line's
-    deadlines: dict[str, float] | None  # None leaves the table's deadlines as they are
+    # how the table's clocks change (tables.deadline_changes, worked out when the append is
+    # made, not on the SQLite thread); None leaves them as they are
+    clocks: ClockChange | None
     at: float
     done: asyncio.Future[None]
-    # the deadlines the table holds before this append, if the caller knows them: only the
-    # difference is written (None: all of them are replaced)
-    stored_deadlines: dict[str, float] | None = None
 
 
 # Why an append is refused, checked for a round of appends at once (one statement): the hand is
-# not this table's or not in play, `version` does not follow the last stored line, or something
-# is stored from `version` on (so no line of the run can collide with a stored one).
+# not this table's or not in play, or the last stored line is not the one before `version`
+# (so the run follows the log with no gap, and no line of it can collide with a stored one).
+# The last line is one look-up of the key's last entry for the hand.
 _REFUSED_SQL = (
     "WITH j(k, hand, tab, ver) AS ({values})"
     " SELECT k FROM j"
     " WHERE NOT EXISTS (SELECT 1 FROM hands h WHERE h.id = j.hand AND h.table_id = j.tab"
     "                   AND h.status = 'playing')"
-    "    OR (j.ver != 0 AND NOT EXISTS"
-    "        (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq = j.ver - 1))"
-    "    OR EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq >= j.ver)"
+    "    OR coalesce((SELECT max(a.seq) FROM actions a WHERE a.hand_id = j.hand), -1)"
+    "       != j.ver - 1"
 )
 _LINES_SQL = "INSERT INTO actions (hand_id, seq, action, at) {values}"
 # UPDATE ... FROM (SQLite 3.33 on) joins each table's row to its time; before it, a subquery
@@ -214,7 +213,11 @@ _GONE_SQL = (
     " DELETE FROM clock_deadlines"
     " WHERE table_id IN (SELECT tab FROM j) AND (table_id, name) IN (SELECT tab, name FROM j)"
 )
-_CLOCKS_SQL = "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) {values}"
+# a clock that exists is updated where it is (a REPLACE would delete and insert it again)
+_CLOCKS_SQL = (
+    "INSERT INTO clock_deadlines (table_id, name, at) {values}"
+    " ON CONFLICT (table_id, name) DO UPDATE SET at = excluded.at"
+)
 
 
 # Rows one statement carries at most: statements are made for 1, 2, 4 ... _MOST_ROWS rows only,
@@ -267,27 +270,27 @@ def _append_round(
             _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
         except StoreError as error:
             outcomes[k] = error
+    stored = [a for k, a in enumerate(batch) if k not in refused] if refused else batch
     lines: list[Any] = []
     times: list[Any] = []
     cleared: list[Any] = []
     gone: list[Any] = []
     clocks: list[Any] = []
-    for k, a in enumerate(batch):
-        if k in refused:
-            continue
+    for a in stored:
         hand_id, table_id, at = a.hand_id, a.table_id, a.at
         for seq, line in enumerate(a.lines, a.version):
             lines += (hand_id, seq, line, at)
         times += (table_id, at)
-        if a.deadlines is None:
+        change = a.clocks
+        if change is None:
             continue
-        clear_all, names_gone, changed = deadline_changes(a.deadlines, a.stored_deadlines)
+        clear_all, names_gone, changed = change
         if clear_all:
             cleared.append(table_id)
         for name in names_gone:
             gone += (table_id, name)
         for name, deadline in changed.items():
-            clocks += (table_id, name, float(deadline))
+            clocks += (table_id, name, deadline)
     _each(conn, _LINES_SQL, 4, lines)
     _each(conn, _TIMES_SQL if len(times) >= 2 * _JOINED_FROM else _TIMES_SCANNED_SQL, 2, times)
     _each(conn, _CLEARED_SQL, 1, cleared)

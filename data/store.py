@@ -48,7 +48,7 @@ from data.rows import (
     TableRow,
     checked_json,
 )
-from data.tables import IDLE_EXPIRY
+from data.tables import IDLE_EXPIRY, deadline_changes
 from engine.actions import Action
 from engine.presets import find_preset
 
@@ -254,16 +254,16 @@ class Store:
         if not actions:
             raise ValueError("an append needs at least one action")
         lines = tuple(map(_line, actions))
+        clocks = None if deadlines is None else deadline_changes(deadlines, stored_deadlines)
         await self._writes.put(
             action_log.Append(
                 table_id,
                 hand_id,
                 lines,
                 version,
-                None if deadlines is None else dict(deadlines),
+                clocks,
                 self._now(now),
                 asyncio.get_running_loop().create_future(),
-                None if stored_deadlines is None else dict(stored_deadlines),
             )
         )
 

@@ -120,16 +120,22 @@ def event(conn: sqlite3.Connection, table_id: int, at: float, kind: str, detail:
     )
 
 
+# What turns a table's clocks into others: whether to clear them all first, the names to
+# delete, and the clocks to write.
+ClockChange = tuple[bool, list[str], dict[str, float]]
+
+
 def deadline_changes(
     deadlines: Mapping[str, float], stored: Mapping[str, float] | None
-) -> tuple[bool, list[str], dict[str, float]]:
-    """What turns a table's clocks from `stored` (None: not known) into `deadlines`: whether
-    to clear them all first, the names to delete, and the clocks to write (a move changes two
-    of a table's seven clocks: only those are written)."""
+) -> ClockChange:
+    """What turns a table's clocks from `stored` (None: not known) into `deadlines` (a move
+    changes two of a table's seven clocks: only those are written). Made of new objects, so
+    the caller may change its own afterwards."""
     if stored is None:
-        return True, [], dict(deadlines)
+        return True, [], {name: float(at) for name, at in deadlines.items()}
     gone = [name for name in stored if name not in deadlines]
-    return False, gone, {name: at for name, at in deadlines.items() if stored.get(name) != at}
+    changed = {name: float(at) for name, at in deadlines.items() if stored.get(name) != at}
+    return False, gone, changed
 
 
 def replace_deadlines(
