@@ -1,10 +1,11 @@
 """Connection and transaction policy: which file, checked before use, one connection a process.
 
 One connection per process, WAL, foreign keys on. Every store operation is one function run on
-aiosqlite's worker thread as one explicit transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK
-on any error): a transaction is one thread hop instead of one per statement, and since the
-worker runs one function at a time, no other coroutine's statement can ever land inside it (so
-no asyncio lock is needed). Other processes on the same file wait on SQLite's write lock
+aiosqlite's worker thread in explicit transactions (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on
+any error): a read is one, the group commit's function commits batch after batch of writes
+(data/group_commit.py). A transaction is one thread hop instead of one per statement, and since
+the worker runs one function at a time, no other coroutine's statement can ever land inside it
+(so no asyncio lock is needed). Other processes on the same file wait on SQLite's write lock
 (busy_timeout).
 
 Durability: synchronous=FULL by default, so a committed action survives a power cut, not just a
