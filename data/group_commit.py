@@ -114,7 +114,11 @@ class GroupCommit:
         loop = asyncio.get_running_loop()
         try:
             while self._queue:
-                await self._worker.call(self._commit_queued, loop)
+                try:
+                    await self._worker.call(self._commit_queued, loop)
+                except Exception as failure:  # the thread took nothing more (closed)
+                    _settle(self._queue, [failure] * len(self._queue))
+                    self._queue.clear()
         finally:
             self._flusher = None
 

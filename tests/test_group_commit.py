@@ -388,3 +388,11 @@ def test_a_write_is_run_in_a_savepoint_of_its_own() -> None:
         "ROLLBACK TO write",
         "RELEASE write",
     ]
+
+
+async def test_a_write_after_close_fails_instead_of_waiting_for_ever() -> None:
+    s = await Store.open(":memory:")
+    table_id = await s.create_table(PRESET)
+    await s.close()
+    with pytest.raises(ValueError, match="closed"):
+        await asyncio.wait_for(s.touch(table_id), PATIENCE)
