@@ -83,4 +83,3 @@ async def test_the_policy_switches_sooner_collects_young_later_and_freezes_on_it
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-
