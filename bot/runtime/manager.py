@@ -572,7 +572,7 @@ class Runtime:
         if notices.wins_before is None:
             notices.wins_before = len(hand.wins)
         events = hand.apply(action)
-        table.unsaved.append(action)
+        table.unsaved += (action,)
         notices.events.extend(events)
         notices.table = True
         hands = notices.hands
@@ -648,7 +648,7 @@ class Runtime:
         one append (it shares its commit with other tables' appends); on a failed write,
         rebuild the hand from what the log holds (memory never runs ahead of the database) and
         re-raise. Nothing of the run is confirmed to anyone before this returns."""
-        run, table.unsaved = table.unsaved, []
+        run, table.unsaved = table.unsaved, ()
         if not run:
             return
         assert table.hand_id is not None

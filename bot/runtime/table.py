@@ -84,8 +84,9 @@ class LiveTable:
     last_result: RecordedHand | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # the run of actions applied since the last write (`_save` stores it as one append), and
-    # the hand version the first of them was taken at
-    unsaved: list[Action] = field(default_factory=list)
+    # the hand version the first of them was taken at; a tuple, so an emptied run is the one
+    # empty tuple rather than a new list on every table for the collector to walk
+    unsaved: tuple[Action, ...] = ()
     unsaved_from: int = 0
     saved_deadlines: dict[str, float] | None = None  # the clocks as last stored (None: unknown)
     # the timer jobs armed now: the decision's (deadline, decision version), the deal's hand
