@@ -83,3 +83,19 @@ async def test_the_policy_switches_sooner_collects_young_later_and_freezes_on_it
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+    assert pauses.freeze_after_collection not in gc.callbacks  # gone with the policy
+
+
+async def test_what_a_collection_finds_alive_is_frozen_at_once(thawed: None) -> None:
+    task = asyncio.create_task(pauses.keep_pauses_short(refreeze_seconds=3600))
+    await asyncio.sleep(0)
+    frozen = gc.get_freeze_count()
+    cycle = dropped_cycle()
+    kept = [Node() for _ in range(1000)]
+    gc.collect(0)  # as the young threshold would
+    assert cycle() is None  # the collection freed what was dropped
+    assert gc.get_freeze_count() >= frozen + len(kept)  # and froze what it found alive
+    assert gc.get_objects(1) == []  # nothing left for a middle collection to walk again
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
