@@ -34,7 +34,7 @@ def arm_deadline(table: LiveTable, now: float) -> None:
     decision whose clock already runs keeps its deadline."""
     hand = table.hand
     tc = table.time_control
-    humans = [p for p in table.players_to_act() if table.seat(p).human]
+    humans = table.humans_to_act()
     if tc.untimed or hand is None or hand.is_over or not humans:
         table.deadline = None
         table.clock_decision = None

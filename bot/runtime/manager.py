@@ -12,6 +12,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from bot.runtime.clocks import arm_deadline, fixed_clock, spend_clock, stored_deadlines
 from bot.runtime.computers import DEFAULT_LEVEL, Computer, computer_for
@@ -74,9 +75,13 @@ _CHANGES_EVERY_HAND = frozenset({"opening_done", "swap"})
 RESUME_AFTER_FAILURE = 5.0
 
 
-@dataclass
+@dataclass(slots=True)
 class _Notices:
-    """What to tell the front end once the change is stored and the lock released."""
+    """What to tell the front end once the change is stored and the lock released.
+
+    One is alive for every action waiting on its commit, and the collector walks each of them
+    (bot/pauses.py): no field holds an object it does not need (`timeouts` is a list only
+    where the clock plays)."""
 
     table: bool = False
     hands: set[int] = field(default_factory=set)
@@ -86,7 +91,7 @@ class _Notices:
     dealt: bool = False  # a new hand was dealt
     events: list[Event] = field(default_factory=list)  # the engine's events of this change
     wins_before: int | None = None  # wins the hand held before the first of `events`
-    timeouts: list[Action] = field(default_factory=list)  # what the clock played for people
+    timeouts: Sequence[Action] = ()  # what the clock played for people
 
 
 def _playable(preset_id: str) -> Preset:
@@ -104,11 +109,7 @@ def _nothing_to_claim(table: LiveTable) -> list[int]:
     hand = table.hand
     if hand is None or hand.phase not in (HandPhase.CLAIMS, HandPhase.ROB):
         return []
-    return [
-        player
-        for player in table.players_to_act()
-        if table.seat(player).human and len(table.legal_for(player)) == 1
-    ]
+    return [player for player in table.humans_to_act() if len(table.legal_for(player)) == 1]
 
 
 class Runtime:
@@ -571,7 +572,7 @@ class Runtime:
         if notices.wins_before is None:
             notices.wins_before = len(hand.wins)
         events = hand.apply(action)
-        table.unsaved.append(action)
+        table.unsaved += (action,)
         notices.events.extend(events)
         notices.table = True
         hands = notices.hands
@@ -625,7 +626,7 @@ class Runtime:
             return  # this window's passes are already due
         table.no_call_version = version
         self.timers.schedule(
-            key, self.timers.now() + self.no_call_wait, lambda: self._on_no_call(table.id, version)
+            key, self.timers.now() + self.no_call_wait, partial(self._on_no_call, table.id, version)
         )
 
     async def _on_no_call(self, table_id: int, version: int) -> None:
@@ -647,7 +648,7 @@ class Runtime:
         one append (it shares its commit with other tables' appends); on a failed write,
         rebuild the hand from what the log holds (memory never runs ahead of the database) and
         re-raise. Nothing of the run is confirmed to anyone before this returns."""
-        run, table.unsaved = table.unsaved, []
+        run, table.unsaved = table.unsaved, ()
         if not run:
             return
         assert table.hand_id is not None
@@ -729,31 +730,34 @@ class Runtime:
 
     def _arm_timers(self, table: LiveTable) -> None:
         """The timer jobs of the table's clocks; a job is (re)made only when its deadline
-        changes (answers inside one claim window keep the window's job)."""
+        changes (answers inside one claim window keep the window's job).
+
+        A job's callback is a `partial`, not a lambda: a lambda's closure made cells for this
+        function's variables on every call, armed or not, and a job's closure kept the table
+        and three more objects alive for the collector to walk (bot/pauses.py)."""
         decision = table.clock_decision
-        if table.deadline is not None and decision is not None:
-            armed = (table.deadline, decision)
-            if table.armed_decision != armed:
-                table.armed_decision = armed
+        deadline = table.deadline
+        if deadline is not None and decision is not None:
+            armed = table.armed_decision
+            if armed is None or armed[0] != deadline or armed[1] != decision:
+                table.armed_decision = (deadline, decision)
                 self.timers.schedule(
-                    f"decision:{table.id}",
-                    table.deadline,
-                    lambda: self._on_timeout(table.id, decision),
+                    table.decision_key, deadline, partial(self._on_timeout, table.id, decision)
                 )
         elif table.armed_decision is not None:
             table.armed_decision = None
-            self.timers.cancel(f"decision:{table.id}")
+            self.timers.cancel(table.decision_key)
         if table.deal_deadline is not None and table.armed_deal != table.hand_id:
             hand_id = table.armed_deal = table.hand_id
             self.timers.schedule(
                 f"deal:{table.id}",
                 table.deal_deadline,
-                lambda: self._on_deal_limit(table.id, hand_id),
+                partial(self._on_deal_limit, table.id, hand_id),
             )
 
     def _cancel_timers(self, table: LiveTable) -> None:
         table.armed_decision = table.armed_deal = None
-        self.timers.cancel(f"decision:{table.id}")
+        self.timers.cancel(table.decision_key)
         self.timers.cancel(f"deal:{table.id}")
 
     async def _on_timeout(self, table_id: int, decision: int) -> None:
@@ -769,7 +773,8 @@ class Runtime:
                 return
             if hand.decision_version != decision or table.clock_decision != decision:
                 return  # a timer from a decision that has passed
-            notices = _Notices()
+            timeouts: list[Action] = []
+            notices = _Notices(timeouts=timeouts)
             # everyone still to decide shares this decision (one turn, or one claim window)
             for player in table.players_to_act():
                 seat = table.hand_seat(player)
@@ -782,7 +787,7 @@ class Runtime:
                     continue
                 if hand.phase is HandPhase.TURN:
                     table.reserves[player] = 0.0
-                notices.timeouts.append(action)
+                timeouts.append(action)
                 self._apply(table, action, notices)
             await self._advance(table, notices)
         await self._notify(table, notices)

@@ -84,15 +84,18 @@ class LiveTable:
     last_result: RecordedHand | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # the run of actions applied since the last write (`_save` stores it as one append), and
-    # the hand version the first of them was taken at
-    unsaved: list[Action] = field(default_factory=list)
+    # the hand version the first of them was taken at; a tuple, so an emptied run is the one
+    # empty tuple rather than a new list on every table for the collector to walk
+    unsaved: tuple[Action, ...] = ()
     unsaved_from: int = 0
     saved_deadlines: dict[str, float] | None = None  # the clocks as last stored (None: unknown)
     # the timer jobs armed now: the decision's (deadline, decision version), the deal's hand
     armed_decision: tuple[float, int] | None = None
     armed_deal: int | None = None
+    decision_key: str = field(init=False, repr=False)  # the decision clock's timer key
 
     def __post_init__(self) -> None:
+        self.decision_key = f"decision:{self.id}"
         if not self.seats:
             self.seats = [None] * seat_count_of(self.preset, self.options)
         if not self.reserves:
@@ -175,14 +178,31 @@ class LiveTable:
             return []
         return [self.player_at(s) for s in self.hand.seats_to_act()]
 
+    def humans_to_act(self) -> list[int]:
+        """The people among `players_to_act`, in its order."""
+        hand = self.hand
+        if hand is None or self.phase is not Phase.PLAYING:
+            return []
+        seats, player_at = self.seats, self.seating.player_at
+        found = []
+        for hand_seat in hand.seats_to_act():
+            player = player_at(hand_seat)
+            seat = seats[player]
+            if seat is None:
+                raise ValueError(f"table {self.id} has nobody in seat {player}")
+            if seat.human:
+                found.append(player)
+        return found
+
     def computer_to_act(self) -> int | None:
         """The hand seat of the first computer the hand waits for (in `players_to_act`'s
         order), None if it waits for people only, or for nobody."""
-        if self.hand is None or self.phase is not Phase.PLAYING:
+        hand = self.hand
+        if hand is None or self.phase is not Phase.PLAYING:
             return None
-        seats, seating = self.seats, self.seating
-        for hand_seat in self.hand.seats_to_act():
-            seat = seats[seating.player_at(hand_seat)]
+        seats, player_at = self.seats, self.seating.player_at
+        for hand_seat in hand.seats_to_act():
+            seat = seats[player_at(hand_seat)]
             if seat is not None and not seat.human:
                 return hand_seat
         return None

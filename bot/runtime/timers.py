@@ -68,13 +68,23 @@ class SchedulerTimers:
 
     def schedule(self, key: str, at: float, callback: Callback) -> None:
         order = next(self._order)
-        self._jobs[key] = (at, order, callback)
-        heapq.heappush(self._heap, (at, order, key))
-        if len(self._heap) > 2 * len(self._jobs) + 1024:  # mostly replaced entries: drop them
-            self._heap = [(at, order, key) for key, (at, order, _) in self._jobs.items()]
-            heapq.heapify(self._heap)
-        if self._wake_at is None or at < self._wake_at:
+        jobs, heap = self._jobs, self._heap
+        jobs[key] = (at, order, callback)
+        heapq.heappush(heap, (at, order, key))
+        if len(heap) > 2 * len(jobs) + 1024:  # mostly replaced entries: drop them
+            self._drop_replaced()
+        wake_at = self._wake_at
+        if wake_at is None or at < wake_at:
             self._wake(at)
+
+    def _drop_replaced(self) -> None:
+        """Keep only the heap entries of current jobs: the same tuples, none made anew (a
+        heap of thousands of new tuples was thousands of objects for the collector)."""
+        jobs = self._jobs
+        self._heap = [
+            entry for entry in self._heap if (job := jobs.get(entry[2])) and job[1] == entry[1]
+        ]
+        heapq.heapify(self._heap)
 
     def cancel(self, key: str) -> None:
         self._jobs.pop(key, None)
