@@ -17,10 +17,14 @@ import hashlib
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine import ai
 from engine.ai import choose_action
 from engine.hand import HandState
 from engine.presets import PRESETS, find_preset
+from engine.tiles import DRAGONS, HONOURS, NUM_KINDS, WINDS
 
 HANDS = 60  # per table: some 6,000 decisions
 RANDOM_SHARE = 0.25  # of the moves played, those chosen at random among the legal ones
@@ -77,3 +81,40 @@ def test_easy_choices_and_engine_answers_are_as_recorded(table: str) -> None:
 
 def test_every_table_has_a_digest() -> None:
     assert sorted(DIGESTS) == sorted(_tables())
+
+
+def _keep_value_by_hand(
+    counts: list[int], tile: int, seat: int, round_wind: int, target: str
+) -> int:
+    """A held tile's keep value worked out from the hand, as the easy computer did per discard
+    before it read the values of each component's pattern."""
+    if tile >= HONOURS[0]:
+        valuable = (*DRAGONS, WINDS[seat], WINDS[round_wind])
+        copies = counts[tile]
+        return copies * 3 - (0 if copies > 1 else 2) + (2 if tile in valuable else 0)
+    rank, suit = tile % 9, "mps"[tile // 9]
+    near = [tile + d for d in (-2, -1, 1, 2) if 0 <= rank + d < 9]
+    base = (4 if suit == target else 0) + len(near) - (1 if rank in (0, 8) else 0)
+    return base + counts[tile] * 2 - sum(1 for kind in near if not counts[kind])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    size=st.sampled_from([2, 5, 8, 11, 14, 17]),
+    seat=st.integers(0, 3),
+    round_wind=st.integers(0, 3),
+    target=st.sampled_from(["", "m", "p", "s"]),
+)
+def test_keep_values_read_by_component_are_the_values_worked_out_per_tile(
+    seed: int, size: int, seat: int, round_wind: int, target: str
+) -> None:
+    rng = random.Random(seed)
+    counts = [0] * NUM_KINDS
+    for tile in rng.sample([kind for kind in range(NUM_KINDS) for _ in range(4)], size):
+        counts[tile] += 1
+    state = HandState(find_preset("hkos-3-v1"), 0, round_wind=round_wind)
+    values = ai._keep_values(state, seat, counts, target)
+    for tile in range(NUM_KINDS):
+        if counts[tile]:
+            assert values[tile] == _keep_value_by_hand(counts, tile, seat, round_wind, target)
