@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import TypeVar
 
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.hand import HandState, Phase
+from engine.memo import Memo
 from engine.rules import FixedKongsPart, wild_free
 from engine.tiles import (
     COPIES,
     DRAGONS,
     HONOURS,
-    SUITS,
     WINDS,
     MeldKind,
     Tile,
@@ -99,54 +98,69 @@ def _target_suit(counts: list[int]) -> str:
     return "mps"[sizes.index(max(sizes))]
 
 
-# The static parts of a suited kind's keep value, worked out once rather than per discard: its
-# suit letter, the kinds at most two ranks away in its suit (read with one itemgetter call), and
-# how many those are, less one for a terminal.
-_SUIT_LETTER = tuple(SUITS[tile // 9] for tile in range(27))
-_NEAR_KINDS = tuple(
-    tuple(tile + d for d in (-2, -1, 1, 2) if 0 <= tile % 9 + d < 9) for tile in range(27)
+# The static parts of a suited kind's keep value: the ranks at most two away in its suit (read
+# with one itemgetter call), and how many those are, less one for a terminal.
+_NEAR_RANKS = tuple(
+    tuple(rank + d for d in (-2, -1, 1, 2) if 0 <= rank + d < 9) for rank in range(9)
 )
-_NEIGHBOURS = tuple(itemgetter(*kinds) for kinds in _NEAR_KINDS)  # two to four kinds each
+_NEIGHBOURS = tuple(itemgetter(*ranks) for ranks in _NEAR_RANKS)  # two to four ranks each
 _NEAR_LESS_TERMINAL = tuple(
-    len(_NEAR_KINDS[tile]) - (1 if is_terminal(tile) else 0) for tile in range(27)
+    len(_NEAR_RANKS[rank]) - (1 if is_terminal(rank) else 0) for rank in range(9)
 )
-_FIRST_HONOUR = HONOURS[0]
-# per target suit ("" for none): a suited kind's value before its copies and held neighbours,
-# 4 in the target suit, plus its near kinds less one for a terminal
-_SUITED_BASE = {
-    target: tuple(
-        (4 if _SUIT_LETTER[tile] == target else 0) + _NEAR_LESS_TERMINAL[tile] for tile in range(27)
-    )
-    for target in ("", *SUITS)
-}
+_TARGET_BONUS = 4  # a kind of the suit the hand leans to
 # an honour's value by its copies held (a lone one is worth less), before its bonus for value
 _HONOUR_BY_COPIES = tuple(copies * 3 - (0 if copies > 1 else 2) for copies in range(COPIES + 1))
-_Item = TypeVar("_Item")
+_VALUABLE_BONUS = 2  # a dragon, the seat's wind or the round's
+# Keep values by component pattern: a suit's nine values (its copies and held neighbours) by its
+# counts, in the target suit or not; the honours' seven by their counts and the two winds that
+# are worth a pung. The same patterns come back hand after hand, and reading a value is cheaper
+# than working it out per discard.
+_SUIT_VALUES: Memo[tuple[int, ...], tuple[int, ...]] = Memo()
+_TARGET_SUIT_VALUES: Memo[tuple[int, ...], tuple[int, ...]] = Memo()
+_HONOUR_VALUES: Memo[tuple[tuple[int, ...], int, int], tuple[int, ...]] = Memo()
 
 
-def _keep_values(
-    state: HandState, seat: int, tiles: list[Tile], counts: list[int], target: str
-) -> list[int]:
-    """How much each tile is worth keeping beyond shanten (higher keeps it); `counts` of the hand.
+def _suit_values(key: tuple[int, ...], target: bool) -> tuple[int, ...]:
+    memo = _TARGET_SUIT_VALUES if target else _SUIT_VALUES
+    found = memo.get(key)
+    if found is None:
+        bonus = _TARGET_BONUS if target else 0
+        found = memo.keep(
+            key,
+            tuple(
+                bonus + _NEAR_LESS_TERMINAL[rank] + key[rank] * 2 - _NEIGHBOURS[rank](key).count(0)
+                for rank in range(9)
+            ),
+        )
+    return found
 
-    One call weighs every candidate: this runs on every discard of every computer player.
+
+def _honour_values(key: tuple[int, ...], seat_wind: Tile, round_wind: Tile) -> tuple[int, ...]:
+    found = _HONOUR_VALUES.get(memo_key := (key, seat_wind, round_wind))
+    if found is None:
+        valuable = (*DRAGONS, seat_wind, round_wind)
+        found = _HONOUR_VALUES.keep(
+            memo_key,
+            tuple(
+                _HONOUR_BY_COPIES[copies] + (_VALUABLE_BONUS if kind in valuable else 0)
+                for kind, copies in zip(HONOURS, key, strict=True)
+            ),
+        )
+    return found
+
+
+def _keep_values(state: HandState, seat: int, counts: list[int], target: str) -> tuple[int, ...]:
+    """How much each kind held is worth keeping beyond shanten (higher keeps it), by kind (the
+    entries of kinds not held mean nothing); `counts` of the hand, `target` its suit or "".
+
+    This runs on every discard of every computer player.
     """
-    valuable = (*DRAGONS, WINDS[seat], WINDS[state.round_wind])
-    suited_base = _SUITED_BASE[target]
-    values = []
-    for tile in tiles:
-        copies = counts[tile]
-        if tile >= _FIRST_HONOUR:
-            values.append(_HONOUR_BY_COPIES[copies] + (2 if tile in valuable else 0))
-        else:  # its suit, its copies and its held neighbours
-            values.append(suited_base[tile] + copies * 2 - _NEIGHBOURS[tile](counts).count(0))
-    return values
-
-
-def _by_keep_value(values: list[int], items: list[_Item]) -> list[_Item]:
-    """`items` from the least to the most worth keeping; equal values keep their order."""
-    # a stable sort of the positions by value: the key is a C-level lookup, not a Python call
-    return [items[i] for i in sorted(range(len(items)), key=values.__getitem__)]
+    return (
+        _suit_values(tuple(counts[0:9]), target == "m")
+        + _suit_values(tuple(counts[9:18]), target == "p")
+        + _suit_values(tuple(counts[18:27]), target == "s")
+        + _honour_values(tuple(counts[27:34]), WINDS[seat], WINDS[state.round_wind])
+    )
 
 
 def _kong_keeps_shanten(state: HandState, seat: int, kong: Action, legal: Sequence[Action]) -> bool:
@@ -176,49 +190,45 @@ def _discard_choice(state: HandState, seat: int, discards: list[Action]) -> Acti
                 return action
     counts = state.tile_counts(seat)
     target = _target_suit(counts) if state.preset.min_fan else ""
-    values = _keep_values(state, seat, [a.tiles[0] for a in discards], counts, target)
-    by_value = _by_keep_value(values, discards)
+    values = _keep_values(state, seat, counts, target)
+    tiles = [action.tiles[0] for action in discards]
+    # from the least to the most worth keeping, equal values in the order offered
+    by_value = sorted(tiles, key=values.__getitem__)
     # A full hand's shanten is the best any discard can keep: stop at the first that keeps it,
     # trying the least valuable tiles first (the same choice as the minimum of both, cheaper).
     if wilds:  # shanten with jokers: the one-table-per-hand shortcut below has none
         full = _counts_shanten(state, counts)
-        for action in by_value:
-            if _shanten_after(state, counts, action.tiles[0]) == full:
-                return action
-        return min(by_value, key=lambda a: _shanten_after(state, counts, a.tiles[0]))
+        for tile in by_value:
+            if _shanten_after(state, counts, tile) == full:
+                return discards[tiles.index(tile)]
+        best = min(by_value, key=lambda tile: _shanten_after(state, counts, tile))
+        return discards[tiles.index(best)]
     shanten = shapes.DiscardShanten(counts, state.preset.shape_rules)
-    for action in by_value:
-        if shanten.after(action.tiles[0]) == shanten.full:
-            return action
-    return min(by_value, key=lambda a: shanten.after(a.tiles[0]))
+    full, after = shanten.full, shanten.after
+    for tile in by_value:
+        if after(tile) == full:
+            return discards[tiles.index(tile)]
+    return discards[tiles.index(min(by_value, key=after))]
 
 
 def _claim_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
     """Take a call when the best discard after it leaves the hand closer to winning."""
-    hand = state.hands[seat]
-    now = _counts_shanten(state, state.tile_counts(seat))
+    counts = state.tile_counts(seat)
+    now = _counts_shanten(state, counts)
     tile = state.claim_tile
     assert tile is not None
+    valuable = is_honour(tile) and (
+        tile in DRAGONS or tile in (WINDS[seat], WINDS[state.round_wind])
+    )
     best: tuple[int, Action] | None = None
     for action in legal:
         kind = action.kind
         if kind is _PASS:
             continue
-        rest = list(hand)
-        if kind is _CHOW:
-            for t in action.tiles:
-                if t != tile:
-                    rest.remove(t)
-        else:
-            for _ in range(3 if kind is _KONG else 2):
-                rest.remove(tile)
         # a chow rarely reaches a minimum-faan hand unless the hand is one suit
-        if kind is _CHOW and state.preset.min_fan and _off_suit(rest, tile):
+        if kind is _CHOW and state.preset.min_fan and _off_suit(counts, tile):
             continue
-        after = _best_after_call(state, rest, kind)
-        valuable = is_honour(tile) and (
-            tile in DRAGONS or tile in (WINDS[seat], WINDS[state.round_wind])
-        )
+        after = _best_after_call(state, seat, counts, action, tile)
         gain = now - after + (1 if valuable else 0)
         # a kong that keeps the hand as close to a win is worth it where kongs are paid at once
         if kind is _KONG and gain == 0 and _kong_pays(state, seat):
@@ -228,9 +238,10 @@ def _claim_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Actio
     return best[1] if best else next(a for a in legal if a.kind is _PASS)
 
 
-def _off_suit(rest: list[Tile], tile: Tile) -> bool:
-    """Whether the hand holds suited tiles of another suit than the claimed tile's."""
-    return any(suit_of(t) not in (suit_of(tile), "z") for t in rest)
+def _off_suit(counts: list[int], tile: Tile) -> bool:
+    """Whether the hand holds suited tiles of another suit than the claimed (suited) tile's."""
+    start = tile // 9 * 9
+    return sum(counts[0:27]) != sum(counts[start : start + 9])
 
 
 def _kong_pays(state: HandState, seat: int) -> bool:
@@ -241,12 +252,30 @@ def _kong_pays(state: HandState, seat: int) -> bool:
     return any(payment.payee == seat for payment in paid)
 
 
-def _best_after_call(state: HandState, rest: list[Tile], kind: ActionKind) -> int:
-    """Shanten after the call and its discard: after a pung or chow the rest is a full hand,
-    whose shanten is already what its best discard keeps."""
-    if kind is ActionKind.KONG and len(rest) % 3 != 1:
+def _best_after_call(
+    state: HandState, seat: int, counts: list[int], call: Action, tile: Tile
+) -> int:
+    """Shanten after the call on `tile` and its discard, from the hand's `counts` (left as they
+    are): after a pung or chow the rest is a full hand, whose shanten is already what its best
+    discard keeps."""
+    kind = call.kind
+    if kind is _CHOW:
+        taken = [t for t in call.tiles if t != tile]
+    else:
+        taken = [tile] * (3 if kind is _KONG else 2)
+    if kind is _KONG and (len(state.hands[seat]) - 3) % 3 != 1:
+        # a kong leaving a full hand (no claim window has one): less its last tile, as held
+        rest = list(state.hands[seat])
+        for t in taken:
+            rest.remove(t)
         return _shanten(state, rest[:-1])
-    return _shanten(state, rest)
+    for t in taken:
+        counts[t] -= 1
+    try:
+        return _counts_shanten(state, counts)
+    finally:
+        for t in taken:
+            counts[t] += 1
 
 
 def _opening_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
@@ -258,8 +287,8 @@ def _opening_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Act
     # swap / remove: three tiles of the weakest suit that has three, least connected first
     suit = min((s for s in "mps" if held[s] >= 3), key=lambda s: (held[s], _suit_strength(hand, s)))
     suited = [t for t in hand if suit_of(t) == suit]
-    values = _keep_values(state, seat, suited, counts_of(hand), "")
-    pick = tuple(sorted(_by_keep_value(values, suited)[:3]))
+    values = _keep_values(state, seat, counts_of(hand), "")
+    pick = tuple(sorted(sorted(suited, key=values.__getitem__)[:3]))
     return next(a for a in legal if a.tiles == pick)
 
 

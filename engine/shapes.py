@@ -511,17 +511,6 @@ def _component_ids(counts: Sequence[int]) -> tuple[int, int, int, int]:
     return a, b, c, h
 
 
-def _component_id(counts: Sequence[int], component: int) -> int:
-    """The jokerless table id of one component: 0-2 the suits, 3 the honours."""
-    if component == 3:
-        key = tuple(counts[27:34])
-        found = _HONOUR_IDS.get(key)
-        return _fill_component_id(key, _HONOUR_IDS, False) if found is None else found
-    key = tuple(counts[component * 9 : component * 9 + 9])
-    found = _SUIT_IDS.get(key)
-    return _fill_component_id(key, _SUIT_IDS, True) if found is None else found
-
-
 def _merged_id(first: int, second: int) -> int:
     found = _MERGED_IDS.get(pair_key := first << _ID_BITS | second)
     return _fill_merged_id(pair_key) if found is None else found
@@ -681,22 +670,40 @@ class DiscardShanten:
         rest = self._rests[component]
         if rest < 0:
             rest = self._rests[component] = self._rest(component)
+        # the changed component's table and its merge with the rest, looked up here: a computer
+        # player asks this for discard after discard
         counts[kind] = held - 1
-        changed = _component_id(counts, component)
+        if component == 3:
+            key = tuple(counts[27:34])
+            changed = _HONOUR_IDS.get(key)
+            if changed is None:
+                changed = _fill_component_id(key, _HONOUR_IDS, False)
+        else:
+            key = tuple(counts[component * 9 : component * 9 + 9])
+            changed = _SUIT_IDS.get(key)
+            if changed is None:
+                changed = _fill_component_id(key, _SUIT_IDS, True)
         counts[kind] = held
+        merged = _MERGED_IDS.get(pair_key := rest << _ID_BITS | changed)
+        if merged is None:
+            merged = _fill_merged_id(pair_key)
         sets = self._sets
-        best = 3 * sets + 1 - _TABLES[_merged_id(rest, changed)][sets * 2 + 1]
+        best = 3 * sets + 1 - _TABLES[merged][sets * 2 + 1]
         if self._seven_pairs:
             first, second = self._pair_counts
             kong = self._kong_as_two_pairs
             less_first, less_second = _SEVEN_PAIRS_LESS[kong][held]
-            best = min(best, _seven_pairs_from(first - less_first, second - less_second, kong) - 1)
+            pairs = _seven_pairs_from(first - less_first, second - less_second, kong) - 1
+            if pairs < best:
+                best = pairs
         if self._thirteen_orphans:
             missing, doubled = self._orphans_missing, self._orphans_doubled
             if kind in _ORPHAN_KINDS:
                 missing += held == 1
                 doubled -= held == 2
-            best = min(best, missing + (not doubled) - 1)
+            orphans = missing + (not doubled) - 1
+            if orphans < best:
+                best = orphans
         return best
 
     def _rest(self, component: int) -> int:

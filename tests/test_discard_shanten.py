@@ -79,14 +79,14 @@ def test_a_discard_merges_its_component_once_with_the_rest(monkeypatch: pytest.M
     """Once a component's rest is known, each further discard of it is one merge lookup."""
     counts = counts_of(parse_tiles("1234m5677p889s11z2z"))
     hand = shapes.DiscardShanten(counts)
-    calls: list[tuple[int, int]] = []
-    merged = shapes._merged_id
+    calls: list[int] = []
 
-    def counted(first: int, second: int) -> int:
-        calls.append((first, second))
-        return merged(first, second)
+    class Counted(dict[int, int]):
+        def get(self, key: int, default: int | None = None) -> int | None:  # type: ignore[override]
+            calls.append(key)
+            return super().get(key, default)
 
-    monkeypatch.setattr(shapes, "_merged_id", counted)
+    monkeypatch.setattr(shapes, "_MERGED_IDS", Counted(shapes._MERGED_IDS))
     kinds = [kind for kind in range(NUM_KINDS) if counts[kind]]
     first = [hand.after(kind) for kind in kinds]
     calls.clear()
