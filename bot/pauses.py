@@ -25,11 +25,12 @@ bound what it walks: an in-flight action dying counts down what its successor co
 the bot freezes every 0.1 s, young collections wait for `YOUNG_THRESHOLD` allocations, and
 what any collection finds alive is frozen at once (`freeze_after_collection`): each object is
 walked about once. The collector's processor time per person action fell by about half
-(bench/load.py's saturated burst at 5,000 tables, and a 3,000-table burst on an in-memory store:
-16 to 9 µs), its longest pause from 43 to 19 ms. A cycle dropped before the next collection is
-still freed by it; the action path itself makes none (a full collection after 4,810 actions on
-50 tables found only the language catalogue's one-off parse), and a cycle alive at a freeze
-waits for the sweep, as before.
+(bench/load.py's saturated bursts at 5,000 tables: 32-58 µs before, 19-22 after; a 3,000-table
+burst on an in-memory store: 27-35 before, 15-16 after), and its longest pause, in processor
+time, from 50-95 ms (a middle or full collection) to 14-26 ms. A cycle dropped before the next
+collection is still freed by it; the action path itself makes none (a full collection after
+4,810 actions on 50 tables found only the language catalogue's one-off parse), and a cycle
+still alive at a freeze, now one older than about 0.1 s where it was 1 s, waits for the sweep.
 """
 
 from __future__ import annotations
