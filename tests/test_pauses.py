@@ -99,3 +99,43 @@ async def test_what_a_collection_finds_alive_is_frozen_at_once(thawed: None) -> 
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+def test_a_sweep_is_due_once_the_frozen_set_has_grown_enough(
+    thawed: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pauses, "SWEEP_FLOOR", 1000)
+    gc.freeze()
+    after_sweep = gc.get_freeze_count()
+    assert not pauses.sweep_due(after_sweep)
+    kept = [Node() for _ in range(after_sweep + 1001)]
+    gc.freeze()
+    assert pauses.sweep_due(after_sweep)
+    assert not pauses.sweep_due(gc.get_freeze_count())
+    assert kept
+
+
+async def test_frozen_garbage_is_swept_when_it_has_grown_not_only_after_hours(
+    thawed: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cycles frozen while alive, then dropped (as the front end's views are), are freed by a
+    sweep once there are enough of them, long before SWEEP_SECONDS."""
+    monkeypatch.setattr(pauses, "SWEEP_FLOOR", 1000)
+    task = asyncio.create_task(pauses.keep_pauses_short(refreeze_seconds=0.01))
+    await asyncio.sleep(0)
+    nodes = [Node() for _ in range(2 * gc.get_freeze_count() + 2000)]
+    for first, second in zip(nodes[::2], nodes[1::2], strict=True):
+        first.other, second.other = second, first
+    some = weakref.ref(nodes[0])
+    gc.collect(0)  # frozen while alive, by what follows a collection
+    del nodes, first, second
+    gc.collect()
+    assert some() is not None  # dropped, but frozen: only a sweep frees it
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if some() is None:
+            break
+    assert some() is None
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
