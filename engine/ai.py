@@ -92,12 +92,6 @@ def _shanten_after(state: HandState, counts: list[int], tile: Tile) -> int:
         counts[tile] += 1
 
 
-def _target_suit(counts: list[int]) -> str:
-    """The suit the hand leans to: a flush is the surest way to a valuable hand."""
-    sizes = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
-    return "mps"[sizes.index(max(sizes))]
-
-
 # The static parts of a suited kind's keep value: the ranks at most two away in its suit (read
 # with one itemgetter call), and how many those are, less one for a terminal.
 _NEAR_RANKS = tuple(
@@ -149,16 +143,25 @@ def _honour_values(key: tuple[int, ...], seat_wind: Tile, round_wind: Tile) -> t
     return found
 
 
-def _keep_values(state: HandState, seat: int, counts: list[int], target: str) -> tuple[int, ...]:
+def _keep_values(
+    state: HandState, seat: int, counts: list[int], toward_flush: bool
+) -> tuple[int, ...]:
     """How much each kind held is worth keeping beyond shanten (higher keeps it), by kind (the
-    entries of kinds not held mean nothing); `counts` of the hand, `target` its suit or "".
+    entries of kinds not held mean nothing); `counts` of the hand. With `toward_flush`, the suit
+    the hand leans to (the most tiles, the first of equals) is worth more: a flush is the surest
+    way to a valuable hand.
 
     This runs on every discard of every computer player.
     """
+    m, p, s = tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27])
+    target = ""
+    if toward_flush:
+        sizes = [sum(m), sum(p), sum(s)]
+        target = "mps"[sizes.index(max(sizes))]
     return (
-        _suit_values(tuple(counts[0:9]), target == "m")
-        + _suit_values(tuple(counts[9:18]), target == "p")
-        + _suit_values(tuple(counts[18:27]), target == "s")
+        _suit_values(m, target == "m")
+        + _suit_values(p, target == "p")
+        + _suit_values(s, target == "s")
         + _honour_values(tuple(counts[27:34]), WINDS[seat], WINDS[state.round_wind])
     )
 
@@ -189,8 +192,7 @@ def _discard_choice(state: HandState, seat: int, discards: list[Action]) -> Acti
             if action.tiles[0] in fixed.rule.kinds:
                 return action
     counts = state.tile_counts(seat)
-    target = _target_suit(counts) if state.preset.min_fan else ""
-    values = _keep_values(state, seat, counts, target)
+    values = _keep_values(state, seat, counts, bool(state.preset.min_fan))
     tiles = [action.tiles[0] for action in discards]
     # from the least to the most worth keeping, equal values in the order offered
     by_value = sorted(tiles, key=values.__getitem__)
@@ -287,7 +289,7 @@ def _opening_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Act
     # swap / remove: three tiles of the weakest suit that has three, least connected first
     suit = min((s for s in "mps" if held[s] >= 3), key=lambda s: (held[s], _suit_strength(hand, s)))
     suited = [t for t in hand if suit_of(t) == suit]
-    values = _keep_values(state, seat, counts_of(hand), "")
+    values = _keep_values(state, seat, counts_of(hand), False)
     pick = tuple(sorted(sorted(suited, key=values.__getitem__)[:3]))
     return next(a for a in legal if a.tiles == pick)
 
