@@ -216,9 +216,13 @@ def _discard_choice(state: HandState, seat: int, discards: list[Action]) -> Acti
 def _claim_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
     """Take a call when the best discard after it leaves the hand closer to winning."""
     counts = state.tile_counts(seat)
-    now = _counts_shanten(state, counts)
     tile = state.claim_tile
     assert tile is not None
+    # jokerless: every call's shanten shares the merge of the components it leaves as they are
+    shanten = None
+    if not state.wild_kinds:
+        shanten = shapes.CallShanten(counts, tile // 9, state.preset.shape_rules)
+    now = _counts_shanten(state, counts) if shanten is None else shanten.now
     valuable = is_honour(tile) and (
         tile in DRAGONS or tile in (WINDS[seat], WINDS[state.round_wind])
     )
@@ -230,7 +234,7 @@ def _claim_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Actio
         # a chow rarely reaches a minimum-faan hand unless the hand is one suit
         if kind is _CHOW and state.preset.min_fan and _off_suit(counts, tile):
             continue
-        after = _best_after_call(state, seat, counts, action, tile)
+        after = _best_after_call(state, seat, counts, action, tile, shanten)
         gain = now - after + (1 if valuable else 0)
         # a kong that keeps the hand as close to a win is worth it where kongs are paid at once
         if kind is _KONG and gain == 0 and _kong_pays(state, seat):
@@ -255,11 +259,16 @@ def _kong_pays(state: HandState, seat: int) -> bool:
 
 
 def _best_after_call(
-    state: HandState, seat: int, counts: list[int], call: Action, tile: Tile
+    state: HandState,
+    seat: int,
+    counts: list[int],
+    call: Action,
+    tile: Tile,
+    shanten: shapes.CallShanten | None,
 ) -> int:
     """Shanten after the call on `tile` and its discard, from the hand's `counts` (left as they
-    are): after a pung or chow the rest is a full hand, whose shanten is already what its best
-    discard keeps."""
+    are) or, jokerless, its `shanten`: after a pung or chow the rest is a full hand, whose
+    shanten is already what its best discard keeps."""
     kind = call.kind
     if kind is _CHOW:
         taken = [t for t in call.tiles if t != tile]
@@ -271,6 +280,8 @@ def _best_after_call(
         for t in taken:
             rest.remove(t)
         return _shanten(state, rest[:-1])
+    if shanten is not None:
+        return shanten.less(taken)
     for t in taken:
         counts[t] -= 1
     try:
