@@ -92,12 +92,6 @@ def _shanten_after(state: HandState, counts: list[int], tile: Tile) -> int:
         counts[tile] += 1
 
 
-def _target_suit(counts: list[int]) -> str:
-    """The suit the hand leans to: a flush is the surest way to a valuable hand."""
-    sizes = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
-    return "mps"[sizes.index(max(sizes))]
-
-
 # The static parts of a suited kind's keep value: the ranks at most two away in its suit (read
 # with one itemgetter call), and how many those are, less one for a terminal.
 _NEAR_RANKS = tuple(
@@ -149,16 +143,25 @@ def _honour_values(key: tuple[int, ...], seat_wind: Tile, round_wind: Tile) -> t
     return found
 
 
-def _keep_values(state: HandState, seat: int, counts: list[int], target: str) -> tuple[int, ...]:
+def _keep_values(
+    state: HandState, seat: int, counts: list[int], toward_flush: bool
+) -> tuple[int, ...]:
     """How much each kind held is worth keeping beyond shanten (higher keeps it), by kind (the
-    entries of kinds not held mean nothing); `counts` of the hand, `target` its suit or "".
+    entries of kinds not held mean nothing); `counts` of the hand. With `toward_flush`, the suit
+    the hand leans to (the most tiles, the first of equals) is worth more: a flush is the surest
+    way to a valuable hand.
 
     This runs on every discard of every computer player.
     """
+    m, p, s = tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27])
+    target = ""
+    if toward_flush:
+        sizes = [sum(m), sum(p), sum(s)]
+        target = "mps"[sizes.index(max(sizes))]
     return (
-        _suit_values(tuple(counts[0:9]), target == "m")
-        + _suit_values(tuple(counts[9:18]), target == "p")
-        + _suit_values(tuple(counts[18:27]), target == "s")
+        _suit_values(m, target == "m")
+        + _suit_values(p, target == "p")
+        + _suit_values(s, target == "s")
         + _honour_values(tuple(counts[27:34]), WINDS[seat], WINDS[state.round_wind])
     )
 
@@ -189,8 +192,7 @@ def _discard_choice(state: HandState, seat: int, discards: list[Action]) -> Acti
             if action.tiles[0] in fixed.rule.kinds:
                 return action
     counts = state.tile_counts(seat)
-    target = _target_suit(counts) if state.preset.min_fan else ""
-    values = _keep_values(state, seat, counts, target)
+    values = _keep_values(state, seat, counts, bool(state.preset.min_fan))
     tiles = [action.tiles[0] for action in discards]
     # from the least to the most worth keeping, equal values in the order offered
     by_value = sorted(tiles, key=values.__getitem__)
@@ -214,9 +216,13 @@ def _discard_choice(state: HandState, seat: int, discards: list[Action]) -> Acti
 def _claim_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Action:
     """Take a call when the best discard after it leaves the hand closer to winning."""
     counts = state.tile_counts(seat)
-    now = _counts_shanten(state, counts)
     tile = state.claim_tile
     assert tile is not None
+    # jokerless: every call's shanten shares the merge of the components it leaves as they are
+    shanten = None
+    if not state.wild_kinds:
+        shanten = shapes.CallShanten(counts, tile // 9, state.preset.shape_rules)
+    now = _counts_shanten(state, counts) if shanten is None else shanten.now
     valuable = is_honour(tile) and (
         tile in DRAGONS or tile in (WINDS[seat], WINDS[state.round_wind])
     )
@@ -228,7 +234,7 @@ def _claim_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Actio
         # a chow rarely reaches a minimum-faan hand unless the hand is one suit
         if kind is _CHOW and state.preset.min_fan and _off_suit(counts, tile):
             continue
-        after = _best_after_call(state, seat, counts, action, tile)
+        after = _best_after_call(state, seat, counts, action, tile, shanten)
         gain = now - after + (1 if valuable else 0)
         # a kong that keeps the hand as close to a win is worth it where kongs are paid at once
         if kind is _KONG and gain == 0 and _kong_pays(state, seat):
@@ -253,11 +259,16 @@ def _kong_pays(state: HandState, seat: int) -> bool:
 
 
 def _best_after_call(
-    state: HandState, seat: int, counts: list[int], call: Action, tile: Tile
+    state: HandState,
+    seat: int,
+    counts: list[int],
+    call: Action,
+    tile: Tile,
+    shanten: shapes.CallShanten | None,
 ) -> int:
     """Shanten after the call on `tile` and its discard, from the hand's `counts` (left as they
-    are): after a pung or chow the rest is a full hand, whose shanten is already what its best
-    discard keeps."""
+    are) or, jokerless, its `shanten`: after a pung or chow the rest is a full hand, whose
+    shanten is already what its best discard keeps."""
     kind = call.kind
     if kind is _CHOW:
         taken = [t for t in call.tiles if t != tile]
@@ -269,6 +280,8 @@ def _best_after_call(
         for t in taken:
             rest.remove(t)
         return _shanten(state, rest[:-1])
+    if shanten is not None:
+        return shanten.less(taken)
     for t in taken:
         counts[t] -= 1
     try:
@@ -287,7 +300,7 @@ def _opening_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Act
     # swap / remove: three tiles of the weakest suit that has three, least connected first
     suit = min((s for s in "mps" if held[s] >= 3), key=lambda s: (held[s], _suit_strength(hand, s)))
     suited = [t for t in hand if suit_of(t) == suit]
-    values = _keep_values(state, seat, counts_of(hand), "")
+    values = _keep_values(state, seat, counts_of(hand), False)
     pick = tuple(sorted(sorted(suited, key=values.__getitem__)[:3]))
     return next(a for a in legal if a.tiles == pick)
 

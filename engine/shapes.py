@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SETS_AND_PAIR",
+    "CallShanten",
     "DiscardShanten",
     "ShapeRules",
     "cache_sizes",
@@ -712,6 +713,74 @@ class DiscardShanten:
         if component == 2:
             return _merged_id(self._ab, h)
         return _merged_id(_merged_id(b if component == 0 else a, c), h)
+
+
+class CallShanten:
+    """`shanten` of a jokerless hand (`now`) and of it less tiles of one component (`less`).
+
+    A computer player weighs every call on a discard against the hand as it is, and every call
+    takes tiles of the discard's component only (its suit, or the honours), so the merge of the
+    other three components is looked up once for all of them, in the order DiscardShanten merges
+    them (merging is associative and commutative); the results are exactly `shanten`'s.
+
+    >>> from engine.tiles import counts_of, parse_tiles
+    >>> hand = CallShanten(counts_of(parse_tiles("123m456p789s11z45m")), 0)
+    >>> hand.now, hand.less(parse_tiles("45m"))  # a chow of 3m or 6m completes it
+    (0, -1)
+    """
+
+    def __init__(
+        self, counts: Sequence[int], component: int, rules: ShapeRules = SETS_AND_PAIR
+    ) -> None:
+        self._counts = list(counts)
+        self._component = component  # 0-2 the suits, 3 the honours
+        self._rules = rules
+        self._total = sum(self._counts)
+        a, b, c, h = ids = _component_ids(self._counts)
+        if component == 3:
+            self._rest = _merged_id(_merged_id(a, b), c)
+        elif component == 2:
+            self._rest = _merged_id(_merged_id(a, b), h)
+        else:
+            self._rest = _merged_id(_merged_id(b if component == 0 else a, c), h)
+        self.now = self._shanten(ids[component], self._total)
+
+    def less(self, taken: Sequence[int]) -> int:
+        """The shanten once `taken` (held tiles of the component) have left the hand."""
+        counts = self._counts
+        for tile in taken:
+            counts[tile] -= 1
+        try:
+            if self._component == 3:
+                key = tuple(counts[27:34])
+                changed = _HONOUR_IDS.get(key)
+                if changed is None:
+                    changed = _fill_component_id(key, _HONOUR_IDS, False)
+            else:
+                start = self._component * 9
+                key = tuple(counts[start : start + 9])
+                changed = _SUIT_IDS.get(key)
+                if changed is None:
+                    changed = _fill_component_id(key, _SUIT_IDS, True)
+            return self._shanten(changed, self._total - len(taken))
+        finally:
+            for tile in taken:
+                counts[tile] += 1
+
+    def _shanten(self, changed: int, total: int) -> int:
+        """`shanten` of `self._counts` as they are now, of `total` tiles, the component's table
+        being `changed`."""
+        if total % 3 == 0 or total > MAX_TILES:
+            raise ValueError(f"shanten needs 3n+1 or 3n+2 tiles, at most {MAX_TILES}: got {total}")
+        sets = total // 3
+        best = 3 * sets + 1 - _TABLES[_merged_id(self._rest, changed)][sets * 2 + 1]
+        if total in (13, 14):
+            rules = self._rules
+            if rules.seven_pairs:
+                best = min(best, _seven_pairs_deficit(self._counts, rules.kong_as_two_pairs) - 1)
+            if rules.thirteen_orphans:
+                best = min(best, _thirteen_orphans_deficit(self._counts) - 1)
+        return best
 
 
 def is_tenpai(

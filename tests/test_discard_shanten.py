@@ -96,3 +96,36 @@ def test_a_discard_merges_its_component_once_with_the_rest(monkeypatch: pytest.M
         counts[kind] -= 1
         assert shapes.shanten(counts) == expected
         counts[kind] += 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    rules=st.sampled_from([shapes.SETS_AND_PAIR, *RULES]),
+    size=st.sampled_from([4, 7, 10, 13, 16]),
+)
+def test_a_calls_shanten_is_the_shanten_of_the_hand_less_its_tiles(
+    seed: int, rules: shapes.ShapeRules, size: int
+) -> None:
+    """CallShanten shares the merge of the untouched components between the hand and each call
+    taking tiles of one component (two or three of a kind, two of a run): `shanten`'s answers."""
+    rng = random.Random(seed)
+    counts = [0] * NUM_KINDS
+    for tile in rng.sample([kind for kind in range(NUM_KINDS) for _ in range(4)], size):
+        counts[tile] += 1
+    tile = rng.choice([kind for kind in range(NUM_KINDS) if counts[kind]])
+    component = tile // 9
+    hand = shapes.CallShanten(counts, component, rules)
+    assert hand.now == shapes.shanten(counts, rules)
+    takes = [[tile] * copies for copies in (1, 2, 3) if counts[tile] >= copies]
+    if component < 3:
+        start = component * 9
+        takes += [[a, b] for a in range(start, start + 9) for b in range(a + 1, start + 9)]
+    for taken in takes:
+        less = list(counts)
+        for t in taken:
+            less[t] -= 1
+        if min(less) < 0 or (size - len(taken)) % 3 == 0:
+            continue
+        assert hand.less(taken) == shapes.shanten(less, rules), taken
+    assert hand.now == shapes.shanten(counts, rules)  # the counts were put back

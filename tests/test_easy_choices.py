@@ -104,17 +104,19 @@ def _keep_value_by_hand(
     size=st.sampled_from([2, 5, 8, 11, 14, 17]),
     seat=st.integers(0, 3),
     round_wind=st.integers(0, 3),
-    target=st.sampled_from(["", "m", "p", "s"]),
+    toward_flush=st.booleans(),
 )
 def test_keep_values_read_by_component_are_the_values_worked_out_per_tile(
-    seed: int, size: int, seat: int, round_wind: int, target: str
+    seed: int, size: int, seat: int, round_wind: int, toward_flush: bool
 ) -> None:
     rng = random.Random(seed)
     counts = [0] * NUM_KINDS
     for tile in rng.sample([kind for kind in range(NUM_KINDS) for _ in range(4)], size):
         counts[tile] += 1
+    sizes = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
+    target = "mps"[sizes.index(max(sizes))] if toward_flush else ""
     state = HandState(find_preset("hkos-3-v1"), 0, round_wind=round_wind)
-    values = ai._keep_values(state, seat, counts, target)
+    values = ai._keep_values(state, seat, counts, toward_flush)
     for tile in range(NUM_KINDS):
         if counts[tile]:
             assert values[tile] == _keep_value_by_hand(counts, tile, seat, round_wind, target)
