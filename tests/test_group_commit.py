@@ -1,4 +1,4 @@
-"""The group commit (data/group_commit.py): the SQLite thread takes the next batch itself, every
+"""The group commit (data/group_commit.py): the SQLite thread takes a full next batch itself, every
 write shares the commit in its own savepoint, a table's writes keep their order, a failed
 commit fails all of its batch."""
 
@@ -110,6 +110,21 @@ async def test_a_partial_batch_waits_for_the_commit_in_flight_and_gathers_more(
     assert commits.sizes == [1]
     commits.released.set()
     await asyncio.gather(*first, *early, *late)
+    assert commits.sizes == [1, 10]
+
+
+async def test_after_a_partial_batch_the_thread_waits_for_the_loop_to_send_the_next(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Less than a full batch behind a commit is not taken by the thread at once: it waits for
+    the event loop (blocked here), gathering more, so a busy disk sees fewer commits."""
+    commits = Commits(monkeypatch, hold_first=True)
+    first = await queued(store, 1)
+    await commits.first_in_flight()
+    rest = await queued(store, 10)
+    commits.released.set()
+    assert not commits.second_started.wait(0.5)  # the loop is blocked: nothing sent on
+    await asyncio.gather(*first, *rest)
     assert commits.sizes == [1, 10]
 
 
