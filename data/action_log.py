@@ -1,14 +1,13 @@
-"""Hands as seed + action log: starting a hand, appending actions, the group commit's batch.
+"""Hands as seed + action log: starting a hand, appending actions with shared commits, reading.
 
 A hand's log has no gaps and never two actions for one version: an append carries the version
 it was taken at (the number of actions already stored) and is refused otherwise. One append may
 carry a run of actions (a person's move and the computers' answers to it): the run is stored
-whole or not at all, with the table's clock as it stands after its last action. Appends and
-the other writes of many tables that arrive while a commit is in flight share the next
-transaction (data/group_commit.py; an append is checked before any of it is written, another
-write runs in its own savepoint, so one refused does not affect the others): with
-synchronous=FULL every commit waits for the disk, and sharing that wait is what lets many busy
-tables go faster than one.
+whole or not at all, with the table's clock as it stands after its last action. Appends from
+different tables that arrive while a commit is in flight share the next transaction (group
+commit; an append is checked before any of it is written, so one refused append does not
+affect the others): with synchronous=FULL every commit waits for the disk, and sharing that
+wait is what lets many busy tables go faster than one.
 """
 
 from __future__ import annotations
@@ -17,9 +16,9 @@ import asyncio
 import functools
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from data.connection import transaction
 from data.errors import (
@@ -29,13 +28,13 @@ from data.errors import (
     TableNotFoundError,
     UnreadableError,
 )
-from data.group_commit import Write
 from data.rows import ACTIVE_PHASES, HandLog, HandStatus
-from data.tables import ClockChange, replace_deadlines
+from data.tables import deadline_changes, replace_deadlines
 from engine.actions import Action
 from engine.tiles import InvalidNotationError
 
 HAND_COLS = "id, table_id, hand_no, seed, setup_json, status, started_at, ended_at"
+MAX_BATCH = 256  # appends per group commit: bounds the latency one commit adds
 
 
 # ------------------------------------------------------------------ rows (shared)
@@ -129,33 +128,34 @@ def start_hand(
     deadlines: Mapping[str, float],
     at: float,
 ) -> int:
-    """Inside the caller's transaction (a write of the group commit): the hand's id."""
-    row = conn.execute(
-        "SELECT t.phase, h.status FROM tables t"
-        " LEFT JOIN hands h ON h.id = t.current_hand_id WHERE t.id = ?",
-        (table_id,),
-    ).fetchone()
-    if row is None:
-        raise TableNotFoundError(f"no table {table_id}")
-    if row[0] not in ACTIVE_PHASES:
-        raise StoreError(f"table {table_id} is {row[0]}; no hand can start")
-    if row[1] == HandStatus.PLAYING:
-        raise StoreError(f"table {table_id} already has a hand in play")
-    try:
-        cur = conn.execute(
-            "INSERT INTO hands (table_id, hand_no, seed, setup_json, started_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (table_id, hand_no, str(int(seed)), setup, at),
+    with transaction(conn):
+        row = conn.execute(
+            "SELECT t.phase, h.status FROM tables t"
+            " LEFT JOIN hands h ON h.id = t.current_hand_id WHERE t.id = ?",
+            (table_id,),
+        ).fetchone()
+        if row is None:
+            raise TableNotFoundError(f"no table {table_id}")
+        if row[0] not in ACTIVE_PHASES:
+            raise StoreError(f"table {table_id} is {row[0]}; no hand can start")
+        if row[1] == HandStatus.PLAYING:
+            raise StoreError(f"table {table_id} already has a hand in play")
+        try:
+            cur = conn.execute(
+                "INSERT INTO hands (table_id, hand_no, seed, setup_json, started_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, hand_no, str(int(seed)), setup, at),
+            )
+        except sqlite3.IntegrityError:
+            raise StoreError(f"table {table_id} already has a hand {hand_no}") from None
+        hid = int(cur.lastrowid or 0)
+        conn.execute(
+            "UPDATE tables SET phase = 'playing', current_hand_id = ?, last_action_at = ?"
+            " WHERE id = ?",
+            (hid, at, table_id),
         )
-    except sqlite3.IntegrityError:
-        raise StoreError(f"table {table_id} already has a hand {hand_no}") from None
-    hid = int(cur.lastrowid or 0)
-    conn.execute(
-        "UPDATE tables SET phase = 'playing', current_hand_id = ?, last_action_at = ? WHERE id = ?",
-        (hid, at, table_id),
-    )
-    replace_deadlines(conn, table_id, deadlines)
-    return hid
+        replace_deadlines(conn, table_id, deadlines)
+        return hid
 
 
 # ------------------------------------------------------------------ appending, group commits
@@ -169,24 +169,25 @@ class Append:
     hand_id: int
     lines: tuple[str, ...]  # canonical text (Action.__str__), so every stored line reads back
     version: int  # the first line's
-    # how the table's clocks change (tables.deadline_changes, worked out when the append is
-    # made, not on the SQLite thread); None leaves them as they are
-    clocks: ClockChange | None
+    deadlines: dict[str, float] | None  # None leaves the table's deadlines as they are
     at: float
     done: asyncio.Future[None]
+    # the deadlines the table holds before this append, if the caller knows them: only the
+    # difference is written (None: all of them are replaced)
+    stored_deadlines: dict[str, float] | None = None
 
 
 # Why an append is refused, checked for a round of appends at once (one statement): the hand is
-# not this table's or not in play, or the last stored line is not the one before `version`
-# (so the run follows the log with no gap, and no line of it can collide with a stored one).
-# The last line is one look-up of the key's last entry for the hand.
+# not this table's or not in play, `version` does not follow the last stored line, or something
+# is stored from `version` on (so no line of the run can collide with a stored one).
 _REFUSED_SQL = (
     "WITH j(k, hand, tab, ver) AS ({values})"
     " SELECT k FROM j"
     " WHERE NOT EXISTS (SELECT 1 FROM hands h WHERE h.id = j.hand AND h.table_id = j.tab"
     "                   AND h.status = 'playing')"
-    "    OR coalesce((SELECT max(a.seq) FROM actions a WHERE a.hand_id = j.hand), -1)"
-    "       != j.ver - 1"
+    "    OR (j.ver != 0 AND NOT EXISTS"
+    "        (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq = j.ver - 1))"
+    "    OR EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq >= j.ver)"
 )
 _LINES_SQL = "INSERT INTO actions (hand_id, seq, action, at) {values}"
 # UPDATE ... FROM (SQLite 3.33 on) joins each table's row to its time; before it, a subquery
@@ -213,11 +214,7 @@ _GONE_SQL = (
     " DELETE FROM clock_deadlines"
     " WHERE table_id IN (SELECT tab FROM j) AND (table_id, name) IN (SELECT tab, name FROM j)"
 )
-# a clock that exists is updated where it is (a REPLACE would delete and insert it again)
-_CLOCKS_SQL = (
-    "INSERT INTO clock_deadlines (table_id, name, at) {values}"
-    " ON CONFLICT (table_id, name) DO UPDATE SET at = excluded.at"
-)
+_CLOCKS_SQL = "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) {values}"
 
 
 # Rows one statement carries at most: statements are made for 1, 2, 4 ... _MOST_ROWS rows only,
@@ -270,27 +267,27 @@ def _append_round(
             _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
         except StoreError as error:
             outcomes[k] = error
-    stored = [a for k, a in enumerate(batch) if k not in refused] if refused else batch
     lines: list[Any] = []
     times: list[Any] = []
     cleared: list[Any] = []
     gone: list[Any] = []
     clocks: list[Any] = []
-    for a in stored:
+    for k, a in enumerate(batch):
+        if k in refused:
+            continue
         hand_id, table_id, at = a.hand_id, a.table_id, a.at
         for seq, line in enumerate(a.lines, a.version):
             lines += (hand_id, seq, line, at)
         times += (table_id, at)
-        change = a.clocks
-        if change is None:
+        if a.deadlines is None:
             continue
-        clear_all, names_gone, changed = change
+        clear_all, names_gone, changed = deadline_changes(a.deadlines, a.stored_deadlines)
         if clear_all:
             cleared.append(table_id)
         for name in names_gone:
             gone += (table_id, name)
         for name, deadline in changed.items():
-            clocks += (table_id, name, deadline)
+            clocks += (table_id, name, float(deadline))
     _each(conn, _LINES_SQL, 4, lines)
     _each(conn, _TIMES_SQL if len(times) >= 2 * _JOINED_FROM else _TIMES_SCANNED_SQL, 2, times)
     _each(conn, _CLEARED_SQL, 1, cleared)
@@ -313,49 +310,84 @@ def _explain_refused_append(
     raise StaleVersionError(hand_id, version, expected)
 
 
-def append_batch(conn: sqlite3.Connection, batch: Sequence[Append | Write]) -> list[object]:
-    """One transaction for a batch of appends and other writes (data/group_commit.py); per
-    item its outcome: None for an append stored, a write's value, or the error refusing it.
+def append_batch(conn: sqlite3.Connection, batch: Sequence[Append]) -> list[Exception | None]:
+    """One transaction for the batch; per append None (stored) or the StoreError refusing it.
 
-    The batch goes in rounds: each takes, in batch order, the items whose table (and for an
-    append, hand) no earlier item still waiting has (almost always the whole batch: a table
-    waits for its write before it makes the next), so a table's writes are applied in the
-    order they came. A round's appends are judged and written together, its other writes one
-    after another, each in its own savepoint. A refused append writes nothing and a refused
-    write is rolled back to its savepoint, so the others commit as if it had not been sent.
-    A constraint of an append failing anyway (a damaged file), or any error of the file or the
-    disk (I/O, disk full), propagates: the whole batch rolls back and every caller gets the
-    error, so nobody believes in a write that was not committed.
+    The batch goes in rounds: each takes, in batch order, the appends whose hand and table no
+    earlier append of the round has (almost always the whole batch: a table waits for its
+    append before it makes the next), so appends for one hand are judged in the order they came.
+    A refused append writes nothing, so the others commit as if it had not been sent. A
+    constraint failing anyway (a damaged file), or any other error (I/O, disk full),
+    propagates: the whole batch rolls back and every caller gets the error, so nobody believes
+    in an append that was not committed.
     """
-    outcomes: list[object] = [None] * len(batch)
+    outcomes: list[Exception | None] = [None] * len(batch)
     waiting = list(range(len(batch)))
     with transaction(conn):
         while waiting:
-            appends: list[int] = []
-            writes: list[int] = []
+            this_round: list[int] = []
             later: list[int] = []
             hands: set[int] = set()
             tables: set[int] = set()
             for index in waiting:
-                item = batch[index]
-                table_id = item.table_id
-                if table_id is None:  # a write no other write waits for, nor it for them
-                    writes.append(index)
-                    continue
-                blocked = table_id in tables
-                if isinstance(item, Append):
-                    blocked = blocked or item.hand_id in hands
-                    hands.add(item.hand_id)
-                tables.add(table_id)  # whether it goes now or later: the table's next waits
-                if blocked:
+                a = batch[index]
+                if a.hand_id in hands or a.table_id in tables:
                     later.append(index)
-                else:
-                    (appends if isinstance(item, Append) else writes).append(index)
-            found: list[Exception | None] = [None] * len(appends)
-            _append_round(conn, [cast(Append, batch[index]) for index in appends], found)
-            for index, outcome in zip(appends, found, strict=True):
+                    continue
+                this_round.append(index)
+                hands.add(a.hand_id)
+                tables.add(a.table_id)
+            found: list[Exception | None] = [None] * len(this_round)
+            _append_round(conn, [batch[index] for index in this_round], found)
+            for index, outcome in zip(this_round, found, strict=True):
                 outcomes[index] = outcome
-            for index in writes:
-                outcomes[index] = cast(Write, batch[index]).run(conn)
             waiting = later
     return outcomes
+
+
+RunBatch = Callable[[Sequence[Append]], Awaitable[list[Exception | None]]]
+
+
+class GroupCommit:
+    """Appends queued while a commit is in flight go out together in the next one.
+
+    A task, not the caller, runs the commit: if a caller is cancelled, the other appends in its
+    batch still learn their outcome, and an append once accepted is committed regardless.
+    """
+
+    def __init__(self, run_batch: RunBatch) -> None:
+        self._run_batch = run_batch
+        self._queue: list[Append] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    async def append(self, item: Append) -> None:
+        """Queue `item` and wait for the commit that stores it (or the error refusing it)."""
+        self._queue.append(item)
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush())
+        await item.done
+
+    async def drain(self) -> None:
+        """Wait until every append already accepted is committed (on close)."""
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
+
+    async def _flush(self) -> None:
+        try:
+            while self._queue:
+                batch = self._queue[:MAX_BATCH]
+                del self._queue[:MAX_BATCH]
+                outcomes: list[BaseException | None]
+                try:
+                    outcomes = list(await self._run_batch(batch))
+                except BaseException as e:  # the commit failed: nothing in the batch was stored
+                    outcomes = [e] * len(batch)
+                for item, outcome in zip(batch, outcomes, strict=True):
+                    if item.done.done():
+                        continue  # its caller was cancelled; the outcome stands regardless
+                    if outcome is None:
+                        item.done.set_result(None)
+                    else:
+                        item.done.set_exception(outcome)
+        finally:
+            self._flusher = None

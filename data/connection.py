@@ -1,11 +1,10 @@
 """Connection and transaction policy: which file, checked before use, one connection a process.
 
 One connection per process, WAL, foreign keys on. Every store operation is one function run on
-aiosqlite's worker thread in explicit transactions (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on
-any error): a read is one, the group commit's function commits batch after batch of writes
-(data/group_commit.py). A transaction is one thread hop instead of one per statement, and since
-the worker runs one function at a time, no other coroutine's statement can ever land inside it
-(so no asyncio lock is needed). Other processes on the same file wait on SQLite's write lock
+aiosqlite's worker thread as one explicit transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK
+on any error): a transaction is one thread hop instead of one per statement, and since the
+worker runs one function at a time, no other coroutine's statement can ever land inside it (so
+no asyncio lock is needed). Other processes on the same file wait on SQLite's write lock
 (busy_timeout).
 
 Durability: synchronous=FULL by default, so a committed action survives a power cut, not just a
@@ -181,11 +180,6 @@ class Connection:
         self._db = db
         self.path = path
         self._key = key  # the realpath registered in _open_paths ("" for :memory:)
-        # calls given to the thread and calls it started: each counted by one thread only
-        # (the loop, the worker), so neither count needs a lock
-        self._calls = 0
-        self._started = 0
-        self._closed = False
 
     @classmethod
     async def open(cls, path: str, synchronous: str = "FULL") -> Connection:
@@ -230,24 +224,9 @@ class Connection:
         aiosqlite has no public way to run a function on its thread; its private _execute has
         been stable since its first releases, and this is the only place that relies on it.
         """
-        if self._closed:  # checked here, so every call counted reaches the thread
-            raise ValueError("the connection is closed")
-        conn = self._db._conn
-        self._calls += 1
-        return await self._db._execute(self._start, fn, conn, *args)
-
-    def _start(self, fn: Callable[..., T], conn: sqlite3.Connection, *args: Any) -> T:
-        self._started += 1
-        return fn(conn, *args)
-
-    @property
-    def calls_waiting(self) -> int:
-        """Calls given to the thread that it has not started yet (a long-running call, such as
-        the group commit's, gives the thread back when one waits)."""
-        return self._calls - self._started
+        return await self._db._execute(fn, self._db._conn, *args)
 
     async def close(self) -> None:
         """Close the connection (SQLite checkpoints the WAL into the main file)."""
-        self._closed = True
         _open_paths.discard(self._key)
         await self._db.close()

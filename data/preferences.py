@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from data.connection import transaction
+
 # a choice made with /mahjong language, and the language of the Discord locale last seen
 SCOPES = ("guild", "user", "guild_seen", "user_seen")
 Preferences = dict[tuple[str, str], str]  # (scope, subject id) -> language
@@ -25,21 +27,21 @@ def _check_scope(scope: str) -> None:
 def set_language(
     conn: sqlite3.Connection, scope: str, subject: str, language: str | None, now: float
 ) -> None:
-    """Store (or, with None, clear) one subject's language, inside the caller's transaction
-    (a write of the group commit)."""
+    """Store (or, with None, clear) one subject's language."""
     _check_scope(scope)
-    if language is None:
-        conn.execute(
-            "DELETE FROM language_preferences WHERE scope = ? AND subject = ?",
-            (scope, subject),
-        )
-    else:
-        conn.execute(
-            "INSERT INTO language_preferences (scope, subject, language, updated_at)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (scope, subject)"
-            " DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
-            (scope, subject, language, now),
-        )
+    with transaction(conn):
+        if language is None:
+            conn.execute(
+                "DELETE FROM language_preferences WHERE scope = ? AND subject = ?",
+                (scope, subject),
+            )
+        else:
+            conn.execute(
+                "INSERT INTO language_preferences (scope, subject, language, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (scope, subject)"
+                " DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
+                (scope, subject, language, now),
+            )
 
 
 def languages(conn: sqlite3.Connection) -> Preferences:

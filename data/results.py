@@ -2,9 +2,7 @@
 
 Ratings move only on rated tables and only between the hand's human players (computers take
 no part); each change is a rating_history row beside the rating, in the same transaction as
-the result, so a rating is always the sum of its history. Recording a result runs inside the
-caller's transaction (a write of the group commit, data/group_commit.py); importing ratings
-runs its own.
+the result, so a rating is always the sum of its history.
 """
 
 from __future__ import annotations
@@ -31,65 +29,68 @@ def record_hand_result(
 ) -> RecordedHand:
     fingerprint = result.fingerprint()
     places = result.placements
-    row = conn.execute(
-        "SELECT h.table_id, h.status, t.preset, t.rated, r.fingerprint FROM hands h"
-        " JOIN tables t ON t.id = h.table_id"
-        " LEFT JOIN hand_results r ON r.hand_id = h.id WHERE h.id = ?",
-        (hand_id,),
-    ).fetchone()
-    if row is None or row[0] != table_id:
-        raise HandNotActiveError(f"table {table_id} has no hand {hand_id}")
-    _, status, preset, rated, stored = row
-    if stored is not None:
-        if stored != fingerprint:
-            raise ResultConflictError(
-                f"hand {hand_id} already has a different result; the first stands"
-            )
-        return RecordedHand(hand_id, False, rating_changes(conn, hand_id))
-    if status != HandStatus.PLAYING:
-        raise HandNotActiveError(f"hand {hand_id} is {status}; it takes no result")
-    if result.preset != preset:
-        raise ValueError(f"result is for {result.preset!r}, the table plays {preset!r}")
-    if result.rated != bool(rated):
-        raise ValueError(f"result says rated={result.rated}, the table is rated={bool(rated)}")
-    conn.execute(
-        "INSERT INTO hand_results (hand_id, table_id, preset, rated, outcome,"
-        " wins_json, payments_json, fingerprint, finished_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            hand_id,
-            table_id,
-            preset,
-            int(result.rated),
-            result.outcome,
-            json.dumps([w.to_json() for w in result.wins]),
-            json.dumps([p.to_json() for p in result.payments]),
-            fingerprint,
-            at,
-        ),
-    )
-    players = list(zip(result.seats, result.humans, result.deltas, places, strict=True))
-    conn.execute(  # one statement for the seats (an executemany is one a seat)
-        "INSERT INTO hand_players (hand_id, seat, player_id, human, delta, placement)"
-        " VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(players)),
-        [
-            value
-            for seat, (pid, human, delta, place) in enumerate(players)
-            for value in (hand_id, seat, pid, int(human), delta, place)
-        ],
-    )
-    changes: tuple[RatingChange, ...] = ()
-    if result.rated:
-        changes = _apply_ratings(conn, hand_id, preset, result, places, at)
-    conn.execute("UPDATE hands SET status = 'finished', ended_at = ? WHERE id = ?", (at, hand_id))
-    conn.execute(
-        "UPDATE tables SET phase = CASE phase WHEN 'playing' THEN 'between_hands'"
-        " ELSE phase END, current_hand_id = NULL, last_action_at = ?,"
-        " session_json = coalesce(?, session_json) WHERE id = ?",
-        (at, session_state, table_id),
-    )
-    replace_deadlines(conn, table_id, deadlines)
-    return RecordedHand(hand_id, True, changes)
+    with transaction(conn):
+        row = conn.execute(
+            "SELECT h.table_id, h.status, t.preset, t.rated, r.fingerprint FROM hands h"
+            " JOIN tables t ON t.id = h.table_id"
+            " LEFT JOIN hand_results r ON r.hand_id = h.id WHERE h.id = ?",
+            (hand_id,),
+        ).fetchone()
+        if row is None or row[0] != table_id:
+            raise HandNotActiveError(f"table {table_id} has no hand {hand_id}")
+        _, status, preset, rated, stored = row
+        if stored is not None:
+            if stored != fingerprint:
+                raise ResultConflictError(
+                    f"hand {hand_id} already has a different result; the first stands"
+                )
+            return RecordedHand(hand_id, False, rating_changes(conn, hand_id))
+        if status != HandStatus.PLAYING:
+            raise HandNotActiveError(f"hand {hand_id} is {status}; it takes no result")
+        if result.preset != preset:
+            raise ValueError(f"result is for {result.preset!r}, the table plays {preset!r}")
+        if result.rated != bool(rated):
+            raise ValueError(f"result says rated={result.rated}, the table is rated={bool(rated)}")
+        conn.execute(
+            "INSERT INTO hand_results (hand_id, table_id, preset, rated, outcome,"
+            " wins_json, payments_json, fingerprint, finished_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                hand_id,
+                table_id,
+                preset,
+                int(result.rated),
+                result.outcome,
+                json.dumps([w.to_json() for w in result.wins]),
+                json.dumps([p.to_json() for p in result.payments]),
+                fingerprint,
+                at,
+            ),
+        )
+        players = list(zip(result.seats, result.humans, result.deltas, places, strict=True))
+        conn.execute(  # one statement for the seats (an executemany is one a seat)
+            "INSERT INTO hand_players (hand_id, seat, player_id, human, delta, placement)"
+            " VALUES " + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(players)),
+            [
+                value
+                for seat, (pid, human, delta, place) in enumerate(players)
+                for value in (hand_id, seat, pid, int(human), delta, place)
+            ],
+        )
+        changes: tuple[RatingChange, ...] = ()
+        if result.rated:
+            changes = _apply_ratings(conn, hand_id, preset, result, places, at)
+        conn.execute(
+            "UPDATE hands SET status = 'finished', ended_at = ? WHERE id = ?", (at, hand_id)
+        )
+        conn.execute(
+            "UPDATE tables SET phase = CASE phase WHEN 'playing' THEN 'between_hands'"
+            " ELSE phase END, current_hand_id = NULL, last_action_at = ?,"
+            " session_json = coalesce(?, session_json) WHERE id = ?",
+            (at, session_state, table_id),
+        )
+        replace_deadlines(conn, table_id, deadlines)
+        return RecordedHand(hand_id, True, changes)
 
 
 def _apply_ratings(

@@ -1,14 +1,11 @@
 """The store: the one object the bot talks to the database through (aiosqlite, SQLite).
 
 A thin async façade. Each method checks and converts its arguments, then runs one function of
-the module that owns the concern on the connection's worker thread: a read as a call of its
-own, a write (an append, a hand started or ended, a table's options, seats, phase...) as an
-item of the group commit, which shares one transaction among the writes waiting for it:
+the module that owns the concern on the connection's worker thread:
 
   data/connection.py  which file, checks before use, one connection a process, transactions
-  data/group_commit.py  the queue of writes, committed together by the worker thread
   data/tables.py      tables and seats, lobby changes, activity, closing and expiry
-  data/action_log.py  hands as seed + action log, appends, a group commit's transaction
+  data/action_log.py  hands as seed + action log, appends sharing commits
   data/restore.py     rebuilding open tables at start-up, quarantine
   data/results.py     a hand's result exactly once, rating changes
   data/history.py     leaderboard, ratings and hand history reads
@@ -21,14 +18,12 @@ control it.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from data import action_log, history, preferences, restore, results, tables
 from data.connection import Connection, resolve_path
-from data.group_commit import GroupCommit, Write
 from data.history import LEADERBOARD_MIN_GAMES
 from data.rows import (
     ACTIVE_PHASES,
@@ -48,7 +43,7 @@ from data.rows import (
     TableRow,
     checked_json,
 )
-from data.tables import IDLE_EXPIRY, deadline_changes
+from data.tables import IDLE_EXPIRY
 from engine.actions import Action
 from engine.presets import find_preset
 
@@ -65,7 +60,7 @@ class Store:
         self.path = connection.path
         self._clock = clock
         self._closed = False
-        self._writes = GroupCommit(connection, _commit_batch)
+        self._appends = action_log.GroupCommit(self._append_batch)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -87,11 +82,11 @@ class Store:
         return cls(await Connection.open(resolve_path(path), synchronous), clock)
 
     async def close(self) -> None:
-        """Commit the writes already accepted, then close the connection."""
+        """Commit the appends already accepted, then close the connection."""
         if self._closed:
             return
         self._closed = True
-        await self._writes.drain()
+        await self._appends.drain()
         await self._db.close()
 
     async def __aenter__(self) -> Store:
@@ -103,13 +98,6 @@ class Store:
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         """fn(sqlite3_connection, *args) on the worker thread (tests read the schema with it)."""
         return await self._db.call(fn, *args)
-
-    async def _write(self, table_id: int | None, fn: Callable[..., T], *args: Any) -> T:
-        """fn(sqlite3_connection, *args) in the next group commit, after the table's earlier
-        writes (None: a write no table's writes wait for); what it returns, durable on return,
-        or the error refusing it (nothing of it stored)."""
-        done = asyncio.get_running_loop().create_future()
-        return cast(T, await self._writes.put(Write(table_id, fn, args, done)))
 
     def _now(self, now: float | None) -> float:
         return self._clock() if now is None else now
@@ -132,21 +120,20 @@ class Store:
         if options.visibility not in ("public", "private"):
             raise ValueError(f"visibility is public or private, not {options.visibility!r}")
         rows = _seat_tuples(seats)
-        return await self._write(
-            None, tables.create_table, preset, guild_id, channel_id, options, rows, self._now(now)
+        return await self._call(
+            tables.create_table, preset, guild_id, channel_id, options, rows, self._now(now)
         )
 
     async def set_options(self, table_id: int, options: TableOptions) -> None:
         """Replace the table's options. Whether it is rated can change only in the lobby: a
         hand that started casual must not end rated, nor the reverse."""
-        await self._write(table_id, tables.set_options, table_id, options)
+        await self._call(tables.set_options, table_id, options)
 
     async def set_seats(
         self, table_id: int, seats: Iterable[SeatRow], *, now: float | None = None
     ) -> None:
         """Replace who sits where (joining, leaving, adding a computer). Counts as activity."""
-        seat_rows = _seat_tuples(seats)
-        await self._write(table_id, tables.set_seats, table_id, seat_rows, self._now(now))
+        await self._call(tables.set_seats, table_id, _seat_tuples(seats), self._now(now))
 
     async def set_phase(self, table_id: int, phase: Phase, *, now: float | None = None) -> None:
         """Move an open table between lobby / playing / between_hands (close with close_table).
@@ -157,19 +144,19 @@ class Store:
         phase = Phase(phase)
         if phase not in ACTIVE_PHASES:
             raise ValueError(f"set_phase moves between open phases; use close_table for {phase}")
-        await self._write(table_id, tables.set_phase, table_id, phase, self._now(now))
+        await self._call(tables.set_phase, table_id, phase, self._now(now))
 
     async def set_message_id(self, table_id: int, message_id: int | None) -> None:
         """The public table message (not a game action: does not move last_action_at)."""
-        await self._write(table_id, tables.set_message_id, table_id, message_id)
+        await self._call(tables.set_message_id, table_id, message_id)
 
     async def touch(self, table_id: int, *, now: float | None = None) -> None:
         """Record activity that writes nothing else (e.g. a Ready press between hands)."""
-        await self._write(table_id, tables.touch, table_id, self._now(now))
+        await self._call(tables.touch, table_id, self._now(now))
 
     async def close_table(self, table_id: int, reason: str, *, now: float | None = None) -> None:
         """Close a table (players ended it): a hand in play is abandoned, no rating changes."""
-        await self._write(table_id, tables.close_table, table_id, reason, self._now(now))
+        await self._call(tables.close_table, table_id, reason, self._now(now))
 
     async def expire_idle(self, now: float | None = None, idle: float = IDLE_EXPIRY) -> list[int]:
         """Close every open table with no game action for `idle` seconds; returns their ids.
@@ -197,8 +184,7 @@ class Store:
         table's deadlines replaced by `deadlines` (none if None). Returns the hand id.
         """
         checked_json(setup, "hand setup")
-        return await self._write(
-            table_id,
+        return await self._call(
             action_log.start_hand,
             table_id,
             hand_no,
@@ -254,18 +240,21 @@ class Store:
         if not actions:
             raise ValueError("an append needs at least one action")
         lines = tuple(map(_line, actions))
-        clocks = None if deadlines is None else deadline_changes(deadlines, stored_deadlines)
-        await self._writes.put(
+        await self._appends.append(
             action_log.Append(
                 table_id,
                 hand_id,
                 lines,
                 version,
-                clocks,
+                None if deadlines is None else dict(deadlines),
                 self._now(now),
                 asyncio.get_running_loop().create_future(),
+                None if stored_deadlines is None else dict(stored_deadlines),
             )
         )
+
+    async def _append_batch(self, batch: Sequence[action_log.Append]) -> list[Exception | None]:
+        return await self._call(action_log.append_batch, batch)
 
     async def hand_log(self, hand_id: int) -> HandLog:
         """One hand's seed and log (any status), for replays and bug reports."""
@@ -307,8 +296,7 @@ class Store:
         Ratings move only when the table is rated, and only between its human players.
         """
         checked_json(session_state, "session state")
-        return await self._write(
-            table_id,
+        return await self._call(
             results.record_hand_result,
             table_id,
             hand_id,
@@ -374,8 +362,7 @@ class Store:
 
     async def set_language(self, scope: str, subject: str, language: str | None) -> None:
         """Store a guild's or a user's language (`scope` "guild" or "user"); None clears it."""
-        now = self._now(None)
-        await self._write(None, preferences.set_language, scope, subject, language, now)
+        await self._call(preferences.set_language, scope, subject, language, self._now(None))
 
     async def languages(self) -> preferences.Preferences:
         """Every stored language preference, by (scope, subject id)."""
@@ -399,13 +386,6 @@ def _line(action: Action | str) -> str:
             _LINES.clear()
         line = _LINES[action] = str(action)
     return line
-
-
-def _commit_batch(
-    conn: sqlite3.Connection, batch: Sequence[action_log.Append | Write]
-) -> list[object]:
-    """The group commit's transaction (looked up when called: the load bench times it)."""
-    return action_log.append_batch(conn, batch)
 
 
 def _seat_tuples(seats: Iterable[SeatRow]) -> list[tables.SeatTuple]:

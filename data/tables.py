@@ -1,10 +1,8 @@
 """Tables: their rows and seats, lobby changes, activity, clocks, closing and expiry.
 
-Each function takes the sqlite3 connection (on the store's worker thread). The writes of one
-table (creating it, its options, seats, phase, message, activity, closing it) run inside the
-caller's transaction: a shared group commit, in a savepoint of their own (data/group_commit.py);
-expiry, a sweep over every table, runs its own. The row helpers here (reading a table back, its
-events and deadlines) are shared by the other modules.
+Each function takes the sqlite3 connection (on the store's worker thread) and runs its own
+transaction; the helpers that work inside a caller's transaction say so. The row helpers here
+(reading a table back, its events and deadlines) are shared by the other modules.
 """
 
 from __future__ import annotations
@@ -120,22 +118,16 @@ def event(conn: sqlite3.Connection, table_id: int, at: float, kind: str, detail:
     )
 
 
-# What turns a table's clocks into others: whether to clear them all first, the names to
-# delete, and the clocks to write.
-ClockChange = tuple[bool, list[str], dict[str, float]]
-
-
 def deadline_changes(
     deadlines: Mapping[str, float], stored: Mapping[str, float] | None
-) -> ClockChange:
-    """What turns a table's clocks from `stored` (None: not known) into `deadlines` (a move
-    changes two of a table's seven clocks: only those are written). Made of new objects, so
-    the caller may change its own afterwards."""
+) -> tuple[bool, list[str], dict[str, float]]:
+    """What turns a table's clocks from `stored` (None: not known) into `deadlines`: whether
+    to clear them all first, the names to delete, and the clocks to write (a move changes two
+    of a table's seven clocks: only those are written)."""
     if stored is None:
-        return True, [], {name: float(at) for name, at in deadlines.items()}
+        return True, [], dict(deadlines)
     gone = [name for name in stored if name not in deadlines]
-    changed = {name: float(at) for name, at in deadlines.items() if stored.get(name) != at}
-    return False, gone, changed
+    return False, gone, {name: at for name, at in deadlines.items() if stored.get(name) != at}
 
 
 def replace_deadlines(
@@ -165,93 +157,101 @@ def create_table(
     at: float,
 ) -> int:
     extra = json.dumps(options.extra, sort_keys=True)
-    cur = conn.execute(
-        "INSERT INTO tables (guild_id, channel_id, preset, visibility, rated,"
-        " time_control, invite_code, options_json, phase, created_at, last_action_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
-        (
-            guild_id,
-            channel_id,
-            preset,
-            options.visibility,
-            int(options.rated),
-            options.time_control,
-            options.invite_code,
-            extra,
-            at,
-            at,
-        ),
-    )
-    tid = int(cur.lastrowid or 0)
-    conn.executemany(
-        "INSERT INTO table_seats (table_id, seat, player_id, human) VALUES (?, ?, ?, ?)",
-        [(tid, *s) for s in seats],
-    )
-    event(conn, tid, at, "created", preset)
-    return tid
+    with transaction(conn):
+        cur = conn.execute(
+            "INSERT INTO tables (guild_id, channel_id, preset, visibility, rated,"
+            " time_control, invite_code, options_json, phase, created_at, last_action_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            (
+                guild_id,
+                channel_id,
+                preset,
+                options.visibility,
+                int(options.rated),
+                options.time_control,
+                options.invite_code,
+                extra,
+                at,
+                at,
+            ),
+        )
+        tid = int(cur.lastrowid or 0)
+        conn.executemany(
+            "INSERT INTO table_seats (table_id, seat, player_id, human) VALUES (?, ?, ?, ?)",
+            [(tid, *s) for s in seats],
+        )
+        event(conn, tid, at, "created", preset)
+        return tid
 
 
 def set_options(conn: sqlite3.Connection, table_id: int, options: TableOptions) -> None:
     extra = json.dumps(options.extra, sort_keys=True)
-    cur = conn.execute(
-        "UPDATE tables SET visibility = ?, rated = ?, time_control = ?,"
-        " invite_code = ?, options_json = ?"
-        " WHERE id = ? AND (phase = 'lobby' OR rated = ?2)",  # ?2: the new rated
-        (
-            options.visibility,
-            int(options.rated),
-            options.time_control,
-            options.invite_code,
-            extra,
-            table_id,
-        ),
-    )
-    if cur.rowcount == 0:
-        read_table(conn, table_id)  # raises if there is no such table
-        raise StoreError(f"table {table_id} has left the lobby; rated is fixed")
+    with transaction(conn):
+        cur = conn.execute(
+            "UPDATE tables SET visibility = ?, rated = ?, time_control = ?,"
+            " invite_code = ?, options_json = ?"
+            " WHERE id = ? AND (phase = 'lobby' OR rated = ?2)",  # ?2: the new rated
+            (
+                options.visibility,
+                int(options.rated),
+                options.time_control,
+                options.invite_code,
+                extra,
+                table_id,
+            ),
+        )
+        if cur.rowcount == 0:
+            read_table(conn, table_id)  # raises if there is no such table
+            raise StoreError(f"table {table_id} has left the lobby; rated is fixed")
 
 
 def set_seats(
     conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatTuple], at: float
 ) -> None:
-    cur = conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (at, table_id))
-    found(cur, table_id)
-    conn.execute("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
-    conn.executemany(
-        "INSERT INTO table_seats (table_id, seat, player_id, human) VALUES (?, ?, ?, ?)",
-        [(table_id, *s) for s in seats],
-    )
+    with transaction(conn):
+        cur = conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (at, table_id))
+        found(cur, table_id)
+        conn.execute("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
+        conn.executemany(
+            "INSERT INTO table_seats (table_id, seat, player_id, human) VALUES (?, ?, ?, ?)",
+            [(table_id, *s) for s in seats],
+        )
 
 
 def set_phase(conn: sqlite3.Connection, table_id: int, phase: Phase, at: float) -> None:
-    cur = conn.execute(
-        f"UPDATE tables SET phase = ?, last_action_at = ? WHERE id = ? AND phase IN {ACTIVE_SQL}",
-        (phase.value, at, table_id),
-    )
-    if cur.rowcount == 0:
-        read_table(conn, table_id)  # raises if missing
-        raise StoreError(f"table {table_id} is closed; its phase cannot change")
+    with transaction(conn):
+        cur = conn.execute(
+            f"UPDATE tables SET phase = ?, last_action_at = ?"
+            f" WHERE id = ? AND phase IN {ACTIVE_SQL}",
+            (phase.value, at, table_id),
+        )
+        if cur.rowcount == 0:
+            read_table(conn, table_id)  # raises if missing
+            raise StoreError(f"table {table_id} is closed; its phase cannot change")
 
 
 def set_message_id(conn: sqlite3.Connection, table_id: int, message_id: int | None) -> None:
-    cur = conn.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
-    found(cur, table_id)
+    with transaction(conn):
+        cur = conn.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+        found(cur, table_id)
 
 
 def touch(conn: sqlite3.Connection, table_id: int, at: float) -> None:
-    cur = conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (at, table_id))
-    found(cur, table_id)
+    with transaction(conn):
+        cur = conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (at, table_id))
+        found(cur, table_id)
 
 
 # ------------------------------------------------------------------ closing and expiry
 
 
 def close_table(conn: sqlite3.Connection, table_id: int, reason: str, at: float) -> None:
-    row = conn.execute("SELECT phase FROM tables WHERE id = ?", (table_id,)).fetchone()
-    if row is None:
-        raise TableNotFoundError(f"no table {table_id}")
-    if row[0] != Phase.CLOSED:
-        close(conn, [table_id], reason, at)
+    with transaction(conn):
+        row = conn.execute("SELECT phase FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise TableNotFoundError(f"no table {table_id}")
+        if row[0] != Phase.CLOSED:
+            close(conn, [table_id], reason, at)
 
 
 def expire_idle(conn: sqlite3.Connection, at: float, idle: float) -> list[int]:

@@ -244,29 +244,20 @@ def _replays_to_the_end(preset_id: str, seed: int, setup: str | None, lines: lis
 
 
 def _count_calls(kill_at: int, ack: Ack) -> None:
-    """Name every database call in ACK; SIGKILL this process after call number `kill_at`.
-
-    A read is a call of the store (`_call`), a write an item of its group commit (`_write`,
-    and `append_actions`): one table's writes each wait for their commit, so each is a commit.
-    """
+    """Name every database call in ACK; SIGKILL this process after call number `kill_at`."""
+    real = Store._call
     calls = 0
 
-    def counting(real: Callable[..., Any], fn_at: int) -> Callable[..., Any]:
-        async def counted(self: Store, *args: Any, **kwargs: Any) -> Any:
-            nonlocal calls
-            result = await real(self, *args, **kwargs)
-            calls += 1
-            fn = args[fn_at] if fn_at >= 0 else real
-            ack(f"C {calls} {fn.__qualname__.split('.<locals>')[0].rsplit('.', 1)[-1]}")
-            if calls == kill_at:
-                os.kill(os.getpid(), signal.SIGKILL)
-            return result
+    async def counted(self: Store, fn: Callable[..., Any], *args: Any) -> Any:
+        nonlocal calls
+        result = await real(self, fn, *args)
+        calls += 1
+        ack(f"C {calls} {fn.__qualname__.split('.<locals>')[0].rsplit('.', 1)[-1]}")
+        if calls == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return result
 
-        return counted
-
-    Store._call = counting(Store._call, 0)  # type: ignore[method-assign]
-    Store._write = counting(Store._write, 1)  # type: ignore[method-assign]
-    Store.append_actions = counting(Store.append_actions, -1)  # type: ignore[method-assign]
+    Store._call = counted  # type: ignore[method-assign]
 
 
 async def main(db: str, ack_path: str, mode: str, kill_at: int, hands: int) -> int:

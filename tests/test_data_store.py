@@ -359,11 +359,11 @@ async def test_appends_waiting_together_share_one_commit(
         batches.append(len(batch))
         return real(conn, batch)
 
+    monkeypatch.setattr(action_log, "append_batch", counted)
     tables = []
     for t in range(50):
         tid = await store.create_table(PRESET)
         tables.append((tid, await store.start_hand(tid, 1, t)))
-    monkeypatch.setattr(action_log, "append_batch", counted)
     await asyncio.gather(
         *(store.append_actions(tid, hid, ["0 discard 5m", "1 pass"], 0) for tid, hid in tables)
     )

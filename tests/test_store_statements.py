@@ -125,24 +125,21 @@ CLOCKS = {"decision_started": 1.0, "decision": 20.0, "deal": 900.0}
 CLOCKS |= {f"reserve:{player}": 30.0 for player in range(4)}
 
 
-async def test_a_hand_starts_in_five_statements_whatever_its_clocks(store: Store) -> None:
-    """The table's check, the hand, the table's phase, its clocks cleared and written in one
-    statement, in a savepoint of a group commit (alone in it here: BEGIN and COMMIT too)."""
+async def test_a_hand_starts_in_seven_statements_whatever_its_clocks(store: Store) -> None:
+    """BEGIN, the table's check, the hand, the table's phase, its clocks cleared and written
+    in one statement, COMMIT."""
     table_id = await store.create_table(PRESET)
     async with Statements(store) as seen:
         hand_id = await store.start_hand(table_id, 1, 7, deadlines=CLOCKS)
-    assert seen[:2] == ["BEGIN IMMEDIATE", "SAVEPOINT write"], seen
-    assert seen[-2:] == ["RELEASE write", "COMMIT"], seen
-    assert len(seen) == 4 + 5, seen
+    assert len(seen) == 7, seen
     loaded, _ = await store.load_active_tables()
     assert [t.deadlines for t in loaded if t.table.id == table_id] == [CLOCKS]
     assert (await store.hand_log(hand_id)).seed == 7
 
 
-async def test_a_casual_hand_ends_in_six_statements(store: Store) -> None:
-    """The hand with its table and any result already stored, the result, its seats in one
-    statement, the hand's and the table's rows, the clocks cleared, in a savepoint of a group
-    commit (alone in it here: BEGIN and COMMIT too)."""
+async def test_a_casual_hand_ends_in_eight_statements(store: Store) -> None:
+    """BEGIN, the hand with its table and any result already stored, the result, its seats in
+    one statement, the hand's and the table's rows, the clocks cleared, COMMIT."""
     seats = [SeatRow(0, "a", True)] + [SeatRow(n, f"cpu:{n}", False) for n in (1, 2, 3)]
     table_id = await store.create_table(PRESET, seats=seats)
     hand_id = await store.start_hand(table_id, 1, 7, deadlines=CLOCKS)
@@ -157,9 +154,7 @@ async def test_a_casual_hand_ends_in_six_statements(store: Store) -> None:
     )
     async with Statements(store) as seen:
         recorded = await store.record_hand_result(table_id, hand_id, result)
-    assert seen[:2] == ["BEGIN IMMEDIATE", "SAVEPOINT write"], seen
-    assert seen[-2:] == ["RELEASE write", "COMMIT"], seen
-    assert len(seen) == 4 + 6, seen
+    assert len(seen) == 8, seen
     assert recorded.newly_recorded
     record = await store.hand_record(hand_id)
     assert record is not None and [s.delta for s in record.seats] == [24, -8, -8, -8]
