@@ -7,24 +7,12 @@ that only the collector could free would make them long again (about 100 ms at 5
 from __future__ import annotations
 
 import copy
-import gc
 import weakref
-from collections.abc import Iterator
 
 import pytest
 
 from engine.presets import PRESETS
 from engine.simulate import play_session
-
-
-@pytest.fixture
-def no_collector() -> Iterator[None]:
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 @pytest.mark.parametrize("level", ["easy", "strong"])

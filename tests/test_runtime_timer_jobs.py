@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import gc
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -17,16 +16,6 @@ async def store() -> AsyncIterator[Store]:
     s = await Store.open(":memory:")
     yield s
     await s.close()
-
-
-@pytest.fixture
-def no_collector() -> Iterator[None]:
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 async def test_a_pending_decision_job_holds_its_table_s_id_not_the_table(
