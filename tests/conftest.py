@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+
+from data import Store
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[Store]:
+    """An empty in-memory store (a test file may define its own, with a clock)."""
+    s = await Store.open(":memory:")
+    yield s
+    await s.close()
 
 
 @pytest.fixture

@@ -3,19 +3,9 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import AsyncIterator
-
-import pytest
 
 from bot.runtime import ManualTimers, Runtime, SchedulerTimers
 from data import Store
-
-
-@pytest.fixture
-async def store() -> AsyncIterator[Store]:
-    s = await Store.open(":memory:")
-    yield s
-    await s.close()
 
 
 async def test_a_pending_decision_job_holds_its_table_s_id_not_the_table(

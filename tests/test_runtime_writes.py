@@ -3,7 +3,7 @@ and the computers' answers), and a timer job only when a deadline changes."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -29,13 +29,6 @@ class CountingTimers(ManualTimers):
 
     def count(self, prefix: str) -> int:
         return sum(key.startswith(prefix) for key in self.made)
-
-
-@pytest.fixture
-async def store() -> AsyncIterator[Store]:
-    s = await Store.open(":memory:")
-    yield s
-    await s.close()
 
 
 async def test_a_move_and_the_computers_answers_are_one_write(
