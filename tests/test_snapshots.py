@@ -20,6 +20,7 @@ from engine.actions import ActionKind
 from engine.ai import choose_action
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
+from engine.i18n import worded
 from engine.presets import PRESETS
 from engine.session import Session
 from engine.simulate import play_out
@@ -210,3 +211,14 @@ def test_a_results_lines_name_the_computers_in_the_readers_language() -> None:
     post = result_surface(public, "general", language="zh-CN")
     embed = json.dumps(post.embed.to_dict() if post.embed else {}, ensure_ascii=False)
     assert "Computer" not in embed and "电脑 1" in embed
+
+
+@pytest.mark.parametrize(("language", "title"), [("zh-CN", "7号桌"), ("zh-TW", "7號桌")])
+def test_the_hand_pictures_title_is_in_the_readers_language(language: str, title: str) -> None:
+    """The DM's hand picture says which table in the reader's language, as the table picture
+    does (it was worded in English before the reader was known)."""
+    state = states("hkos-3-v1", 1)[5]
+    view = private_snapshot(live_table(state, 4), 0).hand_view
+    assert view is not None
+    assert worded(view.table_name, language) == title
+    assert worded(view.table_name, "en") == "Table #7"

@@ -494,7 +494,7 @@ def private_snapshot(
     view = hand_view_from_state(
         hand,
         wind,
-        table_name=str(base["title"]),
+        table_name=table_title(table.id, table.name),  # worded per reader, not in English
         player_name=seat.name,
     )
     return PrivateSnapshot(
