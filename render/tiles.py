@@ -39,6 +39,9 @@ PINK: RGB = (208, 48, 110)
 PURPLE: RGB = (118, 56, 164)
 GOLD: RGB = (244, 184, 36)
 
+SOLID_DOT = 0.8  # a small coin is solid, a little smaller: ivory must part its neighbours
+SOLID_STICK = 1.2  # a small stick is solid and wider
+
 NUMERALS = "一二三四五六七八九"
 WINDS = "東南西北"
 FLOWERS = "梅蘭菊竹"
@@ -157,7 +160,14 @@ def _glyph(text: str, box_w: int, box_h: int, fill: RGB) -> Image.Image:
 
 
 def _dot(pen: Pen, x: float, y: float, r: float, colour: RGB) -> None:
-    """One coin: coloured rim, ivory ring, coloured core with an ivory eye."""
+    """One coin: coloured rim, ivory ring, coloured core with an ivory eye.
+
+    Small (a pond at 400 px, about 17 px wide) the rings would blur into a pale smudge and
+    6, 8 and 9 dots into one grey patch: there each coin is a solid disc, counted at a glance.
+    """
+    if not pen.detailed:
+        pen.disc(x, y, r * SOLID_DOT, _shade(colour, 0.85))
+        return
     pen.disc(x, y, r, colour)
     pen.disc(x, y, r * 0.78, IVORY_TOP)
     pen.disc(x, y, r * 0.58, colour)
@@ -229,22 +239,30 @@ def _shade(colour: RGB, factor: float) -> RGB:
 
 
 @lru_cache(maxsize=256)
-def _stick(length: int, width: int, colour: RGB, angle: float) -> Image.Image:
-    """One bamboo stick (pixels, supersampled): rounded, a joint at its middle, a highlight."""
+def _stick(length: int, width: int, colour: RGB, angle: float, solid: bool = False) -> Image.Image:
+    """One bamboo stick (pixels, supersampled): rounded, a joint at its middle, a highlight.
+
+    A `solid` stick is one bar of a deeper colour: small, the rim, shine and joint would only
+    pale it (and 6, 8 and 9 bamboo would blur into one striped patch).
+    """
     pad = width
     piece = Image.new("RGBA", (width + 2 * pad, length + 2 * pad), (*colour, 0))
     draw = ImageDraw.Draw(piece)
     x0, y0, x1, y1 = pad, pad, pad + width, pad + length
     dark = _shade(colour, 0.6)
-    draw.rounded_rectangle((x0, y0, x1, y1), width / 2, fill=dark)
-    inset = width * 0.14
-    draw.rounded_rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), width / 2, fill=colour)
-    sx = x0 + width * 0.28
-    shine = (sx, y0 + width * 0.5, sx + width * 0.17, y1 - width * 0.5)
-    draw.rounded_rectangle(shine, width * 0.08, fill=_shade(colour, 1.5))
-    mid = (y0 + y1) / 2
-    joint = (x0 - width * 0.2, mid - width * 0.15, x1 + width * 0.2, mid + width * 0.15)
-    draw.rounded_rectangle(joint, width * 0.14, fill=dark)
+    if solid:
+        draw.rounded_rectangle((x0, y0, x1, y1), width / 2, fill=_shade(colour, 0.85))
+    else:
+        draw.rounded_rectangle((x0, y0, x1, y1), width / 2, fill=dark)
+        inset = width * 0.14
+        inner = (x0 + inset, y0 + inset, x1 - inset, y1 - inset)
+        draw.rounded_rectangle(inner, width / 2, fill=colour)
+        sx = x0 + width * 0.28
+        shine = (sx, y0 + width * 0.5, sx + width * 0.17, y1 - width * 0.5)
+        draw.rounded_rectangle(shine, width * 0.08, fill=_shade(colour, 1.5))
+        mid = (y0 + y1) / 2
+        joint = (x0 - width * 0.2, mid - width * 0.15, x1 + width * 0.2, mid + width * 0.15)
+        draw.rounded_rectangle(joint, width * 0.14, fill=dark)
     if angle:
         piece = piece.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
     return piece
@@ -253,7 +271,11 @@ def _stick(length: int, width: int, colour: RGB, angle: float) -> Image.Image:
 def _draw_stick(
     pen: Pen, x: float, y: float, length: float, width: float, colour: RGB, angle: float = 0
 ) -> None:
-    pen.paste(_stick(round(length * pen.ky), round(width * pen.kx), colour, angle), x, y)
+    solid = not pen.detailed
+    if solid:
+        width *= SOLID_STICK
+    size = (round(length * pen.ky), round(width * pen.kx))
+    pen.paste(_stick(*size, colour, angle, solid), x, y)
 
 
 _STICKS: dict[int, tuple[float, float, Sequence[tuple[float, float, RGB]]]] = {
@@ -296,13 +318,19 @@ def _draw_bamboo(pen: Pen, rank: int) -> None:
 
 
 def _eight_bamboo(pen: Pen) -> None:
-    """Upright sticks at the sides, the middle four leaning into an M over a W."""
+    """Upright sticks at the sides, the middle four leaning into an M over a W.
+
+    Small, the solid sticks are wider: the middle ones lean less and stand further in, so
+    ivory still parts every stick.
+    """
+    fine: tuple[float, float, float, float] = (16, 38, 20, 14)
+    side, middle, lean, width = fine if pen.detailed else (13, 36.5, 12, 11)
     for y in (38, 94):
-        for x in (16, 84):
-            _draw_stick(pen, x, y, 46, 14, GREEN)
-    for x, angle in ((38, -20), (62, 20)):
-        _draw_stick(pen, x, 38, 46, 14, BLUE, angle)
-        _draw_stick(pen, x, 94, 46, 14, BLUE, -angle)
+        for x in (side, 100 - side):
+            _draw_stick(pen, x, y, 46, width, GREEN)
+    for x, angle in ((middle, -lean), (100 - middle, lean)):
+        _draw_stick(pen, x, 38, 46, width, BLUE, angle)
+        _draw_stick(pen, x, 94, 46, width, BLUE, -angle)
 
 
 def _bird(pen: Pen) -> None:

@@ -14,6 +14,7 @@ from PIL import Image
 
 from engine.i18n import LANGUAGES
 from engine.presets import PRESETS
+from engine.tiles import parse_tile
 from render import render_hand, render_result, render_table
 from render import table as table_module
 from render.adapt import engine_table_view
@@ -28,7 +29,7 @@ from render.samples import (
     wild_indicator,
 )
 from render.style import GOLD
-from render.tiles import Geometry
+from render.tiles import Geometry, tile_sprite
 from render.views import TableView
 
 EMBED_W, EMBED_H = 400, 300
@@ -239,3 +240,47 @@ def test_long_ponds_stay_inside_their_panels(seats: int, discards: int) -> None:
             assert x0 <= x and x + table_module.POND <= x1 and y0 <= y and y + tile_h <= y1
     fits = discards <= (28 if seats > 2 else 60)
     assert ((plan.width, plan.height) == (864, 648)) == fits  # grows only past four full rows
+
+
+def ink_blobs(tile: int, size: int, scale: float) -> int:
+    """Separate patches of colour on a tile's face shown at `scale`: its pips or sticks, counted.
+
+    Ink is a strongly coloured or dark pixel; ivory (light, greyish) is not. Pips or sticks that
+    blur together at that size count as one.
+    """
+    sprite = tile_sprite(tile, size)
+    small = sprite.resize(
+        (round(sprite.width * scale), round(sprite.height * scale)), Image.Resampling.LANCZOS
+    )
+    face_h = round(Geometry(size).face_h * scale)
+
+    def inked(x: int, y: int) -> bool:
+        r, g, b, a = small.getpixel((x, y))
+        coloured = max(r, g, b) - min(r, g, b) > 60 and min(r, g, b) < 165
+        return a > 200 and (coloured or max(r, g, b) < 120)
+
+    ink = {(x, y) for y in range(1, face_h - 1) for x in range(1, small.width - 1) if inked(x, y)}
+    count, seen = 0, set()
+    for start in ink:
+        if start in seen:
+            continue
+        count += 1
+        stack = [start]
+        seen.add(start)
+        while stack:
+            x, y = stack.pop()
+            for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if near in ink and near not in seen:
+                    seen.add(near)
+                    stack.append(near)
+    return count
+
+
+@pytest.mark.parametrize("suit", ["p", "s"])
+def test_dots_and_bamboo_can_be_counted_in_a_pond_at_400_px(suit: str) -> None:
+    """6, 8 and 9 dots (or bamboo) in a pond are told apart by counting: at 400 px every pip
+    and stick of 2-9 stands apart from its neighbours."""
+    scale = EMBED_W / 864  # the table picture is 864 px wide
+    pond = table_module.POND
+    counts = [ink_blobs(parse_tile(f"{rank}{suit}"), pond, scale) for rank in range(2, 10)]
+    assert counts == list(range(2, 10))
