@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from PIL import Image
 
@@ -18,30 +19,34 @@ from render.style import (
     GOLD,
     TEXT,
     TEXT_DIM,
-    fit_text,
+    fit_lines,
     line_height,
     paste_text,
     pill,
     text_width,
 )
-from render.tiles import back_sprite, tile_sprite
+from render.tiles import Geometry, back_sprite, tile_sprite
 from render.views import HandView, SetAside
 from render.words import say, suit_text, wind_text
 
 VOID_BAR: tuple[int, int, int] = (90, 150, 255)  # under each tile of the void suit
 
-TILE = 60  # hand tile width: about 36 px on a 550 px wide Discord preview of a 14-tile hand
+TILE = 60  # hand tile width
 SMALL = 36  # bonus tiles and the seat-wind tile in the header
-MARGIN = 20
+MARGIN = 16
 DRAWN_GAP = 22  # sets the drawn tile apart
 MELD_GAP = 16
 HAND_MELD_GAP = 30
 ROW_GAP = 12
-MAX_WIDTH = 1200  # wider hands wrap their melds onto a second row
 HEADER = 78
-LABEL_PX = 18
+LABEL_PX = 26  # tile names under the tiles: 12 px or more at Discord's 400 px
+LABEL_GAP = 2
 TITLE_PX = 27
 SUB_PX = 20
+SHOWN_BOX = (400, 300)  # how Discord shows a picture inline: never larger than this box
+MIN_SHOWN = 28  # a hand tile at least this wide as shown, hence:
+MAX_WIDTH = TILE * SHOWN_BOX[0] // MIN_SHOWN  # melds wrap before the picture gets wider
+MAX_ROWS = 3  # of concealed tiles
 
 
 def sort_key(view: HandView) -> Callable[[Tile], tuple[int, int]]:
@@ -53,35 +58,114 @@ def sort_key(view: HandView) -> Callable[[Tile], tuple[int, int]]:
     return key
 
 
+@dataclass(slots=True)
+class HandPlan:
+    """Where everything goes for one choice of rows: the renderer draws it, tests measure it."""
+
+    width: int
+    height: int
+    header: int  # header height: one band, or two when the seat and bonus tiles go below
+    stacked: bool  # seat, bonus and set-aside tiles on their own line under the title
+    tiles: list[tuple[Tile, int, int]]  # concealed tiles then the drawn one: (tile, x, top)
+    labels_at: list[int]  # each tile row's label line (top y), in row order
+    melds: list[tuple[Group, int, int]]  # (group, x, base)
+    notes_y: int
+
+    def shown_tile(self) -> float:
+        """A hand tile's width as Discord shows the picture."""
+        return TILE * min(1.0, SHOWN_BOX[0] / self.width, SHOWN_BOX[1] / self.height)
+
+
 def render_hand(view: HandView, language: str = "en") -> Image.Image:
     """Draw a player's hand in `language`: concealed tiles sorted, the drawn tile apart, melds,
-    bonus tiles."""
-    concealed = sorted(view.concealed, key=sort_key(view))
-    block = _hand_block(concealed, view.drawn, view.wild)
-    melds = [meld_group(m, TILE, view.seat_wind, view.wild, view.seat_count) for m in view.melds]
-    if melds:
-        block.width += HAND_MELD_GAP - MELD_GAP  # exposed sets stand clear of the hand
-    # the hand stays on the first row; melds follow it and wrap when the picture gets too wide
-    rows = flow([block, *melds], MAX_WIDTH - 2 * MARGIN, MELD_GAP)
-    label_h = line_height(LABEL_PX) + 6
-    notes = _notes(view, language)
-    notes_h = line_height(SUB_PX) + ROW_GAP if notes else 0
-    width = max(max(r.width for r in rows), _header_min_width(view, language)) + 2 * MARGIN
-    height = HEADER + sum(r.height for r in rows) + label_h + ROW_GAP * (len(rows) - 1) + MARGIN
-    height += notes_h
-    canvas = Image.new("RGB", (width, height), FELT)
-    _header(canvas, view, language)
-    y = HEADER
-    for row in rows:
-        base = y + row.height
-        for group, gx in row.items:
-            group.paste(canvas, MARGIN + gx, base)
-        y = base + (label_h if row is rows[0] else ROW_GAP)
-    _labels(canvas, HEADER + rows[0].height + 3, concealed, view.drawn, view.void_suit)
+    bonus tiles; in as many rows as make the tiles largest where Discord shows it."""
+    plan = plan_hand(view, language)
+    canvas = Image.new("RGB", (plan.width, plan.height), FELT)
+    _header(canvas, view, language, plan)
+    for tile, x, y in plan.tiles:
+        sprite = tile_sprite(tile, TILE, wild=tile in view.wild)
+        canvas.paste(sprite, (x, y), sprite)
+    for group, x, base in plan.melds:
+        group.paste(canvas, x, base)
+    _labels(canvas, plan, view.void_suit)
     x = MARGIN
-    for text, fill in notes:  # void suit, wild, and what the player may not do now
-        x += pill(canvas, (x, height - MARGIN - line_height(SUB_PX)), text, SUB_PX, fill) + 8
+    for text, fill in _notes(view, language):  # void suit, wild, and what the player may not do
+        x += pill(canvas, (x, plan.notes_y), text, SUB_PX, fill) + 8
     return canvas
+
+
+def plan_hand(view: HandView, language: str = "en") -> HandPlan:
+    """The first layout whose tiles Discord shows at least MIN_SHOWN px wide, trying one to
+    three rows of concealed tiles, each with the header on one band and then on two; when none
+    does, the one that shows them largest."""
+    concealed = sorted(view.concealed, key=sort_key(view))
+    count = len(concealed) + (view.drawn is not None)
+    plans = [
+        _plan(view, language, concealed, rows, stacked)
+        for rows in range(1, min(MAX_ROWS, max(1, count)) + 1)
+        for stacked in (False, True)
+    ]
+    readable = [plan for plan in plans if plan.shown_tile() >= MIN_SHOWN]
+    return readable[0] if readable else max(plans, key=HandPlan.shown_tile)
+
+
+def _rows_of(concealed: list[Tile], rows: int) -> list[list[Tile]]:
+    """Balanced rows, the longer first (the drawn tile ends the last)."""
+    size, extra = divmod(len(concealed), rows)
+    out, start = [], 0
+    for row in range(rows):
+        end = start + size + (row < extra)
+        out.append(concealed[start:end])
+        start = end
+    return out
+
+
+def _plan(
+    view: HandView, language: str, concealed: list[Tile], rows: int, stacked: bool
+) -> HandPlan:
+    header = HEADER + (_right_height() + 10 if stacked else 0)
+    tile_h = Geometry(TILE).height
+    label_h = line_height(LABEL_PX) + LABEL_GAP
+    tiles: list[tuple[Tile, int, int]] = []
+    labels_at = []
+    y = header
+    block_w = 0
+    parts = _rows_of(concealed, rows)
+    for index, row in enumerate(parts):
+        x = MARGIN
+        for tile in row:
+            tiles.append((tile, x, y))
+            x += TILE + TILE_GAP
+        if index == rows - 1 and view.drawn is not None:
+            x += DRAWN_GAP - TILE_GAP if row else -TILE_GAP
+            tiles.append((view.drawn, x, y))
+            x += TILE + TILE_GAP
+        block_w = max(block_w, x - TILE_GAP - MARGIN)
+        labels_at.append(y + tile_h + LABEL_GAP)
+        y += tile_h + label_h + (ROW_GAP if index < rows - 1 else 0)
+    block = Group(width=block_w + (HAND_MELD_GAP - MELD_GAP if view.melds else 0))
+    block.height = y - header
+    melds = [meld_group(m, TILE, view.seat_wind, view.wild, view.seat_count) for m in view.melds]
+    # melds follow the tiles and wrap rather than widen the picture past MAX_WIDTH
+    flowed = flow([block, *melds], MAX_WIDTH - 2 * MARGIN, MELD_GAP)
+    placed: list[tuple[Group, int, int]] = []
+    top = header
+    for line in flowed:
+        for group, gx in line.items:
+            if group is not block:  # melds sit on the first tile row's base
+                first = line is flowed[0]
+                placed.append((group, MARGIN + gx, top + (tile_h if first else line.height)))
+        top += line.height + ROW_GAP
+    notes = _notes(view, language)
+    notes_y = top - ROW_GAP + (ROW_GAP if notes else 0)
+    height = notes_y + (line_height(SUB_PX) if notes else 0) + MARGIN
+    content = max(line.width for line in flowed)
+    width = max(content, _header_min_width(view, language, stacked), _notes_width(notes))
+    return HandPlan(width + 2 * MARGIN, height, header, stacked, tiles, labels_at, placed, notes_y)
+
+
+def _right_height() -> int:
+    return Geometry(SMALL).height  # the seat tile; bonus and set-aside tiles beside it
 
 
 def _notes(view: HandView, language: str) -> list[tuple[str, tuple[int, int, int]]]:
@@ -93,48 +177,45 @@ def _notes(view: HandView, language: str) -> list[tuple[str, tuple[int, int, int
     return notes
 
 
-def _hand_block(concealed: list[Tile], drawn: Tile | None, wild: frozenset[Tile]) -> Group:
-    """The concealed tiles side by side and the drawn tile a little apart."""
-    block = tile_row(concealed, TILE, wild)
-    if drawn is not None:
-        block.add(tile_sprite(drawn, TILE, wild=drawn in wild), _drawn_x(len(concealed)))
-    return block
-
-
-def _drawn_x(count: int) -> int:
-    return count * (TILE + TILE_GAP) - TILE_GAP + DRAWN_GAP if count else 0
-
-
-def _labels(
-    canvas: Image.Image, y: int, concealed: list[Tile], drawn: Tile | None, void: str | None
-) -> None:
+def _labels(canvas: Image.Image, plan: HandPlan, void: str | None) -> None:
     """Each tile's notation under it, so players can match tiles to the discard controls.
 
     Tiles of the declared void suit get a blue bar and a blue label: they must go first.
     """
-    places = [(MARGIN + i * (TILE + TILE_GAP), tile) for i, tile in enumerate(concealed)]
-    if drawn is not None:
-        places.append((MARGIN + _drawn_x(len(concealed)), drawn))
-    for x, tile in places:
+    for tile, x, y in plan.tiles:
+        label_y = y + Geometry(TILE).height + LABEL_GAP
         in_void = void is not None and suit_of(tile) == void
         if in_void:
-            canvas.paste(VOID_BAR, (x + 4, y - 2, x + TILE - 4, y + 2))
+            canvas.paste(VOID_BAR, (x + 4, label_y - 2, x + TILE - 4, label_y + 2))
         colour = VOID_BAR if in_void else TEXT_DIM
-        paste_text(canvas, (x + TILE // 2, y + 2), tile_name(tile), LABEL_PX, colour, align="c")
+        paste_text(canvas, (x + TILE // 2, label_y), tile_name(tile), LABEL_PX, colour, align="c")
+
+
+def _notes_width(notes: list[tuple[str, tuple[int, int, int]]]) -> int:
+    return sum(text_width(t, SUB_PX) + SUB_PX + 8 for t, _ in notes)
 
 
 def _wind_label(view: HandView, language: str) -> str:
     return say(language, "hand.seat", wind=wind_text(view.seat_wind))
 
 
-def _header_min_width(view: HandView, language: str) -> int:
+def _header_min_width(view: HandView, language: str, stacked: bool) -> int:
+    """Title and subtitle beside the seat and bonus tiles, or (stacked) above them."""
     title = worded(view.table_name, language)
     left = max(text_width(title, TITLE_PX), text_width(_subtitle(view, language), SUB_PX))
+    return (
+        max(min(left, 520), _right_width(view, language))
+        if stacked
+        else (min(left, 520) + _right_width(view, language) + 30)
+    )
+
+
+def _right_width(view: HandView, language: str) -> int:
     wind_w = text_width(_wind_label(view, language), SUB_PX)
-    right = len(view.bonus) * (SMALL + 3) + SMALL + wind_w + 60
-    right += sum(_set_aside_width(item, language) + 18 for item in view.set_aside)
-    notes = sum(text_width(t, SUB_PX) + SUB_PX + 8 for t, _ in _notes(view, language))
-    return max(min(left, 520) + right + 30, notes)
+    right = len(view.bonus) * (SMALL + TILE_GAP) + SMALL + wind_w + SUB_PX + 8
+    if view.bonus:
+        right += 18
+    return right + sum(_set_aside_width(item, language) + 18 for item in view.set_aside)
 
 
 def _set_aside_width(item: SetAside, language: str) -> int:
@@ -151,12 +232,18 @@ def _subtitle(view: HandView, language: str = "en") -> str:
     return " · ".join(part for part in (who, channel) if part)
 
 
-def _header(canvas: Image.Image, view: HandView, language: str) -> None:
-    """Table and channel on the left (which game this DM is about), seat and bonus on the right."""
-    canvas.paste(FELT_DARK, (0, 0, canvas.width, HEADER - 14))
+def _header(canvas: Image.Image, view: HandView, language: str, plan: HandPlan) -> None:
+    """Table and channel on the left (which game this DM is about), seat and bonus on the right
+    (or, stacked, on a line of their own under them)."""
+    band = HEADER - 14
+    canvas.paste(FELT_DARK, (0, 0, canvas.width, plan.header - 14))
     right = canvas.width - MARGIN
     wind_tile = tile_sprite(27 + view.seat_wind, SMALL)
-    top = (HEADER - 14 - wind_tile.height) // 2
+    top = (
+        band + (band - wind_tile.height) // 2 - 4
+        if plan.stacked
+        else (band - wind_tile.height) // 2
+    )
     right -= wind_tile.width
     canvas.paste(wind_tile, (right, top), wind_tile)
     wind_label = _wind_label(view, language)
@@ -184,13 +271,8 @@ def _header(canvas: Image.Image, view: HandView, language: str) -> None:
         for _ in range(item.face_down):
             canvas.paste(back_sprite(SMALL), (x, top), back_sprite(SMALL))
             x += SMALL + 3
-    room = right - MARGIN - 16
-    title = fit_text(worded(view.table_name, language), TITLE_PX, room)
-    paste_text(canvas, (MARGIN, 6), title, TITLE_PX, TEXT)
-    paste_text(
-        canvas,
-        (MARGIN, 6 + line_height(TITLE_PX) - 4),
-        fit_text(_subtitle(view, language), SUB_PX, room),
-        SUB_PX,
-        TEXT_DIM,
-    )
+    room = (canvas.width if plan.stacked else right) - 2 * MARGIN
+    title, size = fit_lines(worded(view.table_name, language), TITLE_PX, room, SUB_PX, 1)
+    paste_text(canvas, (MARGIN, 6 + (TITLE_PX - size) // 2), title[0], size, TEXT)
+    subtitle, sub_size = fit_lines(_subtitle(view, language), SUB_PX, room, 15, 1)
+    paste_text(canvas, (MARGIN, 6 + line_height(TITLE_PX) - 4), subtitle[0], sub_size, TEXT_DIM)

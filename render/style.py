@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from functools import lru_cache
 
 import noto_cjk_sans_jp_bold
@@ -62,14 +63,63 @@ def text_image(text: str, px: int, colour: RGB) -> Image.Image:
     return label
 
 
+def words_of(text: str) -> list[str]:
+    """The pieces a line may break between: words with their spaces, or, in a text with no
+    space (a Chinese sentence), its characters."""
+    if " " not in text.strip():
+        return list(text)
+    return re.findall(r"\S+\s*|\s+", text)
+
+
 def fit_text(text: str, px: int, max_width: int) -> str:
-    """The text, shortened with an ellipsis so it fits max_width at this size."""
+    """The text, shortened with an ellipsis after its last whole word that fits max_width.
+
+    Only a first word too long for the room on its own is cut inside.
+    """
     face = font(px)
     if face.getlength(text) <= max_width:
         return text
+    words = words_of(text)
+    while len(words) > 1 and face.getlength("".join(words).rstrip() + "…") > max_width:
+        words.pop()
+    text = "".join(words).rstrip()
     while text and face.getlength(text + "…") > max_width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+def wrap_words(text: str, px: int, max_width: int) -> list[str]:
+    """The text in lines no wider than max_width, broken between words (a word longer than
+    the line gets a line of its own)."""
+    face = font(px)
+    lines = [""]
+    for word in words_of(text):
+        wider = lines[-1] + word
+        if lines[-1].strip() and face.getlength(wider.rstrip()) > max_width:
+            lines.append(word.lstrip())
+        else:
+            lines[-1] = wider
+    return [line.rstrip() for line in lines]
+
+
+def fit_lines(
+    text: str, px: int, max_width: int, smallest: int, max_lines: int = 2
+) -> tuple[list[str], int]:
+    """Lines of the text at the largest size from px down to smallest that needs at most
+    max_lines whole-word lines; at the smallest, the last line ends at a whole word with an
+    ellipsis. A sentence is wrapped or made smaller, never cut inside a word."""
+    for size in range(px, smallest - 1, -1):
+        lines = wrap_words(text, size, max_width)
+        if len(lines) <= max_lines and all(font(size).getlength(x) <= max_width for x in lines):
+            return lines, size
+    lines = wrap_words(text, smallest, max_width)
+    if len(lines) > max_lines:
+        start = 0
+        for line in lines[: max_lines - 1]:
+            start = text.index(line, start) + len(line)
+        rest = fit_text(text[start:].strip(), smallest, max_width)
+        lines = [*lines[: max_lines - 1], rest]
+    return lines, smallest
 
 
 def fit_size(text: str, px: int, max_width: int, smallest: int) -> tuple[str, int]:

@@ -12,12 +12,15 @@ import dataclasses
 import pytest
 from PIL import Image
 
+from engine.ai import choose_action
+from engine.hand import HandState
 from engine.i18n import LANGUAGES
 from engine.presets import PRESETS
-from engine.tiles import parse_tile
+from engine.tiles import Meld, MeldKind, parse_tile, parse_tiles
+from render import hand as hand_module
 from render import render_hand, render_result, render_table
 from render import table as table_module
-from render.adapt import engine_table_view
+from render.adapt import engine_table_view, hand_view_from_state
 from render.samples import (
     birds_revealed,
     horse_face_down,
@@ -28,9 +31,9 @@ from render.samples import (
     sample_table_view,
     wild_indicator,
 )
-from render.style import GOLD
+from render.style import FELT, GOLD
 from render.tiles import Geometry, tile_sprite
-from render.views import TableView
+from render.views import HandView, TableView
 
 EMBED_W, EMBED_H = 400, 300
 
@@ -284,3 +287,63 @@ def test_dots_and_bamboo_can_be_counted_in_a_pond_at_400_px(suit: str) -> None:
     pond = table_module.POND
     counts = [ink_blobs(parse_tile(f"{rank}{suit}"), pond, scale) for rank in range(2, 10)]
     assert counts == list(range(2, 10))
+
+
+def hands_in_play(preset_id: str, seats: int) -> list[tuple[str, HandView]]:
+    """Each seat's hand when it has just drawn, over a hand played by the computer: from the
+    deal to its longest meld-laden moments."""
+    state = HandState(PRESETS[preset_id], 11, seat_count=seats)
+    views = []
+    while not state.is_over:
+        seat = state.seats_to_act()[0]
+        if state.drawn is not None and state.turn == seat and len(views) < 40:
+            view = hand_view_from_state(state, seat, table_name=f"{preset_id} table #12")
+            views.append((f"{preset_id}-{seats}-{len(views)}", view))
+        state.apply(choose_action(state, seat))
+    return views[::3]
+
+
+def hand_cases() -> list[tuple[str, HandView]]:
+    cases = [
+        case
+        for preset_id in sorted(PRESETS)
+        for seats in PRESETS[preset_id].seat_counts
+        for case in hands_in_play(preset_id, seats)
+    ]
+    kongs = tuple(Meld(MeldKind.KONG, (t,) * 4, t, 2) for t in parse_tiles("1m9p1s1z"))
+    many = dataclasses.replace(
+        sample_hand_view(5), melds=kongs, bonus=tuple(parse_tiles("12345678f"))
+    )
+    return [
+        *cases,
+        ("sample-14", sample_hand_view(14)),
+        ("sample-17", sample_hand_view(17)),
+        ("marked", sample_marked_hand_view()),
+        ("four-kongs-eight-flowers", many),
+    ]
+
+
+def drawn_tile_width(image: Image.Image, plan: hand_module.HandPlan) -> int:
+    """The drawn tile (alone at the end of its row) measured where Discord shows the picture."""
+    small = shown(image)
+    scale = small.width / image.width
+    _, x, y = plan.tiles[-1]
+    middle_x = round((x + hand_module.TILE / 2) * scale)
+    rows = range(round(y * scale) + 1, round((y + Geometry(hand_module.TILE).face_h) * scale))
+    return max(footprint_run(small, middle_x, row, FELT) for row in rows)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("name", "view"), hand_cases(), ids=[n for n, _ in hand_cases()])
+def test_hand_tiles_are_at_least_28_px_wide_at_400(
+    name: str, view: HandView, language: str
+) -> None:
+    """Every preset and seat count, sixteen-tile hands and hands full of melds and flowers: the
+    hand's tiles stay at least 28 px wide in Discord's 400 x 300 box (long hands take two rows)."""
+    plan = hand_module.plan_hand(view, language)
+    image = render_hand(view, language)
+    assert image.size == (plan.width, plan.height)
+    assert plan.shown_tile() >= 28, f"{name}: {image.size} shows tiles {plan.shown_tile():.1f} px"
+    if view.drawn is not None:
+        measured = drawn_tile_width(image, plan)
+        assert measured >= 28, f"{name}: the drawn tile is {measured} px wide at 400 px"

@@ -162,19 +162,26 @@ def hand(tiles: str, **changes: object) -> HandView:
     return dataclasses.replace(view, **changes)  # type: ignore[arg-type]
 
 
-def test_hand_width_grows_with_tile_count_and_height_stays() -> None:
+def test_hand_width_grows_with_tile_count_in_one_row_until_tiles_would_show_too_small() -> None:
+    """One row while Discord shows its tiles at least MIN_SHOWN px wide; then two rows."""
     tiles = "123456789m1234p"
-    sizes = [render_hand(hand(tiles[:n] + "p")).size for n in (5, 8, 11, 14)]
-    widths = [w for w, _ in sizes]
+    plans = [hand_module.plan_hand(hand(tiles[:n] + "p")) for n in (5, 8, 11, 14)]
+    plans.append(hand_module.plan_hand(hand(tiles, drawn=parse_tile("5z"))))  # 14 tiles
+    rows = [len(plan.labels_at) for plan in plans]
+    assert rows == [1, 1, 1, 1, 2]
+    widths = [plan.width for plan in plans[:4]]
     assert widths == sorted(widths) and len(set(widths)) == 4
-    assert len({h for _, h in sizes}) == 1
+    assert len({plan.height for plan in plans[:4]}) == 1
+    assert all(plan.shown_tile() >= hand_module.MIN_SHOWN for plan in plans)
 
 
-def test_seventeen_tile_hand_fits() -> None:
-    image = render_hand(hand("1112345678999m123p", drawn=parse_tile("5m")))
-    assert image.width <= hand_module.MAX_WIDTH
-    step = hand_module.TILE + 1
-    assert image.width >= 17 * step  # every tile is in the picture
+def test_seventeen_tile_hand_fits_in_two_rows() -> None:
+    view = hand("1112345678999m123p", drawn=parse_tile("5m"))
+    plan = hand_module.plan_hand(view)
+    image = render_hand(view)
+    assert image.size == (plan.width, plan.height) and image.width <= hand_module.MAX_WIDTH
+    assert len(plan.tiles) == 17 and len(plan.labels_at) == 2  # every tile is in the picture
+    assert plan.tiles[-1][0] == parse_tile("5m")  # the drawn tile last
 
 
 def test_many_melds_wrap_within_the_maximum_width() -> None:
@@ -184,9 +191,12 @@ def test_many_melds_wrap_within_the_maximum_width() -> None:
 
 
 def test_drawn_tile_is_set_apart() -> None:
-    together = render_hand(hand("123m456p789s1122z"))
-    apart = render_hand(hand("123m456p789s112z", drawn=parse_tile("2z")))
-    assert apart.width == together.width + hand_module.DRAWN_GAP - 1
+    for tiles in ("1234m", "123m456p789s1122z"):  # one row, two rows
+        plan = hand_module.plan_hand(hand(tiles, drawn=parse_tile("3z")))
+        assert len(plan.labels_at) == (1 if len(tiles) < 8 else 2)
+        (*_, (_, before, row_y)), (drawn, x, y) = plan.tiles[:-1], plan.tiles[-1]
+        assert drawn == parse_tile("3z") and y == row_y
+        assert x - before == hand_module.TILE + hand_module.DRAWN_GAP
 
 
 def test_hand_title_says_your_hand_for_you_and_names_others() -> None:
