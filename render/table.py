@@ -31,8 +31,8 @@ from render.style import (
     RGB,
     TEXT,
     TEXT_DIM,
+    fit_lines,
     fit_size,
-    fit_text,
     line_height,
     paste_text,
     pill,
@@ -47,8 +47,13 @@ from render.words import say, suit_text, wind_text
 CELL_W, CELL_H = 288, 216  # the table is a 3 x 3 grid of cells: 864 x 648, 4:3
 POND = 36  # pond tiles: 16.7 px wide at 400 px
 LATEST = 68  # the latest discard in the centre: 31 px at 400 px
-MELD = 28
-SMALL = 24  # flowers, the hidden-count back, set-aside tiles
+MIN_LATEST = 56  # beside a long status: 26 px at 400 px
+# melds and flowers: the first of these sizes at which a seat's card holds them; 40 is 18.5 px
+# at 400 px, larger than a pond tile
+MELD_SIZES = (40, 36, 32, 28, 24)
+SMALL = 24  # the hidden-count back, a locked winner's hand, wind tiles
+SET_ASIDE = 32  # the table's set-aside tiles (wild, horse, birds): 15 px at 400 px
+FLOWERS_A_ROW = 4
 GAP = 8  # between panels
 PAD = 8  # inside a panel
 POND_PAD = 6
@@ -217,7 +222,7 @@ def _count_group(count: int) -> Group:
 
 
 def _set_aside_group(
-    item: SetAside, wild: frozenset[int], language: str, size: int = SMALL
+    item: SetAside, wild: frozenset[int], language: str, size: int = SET_ASIDE
 ) -> Group:
     """A label then its tiles (face-down ones as backs); bird hits get a gold frame later."""
     group = Group()
@@ -230,18 +235,21 @@ def _set_aside_group(
     return group
 
 
-def _card_groups(view: TableView, index: int, seat: SeatView, language: str) -> list[Group]:
-    """The hidden count (or a finished hand face up), flowers, set-aside tiles, then melds."""
+def _card_groups(
+    view: TableView, index: int, seat: SeatView, language: str, size: int
+) -> list[Group]:
+    """The hidden count (or a finished hand face up), flowers, set-aside tiles, then melds;
+    flowers and melds `size` px wide."""
     groups = []
     if seat.concealed_count:
         groups.append(_count_group(seat.concealed_count))
     for start in range(0, len(seat.revealed), 7):  # a locked winner's hand, in wrapping parts
         groups.append(tile_row(seat.revealed[start : start + 7], SMALL, view.wild))
-    if seat.bonus:
-        groups.append(tile_row(seat.bonus, SMALL))
-    groups.extend(_set_aside_group(item, view.wild, language) for item in seat.set_aside)
+    for start in range(0, len(seat.bonus), FLOWERS_A_ROW):
+        groups.append(tile_row(seat.bonus[start : start + FLOWERS_A_ROW], size))
+    groups.extend(_set_aside_group(item, view.wild, language, size) for item in seat.set_aside)
     seats = seat_count(view)
-    groups.extend(meld_group(m, MELD, index, view.wild, seats) for m in seat.melds)
+    groups.extend(meld_group(m, size, index, view.wild, seats) for m in seat.melds)
     return groups
 
 
@@ -250,11 +258,16 @@ def _info_bottom(card: Box) -> int:
 
 
 def _plan_card(plan: SeatPlan, view: TableView, index: int, seat: SeatView, language: str) -> None:
-    x0, _, x1, _ = plan.card
+    """Flowers and melds as large as the card holds them (MELD_SIZES), in wrapping rows."""
+    x0, _, x1, y1 = plan.card
     left = x0 + PAD
-    groups = _card_groups(view, index, seat, language)
-    rows = flow(groups, x1 - PAD - left, GROUP_GAP)
-    y = _info_bottom(plan.card) + 4
+    top = _info_bottom(plan.card) + 4
+    for size in MELD_SIZES:
+        groups = _card_groups(view, index, seat, language, size)
+        rows = flow(groups, x1 - PAD - left, GROUP_GAP)
+        if top + sum(row.height + 6 for row in rows) - 6 <= y1 - PAD:
+            break
+    y = top
     count_group = groups[0] if seat.concealed_count else None
     for row in rows:
         base = y + row.height
@@ -413,17 +426,24 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
     if plan.header is None and view.set_aside:  # no free side: a second line under the round
         box = (x0 + PAD, middle_top, x1 - PAD, bottom)
         _draw_set_aside(canvas, view, box, language, centred=True)
-        middle_top += Geometry(SMALL).height + 6
+        middle_top += Geometry(SET_ASIDE).height + 6
         latest_size = LATEST - 8
     caption_h = line_height(SUB_PX)
     show_status = bool(view.status) and view.turn is None and plan.header is None
-    status_y = (middle_top + bottom - caption_h) // 2  # the middle, without a latest discard
+    status: list[str] = []
+    status_px = SUB_PX
+    if show_status:  # with a seat to act, the arrow says it
+        status, status_px = fit_lines(worded(view.status, language), SUB_PX, x1 - x0 - 2 * PAD, 15)
+    status_h = len(status) * line_height(status_px)
+    status_y = (middle_top + bottom - status_h) // 2  # the middle, without a latest discard
     if view.latest is not None:
         seat, index = view.latest
         tile = view.seats[seat].pond[index] if index < len(view.seats[seat].pond) else None
         if tile is not None:
+            room = bottom - middle_top - caption_h - status_h - 8
+            while latest_size > MIN_LATEST and Geometry(latest_size).height + 8 > room:
+                latest_size -= 2  # a two-line status leaves less room: the tile gives way
             sprite = tile_sprite(tile, latest_size, wild=tile in view.wild)
-            room = bottom - middle_top - caption_h * (2 if show_status else 1)
             top = middle_top + max(4, (room - sprite.height) // 2)
             canvas.paste(sprite, (cx - latest_size // 2, top), sprite)
             frame = frame_sprite(latest_size, MARK, 4)
@@ -447,9 +467,9 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
         if side in ("bottom", "top") and seat_count(view) == 2:
             tip = (x1 - PAD - arrow, tip[1])
         _arrow(canvas, tip, side, arrow)
-    if show_status:  # with a seat to act, the arrow says it
-        status = fit_text(worded(view.status, language), SUB_PX, x1 - x0 - 2 * PAD)
-        paste_text(canvas, (cx, status_y), status, SUB_PX, GOLD, align="c")
+    for line in status:
+        paste_text(canvas, (cx, status_y), line, status_px, GOLD, align="c")
+        status_y += line_height(status_px)
 
 
 def _draw_set_aside(
@@ -473,8 +493,8 @@ def _frame_hits(canvas: Image.Image, item: SetAside, group: Group, x: int, base:
     for i in item.hits:
         if i + 1 < len(group.pieces):
             _, dx, dy = group.pieces[i + 1]
-            frame = frame_sprite(SMALL, GOLD, 2)
-            offset = (frame.width - SMALL) // 2
+            frame = frame_sprite(SET_ASIDE, GOLD, 2)
+            offset = (frame.width - SET_ASIDE) // 2
             canvas.paste(frame, (x + dx - offset, base + dy - offset), frame)
 
 
@@ -489,14 +509,17 @@ def _draw_header(canvas: Image.Image, view: TableView, box: Box, language: str) 
     y += line_height(TITLE_PX)
     channel = f"#{view.channel_name.lstrip('#')}" if view.channel_name else ""
     parts = [p for p in (channel, worded(view.preset_name, language)) if p]
-    lines = [" · ".join(parts)] if text_width(" · ".join(parts), SUB_PX) <= room else parts
-    for line in lines:
-        paste_text(canvas, (x, y), fit_text(line, SUB_PX, room), SUB_PX, TEXT_DIM)
-        y += line_height(SUB_PX)
+    # a long preset name wraps (or shrinks) rather than losing its end
+    wrapped, size = fit_lines(" · ".join(parts), SUB_PX, room, 15)
+    for line in wrapped:
+        paste_text(canvas, (x, y), line, size, TEXT_DIM)
+        y += line_height(size)
     y += 6
     if view.status:
-        status = fit_text(worded(view.status, language), INFO_PX, x1 - x - PAD)
-        paste_text(canvas, (x, y), status, INFO_PX, GOLD)
-        y += line_height(INFO_PX) + 6
-    if view.set_aside and y + Geometry(SMALL).height <= y1 - PAD:
+        status, size = fit_lines(worded(view.status, language), INFO_PX, room, 15)
+        for line in status:
+            paste_text(canvas, (x, y), line, size, GOLD)
+            y += line_height(size)
+        y += 6
+    if view.set_aside and y + Geometry(SET_ASIDE).height <= y1 - PAD:
         _draw_set_aside(canvas, view, (x, y, x1 - PAD, y1 - PAD), language)

@@ -14,11 +14,11 @@ from PIL import Image
 
 from engine.ai import choose_action
 from engine.hand import HandState
-from engine.i18n import LANGUAGES
+from engine.i18n import LANGUAGES, Text, worded
 from engine.presets import PRESETS
 from engine.tiles import Meld, MeldKind, parse_tile, parse_tiles
 from render import hand as hand_module
-from render import render_hand, render_result, render_table
+from render import render_hand, render_result, render_table, style
 from render import table as table_module
 from render.adapt import engine_table_view, hand_view_from_state
 from render.samples import (
@@ -34,6 +34,7 @@ from render.samples import (
 from render.style import FELT, GOLD
 from render.tiles import Geometry, tile_sprite
 from render.views import HandView, TableView
+from render.words import preset_text
 
 EMBED_W, EMBED_H = 400, 300
 
@@ -347,3 +348,60 @@ def test_hand_tiles_are_at_least_28_px_wide_at_400(
     if view.drawn is not None:
         measured = drawn_tile_width(image, plan)
         assert measured >= 28, f"{name}: the drawn tile is {measured} px wide at 400 px"
+
+
+# ----------------------------------------------------------------------------- words
+
+
+def drawn_words(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every label a picture draws from now on (paste_text and pill both make one)."""
+    seen: list[str] = []
+    make = style.text_image
+
+    def recording(text: str, px: int, colour: tuple[int, int, int]) -> Image.Image:
+        seen.append(text)
+        return make(text, px, colour)
+
+    monkeypatch.setattr(style, "text_image", recording)
+    return seen
+
+
+def statuses() -> list[Text]:
+    return [
+        Text("pictures.status.claims"),
+        Text("pictures.status.rob"),
+        Text("pictures.status.opening", {"what": Text("pictures.opening.swap_three")}),
+    ]
+
+
+def worded_tables() -> list[tuple[str, TableView]]:
+    hubei = preset_text("hubei-laizi", PRESETS["hubei-laizi"].name)
+    cases = []
+    for status in statuses():
+        for seats in (4, 3, 2):
+            view = sample_table_view(discards=12, seats=seats, set_aside=wild_indicator())
+            view = dataclasses.replace(view, turn=None, status=status, preset_name=hubei)
+            cases.append((f"{status.key}-{seats}", view))
+    return cases
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_words_are_cut_in_the_pictures(monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    """A status in the centre ("The latest discard is open to calls"), a preset's name in the
+    header ("Hubei wild-kong (红中赖子杠)") and a long table name wrap or shrink: every word is
+    drawn, none ends in an ellipsis."""
+    seen = drawn_words(monkeypatch)
+    long_name = "Table #12 · Friday night mahjong at Carmen's"
+    for name, view in worded_tables():
+        seen.clear()
+        render_table(view, language)
+        drawn = "".join("".join(seen).split())  # lines joined, spaces aside
+        assert not [t for t in seen if t.endswith("…")], f"{name}: {seen}"
+        shown_parts = (view.status, view.preset_name) if len(view.seats) < 4 else (view.status,)
+        for part in shown_parts:  # four seats leave no side for the preset's name
+            whole = "".join(worded(part, language).split())
+            assert whole in drawn, f"{name}: {whole} is not all in {seen}"
+    for view in (sample_hand_view(14), sample_marked_hand_view()):
+        seen.clear()
+        render_hand(dataclasses.replace(view, table_name=long_name), language)
+        assert long_name in seen, seen

@@ -286,7 +286,7 @@ def test_table_of_a_real_state_draws_none_of_its_hidden_tiles() -> None:
     assert hidden_only
     image = render_table(view)
     plan = table_module.plan_table(view)
-    sizes = (table_module.POND, table_module.MELD, table_module.SMALL, table_module.LATEST)
+    sizes = (table_module.POND, *table_module.MELD_SIZES, table_module.SMALL, table_module.LATEST)
     suspects = [tile_sprite(t, size) for t in hidden_only for size in sizes]
     places = [
         (x + dx, base + dy)
