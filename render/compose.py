@@ -12,6 +12,7 @@ from render.tiles import Geometry, back_sprite, tile_sprite, turned_sprite
 from render.views import MAX_SEATS
 
 TILE_GAP = 1  # pixels between touching tiles of one group
+ADDED_LIFT = 0.4  # an added kong's fourth tile sits this far (in tile widths) up the third
 
 
 @dataclass(slots=True)
@@ -101,9 +102,10 @@ def meld_group(
         turned = turned_sprite(tile, size, wild=is_wild)
         left = group.width + TILE_GAP if group.pieces else 0
         group.add(turned, left)
-        if meld.kind is MeldKind.ADDED_KONG:  # the added tile lies on the claimed one
-            added = meld.tiles[3]
-            group.add(turned_sprite(added, size, wild=added in wild), left, size)
+        if meld.kind is MeldKind.ADDED_KONG:  # the added tile lies on the claimed one,
+            added = meld.tiles[3]  # which shows below it: a stack no taller than a tile
+            lift = round(size * ADDED_LIFT)
+            group.add(turned_sprite(added, size, wild=added in wild), left, lift)
     return group
 
 

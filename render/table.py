@@ -50,7 +50,7 @@ LATEST = 68  # the latest discard in the centre: 31 px at 400 px
 MIN_LATEST = 56  # beside a long status: 26 px at 400 px
 # melds and flowers: the first of these sizes at which a seat's card holds them; 40 is 18.5 px
 # at 400 px, larger than a pond tile
-MELD_SIZES = (40, 36, 32, 28, 24)
+MELD_SIZES = (40, 38, 36, 32, 28, 24)
 SMALL = 24  # the hidden-count back, a locked winner's hand, wind tiles
 SET_ASIDE = 32  # the table's set-aside tiles (wild, horse, birds): 15 px at 400 px
 FLOWERS_A_ROW = 4
@@ -117,6 +117,7 @@ class SeatPlan:
     groups: list[tuple[Group, int, int]] = field(default_factory=list)  # (group, x, base)
     count_at: tuple[int, int] | None = None  # top-left of the hidden-count back sprite
     pond: list[tuple[int, int, int]] = field(default_factory=list)  # (pond index, x, y)
+    meld_size: int = MELD_SIZES[0]  # how wide its melds and flowers are drawn
 
 
 @dataclass(slots=True)
@@ -254,7 +255,9 @@ def _card_groups(
 
 
 def _info_bottom(card: Box) -> int:
-    return card[1] + PAD + line_height(NAME_PX) + line_height(INFO_PX) + 2
+    """Under the name and points lines (the points line's pills end here): two rows of 40 px
+    melds fit below it."""
+    return card[1] + PAD + line_height(NAME_PX) + line_height(INFO_PX) - 4
 
 
 def _plan_card(plan: SeatPlan, view: TableView, index: int, seat: SeatView, language: str) -> None:
@@ -265,8 +268,9 @@ def _plan_card(plan: SeatPlan, view: TableView, index: int, seat: SeatView, lang
     for size in MELD_SIZES:
         groups = _card_groups(view, index, seat, language, size)
         rows = flow(groups, x1 - PAD - left, GROUP_GAP)
-        if top + sum(row.height + 6 for row in rows) - 6 <= y1 - PAD:
+        if top + sum(row.height + 6 for row in rows) - 6 <= y1 - PAD // 2:
             break
+    plan.meld_size = size
     y = top
     count_group = groups[0] if seat.concealed_count else None
     for row in rows:

@@ -405,3 +405,22 @@ def test_no_words_are_cut_in_the_pictures(monkeypatch: pytest.MonkeyPatch, langu
         seen.clear()
         render_hand(dataclasses.replace(view, table_name=long_name), language)
         assert long_name in seen, seen
+
+
+@pytest.mark.parametrize(("name", "view"), table_cases(), ids=[n for n, _ in table_cases()])
+def test_melds_and_flowers_are_larger_than_pond_tiles_at_400_px(name: str, view: TableView) -> None:
+    """Another seat's melds and flowers are what its hand has shown: at 400 px they are drawn
+    larger than its pond (18.5 px against 16.7), where the seat's card holds them."""
+    scale = EMBED_W / render_table(view).width
+    plan = table_module.plan_table(view)
+    for seat, seat_plan in zip(view.seats, plan.seats, strict=True):
+        if seat.melds or seat.bonus:
+            shown_size = seat_plan.meld_size * scale
+            assert seat_plan.meld_size > table_module.POND, f"{name}: {shown_size:.1f} px"
+            sizes = {
+                sprite.width
+                for group, _, _ in seat_plan.groups
+                for sprite, _, _ in group.pieces
+                if sprite.width == seat_plan.meld_size
+            }
+            assert sizes, f"{name}: no tile drawn {seat_plan.meld_size} px wide"
