@@ -345,6 +345,8 @@ def test_hand_tiles_are_at_least_28_px_wide_at_400(
     image = render_hand(view, language)
     assert image.size == (plan.width, plan.height)
     assert plan.shown_tile() >= 28, f"{name}: {image.size} shows tiles {plan.shown_tile():.1f} px"
+    label = hand_module.LABEL_PX * plan.shown_tile() / hand_module.TILE
+    assert label >= 12, f"{name}: the tile names under the tiles are {label:.1f} px"
     if view.drawn is not None:
         measured = drawn_tile_width(image, plan)
         assert measured >= 28, f"{name}: the drawn tile is {measured} px wide at 400 px"
