@@ -123,7 +123,7 @@ def _rows_of(concealed: list[Tile], rows: int) -> list[list[Tile]]:
 def _plan(
     view: HandView, language: str, concealed: list[Tile], rows: int, stacked: bool
 ) -> HandPlan:
-    header = HEADER + (_right_height() + 10 if stacked else 0)
+    header = _stacked_top() + Geometry(SMALL).height + 20 if stacked else HEADER
     tile_h = Geometry(TILE).height
     label_h = line_height(LABEL_PX) + LABEL_GAP
     tiles: list[tuple[Tile, int, int]] = []
@@ -164,8 +164,9 @@ def _plan(
     return HandPlan(width + 2 * MARGIN, height, header, stacked, tiles, labels_at, placed, notes_y)
 
 
-def _right_height() -> int:
-    return Geometry(SMALL).height  # the seat tile; bonus and set-aside tiles beside it
+def _stacked_top() -> int:
+    """Where the seat, bonus and set-aside tiles go when they are under the subtitle."""
+    return 6 + line_height(TITLE_PX) - 4 + line_height(SUB_PX) + 4
 
 
 def _notes(view: HandView, language: str) -> list[tuple[str, tuple[int, int, int]]]:
@@ -239,11 +240,7 @@ def _header(canvas: Image.Image, view: HandView, language: str, plan: HandPlan) 
     canvas.paste(FELT_DARK, (0, 0, canvas.width, plan.header - 14))
     right = canvas.width - MARGIN
     wind_tile = tile_sprite(27 + view.seat_wind, SMALL)
-    top = (
-        band + (band - wind_tile.height) // 2 - 4
-        if plan.stacked
-        else (band - wind_tile.height) // 2
-    )
+    top = _stacked_top() if plan.stacked else (band - wind_tile.height) // 2
     right -= wind_tile.width
     canvas.paste(wind_tile, (right, top), wind_tile)
     wind_label = _wind_label(view, language)
