@@ -11,6 +11,7 @@ the same way. Hidden hands are a count: the view holds no concealed tile, so non
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -432,32 +433,28 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
         _draw_set_aside(canvas, view, box, language, centred=True)
         middle_top += Geometry(SET_ASIDE).height + 6
         latest_size = LATEST - 8
-    caption_h = line_height(SUB_PX)
     show_status = bool(view.status) and view.turn is None and plan.header is None
-    status: list[str] = []
-    status_px = SUB_PX
-    if show_status:  # with a seat to act, the arrow says it
-        status, status_px = fit_lines(worded(view.status, language), SUB_PX, x1 - x0 - 2 * PAD, 15)
-    status_h = len(status) * line_height(status_px)
-    status_y = (middle_top + bottom - status_h) // 2  # the middle, without a latest discard
-    if view.latest is not None:
-        seat, index = view.latest
-        tile = view.seats[seat].pond[index] if index < len(view.seats[seat].pond) else None
-        if tile is not None:
-            room = bottom - middle_top - caption_h - status_h - 8
-            while latest_size > MIN_LATEST and Geometry(latest_size).height + 8 > room:
-                latest_size -= 2  # a two-line status leaves less room: the tile gives way
-            sprite = tile_sprite(tile, latest_size, wild=tile in view.wild)
-            top = middle_top + max(4, (room - sprite.height) // 2)
-            canvas.paste(sprite, (cx - latest_size // 2, top), sprite)
-            frame = frame_sprite(latest_size, MARK, 4)
-            offset = (frame.width - latest_size) // 2
-            canvas.paste(frame, (cx - latest_size // 2 - offset, top - offset), frame)
+    status_text = worded(view.status, language) if show_status else ""  # else the arrow says it
+    latest = _latest_tile(view)
+    stack = _stack_centre(
+        bottom - middle_top, x1 - x0 - 2 * PAD, status_text, latest is not None, latest_size
+    )
+    y = middle_top + max(0, (bottom - middle_top - stack.height) // 2)
+    if latest is not None:
+        seat, tile = latest
+        size = stack.latest_size
+        sprite = tile_sprite(tile, size, wild=tile in view.wild)
+        top = y + 4  # inside its frame
+        canvas.paste(sprite, (cx - size // 2, top), sprite)
+        frame = frame_sprite(size, MARK, 4)
+        offset = (frame.width - size) // 2
+        canvas.paste(frame, (cx - size // 2 - offset, top - offset), frame)
+        y = top + sprite.height + 4
+        if stack.name:
             room = x1 - x0 - 2 * (arrow + PAD + 6)
-            who, size = fit_size(worded(view.seats[seat].name, language), SUB_PX, room, 15)
-            name_y = top + sprite.height + 4 + (SUB_PX - size) // 2
-            paste_text(canvas, (cx, name_y), who, size, TEXT_DIM, align="c")
-            status_y = top + sprite.height + 4 + caption_h - 4
+            who, px = fit_size(worded(view.seats[seat].name, language), SUB_PX, room, 15)
+            paste_text(canvas, (cx, y + (SUB_PX - px) // 2), who, px, TEXT_DIM, align="c")
+            y += line_height(SUB_PX) - 4
     if view.turn is not None:
         side = plan.seats[view.turn].side
         mid_y = (middle_top + bottom) // 2
@@ -471,9 +468,52 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
         if side in ("bottom", "top") and seat_count(view) == 2:
             tip = (x1 - PAD - arrow, tip[1])
         _arrow(canvas, tip, side, arrow)
-    for line in status:
-        paste_text(canvas, (cx, status_y), line, status_px, GOLD, align="c")
-        status_y += line_height(status_px)
+    for line in stack.status:
+        paste_text(canvas, (cx, y), line, stack.status_px, GOLD, align="c")
+        y += line_height(stack.status_px)
+
+
+def _latest_tile(view: TableView) -> tuple[int, int] | None:
+    """(seat, tile) of the latest discard, when there is one to show."""
+    if view.latest is None:
+        return None
+    seat, index = view.latest
+    pond = view.seats[seat].pond
+    return (seat, pond[index]) if index < len(pond) else None
+
+
+@dataclass(frozen=True, slots=True)
+class CentreStack:
+    """What the middle of the centre shows, top to bottom, and how tall that is."""
+
+    latest_size: int  # 0: no latest discard
+    name: bool  # the discarder's name under it
+    status: list[str]
+    status_px: int
+
+    @property
+    def height(self) -> int:
+        tile = Geometry(self.latest_size).height + 8 if self.latest_size else 0
+        name = line_height(SUB_PX) - 4 if self.name else 0
+        return tile + name + len(self.status) * line_height(self.status_px)
+
+
+def _stack_centre(
+    height: int, width: int, status: str, latest: bool, latest_size: int
+) -> CentreStack:
+    """Fit the latest discard, its discarder's name and the status into `height`: the tile
+    gives way first (down to MIN_LATEST), then the name (the pond's frame also says whose
+    discard it is), then the status, to one smaller line. Words are wrapped, never cut."""
+    lines, px = fit_lines(status, SUB_PX, width, 15) if status else ([], SUB_PX)
+    stack = CentreStack(latest_size if latest else 0, latest, lines, px)
+    while stack.height > height and stack.latest_size > MIN_LATEST:
+        stack = dataclasses.replace(stack, latest_size=stack.latest_size - 2)
+    if stack.height > height and stack.name:
+        stack = dataclasses.replace(stack, name=False)
+    if stack.height > height and len(stack.status) > 1:
+        one, px = fit_lines(status, stack.status_px, width, 13, 1)
+        stack = dataclasses.replace(stack, status=one, status_px=px)
+    return stack
 
 
 def _draw_set_aside(

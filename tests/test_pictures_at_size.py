@@ -383,6 +383,8 @@ def worded_tables() -> list[tuple[str, TableView]]:
         for seats in (4, 3, 2):
             view = sample_table_view(discards=12, seats=seats, set_aside=wild_indicator())
             view = dataclasses.replace(view, turn=None, status=status, preset_name=hubei)
+            if status.key == "pictures.status.opening":  # before the first discard
+                view = dataclasses.replace(view, latest=None)
             cases.append((f"{status.key}-{seats}", view))
     return cases
 
