@@ -48,7 +48,7 @@ from render.words import say, suit_text, wind_text
 CELL_W, CELL_H = 288, 216  # the table is a 3 x 3 grid of cells: 864 x 648, 4:3
 POND = 36  # pond tiles: 16.7 px wide at 400 px
 LATEST = 68  # the latest discard in the centre: 31 px at 400 px
-MIN_LATEST = 56  # beside a long status: 26 px at 400 px
+MIN_LATEST = 54  # beside a long status: 25 px at 400 px
 # melds and flowers: the first of these sizes at which a seat's card holds them; 40 is 18.5 px
 # at 400 px, larger than a pond tile
 MELD_SIZES = (40, 38, 36, 32, 28, 24)
@@ -510,9 +510,11 @@ def _stack_centre(
         stack = dataclasses.replace(stack, latest_size=stack.latest_size - 2)
     if stack.height > height and stack.name:
         stack = dataclasses.replace(stack, name=False)
-    if stack.height > height and len(stack.status) > 1:
-        one, px = fit_lines(status, stack.status_px, width, 13, 1)
-        stack = dataclasses.replace(stack, status=one, status_px=px)
+    for px in range(stack.status_px, 12, -1):  # a status line fits where its size does
+        if stack.height <= height:
+            break
+        one, size = fit_lines(status, px, width, px, 1)
+        stack = dataclasses.replace(stack, status=one, status_px=size)
     return stack
 
 

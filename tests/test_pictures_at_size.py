@@ -428,3 +428,21 @@ def test_melds_and_flowers_are_larger_than_pond_tiles_at_400_px(name: str, view:
                 if sprite.width == seat_plan.meld_size
             }
             assert sizes, f"{name}: no tile drawn {seat_plan.meld_size} px wide"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_status_in_the_centre_stays_in_the_centre(language: str) -> None:
+    """However crowded the centre (a wild indicator under the round, the latest discard), its
+    status is drawn inside it: it changes no pixel outside the centre box."""
+    from PIL import ImageChops
+
+    for name, view in worded_tables():
+        plan = table_module.plan_table(view, language)
+        if plan.header is not None:
+            continue  # there the status is in the header
+        with_status = render_table(view, language)
+        without = render_table(dataclasses.replace(view, status=""), language)
+        box = ImageChops.difference(with_status, without).getbbox()
+        assert box is not None, f"{name}: no status drawn"
+        x0, y0, x1, y1 = plan.centre
+        assert x0 <= box[0] and y0 <= box[1] and box[2] <= x1 and box[3] <= y1, (name, box)
