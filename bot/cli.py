@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 
 from engine.i18n import LANGUAGES
 from engine.presets import PLANNED_PRESETS, PRESETS, UnknownPresetError, find_preset
+
+SCORE_HINT = (
+    "score: reading requests from the terminal, one JSON object a line (Ctrl-D ends); "
+    "or pass one with --json '{\"preset\": …}', or pipe a file in. README: 'Scoring hands'."
+)
+SIGPIPE_STATUS = 141  # a shell's status for a command ended by SIGPIPE (128 + 13)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -24,6 +31,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_went_away()
+
+
+def _reader_went_away() -> int:
+    """The reader of our output left (`… | head -1`): stop quietly, as a command killed by
+    SIGPIPE does, with its status (128 + 13). What is still buffered for stdout goes nowhere,
+    so the interpreter's last flush cannot raise again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return SIGPIPE_STATUS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -97,6 +116,8 @@ def _cmd_presets(args: argparse.Namespace) -> int:
 def _cmd_score(args: argparse.Namespace) -> int:
     from engine.score_request import run_score_lines
 
+    if args.request is None and sys.stdin.isatty():  # else it would wait without a word
+        print(SCORE_HINT, file=sys.stderr)
     lines = [args.request] if args.request is not None else sys.stdin
     return run_score_lines(lines, sys.stdout, sys.stderr)
 

@@ -101,8 +101,9 @@ def _pick(candidates: list[Action], what: str, language: str) -> Action | Ask:
 def _in_english(text: str) -> str:
     """An answer typed with Chinese call and suit words, in the menu's English words."""
     word, _, rest = text.partition(" ")
-    if word[:1] in CHINESE_WORDS and (len(word) == 1 or word[1:2].isdigit()):
-        rest = f"{word[1:]} {rest}".strip()  # '碰5m' as '碰 5m'
+    glued = word[1:2].isdigit() or word[1:] in CHINESE_SUITS  # '碰5m', '缺万'
+    if word[:1] in CHINESE_WORDS and (len(word) == 1 or glued):
+        rest = f"{word[1:]} {rest}".strip()  # '碰5m' as '碰 5m', '缺万' as '缺 万'
         word = CHINESE_WORDS[word[:1]]
     rest = CHINESE_SUITS.get(rest, rest)
     if text in CHINESE_SUITS:
@@ -690,8 +691,6 @@ async def play(
     try:
         await runtime.open()
         you = say(language, "hand.you")  # the player's name: "You", 你
-        name = preset_text(preset.id, preset.name)
-        front.line("welcome", preset=name, id=preset.id, seed=seed, you=you)
         table = await runtime.create_table(
             preset.id,
             creator_id=PLAYER_ID,
@@ -703,6 +702,9 @@ async def play(
             players=players,
             level=args.level,
         )
+        # the banner only once the table has taken every argument (level, minimum, ...)
+        name = preset_text(preset.id, preset.name)
+        front.line("welcome", preset=name, id=preset.id, seed=seed, you=you)
         await runtime.start_table(table.id, PLAYER_ID)
         reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), front)
         try:

@@ -73,6 +73,9 @@ class MahjongBot(commands.Bot):
         `edit_sleep` time the message edits (the event loop's clock unless a test steps one)."""
         intents = discord.Intents.none()
         intents.guilds = True  # channel names and the guild cache; no privileged intents
+        # no voice here: discord.py's warnings that PyNaCl and davey (voice only) are missing
+        # would greet every start for nothing
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         options.setdefault(
             "allowed_mentions",
             discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),

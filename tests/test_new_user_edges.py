@@ -1,0 +1,95 @@
+"""Rough edges a new user met on a first evening (issue 29): the command line's manners (pipes,
+a waiting `score`, arguments checked before the banner), Chinese answers, the test command's
+summary line, and the voice warnings of a bot that uses no voice."""
+
+from __future__ import annotations
+
+import io
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot import cli
+from bot.terminal import play, read_answer
+from tests.test_terminal import decision, options, scripted
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_reader_that_leaves_early_ends_the_output_without_a_traceback() -> None:
+    command = [sys.executable, "-m", "bot", "simulate", "--preset", "hkos-3-v1", "--hands"]
+    with subprocess.Popen(
+        [*command, "400", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline().startswith(b"{")
+        process.stdout.close()  # as `| head -1` does
+        errors = process.stderr.read().decode()
+        status = process.wait()
+    assert "Traceback" not in errors and "BrokenPipeError" not in errors
+    assert status == cli.SIGPIPE_STATUS
+
+
+def test_the_void_is_read_from_chinese_with_the_suit_glued_on() -> None:
+    void = decision("0 void m", "0 void p", "0 void s")
+    for typed in ("缺万", "缺萬", "缺 万", "缺 m"):
+        assert str(read_answer(typed, void)) == "0 void m", typed
+    assert str(read_answer("缺条", void)) == "0 void s"
+
+
+def test_one_quiet_level_still_ends_with_the_summary_line(tmp_path: Path) -> None:
+    (tmp_path / "test_one.py").write_text("def test_one() -> None:\n    assert True\n")
+    ini = ROOT / "pyproject.toml"
+    pytest_q = [sys.executable, "-m", "pytest", "-q", "-c", str(ini), "-p", "no:cacheprovider"]
+    found = subprocess.run(
+        [*pytest_q, "--rootdir", str(tmp_path), str(tmp_path / "test_one.py")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert "1 passed" in found.stdout, found.stdout + found.stderr
+
+
+def test_the_bot_does_not_warn_about_voice_it_never_uses(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from tests.test_discord_e2e import make_bot
+
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level(logging.WARNING, logger="discord"):
+        make_bot(tmp_path / "bot.db")
+    assert not [r for r in caplog.records if "voice will NOT be supported" in r.getMessage()]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_score_at_a_terminal_says_what_it_waits_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", _Terminal(""))
+    assert cli.main(["score"]) == 0
+    assert "one JSON object a line" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # a pipe: nothing to say
+    assert cli.main(["score"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    "bad", [{"level": "hard"}, {"min_fan": 2}, {"preset": "hk-fw2", "min_fan": 7}]
+)
+async def test_every_argument_is_checked_before_the_banner(bad: dict[str, object]) -> None:
+    from bot.runtime import TableError
+
+    out = io.StringIO()
+    with pytest.raises(TableError):
+        await play(options(**bad), scripted([]), out)
+    assert out.getvalue() == ""
