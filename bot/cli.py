@@ -72,6 +72,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--level", default="strong", help="the computers' level: strong or easy")
     play.add_argument(
+        "--db",
+        metavar="FILE",
+        help="keep the hands in this SQLite file, for `replay` (default: in memory only)",
+    )
+    play.add_argument(
         "--lang",
         choices=LANGUAGES,
         help="the language of every line and picture (default: from LANG, else en)",

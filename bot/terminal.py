@@ -36,6 +36,7 @@ from bot.runtime import (
 from bot.runtime.manager import fixed_clock, seat_count_for
 from bot.runtime.snapshots import SUIT_WORDS, action_text, action_words, meld_text, seat_name
 from data import Store
+from data.errors import StoreError
 from engine.actions import Action, ActionKind
 from engine.i18n import DEFAULT_LANGUAGE, Text, language_of, translate, worded
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
@@ -359,10 +360,17 @@ def as_you(line: str, language: str = DEFAULT_LANGUAGE) -> str:
 class TerminalFront:
     """Prints every public event as a line and queues what the prompt loop must answer."""
 
-    def __init__(self, out: TextIO, images: Path | None, language: str = DEFAULT_LANGUAGE) -> None:
+    def __init__(
+        self,
+        out: TextIO,
+        images: Path | None,
+        language: str = DEFAULT_LANGUAGE,
+        db: str | None = None,
+    ) -> None:
         self.out = out
         self.images = images
         self.language = language
+        self.db = db  # the file that keeps the hands (`play --db`), said at each hand's end
         self.inbox: asyncio.Queue[PublicSnapshot | PrivateSnapshot] = asyncio.Queue()
         self.public: PublicSnapshot | None = None
         self.at_prompt = False  # a "> " prompt ends the last line written
@@ -393,6 +401,8 @@ class TerminalFront:
             if snapshot.ended and snapshot.result is not None:
                 await self._write(f"result-{snapshot.result.hand_number}.png", snapshot.result.view)
         if snapshot.ended:
+            if self.db is not None and snapshot.hand_id is not None:
+                self.line("stored", hand=snapshot.hand_id, db=self.db)
             await self.inbox.put(snapshot)
 
     async def hand_changed(self, snapshot: PrivateSnapshot) -> None:
@@ -682,12 +692,14 @@ async def play(
         raise TableError(Text("terminal.unknown_time", {"time": repr(time), "choices": choices}))
     players = seat_count_for(preset, args.players, rated=False)
     images = image_dir(args.images)
-    front = TerminalFront(out, images, language)
+    db = getattr(args, "db", None)
+    front = TerminalFront(out, images, language, db)
     if timers is None:
         timers = ManualTimers() if TIME_CONTROLS[time].untimed else SchedulerTimers()
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    store = await Store.open(":memory:")
+    store = await Store.open(db or ":memory:")  # a file keeps the hands for `replay`
     runtime = Runtime(store, front, timers, seed_source=lambda: seed)
+    table_id: int | None = None
     try:
         await runtime.open()
         you = say(language, "hand.you")  # the player's name: "You", 你
@@ -702,6 +714,7 @@ async def play(
             players=players,
             level=args.level,
         )
+        table_id = table.id
         # the banner only once the table has taken every argument (level, minimum, ...)
         name = preset_text(preset.id, preset.name)
         front.line("welcome", preset=name, id=preset.id, seed=seed, you=you)
@@ -717,6 +730,8 @@ async def play(
         raise
     finally:
         await runtime.close()
+        if db and table_id is not None:  # the finished hands stay; no bot restores the table
+            await store.close_table(table_id, "the terminal player left")
         await store.close()
 
 
@@ -733,7 +748,7 @@ def run_terminal(args: argparse.Namespace) -> int:
     try:
         read = None if sys.stdin.isatty() else _stdin_line
         return asyncio.run(play(args, read, sys.stdout))
-    except (UnknownPresetError, TableError) as error:
+    except (UnknownPresetError, TableError, StoreError) as error:
         message = error.in_language(language) if isinstance(error, TableError) else str(error)
         print(f"error: {message}", file=sys.stderr)
         return 2

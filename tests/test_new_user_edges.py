@@ -4,8 +4,10 @@ summary line, and the voice warnings of a bot that uses no voice."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -93,3 +95,55 @@ async def test_every_argument_is_checked_before_the_banner(bad: dict[str, object
     with pytest.raises(TableError):
         await play(options(**bad), scripted([]), out)
     assert out.getvalue() == ""
+
+
+# ------------------------------------------------------------------ replay and play --db
+
+
+def test_play_with_a_db_keeps_its_hands_for_replay_which_prints_notation_and_the_outcome(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "mine.db"
+    out = io.StringIO()
+    code = asyncio.run(play(options(hands=1, seed=5, db=str(db)), scripted([""] * 800), out))
+    assert code == 0
+    assert f"Kept as hand 1 in {db}: `mahjong-bot replay 1 --db {db}`" in out.getvalue()
+    capsys.readouterr()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert cli.main(["replay", "1", "--db", str(db)]) == 0
+    printed = capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # read, nothing written
+    steps = [line for line in printed.splitlines() if line[:4].strip().isdigit()]
+    discards = [line for line in steps if " discards " in line]
+    assert discards and all(re.search(r" discards [1-9][mpsz]$", line) for line in discards)
+    assert not [line for line in steps if re.search(r" (discards|pung|chow|kong) \d+$", line)]
+    ending = printed.splitlines()[len(steps) :]
+    assert ending[-1].strip().startswith(("Points for the hand: ", "No points changed hands."))
+    if "[win]" in printed:
+        assert " won by " in ending[0] and ("faan" in ending[0] or "fan" in ending[0])
+        assert any(line.strip().startswith("Payment: ") for line in ending)
+
+
+def test_replay_of_a_missing_database_creates_nothing_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MAHJONG_DB", raising=False)
+    assert cli.main(["replay", "1"]) == 1
+    assert "'mahjong.db' does not exist" in capsys.readouterr().err
+    assert cli.main(["replay", "1", "--db", "none.db"]) == 1
+    assert "'none.db' does not exist" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_meld_on_the_table_is_worded_as_a_meld_not_as_the_menus_call() -> None:
+    from bot.runtime.snapshots import action_text, meld_text
+    from engine.actions import Action
+    from engine.tiles import Meld
+
+    added = Meld.parse("added_kong 7777z")
+    assert meld_text(added).in_language("en") == "added kong 7777z"
+    assert meld_text(added).in_language("zh-CN") == "补杠7777z"
+    assert meld_text(Meld.parse("concealed_kong 1111m")).in_language("en") == "concealed kong 1111m"
+    # the menu still offers the call in its own words
+    assert "your pung" in action_text(Action.parse("0 added_kong 7z")).in_language("en")

@@ -244,6 +244,7 @@ class PublicSnapshot:
     events: tuple[Text, ...] = ()  # what happened in this change, one line each
     quickplay: bool = False
     moments: tuple[Moment, ...] = ()  # this change's moments to animate (render.animate)
+    hand_id: int | None = None  # the stored hand in play, or the one just played
 
     @property
     def status(self) -> str:
@@ -397,6 +398,7 @@ def public_snapshot(
         table_view=table_view,
         result=result,
         ended=ended,
+        hand_id=table.hand_id,
         ready_count=len(table.ready) if table.phase is Phase.BETWEEN_HANDS else 0,
         events=tuple(lines),
         moments=tuple((deal_moments(hand) if dealt else []) + moments_of(hand, events)),
@@ -556,6 +558,19 @@ def patterns_text(win: WinRecord, family: str) -> Text | None:
     return text("bot.list", items=items) if items else None
 
 
+def win_texts(record: WinRecord, preset: Preset, names: Sequence[Text | str]) -> list[Text]:
+    """A win told: who won how and for what, with its patterns; then its payment."""
+    line = win_line(record, names, preset.unit)
+    patterns = patterns_text(record, preset.family)  # a basic win has none
+    if patterns is not None:
+        lines = [text("bot.event.win_patterns", line=line, patterns=patterns)]
+    else:
+        lines = [text("bot.event.win", line=line)]
+    if any(record.deltas):
+        lines.append(text("bot.event.payment", paid=payment_text(record.deltas, names)))
+    return lines
+
+
 def set_aside_texts(hand: HandState) -> list[Text]:
     """'Horse: South (2m).', 'Birds (1s 2s 9s 7s), 2 hits.': the set-aside tiles, revealed."""
     part = hand.part_of(SetAsideSettlementPart)
@@ -690,14 +705,7 @@ def event_texts(
             if record is None:
                 lines.append(text("bot.event.wins", who=who))
                 continue
-            line = win_line(record, names, hand.preset.unit)
-            patterns = patterns_text(record, hand.preset.family)  # a basic win has none
-            if patterns is not None:
-                lines.append(text("bot.event.win_patterns", line=line, patterns=patterns))
-            else:
-                lines.append(text("bot.event.win", line=line))
-            if any(record.deltas):
-                lines.append(text("bot.event.payment", paid=payment_text(record.deltas, names)))
+            lines += win_texts(record, hand.preset, names)
             if wins == 1:  # the tiles set aside at the deal are revealed at the first win
                 lines.extend(set_aside_texts(hand))
             after = hand.preset.after_win
@@ -755,8 +763,9 @@ _ACTION_KEYS = frozenset(
 
 
 def meld_text(meld: Meld) -> Text:
-    """A meld in words and notation, as its call is worded: 'pung 111p', '碰111p'."""
-    return text(f"bot.action.{meld.kind.value}", tiles=format_tiles(meld.tiles))
+    """A meld in words and notation, as a meld on the table (not the menu's call, which says
+    'add 7z to your pung'): 'pung 111p', 'added kong 7777z', '碰111p'."""
+    return text(f"bot.meld.{meld.kind.value}", tiles=format_tiles(meld.tiles))
 
 
 def action_words(action: Action) -> str:
