@@ -314,7 +314,7 @@ def jumps(found: Sequence[Frame]) -> list[int]:
 def outcome_texts(log: ReplayLog) -> list[Text]:
     """How the hand ended, as the table told it: each win with its fan, patterns and payment
     (or why nobody won), then every seat's points for the hand."""
-    from bot.runtime.snapshots import ENDINGS, payment_text, win_texts
+    from bot.runtime.snapshots import ending_text, payment_text, win_texts
 
     session, hand = rebuild(log)
     outcome = hand.outcome()
@@ -324,8 +324,7 @@ def outcome_texts(log: ReplayLog) -> list[Text]:
     names = [by_player[session.player_at(s)] for s in range(session.seat_count)]
     lines = [line for win in outcome.wins for line in win_texts(win, hand.preset, names)]
     if not outcome.wins:
-        ending = outcome.termination.value
-        why = text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
+        why = ending_text(hand, outcome.termination.value)
         lines.append(text("bot.result.draw", why=why))
     if any(outcome.deltas):
         lines.append(text("fixups.replay.points", paid=payment_text(outcome.deltas, names)))

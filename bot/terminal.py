@@ -41,6 +41,7 @@ from engine.actions import Action, ActionKind
 from engine.i18n import DEFAULT_LANGUAGE, Text, language_of, translate, worded
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
+from render.views import SeatView
 from render.words import preset_text, say, suit_text, wind_text
 
 PLAYER_ID = "local"
@@ -283,12 +284,30 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
             points=f"{seat.points:>5}",
             state=state,
             void=void,
-            melds=" ".join(meld_text(m).in_language(language) for m in seat.melds) or "-",
-            flowers=format_tiles(seat.bonus) or "-",
-            pond=format_tiles(seat.pond) or "-",
+            melds=melds_text(seat, view.wild, language) or "-",
+            flowers=format_tiles(sorted(seat.bonus)) or "-",
+            pond=pond_text(seat) or "-",
         )
         lines.append(line)
     return "\n".join(lines)
+
+
+def pond_text(seat: SeatView) -> str:
+    """A seat's discards one by one in the order made, a claimed one in brackets: '3z (5m) 1p'."""
+    return " ".join(
+        f"({tile_name(tile)})" if index in seat.claimed else tile_name(tile)
+        for index, tile in enumerate(seat.pond)
+    )
+
+
+def melds_text(seat: SeatView, wilds: frozenset[int], language: str) -> str:
+    """A seat's melds, then the tiles it set down as kongs (hubei-laizi's red and wild kongs)."""
+    words = [meld_text(m).in_language(language) for m in seat.melds]
+    for item in seat.set_aside:
+        for tile in item.tiles:
+            key = "table.wild_kong" if tile in wilds else "table.fixed_kong"
+            words.append(_say(language, key, tile=tile_name(tile)))
+    return " ".join(words)
 
 
 def hand_line(private: PrivateSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
@@ -644,7 +663,8 @@ def show_menu(front: TerminalFront, runtime: Runtime, private: PrivateSnapshot) 
         front.line("clock", seconds=left)
     for number, action in enumerate(decision.actions, 1):
         hint = _say(language, "suggested") if action == decision.suggestion else ""
-        front.say(f"  {number:>2}. {action_text(action).in_language(language)}{hint}")
+        words = action_text(action, decision.set_down).in_language(language)
+        front.say(f"  {number:>2}. {words}{hint}")
 
 
 # ------------------------------------------------------------------ running it

@@ -147,3 +147,62 @@ def test_a_meld_on_the_table_is_worded_as_a_meld_not_as_the_menus_call() -> None
     assert meld_text(Meld.parse("concealed_kong 1111m")).in_language("en") == "concealed kong 1111m"
     # the menu still offers the call in its own words
     assert "your pung" in action_text(Action.parse("0 added_kong 7z")).in_language("en")
+
+
+# ------------------------------------------------------------------ the terminal's table lines
+
+SEAT_LINE = re.compile(r"melds (?P<melds>.+?)  flowers (?P<flowers>\S+)  discards (?P<pond>.+)$")
+POND = re.compile(r"^-$|^\(?[1-9][mpsz]\)?( \(?[1-9][mpsz]\)?)*$")
+
+
+async def test_ponds_are_listed_in_order_with_claimed_tiles_marked_and_flowers_sorted() -> None:
+    out = io.StringIO()
+    await play(options(preset="tw-16", hands=1, seed=2), scripted([""] * 800), out)
+    seats = [m for line in out.getvalue().splitlines() if (m := SEAT_LINE.search(line))]
+    assert seats
+    for seat in seats:
+        assert POND.match(seat["pond"]), seat["pond"]
+        flowers = [] if seat["flowers"] == "-" else re.findall(r"[1-8]", seat["flowers"])
+        assert flowers == sorted(flowers), seat["flowers"]
+    assert any("(" in seat["pond"] for seat in seats)  # a claimed discard, in brackets
+
+
+def test_pond_and_meld_text_of_one_seat() -> None:
+    from bot.terminal import melds_text, pond_text
+    from engine.tiles import Meld, parse_tiles
+    from render.views import SeatView, SetAside
+
+    seat = SeatView(
+        name="Ann",
+        wind=0,
+        pond=tuple(parse_tiles("7z4z6z")),
+        claimed=frozenset({1}),
+        melds=(Meld.parse("pung 111p"),),
+        set_aside=(SetAside("Kongs", tuple(parse_tiles("7z5s"))),),
+    )
+    assert pond_text(seat) == "7z (4z) 6z"
+    wild = frozenset(parse_tiles("5s"))
+    assert melds_text(seat, wild, "en") == "pung 111p kong 7z wild kong 5s"
+
+
+async def test_hubei_menus_say_a_red_dragon_is_set_down_and_the_table_shows_its_kong() -> None:
+    out = io.StringIO()
+    await play(options(preset="hubei-laizi", hands=1, seed=4), scripted([""] * 800), out)
+    text = out.getvalue()
+    assert "set down 7z as a kong (and draw a replacement)" in text
+    assert "discard 7z" not in text
+    kongs = [m["melds"] for line in text.splitlines() if (m := SEAT_LINE.search(line))]
+    assert any("kong 7z" in melds for melds in kongs)
+
+
+def test_a_hubei_hand_without_a_win_says_the_last_tiles_were_held_back() -> None:
+    from types import SimpleNamespace
+
+    from bot.runtime.snapshots import ending_text
+    from engine.presets import find_preset
+
+    hubei = SimpleNamespace(preset=find_preset("hubei-laizi"))
+    said = ending_text(hubei, "wall_draw").in_language("en")  # type: ignore[arg-type]
+    assert "last 14 tiles are held back" in said and "ran out" not in said
+    hkos = SimpleNamespace(preset=find_preset("hkos-3-v1"))
+    assert ending_text(hkos, "wall_draw").in_language("en") == "the wall ran out"  # type: ignore[arg-type]

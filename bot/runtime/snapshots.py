@@ -33,7 +33,7 @@ from engine.i18n import DEFAULT_LANGUAGE, Text, has, text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.scoring.names import pattern_text
-from engine.tiles import Meld, format_tiles, parse_tiles, tile_name
+from engine.tiles import Meld, Tile, format_tiles, parse_tiles, tile_name
 from render.adapt import (
     hand_view_from_state,
     result_view_from_state,
@@ -269,6 +269,8 @@ class Decision:
     actions: tuple[Action, ...]
     deadline: float | None
     suggestion: Action | None  # what a computer player would do
+    # tiles a discard sets down as a kong instead (hubei-laizi's red, green and wild tiles)
+    set_down: frozenset[Tile] = frozenset()
 
     def options(self, kind: str) -> tuple[Action, ...]:
         return tuple(a for a in self.actions if a.kind.value == kind)
@@ -524,8 +526,18 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
     seat = table.hand_seat(player)
     kind = {HandPhase.TURN: "turn", HandPhase.OPENING: "opening"}.get(hand.phase, "claim")
     return Decision(
-        hand.decision_version, kind, tuple(actions), table.deadline, table.computer(hand, seat)
+        hand.decision_version,
+        kind,
+        tuple(actions),
+        table.deadline,
+        table.computer(hand, seat),
+        set_down_tiles(hand, seat),
     )
+
+
+def set_down_tiles(hand: HandState, seat: int) -> frozenset[Tile]:
+    """The seat's tiles whose discard sets them down as a kong (a red dragon, a turned wild)."""
+    return frozenset(t for t in set(hand.hands[seat]) if hand.sets_down(t))
 
 
 # ------------------------------------------------------------------ what happened, in words
@@ -556,6 +568,15 @@ def patterns_text(win: WinRecord, family: str) -> Text | None:
         for p in win.score.patterns
     ]
     return text("bot.list", items=items) if items else None
+
+
+def ending_text(hand: HandState, ending: str) -> Text:
+    """Why a hand ended without a (further) win. Where the wall ends in last draws
+    (hubei-laizi), the tiles still in it were held back for them: say so, not 'ran out'."""
+    last_draws = hand.preset.last_draws
+    if ending == "wall_draw" and last_draws:
+        return text("bot.ending.last_draws", count=last_draws)
+    return text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
 
 
 def win_texts(record: WinRecord, preset: Preset, names: Sequence[Text | str]) -> list[Text]:
@@ -611,9 +632,7 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
         wins = [win_line(w, names, unit) for w in outcome.wins]
         summary = text("bot.result.wins", wins=_semicolons(wins))
     else:
-        ending = outcome.termination.value
-        why = text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
-        summary = text("bot.result.draw", why=why)
+        summary = text("bot.result.draw", why=ending_text(hand, outcome.termination.value))
     count = len(names)
     settled = table.phase is not Phase.PLAYING  # the session holds the hand's points
     totals = [session.points[table.player_at(s)] for s in range(count)]
@@ -730,9 +749,7 @@ def event_texts(
             ]
             lines.append(text("bot.event.voids", voids=voids))
         elif kind == "hand_over" and event.detail != "win":
-            ending = event.detail
-            why: Text | str = text(f"bot.ending.{ending}") if ending in ENDINGS else ending
-            lines.append(text("bot.event.hand_over", why=why))
+            lines.append(text("bot.event.hand_over", why=ending_text(hand, event.detail)))
     return lines
 
 
@@ -747,8 +764,11 @@ def event_lines(
     return [line.in_language(language) for line in event_texts(table, events, names, wins_before)]
 
 
-def action_text(action: Action) -> Text:
-    """An action in words and notation: 'discard 5m', 'pung 7p', 'declare bamboo void'."""
+def action_text(action: Action, set_down: frozenset[Tile] = frozenset()) -> Text:
+    """An action in words and notation: 'discard 5m', 'pung 7p', 'declare bamboo void'; a
+    discard of a tile in `set_down` (`Decision.set_down`) is said as the kong it makes."""
+    if action.kind is ActionKind.DISCARD and action.tiles and action.tiles[0] in set_down:
+        return text("bot.action.set_down", tiles=format_tiles(action.tiles))
     if action.kind is ActionKind.VOID:
         return text("bot.action.void", suit=action.suit, name=suit_text(action.suit))
     key = f"bot.action.{action.kind.value}"
@@ -785,7 +805,8 @@ def _private_lines(
     hand = table.hand
     assert hand is not None
     mine = [a for a in timeouts if a.seat == wind]
-    lines = [text("bot.event.time_up", action=action_text(a)) for a in mine]
+    set_down = frozenset(t for a in mine for t in a.tiles if hand.sets_down(t))
+    lines = [text("bot.event.time_up", action=action_text(a, set_down)) for a in mine]
     for event in events:
         if event.kind == "swap":
             direction = int(event.detail)
