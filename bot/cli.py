@@ -9,8 +9,14 @@ import sys
 import time
 from collections.abc import Sequence
 
-from engine.i18n import LANGUAGES
-from engine.presets import PLANNED_PRESETS, PRESETS, UnknownPresetError, find_preset
+from engine.i18n import LANGUAGES, translate
+from engine.presets import (
+    PLANNED_PRESETS,
+    PRESETS,
+    TIME_CONTROLS,
+    UnknownPresetError,
+    find_preset,
+)
 
 SCORE_HINT = (
     "score: reading requests from the terminal, one JSON object a line (Ctrl-D ends); "
@@ -64,9 +70,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="the table's minimum faan where the preset has the option (hk-fw2: 0-3, default 0)",
     )
-    play.add_argument(
-        "--time", help="time control (default untimed; the Sichuan tables: their table clock)"
-    )
+    play.add_argument("--time", metavar="CONTROL", help=time_controls_help())
     play.add_argument(
         "--players", type=int, help="seats at the table, you included (default: the preset's)"
     )
@@ -108,6 +112,24 @@ def _parser() -> argparse.ArgumentParser:
 
     add_render_parser(sub)
     return parser
+
+
+def time_controls_help() -> str:
+    """`play --time`'s help: what each control gives, and what the clock does at zero."""
+    timed = [tc for tc in TIME_CONTROLS.values() if not tc.untimed and not tc.deal_limit]
+    controls = ", ".join(
+        f"{tc.name} ({tc.base} s a move + a {tc.reserve} s reserve for the hand)"
+        if tc.reserve
+        else f"{tc.name} ({tc.base} s a move, no reserve)"
+        for tc in timed
+    )
+    table = TIME_CONTROLS["table"]
+    fixed = ", ".join(p.id for p in PRESETS.values() if p.time_control == table.name)
+    return (
+        f"the clock: {controls}; untimed when not given, except at {fixed}, which always "
+        f"play their table clock ({table.base} s a move, {table.deal_limit // 60} min for the "
+        f"whole deal). {translate('en', 'bot.clock.on_timeout')}"
+    ).replace("%", "%%")  # argparse formats help with %
 
 
 def _cmd_presets(args: argparse.Namespace) -> int:

@@ -34,7 +34,14 @@ from bot.runtime import (
     Timers,
 )
 from bot.runtime.manager import fixed_clock, seat_count_for
-from bot.runtime.snapshots import SUIT_WORDS, action_text, action_words, meld_text, seat_name
+from bot.runtime.snapshots import (
+    SUIT_WORDS,
+    action_text,
+    action_words,
+    clock_text,
+    meld_text,
+    seat_name,
+)
 from data import Store
 from data.errors import StoreError
 from engine.actions import Action, ActionKind
@@ -45,6 +52,7 @@ from render.views import SeatView
 from render.words import preset_text, say, suit_text, wind_text
 
 PLAYER_ID = "local"
+READER_GONE = 141  # the status of a command whose reader left (SIGPIPE: 128 + 13)
 KONGS = (ActionKind.KONG, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)
 Reader = Callable[[], str | None]
 
@@ -390,16 +398,26 @@ class TerminalFront:
         self.images = images
         self.language = language
         self.db = db  # the file that keeps the hands (`play --db`), said at each hand's end
+        self.gone = False  # the reader of `out` left (a closed pipe): nothing more is said
         self.inbox: asyncio.Queue[PublicSnapshot | PrivateSnapshot] = asyncio.Queue()
         self.public: PublicSnapshot | None = None
         self.at_prompt = False  # a "> " prompt ends the last line written
 
     def say(self, text: Text | str = "") -> None:
+        if self.gone:
+            return
         text = worded(text, self.language)
-        if self.at_prompt:  # news while the player is at the prompt starts a line of its own
-            self.out.write("\n")
-            self.at_prompt = False
-        print(text, file=self.out, flush=True)
+        try:
+            if self.at_prompt:  # news while the player is at the prompt starts a line of its own
+                self.out.write("\n")
+                self.at_prompt = False
+            print(text, file=self.out, flush=True)
+        except BrokenPipeError:  # `play … | head`: the reader left; the prompt loop stops
+            self.gone = True
+            if self.out is sys.stdout:  # what is still buffered goes nowhere
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
 
     def line(self, key: str, /, **fields: object) -> None:
         """Say the terminal's own message `terminal.<key>`."""
@@ -596,6 +614,8 @@ async def prompt_loop(
         while not front.inbox.empty():  # what the last answer (or a clock) brought
             if (code := take(front.inbox.get_nowait())) is not None:
                 return code
+        if front.gone:
+            return READER_GONE
         now = current()
         if now is not None and shown != now and (line is None or asked_for == now):
             if over:
@@ -618,6 +638,8 @@ async def prompt_loop(
         else:
             if (code := take(inbox.result())) is not None:
                 return code
+            if front.gone:
+                return READER_GONE
             continue
         answer = line.result() if line is not None else None
         line = None
@@ -738,6 +760,10 @@ async def play(
         # the banner only once the table has taken every argument (level, minimum, ...)
         name = preset_text(preset.id, preset.name)
         front.line("welcome", preset=name, id=preset.id, seed=seed, you=you)
+        if not table.time_control.untimed:  # what the clock gives, and what it does at zero
+            clock = clock_text(table.time_control).in_language(language)
+            rule = translate(language, "bot.clock.on_timeout")
+            front.line("clock_rule", clock=clock, rule=rule)
         await runtime.start_table(table.id, PLAYER_ID)
         reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), front)
         try:

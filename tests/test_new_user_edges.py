@@ -17,22 +17,38 @@ import pytest
 
 from bot import cli
 from bot.terminal import play, read_answer
+from data import Store
 from tests.test_terminal import decision, options, scripted
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_a_reader_that_leaves_early_ends_the_output_without_a_traceback() -> None:
-    command = [sys.executable, "-m", "bot", "simulate", "--preset", "hkos-3-v1", "--hands"]
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "--preset", "hkos-3-v1", "--hands", "400", "--json"],
+        ["play", "--seed", "1", "--level", "easy", "--time", "bullet", "--lang", "en"],
+    ],
+)
+def test_a_reader_that_leaves_early_ends_the_output_without_a_traceback(
+    command: list[str],
+) -> None:
     with subprocess.Popen(
-        [*command, "400", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+        [sys.executable, "-m", "bot", *command],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
     ) as process:
         assert process.stdout is not None and process.stderr is not None
-        assert process.stdout.readline().startswith(b"{")
+        assert process.stdin is not None
+        process.stdin.write(b"\n" * 3000)  # Enter for every menu
+        process.stdin.close()
+        assert process.stdout.readline()
         process.stdout.close()  # as `| head -1` does
         errors = process.stderr.read().decode()
         status = process.wait()
-    assert "Traceback" not in errors and "BrokenPipeError" not in errors
+    assert "Traceback" not in errors and "BrokenPipe" not in errors, errors
     assert status == cli.SIGPIPE_STATUS
 
 
@@ -206,3 +222,66 @@ def test_a_hubei_hand_without_a_win_says_the_last_tiles_were_held_back() -> None
     assert "last 14 tiles are held back" in said and "ran out" not in said
     hkos = SimpleNamespace(preset=find_preset("hkos-3-v1"))
     assert ending_text(hkos, "wall_draw").in_language("en") == "the wall ran out"  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ clocks
+
+
+async def test_every_clock_plays_one_rule_the_table_clock_too(store: Store) -> None:
+    """RULES.md "Table play around the hand": on timeout a win is taken, calls pass, the drawn
+    tile (or the last) is discarded; Sichuan openings void the suit held least."""
+    from bot.runtime import ManualTimers
+    from tests.test_runtime import make_runtime
+
+    timers = ManualTimers()
+    runtime = await make_runtime(store, timers)
+    table = await runtime.create_table("sichuan-bb", creator_id="101", creator_name="Ann")
+    for player_id, name in (("102", "Bob"), ("103", "Cat"), ("104", "Dan")):
+        await runtime.join(table.id, player_id, name)
+    await runtime.start_table(table.id, "101")
+    assert table.options.time_control == "table"
+    timed_out = 0
+    deal_ends = table.deal_deadline
+    assert deal_ends is not None
+    while timers.now() + 40 < deal_ends:  # seven decisions fit in the deal's five minutes
+        hand = table.hand
+        assert hand is not None and not hand.is_over
+        expected = {seat: hand.default_action(seat) for seat in hand.seats_to_act()}
+        count = len(hand.log)
+        await timers.advance(40)
+        played = [a for a in hand.log[count:] if a.seat in expected]
+        assert played and all(a == expected[a.seat] for a in played), (played, expected)
+        timed_out += len(played)
+    assert timed_out >= 7
+
+
+def test_the_time_controls_are_defined_for_the_user(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.discord.options import TIME_CHOICES
+    from engine.presets import TIME_CONTROLS
+
+    help_text = " ".join(cli.time_controls_help().split())
+    choices = {c.value: str(c.name) for c in TIME_CHOICES}
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    for tc in TIME_CONTROLS.values():
+        if tc.untimed:
+            continue
+        row = f"| `{tc.name}` | {tc.base} s |"
+        assert row in readme, row
+        if tc.deal_limit:
+            assert f"{tc.deal_limit // 60} min for the whole deal" in choices[tc.name]
+            continue
+        reserve = f"a {tc.reserve} s reserve for the hand" if tc.reserve else "no reserve"
+        assert f"{tc.name} ({tc.base} s a move" in help_text and reserve in help_text
+        assert reserve in choices[tc.name], choices[tc.name]
+    assert "the drawn tile (else the last) discarded" in help_text
+    assert "the drawn tile (else the last) discarded" in readme
+
+
+async def test_the_terminal_says_what_its_clock_gives_and_does() -> None:
+    out = io.StringIO()
+    await play(options(time="bullet"), scripted(["q"]), out)
+    first = out.getvalue().splitlines()[:2]
+    assert first[1].startswith("bullet clock: 2 s a move + a 5 s reserve for the hand. ")
+    assert "a win is taken, a call passed, the drawn tile" in first[1]
