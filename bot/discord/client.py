@@ -127,6 +127,7 @@ class MahjongBot(commands.Bot):
         for item in quarantined:
             log.error("table %s was set aside: %s", item.table_id, item.reason)
         log.info("restored %d open table(s) from %s", len(self._runtime.tables), self._store.path)
+        self.front.restored = set(self._runtime.tables)  # their old DMs lose their controls
         for cog_class in COGS:
             await self._add_grouped_cog(cog_class(self))
         self.tree.add_command(self.mahjong_group)
