@@ -272,6 +272,9 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     )
     if view.wild:
         extras += _say(language, "table.wild", tiles=format_tiles(sorted(view.wild)))
+    last_draws = find_preset(public.preset_id).last_draws
+    if last_draws and view.wall_left < last_draws:  # the wall's end is held back for them
+        extras += _say(language, "table.last_draws", count=last_draws)
     wind = wind_text(view.prevailing_wind)
     head = _say(language, "table.head", wind=wind, count=view.wall_left, extras=extras)
     lines = [f"--- {head} ---"]

@@ -285,3 +285,13 @@ async def test_the_terminal_says_what_its_clock_gives_and_does() -> None:
     first = out.getvalue().splitlines()[:2]
     assert first[1].startswith("bullet clock: 2 s a move + a 5 s reserve for the hand. ")
     assert "a win is taken, a call passed, the drawn tile" in first[1]
+
+
+async def test_a_hubei_table_shows_its_last_draws_and_why_the_wall_is_not_empty() -> None:
+    out = io.StringIO()
+    await play(options(preset="hubei-laizi", hands=1, seed=3), scripted([""] * 800), out)
+    text = out.getvalue()
+    heads = [line for line in text.splitlines() if line.startswith("--- ")]
+    assert any("· last draws: the last 14 tiles, one each" in head for head in heads)
+    assert "the wall's last 14 tiles are held back for them" in text
+    assert "the wall ran out" not in text
