@@ -43,12 +43,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _reader_went_away() -> int:
     """The reader of our output left (`… | head -1`): stop quietly, as a command killed by
-    SIGPIPE does, with its status (128 + 13). What is still buffered for stdout goes nowhere,
-    so the interpreter's last flush cannot raise again."""
+    SIGPIPE does, with its status (128 + 13)."""
+    stdout_to_nowhere()
+    return SIGPIPE_STATUS
+
+
+def stdout_to_nowhere() -> None:
+    """Send what is still buffered for stdout, and anything after, to the null device, so the
+    interpreter's last flush cannot raise BrokenPipeError again."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
-    return SIGPIPE_STATUS
 
 
 def _parser() -> argparse.ArgumentParser:

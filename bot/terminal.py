@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from bot.cli import SIGPIPE_STATUS, stdout_to_nowhere
 from bot.runtime import (
     Decision,
     ManualTimers,
@@ -52,7 +53,6 @@ from render.views import SeatView
 from render.words import preset_text, say, suit_text, wind_text
 
 PLAYER_ID = "local"
-READER_GONE = 141  # the status of a command whose reader left (SIGPIPE: 128 + 13)
 KONGS = (ActionKind.KONG, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG)
 Reader = Callable[[], str | None]
 
@@ -417,10 +417,8 @@ class TerminalFront:
             print(text, file=self.out, flush=True)
         except BrokenPipeError:  # `play … | head`: the reader left; the prompt loop stops
             self.gone = True
-            if self.out is sys.stdout:  # what is still buffered goes nowhere
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                os.close(devnull)
+            if self.out is sys.stdout:
+                stdout_to_nowhere()
 
     def line(self, key: str, /, **fields: object) -> None:
         """Say the terminal's own message `terminal.<key>`."""
@@ -618,7 +616,7 @@ async def prompt_loop(
             if (code := take(front.inbox.get_nowait())) is not None:
                 return code
         if front.gone:
-            return READER_GONE
+            return SIGPIPE_STATUS
         now = current()
         if now is not None and shown != now and (line is None or asked_for == now):
             if over:
@@ -642,7 +640,7 @@ async def prompt_loop(
             if (code := take(inbox.result())) is not None:
                 return code
             if front.gone:
-                return READER_GONE
+                return SIGPIPE_STATUS
             continue
         answer = line.result() if line is not None else None
         line = None
@@ -743,6 +741,11 @@ async def play(
         timers = ManualTimers() if TIME_CONTROLS[time].untimed else SchedulerTimers()
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     store = await Store.open(db or ":memory:")  # a file keeps the hands for `replay`
+    try:
+        await _own_tables_only(store, db)
+    except BaseException:
+        await store.close()
+        raise
     runtime = Runtime(store, front, timers, seed_source=lambda: seed)
     table_id: int | None = None
     try:
@@ -782,6 +785,17 @@ async def play(
         if db and table_id is not None:  # the finished hands stay; no bot restores the table
             await store.close_table(table_id, "the terminal player left")
         await store.close()
+
+
+async def _own_tables_only(store: Store, db: str | None) -> None:
+    """`play --db FILE` restores no Discord table: a file holding one (a running bot's
+    database) is refused, since this process would play its clocks too. A terminal table an
+    earlier `play` left open (it was killed) is closed; its finished hands stay."""
+    loaded, _ = await store.load_active_tables()
+    if any(item.table.guild_id is not None for item in loaded):
+        raise TableError(Text("terminal.db_has_tables", {"db": repr(db)}))
+    for item in loaded:
+        await store.close_table(item.table.id, "the terminal player left")
 
 
 def _stdin_line() -> str | None:

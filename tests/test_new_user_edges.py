@@ -295,3 +295,24 @@ async def test_a_hubei_table_shows_its_last_draws_and_why_the_wall_is_not_empty(
     assert any("· last draws: the last 14 tiles, one each" in head for head in heads)
     assert "the wall's last 14 tiles are held back for them" in text
     assert "the wall ran out" not in text
+
+
+async def test_play_with_a_db_refuses_a_bots_database_and_closes_its_own_leftovers(
+    tmp_path: Path,
+) -> None:
+    from bot.runtime import TableError
+
+    bots = tmp_path / "bot.db"
+    async with await Store.open(str(bots)) as store:
+        await store.create_table("hkos-3-v1", guild_id=1, channel_id=2)
+    out = io.StringIO()
+    with pytest.raises(TableError, match="Discord table"):
+        await play(options(hands=1, db=str(bots)), scripted([""] * 800), out)
+    assert out.getvalue() == ""
+    mine = tmp_path / "mine.db"
+    async with await Store.open(str(mine)) as store:
+        left = await store.create_table("hkos-3-v1")  # a terminal table a killed play left
+    assert await play(options(hands=1, db=str(mine)), scripted([""] * 800), out) == 0
+    async with await Store.open(str(mine)) as store:
+        loaded, _ = await store.load_active_tables()
+        assert loaded == [] and (await store.table_row(left)).phase.value == "closed"
