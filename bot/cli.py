@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 
-from engine.i18n import LANGUAGES
-from engine.presets import PLANNED_PRESETS, PRESETS, UnknownPresetError, find_preset
+from engine.i18n import LANGUAGES, translate
+from engine.presets import (
+    PLANNED_PRESETS,
+    PRESETS,
+    TIME_CONTROLS,
+    UnknownPresetError,
+    find_preset,
+)
+
+SCORE_HINT = (
+    "score: reading requests from the terminal, one JSON object a line (Ctrl-D ends); "
+    "or pass one with --json '{\"preset\": …}', or pipe a file in. README: 'Scoring hands'."
+)
+SIGPIPE_STATUS = 141  # a shell's status for a command ended by SIGPIPE (128 + 13)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -24,6 +37,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_went_away()
+
+
+def _reader_went_away() -> int:
+    """The reader of our output left (`… | head -1`): stop quietly, as a command killed by
+    SIGPIPE does, with its status (128 + 13)."""
+    stdout_to_nowhere()
+    return SIGPIPE_STATUS
+
+
+def stdout_to_nowhere() -> None:
+    """Send what is still buffered for stdout, and anything after, to the null device, so the
+    interpreter's last flush cannot raise BrokenPipeError again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -45,13 +75,16 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="the table's minimum faan where the preset has the option (hk-fw2: 0-3, default 0)",
     )
-    play.add_argument(
-        "--time", help="time control (default untimed; the Sichuan tables: their table clock)"
-    )
+    play.add_argument("--time", metavar="CONTROL", help=time_controls_help())
     play.add_argument(
         "--players", type=int, help="seats at the table, you included (default: the preset's)"
     )
     play.add_argument("--level", default="strong", help="the computers' level: strong or easy")
+    play.add_argument(
+        "--db",
+        metavar="FILE",
+        help="keep the hands in this SQLite file, for `replay` (default: in memory only)",
+    )
     play.add_argument(
         "--lang",
         choices=LANGUAGES,
@@ -86,6 +119,24 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def time_controls_help() -> str:
+    """`play --time`'s help: what each control gives, and what the clock does at zero."""
+    timed = [tc for tc in TIME_CONTROLS.values() if not tc.untimed and not tc.deal_limit]
+    controls = ", ".join(
+        f"{tc.name} ({tc.base} s a move + a {tc.reserve} s reserve for the hand)"
+        if tc.reserve
+        else f"{tc.name} ({tc.base} s a move, no reserve)"
+        for tc in timed
+    )
+    table = TIME_CONTROLS["table"]
+    fixed = ", ".join(p.id for p in PRESETS.values() if p.time_control == table.name)
+    return (
+        f"the clock: {controls}; untimed when not given, except at {fixed}, which always "
+        f"play their table clock ({table.base} s a move, {table.deal_limit // 60} min for the "
+        f"whole deal). {translate('en', 'bot.clock.on_timeout')}"
+    ).replace("%", "%%")  # argparse formats help with %
+
+
 def _cmd_presets(args: argparse.Namespace) -> int:
     for preset in PRESETS.values():
         print(f"{preset.id:20} {preset.name} — {preset.summary}")
@@ -97,6 +148,8 @@ def _cmd_presets(args: argparse.Namespace) -> int:
 def _cmd_score(args: argparse.Namespace) -> int:
     from engine.score_request import run_score_lines
 
+    if args.request is None and sys.stdin.isatty():  # else it would wait without a word
+        print(SCORE_HINT, file=sys.stderr)
     lines = [args.request] if args.request is not None else sys.stdin
     return run_score_lines(lines, sys.stdout, sys.stderr)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,11 +21,14 @@ from typing import Any
 
 from bot.runtime.manager import replay_stored
 from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, StoredWin
+from data.connection import resolve_path
+from data.errors import StoreError
 from engine.actions import Action, ActionKind
 from engine.hand import HandState
 from engine.i18n import DEFAULT_LANGUAGE, Text, WordedError, text, worded
 from engine.presets import find_preset
 from engine.session import Session
+from engine.tiles import format_tiles
 from render.adapt import result_view_from_state, table_view_from_state
 from render.views import ResultView, TableView
 from render.words import wind_text
@@ -260,7 +264,7 @@ def _caption(action: Action, names: Sequence[str]) -> Text:
     if action.kind is ActionKind.TIME_UP:
         return _VERBS[action.kind]
     who = Text("pictures.win.seat", {"name": names[action.seat], "wind": wind_text(action.seat)})
-    what = action.suit or " ".join(str(t) for t in action.tiles)
+    what = action.suit or format_tiles(action.tiles)  # the rules' notation, as the export has it
     fields = {"who": who, "verb": _VERBS[action.kind], "what": f" {what}" if what else ""}
     return Text("pictures.replay.step", fields)
 
@@ -305,6 +309,28 @@ def frames(log: ReplayLog) -> list[Frame]:
 def jumps(found: Sequence[Frame]) -> list[int]:
     """Indexes of the frames of calls and wins, in order: where a viewer jumps to."""
     return [index for index, frame in enumerate(found) if frame.mark]
+
+
+def outcome_texts(log: ReplayLog) -> list[Text]:
+    """How the hand ended, as the table told it: each win with its fan, patterns and payment
+    (or why nobody won), then every seat's points for the hand."""
+    from bot.runtime.snapshots import ending_text, payment_text, win_texts
+
+    session, hand = rebuild(log)
+    outcome = hand.outcome()
+    if outcome is None:
+        raise ReplayError(text("fixups.replay.stops_early"))
+    by_player = log.names()
+    names = [by_player[session.player_at(s)] for s in range(session.seat_count)]
+    lines = [line for win in outcome.wins for line in win_texts(win, hand.preset, names)]
+    if not outcome.wins:
+        why = ending_text(hand, outcome.termination.value)
+        lines.append(text("bot.result.draw", why=why))
+    if any(outcome.deltas):
+        lines.append(text("fixups.replay.points", paid=payment_text(outcome.deltas, names)))
+    else:
+        lines.append(text("fixups.replay.no_points"))
+    return lines
 
 
 def result_view(log: ReplayLog) -> ResultView:
@@ -391,9 +417,19 @@ async def stored_replay(store: Store, hand_id: int, viewer_id: str | None = None
 # ------------------------------------------------------------------ the command line
 
 
-async def load_export(db_path: str, hand_id: int) -> ReplayLog:
-    """A finished hand of the database at `db_path` as an export."""
-    async with await Store.open(db_path) as store:
+async def load_export(db_path: str | None, hand_id: int) -> ReplayLog:
+    """A finished hand of the database at `db_path` as an export, read without creating,
+    migrating or writing anything (a missing database is said to be missing)."""
+    path = resolve_path(db_path)
+    if not os.path.isfile(path):
+        raise ReplayError(text("fixups.replay.no_database", path=repr(path)))
+    try:
+        store = await Store.open_read_only(path)
+    except StoreError as error:
+        raise ReplayError(
+            text("fixups.replay.not_a_hand_store", path=repr(path), reason=str(error))
+        ) from None
+    async with store:
         return await stored_replay(store, hand_id)
 
 
@@ -419,6 +455,8 @@ def run_replay(args: Any) -> int:
         for frame in found:
             mark = f" [{frame.mark}]" if frame.mark else ""
             print(f"{frame.step:4} {worded(frame.caption, language)}{mark}")
+        for line in outcome_texts(log):
+            print(f"     {worded(line, language)}")
         if args.output is not None:
             written = write_frames(log, Path(args.output), gif=args.gif, language=language)
             print(f"wrote {len(written)} picture(s) to {args.output}")

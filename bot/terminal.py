@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from bot.cli import SIGPIPE_STATUS, stdout_to_nowhere
 from bot.runtime import (
     Decision,
     ManualTimers,
@@ -34,12 +35,21 @@ from bot.runtime import (
     Timers,
 )
 from bot.runtime.manager import fixed_clock, seat_count_for
-from bot.runtime.snapshots import SUIT_WORDS, action_text, action_words, meld_text, seat_name
+from bot.runtime.snapshots import (
+    SUIT_WORDS,
+    action_text,
+    action_words,
+    clock_text,
+    meld_text,
+    seat_name,
+)
 from data import Store
+from data.errors import StoreError
 from engine.actions import Action, ActionKind
 from engine.i18n import DEFAULT_LANGUAGE, Text, language_of, translate, worded
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
+from render.views import SeatView
 from render.words import preset_text, say, suit_text, wind_text
 
 PLAYER_ID = "local"
@@ -101,8 +111,9 @@ def _pick(candidates: list[Action], what: str, language: str) -> Action | Ask:
 def _in_english(text: str) -> str:
     """An answer typed with Chinese call and suit words, in the menu's English words."""
     word, _, rest = text.partition(" ")
-    if word[:1] in CHINESE_WORDS and (len(word) == 1 or word[1:2].isdigit()):
-        rest = f"{word[1:]} {rest}".strip()  # '碰5m' as '碰 5m'
+    glued = word[1:2].isdigit() or word[1:] in CHINESE_SUITS  # '碰5m', '缺万'
+    if word[:1] in CHINESE_WORDS and (len(word) == 1 or glued):
+        rest = f"{word[1:]} {rest}".strip()  # '碰5m' as '碰 5m', '缺万' as '缺 万'
         word = CHINESE_WORDS[word[:1]]
     rest = CHINESE_SUITS.get(rest, rest)
     if text in CHINESE_SUITS:
@@ -261,6 +272,9 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     )
     if view.wild:
         extras += _say(language, "table.wild", tiles=format_tiles(sorted(view.wild)))
+    last_draws = find_preset(public.preset_id).last_draws
+    if last_draws and view.wall_left < last_draws:  # the wall's end is held back for them
+        extras += _say(language, "table.last_draws", count=last_draws)
     wind = wind_text(view.prevailing_wind)
     head = _say(language, "table.head", wind=wind, count=view.wall_left, extras=extras)
     lines = [f"--- {head} ---"]
@@ -281,12 +295,30 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
             points=f"{seat.points:>5}",
             state=state,
             void=void,
-            melds=" ".join(meld_text(m).in_language(language) for m in seat.melds) or "-",
-            flowers=format_tiles(seat.bonus) or "-",
-            pond=format_tiles(seat.pond) or "-",
+            melds=melds_text(seat, view.wild, language) or "-",
+            flowers=format_tiles(sorted(seat.bonus)) or "-",
+            pond=pond_text(seat) or "-",
         )
         lines.append(line)
     return "\n".join(lines)
+
+
+def pond_text(seat: SeatView) -> str:
+    """A seat's discards one by one in the order made, a claimed one in brackets: '3z (5m) 1p'."""
+    return " ".join(
+        f"({tile_name(tile)})" if index in seat.claimed else tile_name(tile)
+        for index, tile in enumerate(seat.pond)
+    )
+
+
+def melds_text(seat: SeatView, wilds: frozenset[int], language: str) -> str:
+    """A seat's melds, then the tiles it set down as kongs (hubei-laizi's red and wild kongs)."""
+    words = [meld_text(m).in_language(language) for m in seat.melds]
+    for item in seat.set_aside:
+        for tile in item.tiles:
+            key = "table.wild_kong" if tile in wilds else "table.fixed_kong"
+            words.append(_say(language, key, tile=tile_name(tile)))
+    return " ".join(words)
 
 
 def hand_line(private: PrivateSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
@@ -358,20 +390,35 @@ def as_you(line: str, language: str = DEFAULT_LANGUAGE) -> str:
 class TerminalFront:
     """Prints every public event as a line and queues what the prompt loop must answer."""
 
-    def __init__(self, out: TextIO, images: Path | None, language: str = DEFAULT_LANGUAGE) -> None:
+    def __init__(
+        self,
+        out: TextIO,
+        images: Path | None,
+        language: str = DEFAULT_LANGUAGE,
+        db: str | None = None,
+    ) -> None:
         self.out = out
         self.images = images
         self.language = language
+        self.db = db  # the file that keeps the hands (`play --db`), said at each hand's end
+        self.gone = False  # the reader of `out` left (a closed pipe): nothing more is said
         self.inbox: asyncio.Queue[PublicSnapshot | PrivateSnapshot] = asyncio.Queue()
         self.public: PublicSnapshot | None = None
         self.at_prompt = False  # a "> " prompt ends the last line written
 
     def say(self, text: Text | str = "") -> None:
+        if self.gone:
+            return
         text = worded(text, self.language)
-        if self.at_prompt:  # news while the player is at the prompt starts a line of its own
-            self.out.write("\n")
-            self.at_prompt = False
-        print(text, file=self.out, flush=True)
+        try:
+            if self.at_prompt:  # news while the player is at the prompt starts a line of its own
+                self.out.write("\n")
+                self.at_prompt = False
+            print(text, file=self.out, flush=True)
+        except BrokenPipeError:  # `play … | head`: the reader left; the prompt loop stops
+            self.gone = True
+            if self.out is sys.stdout:
+                stdout_to_nowhere()
 
     def line(self, key: str, /, **fields: object) -> None:
         """Say the terminal's own message `terminal.<key>`."""
@@ -392,6 +439,8 @@ class TerminalFront:
             if snapshot.ended and snapshot.result is not None:
                 await self._write(f"result-{snapshot.result.hand_number}.png", snapshot.result.view)
         if snapshot.ended:
+            if self.db is not None and snapshot.hand_id is not None:
+                self.line("stored", hand=snapshot.hand_id, db=self.db)
             await self.inbox.put(snapshot)
 
     async def hand_changed(self, snapshot: PrivateSnapshot) -> None:
@@ -566,6 +615,8 @@ async def prompt_loop(
         while not front.inbox.empty():  # what the last answer (or a clock) brought
             if (code := take(front.inbox.get_nowait())) is not None:
                 return code
+        if front.gone:
+            return SIGPIPE_STATUS
         now = current()
         if now is not None and shown != now and (line is None or asked_for == now):
             if over:
@@ -588,6 +639,8 @@ async def prompt_loop(
         else:
             if (code := take(inbox.result())) is not None:
                 return code
+            if front.gone:
+                return SIGPIPE_STATUS
             continue
         answer = line.result() if line is not None else None
         line = None
@@ -633,7 +686,8 @@ def show_menu(front: TerminalFront, runtime: Runtime, private: PrivateSnapshot) 
         front.line("clock", seconds=left)
     for number, action in enumerate(decision.actions, 1):
         hint = _say(language, "suggested") if action == decision.suggestion else ""
-        front.say(f"  {number:>2}. {action_text(action).in_language(language)}{hint}")
+        words = action_text(action, decision.set_down).in_language(language)
+        front.say(f"  {number:>2}. {words}{hint}")
 
 
 # ------------------------------------------------------------------ running it
@@ -681,17 +735,22 @@ async def play(
         raise TableError(Text("terminal.unknown_time", {"time": repr(time), "choices": choices}))
     players = seat_count_for(preset, args.players, rated=False)
     images = image_dir(args.images)
-    front = TerminalFront(out, images, language)
+    db = getattr(args, "db", None)
+    front = TerminalFront(out, images, language, db)
     if timers is None:
         timers = ManualTimers() if TIME_CONTROLS[time].untimed else SchedulerTimers()
     seed = args.seed if args.seed is not None else secrets.randbits(32)
-    store = await Store.open(":memory:")
+    store = await Store.open(db or ":memory:")  # a file keeps the hands for `replay`
+    try:
+        await _own_tables_only(store, db)
+    except BaseException:
+        await store.close()
+        raise
     runtime = Runtime(store, front, timers, seed_source=lambda: seed)
+    table_id: int | None = None
     try:
         await runtime.open()
         you = say(language, "hand.you")  # the player's name: "You", 你
-        name = preset_text(preset.id, preset.name)
-        front.line("welcome", preset=name, id=preset.id, seed=seed, you=you)
         table = await runtime.create_table(
             preset.id,
             creator_id=PLAYER_ID,
@@ -703,6 +762,14 @@ async def play(
             players=players,
             level=args.level,
         )
+        table_id = table.id
+        # the banner only once the table has taken every argument (level, minimum, ...)
+        name = preset_text(preset.id, preset.name)
+        front.line("welcome", preset=name, id=preset.id, seed=seed, you=you)
+        if not table.time_control.untimed:  # what the clock gives, and what it does at zero
+            clock = clock_text(table.time_control).in_language(language)
+            rule = translate(language, "bot.clock.on_timeout")
+            front.line("clock_rule", clock=clock, rule=rule)
         await runtime.start_table(table.id, PLAYER_ID)
         reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), front)
         try:
@@ -715,7 +782,20 @@ async def play(
         raise
     finally:
         await runtime.close()
+        if db and table_id is not None:  # the finished hands stay; no bot restores the table
+            await store.close_table(table_id, "the terminal player left")
         await store.close()
+
+
+async def _own_tables_only(store: Store, db: str | None) -> None:
+    """`play --db FILE` restores no Discord table: a file holding one (a running bot's
+    database) is refused, since this process would play its clocks too. A terminal table an
+    earlier `play` left open (it was killed) is closed; its finished hands stay."""
+    loaded, _ = await store.load_active_tables()
+    if any(item.table.guild_id is not None for item in loaded):
+        raise TableError(Text("terminal.db_has_tables", {"db": repr(db)}))
+    for item in loaded:
+        await store.close_table(item.table.id, "the terminal player left")
 
 
 def _stdin_line() -> str | None:
@@ -731,7 +811,7 @@ def run_terminal(args: argparse.Namespace) -> int:
     try:
         read = None if sys.stdin.isatty() else _stdin_line
         return asyncio.run(play(args, read, sys.stdout))
-    except (UnknownPresetError, TableError) as error:
+    except (UnknownPresetError, TableError, StoreError) as error:
         message = error.in_language(language) if isinstance(error, TableError) else str(error)
         print(f"error: {message}", file=sys.stderr)
         return 2

@@ -34,6 +34,7 @@ from data.errors import AlreadyOpenError, NotAStoreError, UnusableDatabaseError
 from data.migrations import (
     LATEST_VERSION,
     SchemaTooNewError,
+    _uri_path,
     check_compatible,
     migrate,
     probe_version,
@@ -217,6 +218,34 @@ class Connection:
         if key:
             _open_paths.add(key)
         return connection
+
+    @classmethod
+    async def open_read_only(cls, path: str) -> Connection:
+        """Open an existing database of this bot's latest schema for reading only (`mode=ro`):
+        nothing is created, migrated or written (`mahjong-bot replay`). A database written by
+        an older bot is refused, since bringing it up to date would write to it."""
+        if not os.path.isfile(path):
+            raise UnusableDatabaseError(f"the database {path!r} does not exist")
+        found = probe_version(path)
+        if found > LATEST_VERSION:
+            raise SchemaTooNewError(path, found, LATEST_VERSION)
+        if found < LATEST_VERSION:
+            raise UnusableDatabaseError(
+                f"the database {path!r} has schema version {found}, older than this bot's "
+                f"{LATEST_VERSION}: start the bot on it once to bring it up to date"
+            )
+        # With no -wal file beside it every page is in the file itself, and no bot has it
+        # open: read it as immutable, or SQLite would leave new -wal and -shm files behind.
+        # A bot that has it open keeps a -wal, which a plain read-only connection then reads.
+        immutable = "" if os.path.exists(f"{path}-wal") else "&immutable=1"
+        try:
+            db = await aiosqlite.connect(
+                f"file:{_uri_path(path)}?mode=ro{immutable}", isolation_level=None, uri=True
+            )
+        except sqlite3.Error as error:
+            message = f"the database {path!r} cannot be opened: {error}"
+            raise UnusableDatabaseError(message) from None
+        return cls(db, path, "")
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run fn(sqlite3_connection, *args) on aiosqlite's worker thread.

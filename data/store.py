@@ -81,6 +81,12 @@ class Store:
         """
         return cls(await Connection.open(resolve_path(path), synchronous), clock)
 
+    @classmethod
+    async def open_read_only(cls, path: str | None = None) -> Store:
+        """Open an existing database for reading only (`Connection.open_read_only`): for
+        commands that only read, such as `mahjong-bot replay`, which must create nothing."""
+        return cls(await Connection.open_read_only(resolve_path(path)), time.time)
+
     async def close(self) -> None:
         """Commit the appends already accepted, then close the connection."""
         if self._closed:

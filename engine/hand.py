@@ -542,6 +542,11 @@ class HandState:
         """Tiles set aside face down at the deal (a horse, birds), out of play."""
         return self._wall_part.set_aside
 
+    def sets_down(self, tile: Tile) -> bool:
+        """Whether discarding `tile` sets it down as a kong instead (a fixed kong kind, a turned
+        wild): for the words of a menu, not for play."""
+        return any(part.sets_down(tile) for part in self._kong_discards)
+
     @property
     def wild_kinds(self) -> frozenset[Tile]:
         """Tile kinds that are wild in this hand (engine.rules.Wilds; a turned wild is chosen

@@ -61,7 +61,6 @@ class TimeControl:
     base: int
     reserve: int = 0
     deal_limit: int = 0  # seconds for the whole deal (seed-004 table clock), 0 = none
-    computer_on_timeout: bool = False  # the computer player makes a timed-out decision
 
     @property
     def untimed(self) -> bool:
@@ -77,7 +76,7 @@ TIME_CONTROLS: dict[str, TimeControl] = {
         TimeControl("relaxed", 15, 60),
         TimeControl("classic", 60, 0),
         TimeControl("untimed", 0, 0),
-        TimeControl("table", 40, 0, deal_limit=300, computer_on_timeout=True),
+        TimeControl("table", 40, 0, deal_limit=300),
     )
 }
 

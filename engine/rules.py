@@ -112,6 +112,11 @@ class Part:
     def discard_is_kong(self, seat: int, tile: Tile) -> bool:
         return False
 
+    def sets_down(self, tile: Tile) -> bool:
+        """Whether a discard of `tile` is set down as a kong (what `discard_is_kong` would
+        answer, without recording it): for menus that say so."""
+        return False
+
     def on_pass(self, seat: int, offered: Sequence[Action]) -> None:
         return None
 
@@ -663,6 +668,9 @@ class FixedKongsPart(Part):
 
     def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
         return not any(counts[kind] for kind in self.rule.kinds)
+
+    def sets_down(self, tile: Tile) -> bool:
+        return tile in self.rule.kinds
 
     def may_kong(self, seat: int, tile: Tile) -> bool:
         return tile not in self.rule.kinds  # four held are still four fixed kongs, one by one

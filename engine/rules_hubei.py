@@ -118,6 +118,9 @@ class TurnedWildPart(WildsPart):
         self.wild_kongs[seat].append(tile)
         return True
 
+    def sets_down(self, tile: Tile) -> bool:
+        return tile == self.wild
+
     def win_shape(self, seat: int, counts: list[int], by: WinBy) -> bool | None:
         # decides every shape, with or without a wild held: all 2-5-8 needs no sets
         return completes(counts, self.wild, self.state.melds[seat])

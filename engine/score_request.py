@@ -31,7 +31,7 @@ from engine.presets import (
     with_min_fan,
     with_options,
 )
-from engine.rules import Part, VoidSuit, Wilds, rules_of
+from engine.rules import FixedKongs, Part, VoidSuit, Wilds, rules_of
 from engine.rules_selfdraw import SetAsideSettlement
 from engine.scoring import circumstances, score, win_payments
 from engine.scoring.base import FLAGS, Score, SeatFacts, WinBy, WinContext
@@ -76,6 +76,14 @@ FIELDS = (
 )
 SPECIAL_KONGS = {"red": RED, "green": GREEN}  # and "wild": the request's wild
 REQUIRED = ("preset", "hand", "win")
+# fields only some families read (their module's CIRCUMSTANCES), each with why it is refused
+UNREAD_KEYS = {
+    "wall_left": "fixups.score.unread",
+    "seen": "fixups.score.unread",
+    "wild": "fixups.score.unread_table",
+    "special_kongs": "fixups.score.unread_table",
+    "others": "fixups.score.unread_table",
+}
 VOID_SUITS = ("m", "p", "s")
 VALUE_LIMIT = 40  # characters of a bad value an error line echoes
 MESSAGE_LIMIT = 300  # an error line's message at most (tile errors quote their whole text)
@@ -300,12 +308,11 @@ def parse_request(request: object) -> tuple[Preset, WinContext]:
                 catalogued("fixups.score.field", field="min_fan", detail=detail)
             ) from None
     unread = [
-        f
-        for f in ("wall_left", "seen")
-        if request.get(f) is not None and f not in circumstances(preset)
+        f for f in UNREAD_KEYS if request.get(f) is not None and f not in circumstances(preset)
     ]
     if unread:
-        raise RequestError(catalogued("fixups.score.unread", field=unread[0], preset=preset.id))
+        key = UNREAD_KEYS[unread[0]]
+        raise RequestError(catalogued(key, field=unread[0], preset=preset.id))
     hand = _tiles(request, "hand")
     win = _one_tile(request, "win")
     melds = _melds(request.get("melds", []), "melds")
@@ -344,16 +351,75 @@ def check_rules(preset: Preset, ctx: WinContext) -> None:
                 )
     if ctx.by is WinBy.DISCARD and not preset.discard_wins:
         raise RequestError(catalogued("fixups.score.no_discard_wins", preset=preset.id))
-    wilds = [r.kinds for r in rules_of(preset) if isinstance(r, Wilds)]
-    for index, meld in enumerate(ctx.melds):
-        if any(kinds & set(meld.tiles) for kinds in wilds):
-            raise RequestError(
-                catalogued(
-                    "fixups.score.wild_in_meld", index=index, meld=str(meld), preset=preset.id
-                )
-            )
+    check_meld_sources(preset, ctx)
+    check_unclaimable(preset, ctx)
     if ctx.void_suit is not None and not any(isinstance(r, VoidSuit) for r in rules_of(preset)):
         raise RequestError(catalogued("fixups.score.no_void", preset=preset.id))
+
+
+def check_meld_sources(preset: Preset, ctx: WinContext) -> None:
+    """Refuse a claimed meld from the winner's own seat or a seat not at the table, and a chow
+    from any seat but the preceding one."""
+    preceding = (ctx.seat - 1) % ctx.players
+    for index, meld in enumerate(ctx.melds):
+        source = meld.from_seat
+        if source is None:
+            continue
+        if source == ctx.seat or source >= ctx.players:
+            key = "own_seat" if source == ctx.seat else "no_such_seat"
+            raise RequestError(
+                catalogued(
+                    f"fixups.score.meld_from_{key}",
+                    index=index,
+                    meld=str(meld),
+                    seat=SEAT_NAMES[source],
+                    players=ctx.players,
+                )
+            )
+        if meld.kind is MeldKind.CHOW and source != preceding:
+            raise RequestError(
+                catalogued(
+                    "fixups.score.chow_not_preceding",
+                    index=index,
+                    meld=str(meld),
+                    seat=SEAT_NAMES[source],
+                    preceding=SEAT_NAMES[preceding],
+                    preset=preset.id,
+                )
+            )
+
+
+def check_unclaimable(preset: Preset, ctx: WinContext) -> None:
+    """Refuse what nobody may claim used as if claimed: a wild (the preset's, or the request's
+    turned wild) or a fixed kong tile in a meld, or won on a discard or a robbed kong; and a
+    turned wild that is a fixed kong tile (the next tile is turned instead)."""
+    rules = rules_of(preset)
+    fixed = frozenset(t for r in rules if isinstance(r, FixedKongs) for t in r.kinds)
+    wilds = frozenset(t for r in rules if isinstance(r, Wilds) for t in r.kinds)
+    if ctx.wild is not None:
+        if ctx.wild in fixed:
+            raise RequestError(
+                catalogued(
+                    "fixups.score.wild_fixed_kong", tile=tile_name(ctx.wild), preset=preset.id
+                )
+            )
+        wilds |= {ctx.wild}
+    for index, meld in enumerate(ctx.melds):
+        for kinds, key in ((wilds, "wild_in_meld"), (fixed, "fixed_kong_in_meld")):
+            if kinds & set(meld.tiles):
+                raise RequestError(
+                    catalogued(f"fixups.score.{key}", index=index, meld=str(meld), preset=preset.id)
+                )
+    if ctx.by is not WinBy.SELF_DRAW and ctx.win_tile in wilds | fixed:
+        key = "wild" if ctx.win_tile in wilds else "fixed_kong"
+        raise RequestError(
+            catalogued(
+                f"fixups.score.claimed_{key}",
+                tile=tile_name(ctx.win_tile),
+                by=ctx.by.value,
+                preset=preset.id,
+            )
+        )
 
 
 def check_tiles(preset: Preset, ctx: WinContext) -> None:
@@ -363,7 +429,10 @@ def check_tiles(preset: Preset, ctx: WinContext) -> None:
         for tile in tiles:
             _check_kind(preset, field, tile)
     wall = Counter(preset.wall)
-    for tile, count in sorted(Counter([*ctx.concealed, *meld_tiles, *ctx.bonus]).items()):
+    # red, green and wild kongs set down, one tile each, by the winner and the other seats
+    set_down = [*ctx.special_kongs, *(t for other in ctx.others for t in other.special_kongs)]
+    seen = Counter([*ctx.concealed, *meld_tiles, *ctx.bonus, *set_down])
+    for tile, count in sorted(seen.items()):
         if count > wall[tile]:
             raise RequestError(
                 catalogued(
@@ -394,7 +463,8 @@ def check_tiles(preset: Preset, ctx: WinContext) -> None:
 
 def check_circumstances(ctx: WinContext) -> None:
     """Refuse flags and `by` values that contradict each other or the hand."""
-    has_kong = any(m.kind.is_kong for m in ctx.melds)
+    # a red, green or wild kong set down draws a replacement too
+    has_kong = any(m.kind.is_kong for m in ctx.melds) or bool(ctx.special_kongs)
     if "kong_replacement" in ctx.flags and not (ctx.by is WinBy.SELF_DRAW and has_kong):
         raise RequestError(catalogued("fixups.score.kong_replacement"))
     if "heavenly" in ctx.flags and (ctx.seat != 0 or ctx.by is not WinBy.SELF_DRAW or ctx.melds):

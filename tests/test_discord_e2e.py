@@ -361,10 +361,13 @@ async def test_restart_in_the_middle_of_a_hand(fake: FakeDiscord, tmp_path: Path
         assert table.version == 1 and table.message_id == table_msg.id
         edits = len(table_msg.history)
         await fake.wait_for(lambda: len(table_msg.history) > edits)  # refreshed on start
-        # Bob's button from before the restart still works
-        await click(fake, bob, old_dm, label="1p")
-        await fake.wait_for(lambda: live(bot).version == 2)
+        # Bob's hand comes again as a new DM, and the one from before the restart loses its
+        # controls rather than looking alive
+        new_dm = await dm_with_controls(fake, bob, moment(bot))
+        assert new_dm.id != old_dm.id
         await fake.wait_for(lambda: not old_dm.custom_ids)
+        await click(fake, bob, new_dm, label="1p")
+        await fake.wait_for(lambda: live(bot).version == 2)
         await discard(fake, bot, "2p")
         await discard(fake, bot, "3p")
         await call(fake, bot, alice, "pass", until=lambda: live(bot).version == 5)

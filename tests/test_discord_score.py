@@ -87,7 +87,13 @@ def request_of(options: dict[str, Any], lang: str = "en") -> dict[str, Any]:
 async def test_a_hubei_hand_with_its_wild_and_three_players(
     fake: FakeDiscord, bot: MahjongBot
 ) -> None:
-    options = {**HUBEI_FLUSH, "hand": "234s567s678s5s9m", "by": "self_draw", "players": 3}
+    options = {
+        **HUBEI_FLUSH,
+        "hand": "234s567s678s5s9m",
+        "melds": "chow 789s from W",  # W precedes E at a table of three
+        "by": "self_draw",
+        "players": 3,
+    }
     record = await run(fake, fake.users[0], options)
     text = assert_answers_as_the_cli(record, request_of(options))
     assert "Full flush" in text and "E +4 · S -2 · W -2" in text and "N " not in text

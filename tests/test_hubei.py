@@ -365,9 +365,9 @@ def test_small_win_needs_a_chow_a_258_pair_and_at_most_one_wild() -> None:
     assert ask("234m567p678s66s", "6s", melds, **base)["valid"] is False  # pair 3s/6s: no 2-5-8
     won = ask("234m567p678s55s", "5s", melds, **base)
     assert won["valid"] and ids(won) == ["hard_win"]
-    one_wild = ask("234m567p678s5s9m", "9m", melds, **base)  # the wild makes the 5s pair
+    one_wild = ask("234m567p678s5s9m", "5s", melds, **base)  # the wild makes the 5s pair
     assert one_wild["valid"] and ids(one_wild) == []
-    two_wilds = ask("234m567p678s9m9m", "9m", melds, **base)
+    two_wilds = ask("234m567p678s9m9m", "8s", melds, **base)
     assert two_wilds["valid"] is False
     no_chow = ask("222m555p333s55s", "5s", ["pung 111s from N"], **base)
     assert ids(no_chow) == ["all_pungs", "hard_win"]  # no chow: only as a big win
@@ -385,7 +385,7 @@ def test_big_wins_stack_and_each_is_named() -> None:
     single = ask(
         "44s",
         "4s",
-        ["pung 111s from N", "chow 123m from W", "chow 345p from S", "pung 666m from S"],
+        ["pung 111s from N", "chow 123m from N", "chow 345p from N", "pung 666m from S"],
         by="discard",
         **{"from": "S"},
     )
@@ -393,7 +393,7 @@ def test_big_wins_stack_and_each_is_named() -> None:
     concealed = ask(
         "55s",
         "5s",
-        ["pung 111s from N", "chow 123m from W", "chow 345p from S", "concealed_kong 6666m"],
+        ["pung 111s from N", "chow 123m from N", "chow 345p from N", "concealed_kong 6666m"],
         by="discard",
         **{"from": "S"},
     )
@@ -530,7 +530,8 @@ def test_cap_exceptions_for_two_players() -> None:
         others={"S": OPENED},
     )
     assert "all_pungs" in ids(big) and big["losers"] == {"S": {"fan": 1, "pays": 40}}
-    three = ask("55s", "5s", melds, by="self_draw", players=3, others={"S": OPENED, "W": OPENED})
+    at_three = ["chow 123s from W", *melds[1:]]  # W precedes E at a table of three
+    three = ask("55s", "5s", at_three, by="self_draw", players=3, others={"S": OPENED, "W": OPENED})
     assert {v["pays"] for v in three["losers"].values()} == {60}
 
 
@@ -548,7 +549,7 @@ def test_liability_third_meld_feeder_pays_for_all() -> None:
 
 
 def test_liability_single_wait_discarder_not_ready() -> None:
-    melds = ["pung 111s from N", "chow 123m from W", "chow 345p from S", "pung 666m from S"]
+    melds = ["pung 111s from N", "chow 123m from N", "chow 345p from N", "pung 666m from S"]
     ready = ask(
         "44s", "4s", melds, by="discard", **{"from": "S"}, min_fan=0, others={"S": {"ready": True}}
     )

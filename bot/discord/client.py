@@ -73,6 +73,9 @@ class MahjongBot(commands.Bot):
         `edit_sleep` time the message edits (the event loop's clock unless a test steps one)."""
         intents = discord.Intents.none()
         intents.guilds = True  # channel names and the guild cache; no privileged intents
+        # no voice here: discord.py's warnings that PyNaCl and davey (voice only) are missing
+        # would greet every start for nothing
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         options.setdefault(
             "allowed_mentions",
             discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
@@ -124,6 +127,7 @@ class MahjongBot(commands.Bot):
         for item in quarantined:
             log.error("table %s was set aside: %s", item.table_id, item.reason)
         log.info("restored %d open table(s) from %s", len(self._runtime.tables), self._store.path)
+        self.front.restored = set(self._runtime.tables)  # their old DMs lose their controls
         for cog_class in COGS:
             await self._add_grouped_cog(cog_class(self))
         self.tree.add_command(self.mahjong_group)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord import ids
 from bot.discord.coalesce import Clock, Coalescer, Sleep
 from bot.discord.ids import Stamp
 from bot.discord.surface import (
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+EARLIER_DMS = 10  # how far back a player's DMs are looked at after a start
 _UNKNOWN_MOMENT = Stamp(-1, -1)  # an adopted DM: its controls name a moment we do not know
 
 
@@ -79,6 +81,10 @@ class DiscordFront:
         self.hand_messages: dict[tuple[int, int], HandMessage] = {}
         self.table_messages: dict[int, int] = {}  # table id -> its message (once posted)
         self._closed_dms: dict[int, tuple[int | None, set[str]]] = {}  # table -> (hand, ids)
+        # tables restored at start, whose DMs from before may still show live controls, and
+        # the (table, player) pairs whose earlier DMs have been looked at since
+        self.restored: set[int] = set()
+        self._swept: set[tuple[int, int]] = set()
         self._posts: set[asyncio.Task[None]] = set()
         self._announced: set[int] = set()  # Quick Play tables whose players were pinged
         # moments of changes not yet shown, per table: coalesced edits play them all at once
@@ -320,6 +326,10 @@ class DiscordFront:
                 await self._dm_partial(previous).edit(view=None)
         try:
             channel = await self.bot.create_dm(discord.Object(int(snapshot.player_id)))
+            pair = (snapshot.table_id, snapshot.player)
+            if previous is None and snapshot.table_id in self.restored and pair not in self._swept:
+                await self._retire_earlier_dms(channel, snapshot.table_id)
+                self._swept.add(pair)
             message = await channel.send(
                 surface.content,
                 file=await self._file(surface, language),
@@ -335,6 +345,25 @@ class DiscordFront:
             version,
             (surface.content, surface.picture, language),
         )
+
+    async def _retire_earlier_dms(self, channel: discord.DMChannel, table_id: int) -> None:
+        """Take the controls off this table's hand DMs sent before this process knew them
+        (before a restart): the hand is sent again as a new DM, and the old one's buttons
+        should not look alive. Its last few messages are enough: each decision is a new DM,
+        and the newest earlier one is the only one that kept its controls."""
+        try:
+            async for old in channel.history(limit=EARLIER_DMS):
+                if self.bot.user is None or old.author.id != self.bot.user.id:
+                    continue
+                names = [
+                    getattr(child, "custom_id", None) or ""
+                    for row in old.components
+                    for child in getattr(row, "children", ())
+                ]
+                if any(ids.table_of(name) == table_id for name in names):
+                    await old.edit(view=None)
+        except discord.HTTPException:
+            log.warning("could not take the controls off earlier DMs of table %d", table_id)
 
     def _dm_partial(self, message: HandMessage) -> discord.PartialMessage:
         return self.bot.get_partial_messageable(message.channel_id).get_partial_message(

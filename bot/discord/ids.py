@@ -77,6 +77,15 @@ def ours(custom_id: str) -> bool:
     return any(template.fullmatch(custom_id) for template in TEMPLATES)
 
 
+def table_of(custom_id: str) -> int | None:
+    """The table a control of ours names, or None for any other id."""
+    for template in TEMPLATES:
+        found = template.fullmatch(custom_id)
+        if found is not None and "table" in template.groupindex:
+            return int(found["table"])
+    return None
+
+
 def stamp(table: LiveTable) -> Stamp:
     """The stamp of controls drawn for the table as it stands now."""
     return Stamp(*control_stamp(table))

@@ -57,17 +57,13 @@ def _clock_choice(tc: TimeControl) -> app_commands.Choice[str]:
     if tc.untimed:
         return choice("time", tc.name, "{name} (no clock)", name=tc.name)
     if tc.deal_limit:
-        return choice(
-            "time",
-            tc.name,
-            "{name} ({base} s a move, {reserve} s reserve, {minutes} min a deal)",
-            name=tc.name,
-            base=tc.base,
-            reserve=tc.reserve,
-            minutes=tc.deal_limit // 60,
-        )
-    english = "{name} ({base} s a move, {reserve} s reserve)"
-    return choice("time", tc.name, english, name=tc.name, base=tc.base, reserve=tc.reserve)
+        english = "{name} ({base} s a move, {minutes} min for the whole deal)"
+    elif tc.reserve:
+        english = "{name} ({base} s a move + a {reserve} s reserve for the hand)"
+    else:
+        english = "{name} ({base} s a move, no reserve)"
+    fields = {"base": tc.base, "reserve": tc.reserve, "minutes": tc.deal_limit // 60}
+    return choice("time", tc.name, english, name=tc.name, **fields)
 
 
 TIME_CHOICES = [_clock_choice(tc) for tc in TIME_CONTROLS.values()]

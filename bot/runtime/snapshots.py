@@ -33,7 +33,7 @@ from engine.i18n import DEFAULT_LANGUAGE, Text, has, text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.scoring.names import pattern_text
-from engine.tiles import Meld, format_tiles, parse_tiles, tile_name
+from engine.tiles import Meld, Tile, format_tiles, parse_tiles, tile_name
 from render.adapt import (
     hand_view_from_state,
     result_view_from_state,
@@ -244,6 +244,7 @@ class PublicSnapshot:
     events: tuple[Text, ...] = ()  # what happened in this change, one line each
     quickplay: bool = False
     moments: tuple[Moment, ...] = ()  # this change's moments to animate (render.animate)
+    hand_id: int | None = None  # the stored hand in play, or the one just played
 
     @property
     def status(self) -> str:
@@ -268,6 +269,8 @@ class Decision:
     actions: tuple[Action, ...]
     deadline: float | None
     suggestion: Action | None  # what a computer player would do
+    # tiles a discard sets down as a kong instead (hubei-laizi's red, green and wild tiles)
+    set_down: frozenset[Tile] = frozenset()
 
     def options(self, kind: str) -> tuple[Action, ...]:
         return tuple(a for a in self.actions if a.kind.value == kind)
@@ -397,6 +400,7 @@ def public_snapshot(
         table_view=table_view,
         result=result,
         ended=ended,
+        hand_id=table.hand_id,
         ready_count=len(table.ready) if table.phase is Phase.BETWEEN_HANDS else 0,
         events=tuple(lines),
         moments=tuple((deal_moments(hand) if dealt else []) + moments_of(hand, events)),
@@ -522,8 +526,18 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
     seat = table.hand_seat(player)
     kind = {HandPhase.TURN: "turn", HandPhase.OPENING: "opening"}.get(hand.phase, "claim")
     return Decision(
-        hand.decision_version, kind, tuple(actions), table.deadline, table.computer(hand, seat)
+        hand.decision_version,
+        kind,
+        tuple(actions),
+        table.deadline,
+        table.computer(hand, seat),
+        set_down_tiles(hand, seat),
     )
+
+
+def set_down_tiles(hand: HandState, seat: int) -> frozenset[Tile]:
+    """The seat's tiles whose discard sets them down as a kong (a red dragon, a turned wild)."""
+    return frozenset(t for t in set(hand.hands[seat]) if hand.sets_down(t))
 
 
 # ------------------------------------------------------------------ what happened, in words
@@ -554,6 +568,28 @@ def patterns_text(win: WinRecord, family: str) -> Text | None:
         for p in win.score.patterns
     ]
     return text("bot.list", items=items) if items else None
+
+
+def ending_text(hand: HandState, ending: str) -> Text:
+    """Why a hand ended without a (further) win. Where the wall ends in last draws
+    (hubei-laizi), the tiles still in it were held back for them: say so, not 'ran out'."""
+    last_draws = hand.preset.last_draws
+    if ending == "wall_draw" and last_draws:
+        return text("bot.ending.last_draws", count=last_draws)
+    return text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
+
+
+def win_texts(record: WinRecord, preset: Preset, names: Sequence[Text | str]) -> list[Text]:
+    """A win told: who won how and for what, with its patterns; then its payment."""
+    line = win_line(record, names, preset.unit)
+    patterns = patterns_text(record, preset.family)  # a basic win has none
+    if patterns is not None:
+        lines = [text("bot.event.win_patterns", line=line, patterns=patterns)]
+    else:
+        lines = [text("bot.event.win", line=line)]
+    if any(record.deltas):
+        lines.append(text("bot.event.payment", paid=payment_text(record.deltas, names)))
+    return lines
 
 
 def set_aside_texts(hand: HandState) -> list[Text]:
@@ -596,9 +632,7 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
         wins = [win_line(w, names, unit) for w in outcome.wins]
         summary = text("bot.result.wins", wins=_semicolons(wins))
     else:
-        ending = outcome.termination.value
-        why = text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
-        summary = text("bot.result.draw", why=why)
+        summary = text("bot.result.draw", why=ending_text(hand, outcome.termination.value))
     count = len(names)
     settled = table.phase is not Phase.PLAYING  # the session holds the hand's points
     totals = [session.points[table.player_at(s)] for s in range(count)]
@@ -690,14 +724,7 @@ def event_texts(
             if record is None:
                 lines.append(text("bot.event.wins", who=who))
                 continue
-            line = win_line(record, names, hand.preset.unit)
-            patterns = patterns_text(record, hand.preset.family)  # a basic win has none
-            if patterns is not None:
-                lines.append(text("bot.event.win_patterns", line=line, patterns=patterns))
-            else:
-                lines.append(text("bot.event.win", line=line))
-            if any(record.deltas):
-                lines.append(text("bot.event.payment", paid=payment_text(record.deltas, names)))
+            lines += win_texts(record, hand.preset, names)
             if wins == 1:  # the tiles set aside at the deal are revealed at the first win
                 lines.extend(set_aside_texts(hand))
             after = hand.preset.after_win
@@ -722,9 +749,7 @@ def event_texts(
             ]
             lines.append(text("bot.event.voids", voids=voids))
         elif kind == "hand_over" and event.detail != "win":
-            ending = event.detail
-            why: Text | str = text(f"bot.ending.{ending}") if ending in ENDINGS else ending
-            lines.append(text("bot.event.hand_over", why=why))
+            lines.append(text("bot.event.hand_over", why=ending_text(hand, event.detail)))
     return lines
 
 
@@ -739,8 +764,11 @@ def event_lines(
     return [line.in_language(language) for line in event_texts(table, events, names, wins_before)]
 
 
-def action_text(action: Action) -> Text:
-    """An action in words and notation: 'discard 5m', 'pung 7p', 'declare bamboo void'."""
+def action_text(action: Action, set_down: frozenset[Tile] = frozenset()) -> Text:
+    """An action in words and notation: 'discard 5m', 'pung 7p', 'declare bamboo void'; a
+    discard of a tile in `set_down` (`Decision.set_down`) is said as the kong it makes."""
+    if action.kind is ActionKind.DISCARD and action.tiles and action.tiles[0] in set_down:
+        return text("bot.action.set_down", tiles=format_tiles(action.tiles))
     if action.kind is ActionKind.VOID:
         return text("bot.action.void", suit=action.suit, name=suit_text(action.suit))
     key = f"bot.action.{action.kind.value}"
@@ -755,8 +783,9 @@ _ACTION_KEYS = frozenset(
 
 
 def meld_text(meld: Meld) -> Text:
-    """A meld in words and notation, as its call is worded: 'pung 111p', '碰111p'."""
-    return text(f"bot.action.{meld.kind.value}", tiles=format_tiles(meld.tiles))
+    """A meld in words and notation, as a meld on the table (not the menu's call, which says
+    'add 7z to your pung'): 'pung 111p', 'added kong 7777z', '碰111p'."""
+    return text(f"bot.meld.{meld.kind.value}", tiles=format_tiles(meld.tiles))
 
 
 def action_words(action: Action) -> str:
@@ -776,7 +805,8 @@ def _private_lines(
     hand = table.hand
     assert hand is not None
     mine = [a for a in timeouts if a.seat == wind]
-    lines = [text("bot.event.time_up", action=action_text(a)) for a in mine]
+    set_down = frozenset(t for a in mine for t in a.tiles if hand.sets_down(t))
+    lines = [text("bot.event.time_up", action=action_text(a, set_down)) for a in mine]
     for event in events:
         if event.kind == "swap":
             direction = int(event.detail)

@@ -18,7 +18,8 @@ Decisions where RULES.md and seed 002 leave room:
 - A small win's "at most one wild" counts the wilds held, winning tile included, in either
   reading; the one wild may stand for a chow tile, a pung tile or the 2-5-8 pair.
 - Kong bloom is any win on a kong replacement (red, green, wild, exposed, added or concealed
-  kong); a big win does not add it. last_draw is a self draw in the last-draw phase.
+  kong); a big win does not add it. last_draw is a self draw in the last-draw phase: the
+  contract's `last_tile` flag (`last_draw` is taken as an alias).
 - The minimum (preset.min_fan, 3; 0 with no_minimum) is met when winner fan + loser fan reaches
   it for at least one paying loser, the robbed player on a robbed kong.
 - Caps: silver first (no loser pays more than 30 × base); gold replaces it when every other
@@ -26,9 +27,10 @@ Decisions where RULES.md and seed 002 leave room:
   2-player small win); diamond replaces gold when every loser is also open (60 each; never at
   2 players). Each cap is a `Reason.CAP` payment that moves the raw amount to the capped one.
 - Liability (after caps; never on a robbed kong): the feeder of the winner's third claimed meld
-  (melds in the order made; an added kong keeps its pung's feeder) pays back every other
-  loser's payment (`Reason.LIABILITY`); the all-melded single wait's discarder does the same
-  when not ready. When both apply, the feeder pays.
+  (melds in the order made; an added kong keeps its pung's feeder; a chow's is the preceding
+  seat, whether or not a request names it; a pung naming nobody has no known feeder) pays
+  back every other loser's payment (`Reason.LIABILITY`); the all-melded single wait's
+  discarder does the same when not ready. When both apply, the feeder pays.
 - Play (engine.rules_hubei): the wild is drawn with `random.Random(f"{seed}:wild")` from the
   live wall after the deal; "the next tile" for a red or green dragon is the next in wall order
   (wrapping round the live wall). A replacement drawn for any kong is a draw for the pass rules
@@ -91,6 +93,9 @@ FAN: dict[str, int] = {
     "discarder": 1,
     "open_hand": 1,
 }
+# the score request's fields this family reads (engine.scoring.circumstances)
+CIRCUMSTANCES = ("wild", "special_kongs", "others")
+LAST_DRAW_FLAGS = frozenset({"last_tile", "last_draw"})  # the contract's flag and its alias
 BIG_WINS = ("full_flush", "all_258", "all_pungs", "all_melded_single_wait")
 _MELD_KONGS = {
     MeldKind.KONG: "exposed_kong",
@@ -259,7 +264,7 @@ def winner_patterns(ctx: WinContext) -> tuple[Pattern, ...] | None:
         ctx.special_kongs,
         ctx.by,
         "kong_replacement" in ctx.flags,
-        "last_draw" in ctx.flags,
+        bool(LAST_DRAW_FLAGS & ctx.flags),
     )
     if key in _WINNER_PATTERNS:
         return _WINNER_PATTERNS[key]
@@ -297,7 +302,7 @@ def _with_circumstances(
     found: list[Found] = [
         *big,
         ("kong_bloom", int(not is_big and self_draw and "kong_replacement" in ctx.flags)),
-        ("last_draw", int(self_draw and "last_draw" in ctx.flags)),
+        ("last_draw", int(self_draw and bool(LAST_DRAW_FLAGS & ctx.flags))),
         ("hard_win", int(hard)),
         ("four_wilds", int(is_big and ctx.wild is not None and held + wild_kongs == 4)),
     ]
@@ -454,14 +459,22 @@ def liable_seat(
     ids = {p.id for p in patterns}
     paying = {o.seat for o in payers}
     if ids & {"full_flush", "all_258"}:
-        fed = [m.from_seat for m in ctx.melds if m.from_seat is not None]
-        if len(fed) >= 3 and fed[2] in paying:
-            return fed[2]
+        claimed = [m for m in ctx.melds if m.kind is not MeldKind.CONCEALED_KONG]
+        if len(claimed) >= 3 and feeder(claimed[2], ctx) in paying:
+            return feeder(claimed[2], ctx)
     if "all_melded_single_wait" in ids and ctx.discarder in paying:
         discarder = next(o for o in payers if o.seat == ctx.discarder)
         if discarder.ready is False:
             return discarder.seat
     return None
+
+
+def feeder(meld: Meld, ctx: WinContext) -> int | None:
+    """The seat whose discard made a claimed meld: as named, and for a chow the preceding seat
+    (a score request may leave it out); None when a pung or kong names nobody."""
+    if meld.kind is MeldKind.CHOW:
+        return (ctx.seat - 1) % ctx.players
+    return meld.from_seat
 
 
 # ------------------------------------------------------------------------------- settling hook
