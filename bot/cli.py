@@ -131,9 +131,10 @@ def time_controls_help() -> str:
     table = TIME_CONTROLS["table"]
     fixed = ", ".join(p.id for p in PRESETS.values() if p.time_control == table.name)
     return (
-        f"the clock: {controls}; untimed when not given, except at {fixed}, which always "
-        f"play their table clock ({table.base} s a move, {table.deal_limit // 60} min for the "
-        f"whole deal). {translate('en', 'bot.clock.on_timeout')}"
+        f"the clock: {controls}. {translate('en', 'bot.clock.on_timeout')} Untimed when not "
+        f"given, except at {fixed}, which always play their table clock ({table.base} s a "
+        f"move, {table.deal_limit // 60} min for the whole deal). "
+        f"{translate('en', table.on_timeout_key)}"
     ).replace("%", "%%")  # argparse formats help with %
 
 

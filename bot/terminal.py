@@ -768,7 +768,7 @@ async def play(
         front.line("welcome", preset=name, id=preset.id, seed=seed, you=you)
         if not table.time_control.untimed:  # what the clock gives, and what it does at zero
             clock = clock_text(table.time_control).in_language(language)
-            rule = translate(language, "bot.clock.on_timeout")
+            rule = translate(language, table.time_control.on_timeout_key)
             front.line("clock_rule", clock=clock, rule=rule)
         await runtime.start_table(table.id, PLAYER_ID)
         reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), front)

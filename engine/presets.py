@@ -61,6 +61,14 @@ class TimeControl:
     base: int
     reserve: int = 0
     deal_limit: int = 0  # seconds for the whole deal (seed-004 table clock), 0 = none
+    computer_on_timeout: bool = False  # the computer player makes a timed-out decision
+
+    @property
+    def on_timeout_key(self) -> str:
+        """The catalogue key that tells a player what this clock does when it runs out."""
+        return (
+            "bot.clock.on_timeout_computer" if self.computer_on_timeout else "bot.clock.on_timeout"
+        )
 
     @property
     def untimed(self) -> bool:
@@ -76,7 +84,7 @@ TIME_CONTROLS: dict[str, TimeControl] = {
         TimeControl("relaxed", 15, 60),
         TimeControl("classic", 60, 0),
         TimeControl("untimed", 0, 0),
-        TimeControl("table", 40, 0, deal_limit=300),
+        TimeControl("table", 40, 0, deal_limit=300, computer_on_timeout=True),
     )
 }
 

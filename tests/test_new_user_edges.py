@@ -228,9 +228,9 @@ def test_a_hubei_hand_without_a_win_says_the_last_tiles_were_held_back() -> None
 # ------------------------------------------------------------------ clocks
 
 
-async def test_every_clock_plays_one_rule_the_table_clock_too(store: Store) -> None:
-    """RULES.md "Table play around the hand": on timeout a win is taken, calls pass, the drawn
-    tile (or the last) is discarded; Sichuan openings void the suit held least."""
+async def test_the_table_clock_lets_the_computer_play_a_timed_out_decision(store: Store) -> None:
+    """RULES.md, seed-004 tables: "a timed-out decision is played by the computer player" (the
+    other clocks play "Table play around the hand": the drawn tile, calls passed)."""
     from bot.runtime import ManualTimers
     from tests.test_runtime import make_runtime
 
@@ -241,19 +241,22 @@ async def test_every_clock_plays_one_rule_the_table_clock_too(store: Store) -> N
         await runtime.join(table.id, player_id, name)
     await runtime.start_table(table.id, "101")
     assert table.options.time_control == "table"
-    timed_out = 0
+    timed_out = differs = 0
     deal_ends = table.deal_deadline
     assert deal_ends is not None
     while timers.now() + 40 < deal_ends:  # seven decisions fit in the deal's five minutes
         hand = table.hand
         assert hand is not None and not hand.is_over
-        expected = {seat: hand.default_action(seat) for seat in hand.seats_to_act()}
+        seats = hand.seats_to_act()
+        expected = {seat: table.computer(hand, seat) for seat in seats}
+        differs += sum(expected[seat] != hand.default_action(seat) for seat in seats)
         count = len(hand.log)
         await timers.advance(40)
         played = [a for a in hand.log[count:] if a.seat in expected]
         assert played and all(a == expected[a.seat] for a in played), (played, expected)
         timed_out += len(played)
     assert timed_out >= 7
+    assert differs  # the computer's choice is not the default rule's, so the test tells them apart
 
 
 def test_the_time_controls_are_defined_for_the_user(

@@ -776,11 +776,16 @@ class Runtime:
             timeouts: list[Action] = []
             notices = _Notices(timeouts=timeouts)
             # everyone still to decide shares this decision (one turn, or one claim window);
-            # every clock plays one rule (RULES.md "Table play around the hand"): a win is
-            # taken, calls pass, the drawn tile is discarded, Sichuan openings as it says
+            # RULES.md: the seed-004 table clock lets the computer player decide, every other
+            # clock plays "Table play around the hand" (a win taken, calls passed, the drawn
+            # tile discarded, Sichuan openings as it says)
             for player in table.players_to_act():
                 seat = table.hand_seat(player)
-                action = hand.default_action(seat)
+                action: Action | None
+                if table.time_control.computer_on_timeout:
+                    action = table.computer(hand, seat)
+                else:
+                    action = hand.default_action(seat)
                 if action is None:
                     continue
                 if hand.phase is HandPhase.TURN:
