@@ -34,6 +34,16 @@ _ENDINGS = {
     "wall_draw": Text("pictures.result.wall_ran_out"),
     "deal_limit": Text("pictures.result.deal_limit"),
 }
+
+
+def _ending_note(state: HandState, ending: str) -> Text | str:
+    """Why a hand ended with no win. Where the wall ends in last draws (hubei-laizi), its last
+    tiles were held back for them, so the wall did not 'run out'."""
+    if ending == "wall_draw" and state.preset.last_draws:
+        return Text("pictures.result.last_draws_no_win", {"count": state.preset.last_draws})
+    return _ENDINGS.get(ending, "")
+
+
 _SET_ASIDE_LABELS = {"Horse": "horse", "Birds": "birds"}  # rule labels the catalogue words
 
 
@@ -258,7 +268,7 @@ def result_view_from_state(
         wins=wins,
         payments=tuple((names[s], outcome.deltas[s]) for s in range(len(outcome.deltas))),
         channel_name=channel_name,
-        note="" if wins else _ENDINGS.get(outcome.termination.value, ""),
+        note="" if wins else _ending_note(state, outcome.termination.value),
         other_payments=tuple(
             (label, tuple((names[s], amount) for s, amount in enumerate(ledger) if amount))
             for label, ledger in (

@@ -320,3 +320,26 @@ async def test_play_with_a_db_refuses_a_bots_database_and_closes_its_own_leftove
     async with await Store.open(str(mine)) as store:
         loaded, _ = await store.load_active_tables()
         assert loaded == [] and (await store.table_row(left)).phase.value == "closed"
+
+
+def test_the_result_picture_says_the_last_draws_brought_no_win_not_that_the_wall_ran_out() -> None:
+    """hubei-laizi holds its last 14 tiles back for the last draws: a hand with no win there
+    did not see its wall 'run out' (the result picture's note, as the table text says)."""
+    from engine.hand import HandState
+    from engine.presets import find_preset
+    from engine.simulate import play_out
+    from render.adapt import result_view_from_state
+
+    for seed in range(200):
+        hand = HandState(find_preset("hubei-laizi"), seed)
+        play_out(hand)
+        outcome = hand.outcome()
+        assert outcome is not None
+        if not outcome.wins and outcome.termination.value == "wall_draw":
+            break
+    else:
+        raise AssertionError("no drawn hubei hand in 200 seeds")
+    note = result_view_from_state(hand).note
+    assert not isinstance(note, str)
+    said = note.in_language("en")
+    assert "last 14 tiles" in said and "ran out" not in said
