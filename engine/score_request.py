@@ -35,6 +35,7 @@ from engine.rules import Part, VoidSuit, Wilds, rules_of
 from engine.rules_selfdraw import SetAsideSettlement
 from engine.scoring import circumstances, score, win_payments
 from engine.scoring.base import FLAGS, Score, SeatFacts, WinBy, WinContext
+from engine.scoring.riichi import RIICHI_RULES
 from engine.settlement import deltas_of
 from engine.tiles import (
     GREEN,
@@ -97,6 +98,12 @@ def _said(error: Exception) -> Text | str:
 def score_request(request: object) -> dict[str, object]:
     """Score one DESIGN.md request dict and return the Score's JSON form (with the win's
     `deltas` per seat when the request names the discarder in `from`, or on a self draw)."""
+    preset_id = request.get("preset") if isinstance(request, dict) else None
+    if isinstance(preset_id, str) and preset_id in RIICHI_RULES:
+        # the Riichi family reads its own fields (DESIGN.md "Riichi in the `score` contract")
+        riichi: Any = import_module("engine.scoring.riichi_request")  # it imports this module
+        answer: dict[str, object] = riichi.score_riichi(request)
+        return answer
     preset, ctx = parse_request(request)
     assert isinstance(request, dict)  # parse_request checked it
     language = _language(request)
