@@ -6,11 +6,31 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
+from collections import Counter
 
 import pytest
+from mahjong.constants import AKA_DORAS, EAST
+from mahjong.hand_calculating.hand import HandCalculator
+from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
+from mahjong.hand_calculating.hand_response import HandResponse
+from mahjong.meld import Meld as PackageMeld
+from mahjong.tile import TilesConverter
 
 from engine.score_request import RequestError, run_score_lines, score_request
+from engine.scoring.riichi import RIICHI_RULES
+from engine.tiles import (
+    NORTH,
+    SEAT_NAMES,
+    format_tiles,
+    is_red,
+    kind_of,
+    parse_tile,
+    parse_tiles,
+    sort_tiles,
+    tile_name,
+)
 
 
 def riichi(**fields: object) -> dict[str, object]:
@@ -618,3 +638,157 @@ def test_refusals_are_worded_in_the_request_language_and_exit_2() -> None:
     first, second = (json.loads(line) for line in out.getvalue().splitlines())
     assert "一發" in first["error"] and second["valid"] is True
     assert len(err.getvalue().splitlines()) == 1
+
+
+# ----------------------------------------------------------------------------- against the package
+
+PACKAGE_SUITS = {"m": "man", "p": "pin", "s": "sou", "z": "honors"}
+DOUBLE_YAKUMAN = {"riichi": False, "riichi-majsoul": True, "sanma": False}
+
+
+def _random_request(rng: random.Random, preset: str) -> dict[str, object]:
+    """A random complete hand of four sets and a pair drawn from the preset's physical set,
+    some sets called, with random circumstances."""
+    players = 3 if preset == "sanma" else 4
+    pool = Counter(RIICHI_RULES[preset].wall)
+
+    def take(kinds: list[int]) -> list[int] | None:
+        """Physical tiles of these kinds from the pool (a red five when one is left, at random)."""
+        chosen: list[int] = []
+        for kind in kinds:
+            options = [t for t in pool if kind_of(t) == kind and pool[t] > chosen.count(t)]
+            if not options:
+                return None
+            chosen.append(rng.choice(sorted(options)))
+        pool.subtract(chosen)
+        return chosen
+
+    sets: list[tuple[str, list[int]]] = []
+    while len(sets) < 4:
+        start = rng.randrange(34)
+        chi = start < 27 and start % 9 < 7 and rng.random() < 0.5
+        kinds = [start, start + 1, start + 2] if chi else [start] * 3
+        tiles = take(kinds)
+        if tiles is not None:
+            sets.append(("chi" if chi else "pon", tiles))
+    pair = None
+    while pair is None:
+        pair = take([rng.randrange(34)] * 2)
+    seat = rng.randrange(players)
+    called = rng.choice([0, 0, 0, 1, 2])
+    melds, concealed = [], list(pair)
+    for index, (word, tiles) in enumerate(sets):
+        if index >= called or (word == "chi" and preset == "sanma"):  # no chi in sanma
+            concealed += tiles
+            continue
+        others = [s for s in range(players) if s != seat]
+        source = (seat - 1) % players if word == "chi" else rng.choice(others)
+        melds.append(f"{word} {format_tiles(sort_tiles(tiles))} from {SEAT_NAMES[source]}")
+    request: dict[str, object] = {
+        "preset": preset,
+        "hand": format_tiles(concealed),
+        "win": tile_name(rng.choice(concealed)),
+        "melds": melds,
+        "seat": SEAT_NAMES[seat],
+        "round": rng.choice("ES"),
+    }
+    if rng.random() < 0.5:
+        request["by"] = "self_draw"
+    else:
+        request["from"] = SEAT_NAMES[rng.choice([s for s in range(players) if s != seat])]
+    indicators = [take([rng.randrange(34)]) for _ in range(rng.choice([0, 1, 1, 2]))]
+    request["dora"] = format_tiles(t for tiles in indicators if tiles for t in tiles)
+    count = len(parse_tiles(str(request["dora"])))
+    if not melds and rng.random() < 0.5:
+        request["flags"] = ["riichi"] + (["ippatsu"] if rng.random() < 0.3 else [])
+        ura = [take([rng.randrange(34)]) for _ in range(count)]
+        if all(ura):
+            request["ura"] = format_tiles(t for tiles in ura if tiles for t in tiles)
+    if preset == "sanma" and pool[NORTH] and rng.random() < 0.5:
+        request["nuki"] = rng.randint(1, pool[NORTH])
+    return request
+
+
+def _package_answer(request: dict[str, object]) -> HandResponse:
+    """The `mahjong` package's own answer, from the request text (not from our wiring)."""
+    hand = parse_tiles(str(request["hand"]))
+    melds = [str(m).split() for m in request["melds"]]  # type: ignore[attr-defined]
+    every = hand + [t for word, tiles, *_ in melds for t in parse_tiles(tiles)]
+    text = {suit: "" for suit in PACKAGE_SUITS}
+    for tile in every:
+        name = tile_name(tile)
+        text[name[1]] += name[0]
+    ids = TilesConverter.string_to_136_array(
+        **{PACKAGE_SUITS[s]: digits for s, digits in text.items()}, has_aka_dora=True
+    )
+    free = {(i // 4, i in AKA_DORAS): [] for i in ids}  # type: ignore[var-annotated]
+    for i in ids:
+        free[(i // 4, i in AKA_DORAS)].append(i)
+
+    def pick(tile: int) -> int:
+        return free[(kind_of(tile), is_red(tile))].pop()
+
+    hand_ids = [pick(t) for t in hand]
+    win = hand_ids[hand.index(parse_tile(str(request["win"])))]
+    package_melds = []
+    for word, tiles, *_ in melds:
+        meld_ids = [pick(t) for t in parse_tiles(tiles)]
+        kind = PackageMeld.CHI if word == "chi" else PackageMeld.PON
+        package_melds.append(PackageMeld(kind, meld_ids, True))
+    flags = request.get("flags", [])
+    seat, round_wind = "ESWN".index(str(request["seat"])), "ESWN".index(str(request["round"]))
+    config = HandConfig(
+        is_tsumo=request.get("by") == "self_draw",
+        is_riichi="riichi" in flags,  # type: ignore[operator]
+        is_ippatsu="ippatsu" in flags,  # type: ignore[operator]
+        player_wind=EAST + seat,
+        round_wind=EAST + round_wind,
+        num_nuki_dora=int(request.get("nuki", 0)),  # type: ignore[call-overload]
+        options=OptionalRules(
+            has_open_tanyao=True,
+            has_aka_dora=True,
+            has_double_yakuman=DOUBLE_YAKUMAN[str(request["preset"])],
+            kazoe_limit=HandConfig.KAZOE_LIMITED,
+            kiriage=False,
+            is_three_player=request["preset"] == "sanma",
+        ),
+    )
+
+    def indicator_ids(field: str) -> list[int]:
+        return [kind_of(t) * 4 + 1 for t in parse_tiles(str(request.get(field, "")))]
+
+    return HandCalculator.estimate_hand_value(
+        hand_ids + [i for m in package_melds for i in m.tiles],
+        win,
+        melds=package_melds,
+        dora_indicators=indicator_ids("dora"),
+        ura_dora_indicators=indicator_ids("ura"),
+        config=config,
+    )
+
+
+@pytest.mark.parametrize("preset", ["riichi", "riichi-majsoul", "sanma"])
+def test_random_hands_agree_with_the_package_called_on_its_own(preset: str) -> None:
+    rng = random.Random(f"riichi-score:{preset}")
+    valid = 0
+    for _ in range(150):
+        request = _random_request(rng, preset)
+        ours = score_request(request)
+        theirs = _package_answer(request)
+        if theirs.error is not None:
+            expected = "no_yaku" if theirs.error == HandCalculator.ERR_NO_YAKU else theirs.error
+            assert ours["reason"] == expected, request
+            continue
+        valid += 1
+        assert (ours["han"], ours["fu"]) == (theirs.han, theirs.fu), request
+        assert theirs.cost is not None and theirs.yaku is not None
+        main, additional = theirs.cost["main"], theirs.cost["additional"]
+        points = ours["points"]
+        if request.get("by") != "self_draw":
+            assert points == {"discarder": main}, request
+        elif request["seat"] == "E":
+            assert points == {"each": main}, request
+        else:
+            assert points == {"dealer": main, "others": additional}, request
+        assert sum(y["han"] for y in ours["yaku"]) == theirs.han, request  # type: ignore[attr-defined]
+    assert valid >= 30  # the random hands reach the scoring, not only its refusals
