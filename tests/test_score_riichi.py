@@ -18,6 +18,8 @@ from mahjong.hand_calculating.hand_response import HandResponse
 from mahjong.meld import Meld as PackageMeld
 from mahjong.tile import TilesConverter
 
+from bot.cli import main as cli_main
+from engine.presets import PRESETS
 from engine.score_request import RequestError, run_score_lines, score_request
 from engine.scoring.riichi import RIICHI_RULES
 from engine.tiles import (
@@ -792,3 +794,13 @@ def test_random_hands_agree_with_the_package_called_on_its_own(preset: str) -> N
             assert points == {"dealer": main, "others": additional}, request
         assert sum(y["han"] for y in ours["yaku"]) == theirs.han, request  # type: ignore[attr-defined]
     assert valid >= 30  # the random hands reach the scoring, not only its refusals
+
+
+def test_presets_names_the_riichi_presets_as_scoring_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli_main(["presets"]) == 0
+    listed = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    for preset in RIICHI_RULES:
+        assert "`score` only until play lands" in listed[preset]
+    assert not set(RIICHI_RULES) & set(PRESETS)  # not playable: not among the presets tables use

@@ -56,6 +56,7 @@ class RiichiRules:
     """What a Riichi preset decides around the hand value, and its package switches."""
 
     id: str
+    name: str
     players: int
     wall: tuple[Tile, ...]  # the physical tiles of a full set (red fives included)
     double_yakuman: bool  # package: a double yakuman counts twice
@@ -89,9 +90,27 @@ _SANMA_SET = _full_set([k for k in range(NUM_KINDS) if not 1 <= k <= 7], "0p0s")
 RIICHI_RULES: dict[str, RiichiRules] = {
     rules.id: rules
     for rules in (
-        RiichiRules("riichi", 4, _FOUR_PLAYER_SET, False, True, 300),
-        RiichiRules("riichi-majsoul", 4, _FOUR_PLAYER_SET, True, False, 300),
-        RiichiRules("sanma", 3, _SANMA_SET, False, True, 200, chi=False, nuki=True),
+        RiichiRules("riichi", "Riichi as Tenhou plays it", 4, _FOUR_PLAYER_SET, False, True, 300),
+        RiichiRules(
+            "riichi-majsoul",
+            "Riichi as Mahjong Soul plays it",
+            4,
+            _FOUR_PLAYER_SET,
+            True,
+            False,
+            300,
+        ),
+        RiichiRules(
+            "sanma",
+            "Three-player Riichi as Tenhou plays it",
+            3,
+            _SANMA_SET,
+            False,
+            True,
+            200,
+            chi=False,
+            nuki=True,
+        ),
     )
 }
 
