@@ -21,11 +21,14 @@ from engine.score_request import (
     RequestError,
     _choice,
     _count,
+    _flags,
     _language,
     _melds,
     _one_tile,
-    _shown,
     _tiles,
+    check_fields,
+    check_hand_size,
+    checked_source,
 )
 from engine.scoring.base import WinBy
 from engine.scoring.riichi import (
@@ -69,7 +72,6 @@ FIELDS = (
     "nuki",
     "lang",
 )
-REQUIRED = ("preset", "hand", "win")
 # Riichi's meld names, and the notation's own (accepted too)
 MELD_WORDS = {
     "chi": "chow",
@@ -78,7 +80,7 @@ MELD_WORDS = {
     "added_kan": "added_kong",
     "closed_kan": "concealed_kong",
 }
-HAND_SIZE = 14  # four sets and a pair (a kan counts as three)
+SETS = 4  # and a pair (a kan counts as three tiles)
 MOST_INDICATORS = 5  # the first and one for each of four kans
 MOST_NUKI = 4
 MOST_COUNTERS = 99  # honba and sticks: a bound on nonsense, not a rule
@@ -121,21 +123,13 @@ def answer(
 
 def parse_riichi(request: dict[str, Any]) -> tuple[RiichiRules, RiichiHand, Table]:
     """Check a Riichi request and build its hand and table."""
-    unknown = [key for key in request if key not in FIELDS]
-    if unknown:
-        fields = ", ".join(FIELDS)
-        raise RequestError(
-            catalogued("fixups.score.unknown_field", value=_shown(unknown[0]), fields=fields)
-        )
-    missing = [key for key in REQUIRED if key not in request]
-    if missing:
-        raise RequestError(catalogued("fixups.score.missing", field=repr(missing[0])))
+    check_fields(request, FIELDS)
     rules = RIICHI_RULES[request["preset"]]
     seats = list(SEAT_NAMES[: rules.players])
     seat = _choice(request, "seat", "E", seats, SEAT_NAMES.index)
-    flags = _flags(request)
+    flags = set(_flags(request, FLAGS))
     if "double_riichi" in flags:
-        flags |= {"riichi"}  # double riichi is a riichi
+        flags.add("riichi")  # double riichi is a riichi
     hand = RiichiHand(
         concealed=tuple(_tiles(request, "hand")),
         win=_one_tile(request, "win"),
@@ -152,7 +146,7 @@ def parse_riichi(request: dict[str, Any]) -> tuple[RiichiRules, RiichiHand, Tabl
     if request.get("from") is not None:
         discarder = _choice(request, "from", "E", seats, SEAT_NAMES.index)
     table = Table(
-        discarder=_source(hand, discarder),
+        discarder=checked_source(discarder, hand.by, hand.seat),
         honba=_count(request, "honba", MOST_COUNTERS) or 0,
         sticks=_count(request, "sticks", MOST_COUNTERS) or 0,
     )
@@ -160,19 +154,6 @@ def parse_riichi(request: dict[str, Any]) -> tuple[RiichiRules, RiichiHand, Tabl
     check_melds(rules, hand)
     check_flags(hand)
     return rules, hand, table
-
-
-def _flags(request: dict[str, Any]) -> set[str]:
-    flags = request.get("flags", [])
-    if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
-        raise RequestError(catalogued("fixups.score.not_list", field="flags", value=_shown(flags)))
-    for flag in flags:
-        if flag not in FLAGS:
-            known = ", ".join(sorted(FLAGS))
-            raise RequestError(
-                catalogued("fixups.score.unknown_flag", value=_shown(flag), flags=known)
-            )
-    return set(flags)
 
 
 def _riichi_melds(texts: object) -> tuple[Meld, ...]:
@@ -194,20 +175,6 @@ def _nuki(request: dict[str, Any], rules: RiichiRules) -> int:
     if not rules.nuki:
         raise RequestError(catalogued("fixups.riichi.no_nuki", preset=rules.id))
     return _count(request, "nuki", MOST_NUKI) or 0
-
-
-def _source(hand: RiichiHand, discarder: int | None) -> int | None:
-    """`from`: the discarder, or the robbed kong's owner; none on a self draw."""
-    if discarder is None:
-        return None
-    if hand.by is WinBy.SELF_DRAW:
-        raise RequestError(catalogued("fixups.score.from_self_draw"))
-    if discarder == hand.seat:
-        key = "discard" if hand.by is WinBy.DISCARD else "robbed"
-        raise RequestError(
-            catalogued(f"fixups.score.from_own_seat_{key}", seat=SEAT_NAMES[discarder])
-        )
-    return discarder
 
 
 def check_tiles(rules: RiichiRules, hand: RiichiHand) -> None:
@@ -248,21 +215,7 @@ def check_tiles(rules: RiichiRules, hand: RiichiHand) -> None:
                     red=_red_note(tile, wall),
                 )
             )
-    counted = len(hand.concealed) + 3 * len(hand.melds)
-    if counted != HAND_SIZE:
-        raise RequestError(
-            catalogued(
-                "fixups.score.tile_count",
-                concealed=len(hand.concealed),
-                melds=len(hand.melds),
-                counted=counted,
-                preset=rules.id,
-                expected=HAND_SIZE,
-                sets=4,
-            )
-        )
-    if hand.win not in hand.concealed:
-        raise RequestError(catalogued("fixups.score.win_not_in_hand", tile=tile_name(hand.win)))
+    check_hand_size(rules.id, SETS, hand.concealed, hand.melds, hand.win)
     if len(hand.dora) > MOST_INDICATORS:
         raise RequestError(
             catalogued("fixups.riichi.indicators", most=MOST_INDICATORS, count=len(hand.dora))
