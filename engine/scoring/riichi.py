@@ -153,11 +153,6 @@ class RiichiValue:
     def valid(self) -> bool:
         return self.reason is None
 
-    @property
-    def yakuman(self) -> int:
-        """How many yakuman the hand is (0 for a counted one: kazoe is paid, not named, so)."""
-        return sum(y.han for y in self.yaku if y.id in YAKUMAN_IDS) // YAKUMAN_HAN
-
 
 # The package's yaku, by class name, as the Riichi community writes them (DESIGN.md).
 YAKU_IDS = {
@@ -326,9 +321,8 @@ def value_hand(rules: RiichiRules, hand: RiichiHand) -> RiichiValue:
         han = item.han_open if is_open and item.han_open else item.han_closed
         yaku.append(Yaku(YAKU_IDS[name], han))
     yaku = _split_nuki(yaku, hand.nuki)
-    limit, base = limit_of(response.han, response.fu, sum(y.id in YAKUMAN_IDS for y in yaku) > 0)
-    if limit is Limit.YAKUMAN and any(y.id in YAKUMAN_IDS for y in yaku):
-        base = LIMIT_BASE["yakuman"] * (response.han // YAKUMAN_HAN)
+    yakuman = sum(y.han for y in yaku if y.id in YAKUMAN_IDS) // YAKUMAN_HAN
+    limit, base = limit_of(response.han, response.fu, yakuman)
     return RiichiValue(response.han, response.fu, tuple(yaku), limit, base)
 
 
@@ -348,10 +342,16 @@ def _split_nuki(yaku: list[Yaku], nuki: int) -> list[Yaku]:
     return out
 
 
-def limit_of(han: int, fu: int, yakuman: bool) -> tuple[Limit | None, int]:
-    """The limit a hand reaches (None below mangan) and its base points; kazoe at 13 han."""
-    if yakuman or han >= 13:
-        return Limit.YAKUMAN, LIMIT_BASE["yakuman"]
+def limit_of(han: int, fu: int, yakuman: int = 0) -> tuple[Limit | None, int]:
+    """The limit a hand reaches (None below mangan) and its base points: `yakuman` named
+    yakuman (a double one counting two) pay 8,000 each, a counted 13 han one; no kiriage.
+
+    >>> limit_of(4, 30), limit_of(4, 40), limit_of(13, 40), limit_of(26, 0, yakuman=2)
+    ((None, 1920), (<Limit.MANGAN: 'mangan'>, 2000), (<Limit.YAKUMAN: 'yakuman'>, 8000), \
+(<Limit.YAKUMAN: 'yakuman'>, 16000))
+    """
+    if yakuman or han >= YAKUMAN_HAN:
+        return Limit.YAKUMAN, LIMIT_BASE["yakuman"] * max(yakuman, 1)
     for least, limit in ((11, Limit.SANBAIMAN), (8, Limit.BAIMAN), (6, Limit.HANEMAN)):
         if han >= least:
             return limit, LIMIT_BASE[limit.value]
