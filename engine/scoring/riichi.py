@@ -346,9 +346,10 @@ def limit_of(han: int, fu: int, yakuman: int = 0) -> tuple[Limit | None, int]:
     """The limit a hand reaches (None below mangan) and its base points: `yakuman` named
     yakuman (a double one counting two) pay 8,000 each, a counted 13 han one; no kiriage.
 
-    >>> limit_of(4, 30), limit_of(4, 40), limit_of(13, 40), limit_of(26, 0, yakuman=2)
-    ((None, 1920), (<Limit.MANGAN: 'mangan'>, 2000), (<Limit.YAKUMAN: 'yakuman'>, 8000), \
-(<Limit.YAKUMAN: 'yakuman'>, 16000))
+    >>> limit_of(4, 30), limit_of(4, 40)
+    ((None, 1920), (<Limit.MANGAN: 'mangan'>, 2000))
+    >>> limit_of(13, 40)[1], limit_of(26, 0, yakuman=2)[1]
+    (8000, 16000)
     """
     if yakuman or han >= YAKUMAN_HAN:
         return Limit.YAKUMAN, LIMIT_BASE["yakuman"] * max(yakuman, 1)
