@@ -302,7 +302,8 @@ class Meld:
                     tiles=repr(format_tiles(self.tiles)),
                 )
             )
-        kinds = self.kinds
+        tiles = self.tiles  # as kinds (a red five as its five), read without the property
+        kinds = tiles if max(tiles) < FIRST_RED else tuple(_KINDS[t] for t in tiles)
         if self.kind is MeldKind.CHOW:
             first = kinds[0]
             if not is_suited(first) or first % 9 > 6 or kinds != (first, first + 1, first + 2):
