@@ -542,6 +542,11 @@ def test_a_hand_that_is_not_complete() -> None:
     }
 
 
+def test_a_red_five_may_be_the_winning_tile() -> None:
+    answer = riichi(hand="123456m234p55s670s", win="0s", seat="S", from_="W", flags=["riichi"])
+    assert ids(answer) == [("aka_dora", 1), ("pinfu", 1), ("riichi", 1)]
+
+
 def test_red_fives_score_one_dora_more_each() -> None:
     plain = riichi(**{**RON_2000, "hand": "123456m234p55s678s"}, from_="W")
     red = riichi(**{**RON_2000, "hand": "123406m234p50s678s"}, from_="W")
@@ -603,6 +608,7 @@ REFUSALS = [
     ("flower", {"dora": "1f"}, "does not use the tile 1f"),
     ("wrong_count", {"hand": "123456m234p55s67s"}, "13 tiles"),
     ("win_not_in_hand", {"win": "9m"}, "9m is not in the hand"),
+    ("plain_win_red_held", {"hand": "123456m234p99s670s", "win": "5s"}, "5s is not in the hand"),
     ("from_on_self_draw", {"by": "self_draw"}, "self draw has no discarder"),
     ("from_own_seat", {"from": "S"}, "winner's own seat"),
     (
