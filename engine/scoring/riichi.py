@@ -87,27 +87,36 @@ def _full_set(kinds: Iterable[Tile], reds: str) -> tuple[Tile, ...]:
 _FOUR_PLAYER_SET = _full_set(range(NUM_KINDS), "0m0p0s")
 _SANMA_SET = _full_set([k for k in range(NUM_KINDS) if not 1 <= k <= 7], "0p0s")  # no 2m-8m
 
+# The per-preset table (RULES.md "Riichi"): Tenhou's four- and three-player games, Mahjong Soul's.
 RIICHI_RULES: dict[str, RiichiRules] = {
     rules.id: rules
     for rules in (
-        RiichiRules("riichi", "Riichi as Tenhou plays it", 4, _FOUR_PLAYER_SET, False, True, 300),
+        RiichiRules(
+            "riichi",
+            "Riichi as Tenhou plays it",
+            players=4,
+            wall=_FOUR_PLAYER_SET,
+            double_yakuman=False,
+            pao_whole_hand=True,
+            honba_ron=300,
+        ),
         RiichiRules(
             "riichi-majsoul",
             "Riichi as Mahjong Soul plays it",
-            4,
-            _FOUR_PLAYER_SET,
-            True,
-            False,
-            300,
+            players=4,
+            wall=_FOUR_PLAYER_SET,
+            double_yakuman=True,
+            pao_whole_hand=False,
+            honba_ron=300,
         ),
         RiichiRules(
             "sanma",
             "Three-player Riichi as Tenhou plays it",
-            3,
-            _SANMA_SET,
-            False,
-            True,
-            200,
+            players=3,
+            wall=_SANMA_SET,
+            double_yakuman=False,
+            pao_whole_hand=True,
+            honba_ron=200,
             chi=False,
             nuki=True,
         ),
