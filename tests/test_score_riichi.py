@@ -699,6 +699,8 @@ def _random_request(rng: random.Random, preset: str) -> dict[str, object]:
         "melds": melds,
         "seat": SEAT_NAMES[seat],
         "round": rng.choice("ES"),
+        "honba": rng.choice([0, 0, 1, 2, 5]),
+        "sticks": rng.choice([0, 0, 1, 3]),
     }
     if rng.random() < 0.5:
         request["by"] = "self_draw"
@@ -752,6 +754,8 @@ def _package_answer(request: dict[str, object]) -> HandResponse:
         player_wind=EAST + seat,
         round_wind=EAST + round_wind,
         num_nuki_dora=int(request.get("nuki", 0)),  # type: ignore[call-overload]
+        tsumi_number=int(request["honba"]),  # type: ignore[call-overload]
+        kyoutaku_number=int(request["sticks"]),  # type: ignore[call-overload]
         options=OptionalRules(
             has_open_tanyao=True,
             has_aka_dora=True,
@@ -799,6 +803,10 @@ def test_random_hands_agree_with_the_package_called_on_its_own(preset: str) -> N
         else:
             assert points == {"dealer": main, "others": additional}, request
         assert sum(y["han"] for y in ours["yaku"]) == theirs.han, request  # type: ignore[attr-defined]
+        deltas = ours["deltas"]
+        assert "liable" not in ours, request  # the random hands hold no pao
+        assert deltas[request["seat"]] == theirs.cost["total"], request  # type: ignore[index]
+        assert sum(deltas.values()) == 1000 * request["sticks"], request  # type: ignore[attr-defined, operator]
     assert valid >= 30  # the random hands reach the scoring, not only its refusals
 
 
