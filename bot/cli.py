@@ -143,6 +143,10 @@ def _cmd_presets(args: argparse.Namespace) -> int:
         print(f"{preset.id:20} {preset.name} — {preset.summary}")
     for preset_id, name in PLANNED_PRESETS.items():
         print(f"{preset_id:20} (planned) {name}")
+    from engine.scoring.riichi import RIICHI_RULES
+
+    for rules in RIICHI_RULES.values():
+        print(f"{rules.id:20} (`score` only until play lands) {rules.name}")
     return 0
 
 

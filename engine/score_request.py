@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from importlib import import_module
 from typing import IO, Any, TypeVar
@@ -35,6 +35,7 @@ from engine.rules import FixedKongs, Part, VoidSuit, Wilds, rules_of
 from engine.rules_selfdraw import SetAsideSettlement
 from engine.scoring import circumstances, score, win_payments
 from engine.scoring.base import FLAGS, Score, SeatFacts, WinBy, WinContext
+from engine.scoring.riichi import RIICHI_RULES
 from engine.settlement import deltas_of
 from engine.tiles import (
     GREEN,
@@ -105,6 +106,12 @@ def _said(error: Exception) -> Text | str:
 def score_request(request: object) -> dict[str, object]:
     """Score one DESIGN.md request dict and return the Score's JSON form (with the win's
     `deltas` per seat when the request names the discarder in `from`, or on a self draw)."""
+    preset_id = request.get("preset") if isinstance(request, dict) else None
+    if isinstance(preset_id, str) and preset_id in RIICHI_RULES:
+        # the Riichi family reads its own fields (DESIGN.md "Riichi in the `score` contract")
+        riichi: Any = import_module("engine.scoring.riichi_request")  # it imports this module
+        answer: dict[str, object] = riichi.score_riichi(request)
+        return answer
     preset, ctx = parse_request(request)
     assert isinstance(request, dict)  # parse_request checked it
     language = _language(request)
@@ -164,13 +171,17 @@ def win_deltas(
 def _source(ctx: WinContext) -> int | None:
     """`from` (`ctx.discarder`): the discarder's seat, or the robbed player's; none on a self
     draw."""
-    source = ctx.discarder
+    return checked_source(ctx.discarder, ctx.by, ctx.seat)
+
+
+def checked_source(source: int | None, by: WinBy, winner: int) -> int | None:
+    """`from` as given, refused on a self draw or when it names the winner."""
     if source is None:
         return None
-    if ctx.by is WinBy.SELF_DRAW:
+    if by is WinBy.SELF_DRAW:
         raise RequestError(catalogued("fixups.score.from_self_draw"))
-    if source == ctx.seat:
-        key = "discard" if ctx.by is WinBy.DISCARD else "robbed"
+    if source == winner:
+        key = "discard" if by is WinBy.DISCARD else "robbed"
         raise RequestError(catalogued(f"fixups.score.from_own_seat_{key}", seat=SEAT_NAMES[source]))
     return source
 
@@ -282,19 +293,26 @@ def _shown(value: object) -> str:
     return excerpt(text)
 
 
+def check_fields(
+    request: dict[str, Any], fields: Sequence[str], required: Sequence[str] = REQUIRED
+) -> None:
+    """Refuse a field the request may not have, or a missing one it must."""
+    unknown = [key for key in request if key not in fields]
+    if unknown:
+        known = ", ".join(fields)
+        raise RequestError(
+            catalogued("fixups.score.unknown_field", value=_shown(unknown[0]), fields=known)
+        )
+    missing = [key for key in required if key not in request]
+    if missing:
+        raise RequestError(catalogued("fixups.score.missing", field=repr(missing[0])))
+
+
 def parse_request(request: object) -> tuple[Preset, WinContext]:
     """Check a request dict field by field and build its preset and WinContext."""
     if not isinstance(request, dict):
         raise RequestError("a score request must be a JSON object")
-    unknown = [key for key in request if key not in FIELDS]
-    if unknown:
-        fields = ", ".join(FIELDS)
-        raise RequestError(
-            catalogued("fixups.score.unknown_field", value=_shown(unknown[0]), fields=fields)
-        )
-    missing = [key for key in REQUIRED if key not in request]
-    if missing:
-        raise RequestError(catalogued("fixups.score.missing", field=repr(missing[0])))
+    check_fields(request, FIELDS, REQUIRED)
     try:
         preset = find_preset(_text(request, "preset"))
     except UnknownPresetError as error:
@@ -443,22 +461,30 @@ def check_tiles(preset: Preset, ctx: WinContext) -> None:
                     wall=wall[tile],
                 )
             )
-    expected = 3 * preset.sets + 2
-    counted = len(ctx.concealed) + 3 * len(ctx.melds)
+    check_hand_size(preset.id, preset.sets, ctx.concealed, ctx.melds, ctx.win_tile)
+
+
+def check_hand_size(
+    preset_id: str, sets: int, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile
+) -> None:
+    """Refuse a hand that is not `sets` sets and a pair in size (a meld counts 3, a kong too)
+    or that lacks its winning tile."""
+    expected = 3 * sets + 2
+    counted = len(concealed) + 3 * len(melds)
     if counted != expected:
         raise RequestError(
             catalogued(
                 "fixups.score.tile_count",
-                concealed=len(ctx.concealed),
-                melds=len(ctx.melds),
+                concealed=len(concealed),
+                melds=len(melds),
                 counted=counted,
-                preset=preset.id,
+                preset=preset_id,
                 expected=expected,
-                sets=preset.sets,
+                sets=sets,
             )
         )
-    if ctx.win_tile not in ctx.concealed:
-        raise RequestError(catalogued("fixups.score.win_not_in_hand", tile=tile_name(ctx.win_tile)))
+    if win not in concealed:
+        raise RequestError(catalogued("fixups.score.win_not_in_hand", tile=tile_name(win)))
 
 
 def check_circumstances(ctx: WinContext) -> None:
@@ -657,13 +683,13 @@ def _choice(
     return convert(value)
 
 
-def _flags(request: dict[str, Any]) -> frozenset[str]:
+def _flags(request: dict[str, Any], allowed: frozenset[str] = FLAGS) -> frozenset[str]:
     flags = request.get("flags", [])
     if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
         raise RequestError(catalogued("fixups.score.not_list", field="flags", value=_shown(flags)))
     for flag in flags:
-        if flag not in FLAGS:
-            known = ", ".join(sorted(FLAGS))
+        if flag not in allowed:
+            known = ", ".join(sorted(allowed))
             raise RequestError(
                 catalogued("fixups.score.unknown_flag", value=_shown(flag), flags=known)
             )

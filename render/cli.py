@@ -17,9 +17,12 @@ from engine.tiles import (
     InvalidNotationError,
     Meld,
     Tile,
+    is_bonus,
+    is_red,
     parse_tile,
     parse_tiles,
     tile_name,
+    too_many,
 )
 from render.views import HandView
 
@@ -170,14 +173,15 @@ def hand_view_from_args(args: argparse.Namespace) -> HandView:
 def _check_possible(concealed: list[Tile], melds: list[Meld], bonus: list[Tile]) -> None:
     if not concealed and not melds:
         raise InvalidNotationError("a hand needs at least one tile")
-    if any(tile >= 34 for tile in concealed):
+    if any(is_bonus(tile) for tile in concealed):
         raise InvalidNotationError("flowers and seasons go in --bonus, not in the hand")
-    if any(tile < 34 for tile in bonus):
+    if not all(is_bonus(tile) for tile in bonus):
         raise InvalidNotationError("--bonus takes only flowers and seasons (1f-8f)")
-    counts = Counter(concealed + [t for meld in melds for t in meld.tiles])
-    for tile, count in sorted(counts.items()):
-        if count > 4:
-            raise InvalidNotationError(f"{count} copies of {tile_name(tile)}: a set has 4")
+    excess = too_many(concealed + [t for meld in melds for t in meld.tiles])
+    if excess is not None:
+        tile, count = excess
+        has = 1 if is_red(tile) else 4
+        raise InvalidNotationError(f"{count} copies of {tile_name(tile)}: a set has {has}")
     doubled = [tile for tile, count in Counter(bonus).items() if count > 1]
     if doubled:
         raise InvalidNotationError(f"each bonus tile exists once, got {len(bonus)} with repeats")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from engine.i18n import worded
-from engine.tiles import Tile, suit_of, tile_name
+from engine.tiles import Tile, suit_of, tile_name, tile_order
 from render.compose import TILE_GAP, Group, flow, meld_group, tile_row
 from render.style import (
     BADGE_BLUE,
@@ -53,7 +53,7 @@ def sort_key(view: HandView) -> Callable[[Tile], tuple[int, int]]:
     """Suits then honours, with the preset's fixed-first kinds (fixed-kong tiles) in front."""
 
     def key(tile: Tile) -> tuple[int, int]:
-        return (0 if tile in view.fixed_first else 1, tile)
+        return (0 if tile in view.fixed_first else 1, tile_order(tile))
 
     return key
 

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageOps
 
-from engine.tiles import NUM_TILE_IDS, Tile, rank_of, suit_of
+from engine.tiles import NUM_TILE_IDS, Tile, is_red, rank_of, suit_of
 from render.style import FELT, SUPERSAMPLE, font
 
 RGBA = tuple[int, int, int, int]
@@ -497,6 +497,21 @@ def _body(width: int, face_h: int, depth: int, surface: Image.Image, back: bool)
     return body
 
 
+# A red five is its five's artwork in red: ink and colours by their lightness onto a ramp from
+# dark red through RED to the ivory face, so whatever the five's art is, its shading stays.
+RED_DARK: RGB = (96, 8, 16)
+
+
+def _in_red(layer: Image.Image) -> Image.Image:
+    """The same artwork recoloured in red, its transparency kept."""
+    lightness = layer.convert("RGB").convert("L")
+    red = ImageOps.colorize(
+        lightness, RED_DARK, IVORY_TOP, RED, midpoint=110, whitepoint=235
+    ).convert("RGBA")
+    red.putalpha(layer.getchannel("A"))
+    return red
+
+
 def _finish(big: Image.Image) -> Image.Image:
     """Reduce a supersampled RGBA image with premultiplied alpha (no dark fringes)."""
     return big.convert("RGBa").reduce(SUPERSAMPLE).convert("RGBA")
@@ -507,6 +522,9 @@ def _artwork(tile: Tile, width: int, height: int, wild: bool) -> Image.Image:
     layer = Image.new("RGBA", (width, height), (*IVORY_TOP, 0))
     pen = Pen(layer)
     _ARTISTS[suit_of(tile)](pen, rank_of(tile))
+    if is_red(tile):
+        layer = _in_red(layer)
+        pen = Pen(layer)
     if wild:
         _wild_badge(pen)
     return layer

@@ -281,8 +281,8 @@ async def test_a_chinese_table_watched_refused_closed_and_restarted_says_nothing
         assert "不允许观战" in watching.original.text
         fixed = await slash(bob, "create", {"preset": "hkos-3-v1", "min_fan": 1})
         assert "起胡番数" in private_text(fixed)  # the engine's refusal, re-raised
-        scored = await slash(bob, "score", {"hand": "111m555p999s0m", "win": "1m"})
-        assert "数牌只有 1 到 9" in private_text(scored)
+        scored = await slash(bob, "score", {"hand": "111m555p999s0z", "win": "1m"})
+        assert "字牌是 1z 到 7z" in private_text(scored)
     async with fake.running(make_bot(path)) as bot:
         again = await slash(bob, "watch", {"table": table})  # forbidden, and stored so
         assert "不允许观战" in private_text(again)

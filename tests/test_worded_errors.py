@@ -119,7 +119,7 @@ def test_every_score_refusal_is_worded_in_chinese(bad: dict[str, object]) -> Non
 
 
 def test_the_score_cli_answers_errors_in_the_request_language() -> None:
-    bad = {"preset": "hkos-3-v1", "hand": "111m555p999s0m", "win": "1m"}
+    bad = {"preset": "hkos-3-v1", "hand": "111m555p999s0z", "win": "1m"}
     lines = [
         json.dumps({**bad, "lang": "zh-TW"}),
         json.dumps(bad),
@@ -128,10 +128,10 @@ def test_the_score_cli_answers_errors_in_the_request_language() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert run_score_lines(lines, out, err) == 2
     chinese, english, unknown = (json.loads(line)["error"] for line in out.getvalue().splitlines())
-    assert chinese == "`hand`：沒有 0m 這張牌：數牌只有 1 到 9（在 '111m555p999s0m' 裡）"
-    assert english == "hand: no tile 0m: suited ranks are 1-9 (in '111m555p999s0m')"
+    assert chinese == "`hand`：沒有 0z 這張牌：字牌是 1z 到 7z（在 '111m555p999s0z' 裡）"
+    assert english == "hand: no tile 0z: honours are 1z-7z (in '111m555p999s0z')"
     assert unknown == english  # a language we do not have: English
-    assert "數牌" in err.getvalue().splitlines()[0]
+    assert "字牌" in err.getvalue().splitlines()[0]
 
 
 # ------------------------------------------------------------------ replays and computers
