@@ -8,49 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from enum import StrEnum
-from typing import TYPE_CHECKING
 
+from engine.actions import ActionKind
 from engine.i18n import text
+from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening, Rotation
+from engine.rules import PassEnds, PassRule, Rule, Wilds
+from engine.rules_selfdraw import AllWildsWin, Birds, Horse
+from engine.rules_taiwan import DealerBonus
 from engine.shapes import ShapeRules
 from engine.tiles import BONUS, COPIES, GREEN, HONOURS, RED, WHITE, Tile
 
-if TYPE_CHECKING:
-    from engine.rules import Rule
+# the kinds a preset names live in engine.kinds (a leaf); they are read from here too
+__all__ = ["AfterWin", "ConcealedRob", "MultiWin", "Opening", "Rotation"]
 
 
 class UnknownPresetError(ValueError):
     """A preset id that no preset has."""
-
-
-class MultiWin(StrEnum):
-    HEAD_BUMP = "head_bump"  # only the first winner after the discarder, in turn order
-    MULTIPLE = "multiple"  # all win, each paid separately
-
-
-class AfterWin(StrEnum):
-    END = "end"  # the hand ends at the first win
-    LEAVE = "leave"  # blood battle: the winner leaves, the rest play on
-    STAY = "stay"  # blood flow: the winner stays with a locked hand
-
-
-class ConcealedRob(StrEnum):
-    NEVER = "never"  # seed 004: a concealed kong cannot be robbed
-    THIRTEEN_ORPHANS = "thirteen_orphans"  # Hong Kong: only thirteen orphans may rob it
-
-
-class Rotation(StrEnum):
-    """Who deals next (RULES.md "Who deals next"); engine.session.next_dealer plays them."""
-
-    HONG_KONG = "hong_kong"  # the dealer keeps the deal after winning or a hand with no win
-    FOUR_WINDS = "four_winds"  # hk-fw2: the dealer keeps the deal only by winning
-    WINNER_DEALS = "winner_deals"  # the first winner (or the discarder of a multiple win)
-
-
-class Opening(StrEnum):
-    SWAP_THREE = "swap_three"
-    DISCARD_THREE = "discard_three"
-    VOID = "void"
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,12 +169,6 @@ SICHUAN_BB = Preset(
     rated_time_control="table",
 )
 
-# rule components are defined over the types above, so they are imported once those exist (the
-# package imports this module first: engine/__init__.py)
-from engine.actions import ActionKind  # noqa: E402
-from engine.rules import PassEnds, PassRule  # noqa: E402
-from engine.rules_taiwan import DealerBonus  # noqa: E402
-
 PRESETS: dict[str, Preset] = {
     p.id: p
     for p in (
@@ -306,11 +273,6 @@ PRESETS: dict[str, Preset] = {
 
 def _self_draw_presets() -> tuple[Preset, ...]:
     """Seed 004's self-draw tables: guangdong (a horse) and redwild (wild red dragons, birds)."""
-    # imported here: the rule components import this module for its enums
-    from engine.rules import Wilds
-    from engine.rules_selfdraw import AllWildsWin, Birds, Horse
-    from engine.tiles import RED
-
     guangdong = Preset(
         id="guangdong",
         name="Guangdong",

@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING
 
 from bot.runtime.table import COMPUTER_PREFIX
 from data import Phase
+from engine import names
 from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
-from engine.i18n import DEFAULT_LANGUAGE, Text, has, text
+from engine.i18n import DEFAULT_LANGUAGE, Text, text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.scoring.names import pattern_text
@@ -42,13 +43,12 @@ from render.adapt import (
     wild_indicator,
 )
 from render.animate import Moment, deal_moments, moments_of
-from render.style import SUIT_NAMES
 from render.views import HandView, ResultView, TableView
 
 if TYPE_CHECKING:
     from bot.runtime.table import LiveTable
 
-SUIT_WORDS = SUIT_NAMES  # spelled once, in render.style
+SUIT_WORDS = names.SUITS
 CALL_ORDER = ("chow", "pung", "kong", "win", "pass")  # the call buttons, left to right
 ENDINGS = ("wall_draw", "deal_limit")  # the endings without a win that have words
 
@@ -118,15 +118,13 @@ def clock_text(tc: TimeControl) -> Text:
 
 
 def preset_name(preset: Preset) -> Text | str:
-    """A preset's name in the reader's language (its own name if the catalogue lacks it)."""
-    key = f"bot.preset.{preset.id}.name"
-    return text(key) if has(key) else preset.name
+    """A preset's name in the reader's language (engine.names: its own name if uncatalogued)."""
+    return names.preset_name(preset.id, preset.name)
 
 
 def preset_summary(preset: Preset) -> Text | str:
     """A preset's rules in one sentence, in the reader's language."""
-    key = f"bot.preset.{preset.id}.summary"
-    return text(key) if has(key) else preset.summary
+    return names.preset_summary(preset.id, preset.summary)
 
 
 def clock_name(name: str) -> Text:
@@ -134,23 +132,15 @@ def clock_name(name: str) -> Text:
     return text(f"bot.clock.name.{name}")
 
 
-def suit_text(suit: str | None) -> Text | str:
-    """A suit's name ('bamboo'); an unknown letter as it is."""
-    return text(f"bot.suit.{suit}") if suit in SUIT_WORDS else suit or ""
+suit_text = names.suit_name  # a suit's name ('bamboo'); an unknown letter as it is
 
 
 def suit_word(suit: str | None) -> str:
     return SUIT_WORDS.get(suit or "", suit or "")
 
 
-def wind_text(wind: int) -> Text:
-    """A seat's or round's wind ('East')."""
-    return text(f"bot.wind.{wind}")
-
-
-def unit_text(unit: str, amount: int) -> Text:
-    """An amount in the preset's unit ('5 faan', '2 points')."""
-    return text(f"bot.unit.{unit}", amount=amount)
+wind_text = names.wind_name  # a seat's or round's wind ('East')
+unit_text = names.unit_amount  # an amount in the preset's unit ('5 faan', '2 points')
 
 
 @dataclass(frozen=True)
