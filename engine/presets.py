@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from engine.actions import ActionKind
+from engine.game import ENDLESS, GameRule
 from engine.i18n import text
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening, Rotation
 from engine.rules import PassEnds, PassRule, Rule, Wilds
@@ -117,6 +118,7 @@ class Preset:
     random_first_dealer: bool = False  # the first dealer drawn from the session seed (hubei)
     min_fan_choices: tuple[int, ...] = ()  # minimums a table may choose (empty: min_fan fixed)
     table_options: tuple[str, ...] = ()  # the TABLE_OPTIONS this value plays with, sorted
+    game: GameRule = ENDLESS  # when a session's game ends and how it ranks (engine.game)
 
     @property
     def sets(self) -> int:
