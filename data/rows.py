@@ -32,6 +32,9 @@ class Phase(StrEnum):
     BETWEEN_HANDS = "between_hands"
     CLOSED = "closed"
     QUARANTINED = "quarantined"  # its stored data did not read back; set aside, not deleted
+    # the runtime's, never stored: the preset's game ended with the last hand (the store keeps
+    # the table closed, "game over", with its standings in game_results)
+    GAME_OVER = "game_over"
 
 
 ACTIVE_PHASES: tuple[Phase, ...] = (Phase.LOBBY, Phase.PLAYING, Phase.BETWEEN_HANDS)

@@ -19,6 +19,8 @@ from bot.runtime.clocks import restore_deadlines
 from bot.runtime.computers import computer_for
 from bot.runtime.table import LiveTable, Seat
 from data import (
+    GameResult,
+    GameStanding,
     HandLog,
     HandResult,
     LoadedTable,
@@ -130,6 +132,24 @@ def hand_result(table: LiveTable, outcome: Outcome, by_player: Sequence[int]) ->
         wins=wins,
         payments=payments,
         rated=table.options.rated,
+        rates=not table.preset.game.rates_per_game,
+    )
+
+
+def game_result(table: LiveTable, session: Session) -> GameResult:
+    """A finished game's final standings as the store records them (table seats: the
+    session's players are the table's seats)."""
+    standings = tuple(
+        GameStanding(s.player, seat.player_id, seat.human, s.points, s.place, s.score)
+        for s in session.standings()
+        for seat in (table.seat(s.player),)
+    )
+    return GameResult(
+        preset=table.preset.id,
+        hands=session.hand_number,
+        standings=standings,
+        rated=table.options.rated,
+        rates=table.preset.game.rates_per_game,
     )
 
 

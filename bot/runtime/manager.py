@@ -17,6 +17,7 @@ from functools import partial
 from bot.runtime.clocks import arm_deadline, fixed_clock, spend_clock, stored_deadlines
 from bot.runtime.computers import DEFAULT_LEVEL, Computer, computer_for
 from bot.runtime.conversions import (
+    game_result,
     hand_result,
     hand_setup,
     preset_options,
@@ -711,6 +712,9 @@ class Runtime:
         assert outcome is not None
         by_player = session.finish_hand(outcome)
         result = hand_result(table, outcome, by_player)
+        # the hand that ends the preset's game ends it in the same commit (the store keeps the
+        # standings, settles per-game ratings and closes the table)
+        game = game_result(table, session) if session.over else None
         table.last_result = await self.store.record_hand_result(
             table.id,
             table.hand_id,
@@ -718,13 +722,19 @@ class Runtime:
             session_state=json.dumps(session.to_json()),
             deadlines={},
             now=self.timers.now(),
+            game=game,
         )
         self._cancel_timers(table)
-        table.phase = Phase.BETWEEN_HANDS
-        table.ready = {p for p, seat in enumerate(table.seats) if seat and not seat.human}
         table.deadline = None
         notices.ended = True
         notices.table = True
+        if game is not None:  # game over: the final standings are shown, nothing is left to do
+            table.phase = Phase.GAME_OVER
+            table.ready = set()
+            self.tables.pop(table.id, None)
+            return
+        table.phase = Phase.BETWEEN_HANDS
+        table.ready = {p for p, seat in enumerate(table.seats) if seat and not seat.human}
 
     # ------------------------------------------------------------------ internals: clocks
 

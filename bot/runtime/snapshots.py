@@ -43,10 +43,12 @@ from render.adapt import (
     wild_indicator,
 )
 from render.animate import Moment, deal_moments, moments_of
+from render.standings import StandingRow, StandingsView, score_text
 from render.views import HandView, ResultView, TableView
 
 if TYPE_CHECKING:
     from bot.runtime.table import LiveTable
+    from engine.session import Session
 
 SUIT_WORDS = names.SUITS
 CALL_ORDER = ("chow", "pung", "kong", "win", "pass")  # the call buttons, left to right
@@ -234,6 +236,7 @@ class PublicSnapshot:
     events: tuple[Text, ...] = ()  # what happened in this change, one line each
     quickplay: bool = False
     moments: tuple[Moment, ...] = ()  # this change's moments to animate (render.animate)
+    standings: StandingsView | None = None  # game over: the final standings, best first
 
     @property
     def status(self) -> str:
@@ -364,8 +367,12 @@ def public_snapshot(
         hand, said, points, table_name=table_title(table.id, table.name), status=status_now
     )
     result = _result(table, said) if hand.outcome() is not None else None
+    standings = _standings(table, session) if table.phase is Phase.GAME_OVER else None
     if closed is not None:
         status: Text = text("bot.status.closed", reason=closed_reason_text(closed))
+    elif standings is not None:
+        first = standings.rows[0].name
+        status = text("bot.status.game_over", hands=standings.hands, first=first)
     elif table.phase is Phase.BETWEEN_HANDS:
         summary = result.text if result else text("bot.status.over")
         status = text("bot.status.between", summary=summary, ready=len(table.ready), seats=count)
@@ -375,6 +382,8 @@ def public_snapshot(
     lines += event_texts(table, events, said, wins_before)
     if ended and result is not None:
         lines += result.lines
+    if standings is not None:
+        lines += [text("bot.table.standings"), *standing_lines(standings)]
     return PublicSnapshot(
         **common,  # type: ignore[arg-type]
         seats=tuple(lines_of_seats),
@@ -390,7 +399,36 @@ def public_snapshot(
         ready_count=len(table.ready) if table.phase is Phase.BETWEEN_HANDS else 0,
         events=tuple(lines),
         moments=tuple((deal_moments(hand) if dealt else []) + moments_of(hand, events)),
+        standings=standings,
     )
+
+
+def _standings(table: LiveTable, session: Session) -> StandingsView:
+    """The game's final standings, best place first (names as readers are told them)."""
+    rows = sorted(
+        (
+            StandingRow(s.place, seat_name(seat.name, seat.player_id), s.points, s.score)
+            for s in session.standings()
+            for seat in (table.seat(s.player),)
+        ),
+        key=lambda row: row.place,
+    )
+    name = table_title(table.id, table.name)
+    return StandingsView(name, preset_name(table.preset), session.hand_number, tuple(rows))
+
+
+def standing_lines(view: StandingsView) -> list[Text]:
+    """One line a player: "1. Ann: 40 points, final score +60"."""
+    return [
+        text(
+            "bot.standing.line",
+            place=row.place,
+            name=row.name,
+            points=row.points,
+            score=score_text(row.score),
+        )
+        for row in view.rows
+    ]
 
 
 def seat_name(name: str, player_id: str | None) -> Text | str:
