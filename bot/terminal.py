@@ -707,6 +707,7 @@ async def play(
             computers=players - 1,
             time_control=time,
             min_fan=getattr(args, "min_fan", None),
+            table_options=getattr(args, "option", None) or (),
             name=_say(language, "table_name"),
             players=players,
             level=args.level,

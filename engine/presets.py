@@ -13,6 +13,7 @@ from engine.actions import ActionKind
 from engine.game import ENDLESS, GameRule
 from engine.i18n import text
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening, Rotation
+from engine.options import OptionValue, TableOption, choose, has_option
 from engine.rules import PassEnds, PassRule, Rule, Wilds
 from engine.rules_selfdraw import AllWildsWin, Birds, Horse
 from engine.rules_taiwan import DealerBonus
@@ -74,6 +75,28 @@ def _tiles_hubei(green_white: bool = False) -> tuple[Tile, ...]:
     return _tiles_108() + tuple(t for t in dragons for _ in range(COPIES))
 
 
+HUBEI_MINIMUM = 3
+
+
+def _at_minimum(preset: Preset, value: OptionValue) -> Preset:
+    return replace(preset, min_fan=int(value))
+
+
+def _green_white(preset: Preset, value: OptionValue) -> Preset:
+    return replace(preset, wall=_tiles_hubei(green_white=bool(value)))
+
+
+def _no_minimum(preset: Preset, value: OptionValue) -> Preset:
+    return replace(preset, min_fan=0 if value else HUBEI_MINIMUM)
+
+
+# hk-fw2: a table minimum of 0-3 faan; hubei-laizi: green and white dragons join (120 tiles),
+# and the 3-fan minimum may be lifted
+MIN_FAN = TableOption("min_fan", (0, 1, 2, 3), 0, _at_minimum)
+GREEN_WHITE = TableOption("green_white", (False, True), False, _green_white)
+NO_MINIMUM = TableOption("no_minimum", (False, True), False, _no_minimum)
+
+
 THIRTEEN_ORPHANS = ShapeRules(thirteen_orphans=True)  # Hong Kong's one special shape
 
 
@@ -116,8 +139,8 @@ class Preset:
     rules_module: str = ""
     fixed_wild: Tile | None = None  # the wild a turned-wild rule shows, fixed (arranged hands)
     random_first_dealer: bool = False  # the first dealer drawn from the session seed (hubei)
-    min_fan_choices: tuple[int, ...] = ()  # minimums a table may choose (empty: min_fan fixed)
-    table_options: tuple[str, ...] = ()  # the TABLE_OPTIONS this value plays with, sorted
+    options: tuple[TableOption, ...] = ()  # what a table may choose (engine.options)
+    chosen: tuple[tuple[str, OptionValue], ...] = ()  # this value's choices away from defaults
     game: GameRule = ENDLESS  # when a session's game ends and how it ranks (engine.game)
 
     @property
@@ -250,7 +273,7 @@ PRESETS: dict[str, Preset] = {
             min_fan=0,
             fan_cap=10,  # 10 faan or more pays the limit (the settling table's last row)
             insurance=True,
-            min_fan_choices=(0, 1, 2, 3),
+            options=(MIN_FAN,),
         ),
         Preset(
             id="hubei-laizi",
@@ -261,13 +284,14 @@ PRESETS: dict[str, Preset] = {
             wall=_tiles_hubei(),
             shape_rules=ShapeRules(),
             concealed_rob=ConcealedRob.NEVER,
-            min_fan=3,
+            min_fan=HUBEI_MINIMUM,
             unit="fan",
             seat_counts=(4, 3, 2),
             last_draws=14,
             rotation=Rotation.WINNER_DEALS,
             rules_module="engine.rules_hubei",  # its components follow the wall (green joins red)
             random_first_dealer=True,
+            options=(GREEN_WHITE, NO_MINIMUM),
         ),
     )
 }
@@ -312,30 +336,16 @@ def _self_draw_presets() -> tuple[Preset, ...]:
 
 PRESETS.update((preset.id, preset) for preset in _self_draw_presets())
 
-# table options a preset takes (`with_options`)
-TABLE_OPTIONS: dict[str, tuple[str, ...]] = {"hubei-laizi": ("green_white", "no_minimum")}
-
 
 def with_options(preset: Preset, options: Iterable[str]) -> Preset:
-    """The preset as a table with these options plays it (hubei-laizi: `green_white` adds green
-    and white dragons, 120 tiles; `no_minimum` lifts the 3-fan minimum). The id stays."""
-    chosen = set(options)
-    unknown = chosen - set(TABLE_OPTIONS.get(preset.id, ()))
-    if unknown:
-        option = repr(sorted(unknown)[0])
-        raise ValueError(text("fixups.preset.no_option", preset=preset.id, option=option))
-    if "green_white" in chosen:
-        preset = replace(preset, wall=_tiles_hubei(green_white=True))
-    if "no_minimum" in chosen:
-        preset = replace(preset, min_fan=0)
-    if chosen:  # kept so that a stored session plays on with the same options
-        preset = replace(preset, table_options=tuple(sorted(chosen | set(preset.table_options))))
-    return preset
+    """The preset with these switches on (hubei-laizi: `green_white` adds green and white
+    dragons, 120 tiles; `no_minimum` lifts the 3-fan minimum). The id stays."""
+    return choose(preset, dict.fromkeys(options, True))
 
 
 def table_options(preset: Preset) -> tuple[str, ...]:
-    """The table options this preset value plays with (`with_options`)."""
-    return preset.table_options
+    """The switches this preset value plays with on, sorted."""
+    return tuple(name for name, value in preset.chosen if value is True)
 
 
 # presets the rules name that are not playable yet (none now)
@@ -344,19 +354,22 @@ PLANNED_PRESETS: dict[str, str] = {}
 
 def min_fan_choices(preset: Preset) -> tuple[int, ...]:
     """The minimums a table of this preset may choose (empty: the preset's own is fixed)."""
-    return preset.min_fan_choices
+    if not has_option(preset, "min_fan"):
+        return ()
+    return tuple(int(v) for v in next(o for o in preset.options if o.name == "min_fan").values)
 
 
 def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:
-    """The preset as a table with this minimum plays it (None: the preset's default).
+    """The preset as a table with this minimum plays it (None: the preset's default): its
+    `min_fan` option, or a `no_minimum` switch for 0.
 
     >>> with_min_fan(find_preset("hk-fw2"), 3).min_fan
     3
     """
     if min_fan is None or min_fan == preset.min_fan:
         return preset
-    if min_fan == 0 and "no_minimum" in TABLE_OPTIONS.get(preset.id, ()):
-        return with_options(preset, ["no_minimum"])  # hubei-laizi's table option
+    if min_fan == 0 and has_option(preset, "no_minimum"):
+        return choose(preset, {"no_minimum": True})  # hubei-laizi's switch
     choices = min_fan_choices(preset)
     if min_fan not in choices:
         if not choices:
@@ -369,7 +382,7 @@ def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:
                 "fixups.preset.minimum_range", preset=preset.id, low=low, high=high, min_fan=min_fan
             )
         )
-    return replace(preset, min_fan=min_fan)
+    return choose(preset, {"min_fan": min_fan})
 
 
 def find_preset(preset_id: str) -> Preset:

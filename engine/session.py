@@ -15,14 +15,8 @@ from dataclasses import dataclass, field
 
 from engine.game import GameProgress, Standing, game_over, standings
 from engine.hand import HandState, Outcome
-from engine.presets import (
-    Preset,
-    find_preset,
-    min_fan_choices,
-    table_options,
-    with_min_fan,
-    with_options,
-)
+from engine.options import from_stored, stored
+from engine.presets import Preset, find_preset
 from engine.rotation import next_dealer_seat
 from engine.rules import check_seat_count
 
@@ -129,9 +123,8 @@ class Session:
         return standings(self.preset.game, self.points, self.first_dealer)
 
     def to_json(self) -> dict[str, object]:
-        table = {"min_fan": self.preset.min_fan} if min_fan_choices(self.preset) else {}
         data: dict[str, object] = {
-            **table,
+            **stored(self.preset),  # the table's options, where the preset has any
             "preset": self.preset.id,
             "seed": self.seed,
             "dealer": self.dealer,
@@ -141,8 +134,6 @@ class Session:
             "points": list(self.points),
             "seat_count": self.seat_count,
         }
-        if table_options(self.preset):  # hubei-laizi's green_white, no_minimum
-            data["table_options"] = list(table_options(self.preset))
         if self.over:
             data["over"] = True
         return data
@@ -151,14 +142,8 @@ class Session:
     def from_json(cls, data: dict[str, object]) -> Session:
         points = [int(p) for p in data["points"]]  # type: ignore[attr-defined]
         return cls(
-            # table options ride with the session (hk-fw2's minimum, hubei-laizi's options)
-            preset=with_min_fan(
-                with_options(
-                    find_preset(str(data["preset"])),
-                    [str(o) for o in data.get("table_options", ())],  # type: ignore[attr-defined]
-                ),
-                data.get("min_fan"),  # type: ignore[arg-type]
-            ),
+            # table options ride with the session (in the form stored before them too)
+            preset=from_stored(find_preset(str(data["preset"])), data),
             seed=int(data["seed"]),  # type: ignore[call-overload]
             dealer=int(data["dealer"]),  # type: ignore[call-overload]
             round_wind=int(data["round_wind"]),  # type: ignore[call-overload]

@@ -68,8 +68,9 @@ def preset_line(preset: Preset) -> str:
 
 
 def rules_line(public: PublicSnapshot) -> Text:
-    """The table's rules line: preset, rated or casual, visibility, clock."""
-    return text(
+    """The table's rules line: preset, rated or casual, visibility, clock (and the table's
+    options where it chose any)."""
+    rules = text(
         "bot.table.rules",
         name=public.preset_name,
         preset=public.preset_id,
@@ -78,6 +79,9 @@ def rules_line(public: PublicSnapshot) -> Text:
         visibility=text(f"bot.table.{public.visibility}"),
         clock=public.clock,
     )
+    if not public.options_text:
+        return rules
+    return text("bot.table.rules_options", rules=rules, options=public.options_text)
 
 
 def timestamp(at: float | None) -> str:

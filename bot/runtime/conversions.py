@@ -31,14 +31,8 @@ from data import (
     TableOptions,
 )
 from engine.hand import HandState, Outcome
-from engine.presets import (
-    Preset,
-    find_preset,
-    min_fan_choices,
-    table_options,
-    with_min_fan,
-    with_options,
-)
+from engine.options import from_stored, stored
+from engine.presets import Preset, find_preset
 from engine.session import Session
 from engine.tiles import format_tiles, parse_tiles
 
@@ -47,20 +41,15 @@ _SEATING_KEYS = ("names", "lobby_version")
 
 
 def table_preset(preset: Preset, extra: Mapping[str, object]) -> Preset:
-    """The preset as a table plays it, from the options it was created with (kept in its
-    stored options): rule options (hubei-laizi's green_white, no_minimum) and a chosen minimum
-    (hk-fw2). Every session and hand of the table is built from this one value."""
-    options = extra.get("table_options") or ()
-    chosen = with_options(preset, [str(o) for o in options])  # type: ignore[attr-defined]
-    return with_min_fan(chosen, extra.get("min_fan"))  # type: ignore[arg-type]
+    """The preset as a table plays it, from the table options kept in its stored options
+    (engine.options; tables stored before them read too). Every session and hand of the table
+    is built from this one value."""
+    return from_stored(preset, extra)
 
 
 def preset_options(preset: Preset) -> dict[str, object]:
     """What a table stores to play `preset` (from `table_preset`) again after a restart."""
-    extra: dict[str, object] = {"min_fan": preset.min_fan} if min_fan_choices(preset) else {}
-    if table_options(preset):
-        extra["table_options"] = list(table_options(preset))
-    return extra
+    return stored(preset)
 
 
 def stored_options(

@@ -31,6 +31,7 @@ from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
 from engine.i18n import DEFAULT_LANGUAGE, Text, text
+from engine.options import options_text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.scoring.names import pattern_text
@@ -106,6 +107,14 @@ def table_title(table_id: int, name: str) -> Text:
     if name and name != default:
         return text("bot.table.title_named", table=table_id, name=name)
     return text("bot.table.title", table=table_id)
+
+
+def picture_title(table: LiveTable) -> Text:
+    """The title a table's pictures carry: with the table's options where it chose any
+    ('Table #12 · min_fan 2'), so a picture says which rules it was played by."""
+    title = table_title(table.id, table.name)
+    chosen = options_text(table.preset)
+    return text("bot.table.title_options", title=title, options=chosen) if chosen else title
 
 
 def clock_text(tc: TimeControl) -> Text:
@@ -214,6 +223,7 @@ class PublicSnapshot:
     preset_id: str
     preset_name: Text | str
     preset_summary: Text | str
+    options_text: str  # the table's options away from the defaults ('' at the defaults)
     rated: bool
     visibility: str
     clock: Text
@@ -326,6 +336,7 @@ def public_snapshot(
         "preset_id": table.preset.id,
         "preset_name": preset_name(table.preset),
         "preset_summary": preset_summary(table.preset),
+        "options_text": options_text(table.preset),
         "rated": table.options.rated,
         "visibility": table.options.visibility,
         "clock": clock_text(table.time_control),
@@ -364,7 +375,7 @@ def public_snapshot(
     said = _said_names(table)
     status_now = status_text(hand, said)
     table_view = table_view_from_state(
-        hand, said, points, table_name=table_title(table.id, table.name), status=status_now
+        hand, said, points, table_name=picture_title(table), status=status_now
     )
     result = _result(table, said) if hand.outcome() is not None else None
     standings = _standings(table, session) if table.phase is Phase.GAME_OVER else None
@@ -413,7 +424,7 @@ def _standings(table: LiveTable, session: Session) -> StandingsView:
         ),
         key=lambda row: row.place,
     )
-    name = table_title(table.id, table.name)
+    name = picture_title(table)
     return StandingsView(name, preset_name(table.preset), session.hand_number, tuple(rows))
 
 
@@ -649,8 +660,7 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
         text("bot.result.points", name=names[s], delta=f"{d:+d}", total=t)
         for s, (_, d, t) in enumerate(points)
     ]
-    title = table_title(table.id, table.name)
-    view = result_view_from_state(hand, _said_names(table), table_name=title)
+    view = result_view_from_state(hand, _said_names(table), table_name=picture_title(table))
     return ResultSummary(session.hand_number, summary, points, ratings, tuple(lines), view)
 
 
