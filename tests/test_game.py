@@ -20,7 +20,8 @@ from engine.game import (
 )
 from engine.hand import Outcome, Termination, WinRecord
 from engine.kinds import Rotation
-from engine.presets import PRESETS, find_preset
+from engine.options import TableOption, choose
+from engine.presets import PRESETS, Preset, find_preset
 from engine.rotation import ROTATIONS, HandEnd, hand_end, next_dealer_seat
 from engine.scoring.base import Score, WinBy
 from engine.session import Session
@@ -219,3 +220,26 @@ def test_the_first_dealer_is_seat_order_first_or_drawn_from_the_seed() -> None:
     assert session.first_dealer == session.dealer
     moved = replace(session, dealer=(session.dealer + 1) % 4, hand_number=3)
     assert moved.first_dealer == session.first_dealer
+
+
+def _length(preset: Preset, value: object) -> Preset:
+    return replace(preset, game=replace(preset.game, rounds=1 if value == "east" else 2))
+
+
+# Riichi's `length` as a table option over a game of rounds (East only, or East and South)
+BY_ROUNDS = replace(
+    HKOS,
+    id="test-by-rounds",
+    game=GameRule(rounds=2),
+    options=(TableOption("length", ("south", "east"), "south", _length),),
+)
+
+
+@pytest.mark.parametrize(("length", "rounds"), [("east", 1), ("south", 2)])
+def test_a_length_option_sets_the_rounds_a_game_plays(length: str, rounds: int) -> None:
+    preset = choose(BY_ROUNDS, {"length": length})
+    session = Session(preset, seed=2)
+    for played in play_session(preset, 400, seed=2):
+        session.finish_hand(played.outcome)
+    assert session.over and session.dealer_changes == rounds * 4
+    assert session.round_wind == rounds % 4  # the wind moved on as the last round ended
