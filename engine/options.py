@@ -66,11 +66,12 @@ class TableOption:
         raise ValueError(self._refusal(repr(value)))
 
     def _refusal(self, shown: str) -> Text:
-        values = ", ".join(_word(v) for v in self.values)
+        values = ", ".join(value_word(v) for v in self.values)
         return text("fixups.preset.option_value", option=self.name, values=values, value=shown)
 
 
-def _word(value: OptionValue) -> str:
+def value_word(value: OptionValue) -> str:
+    """A value as people type it: 'on', 'off', '2', 'east'."""
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
@@ -130,7 +131,7 @@ def options_text(preset: Preset) -> str:
     """The choices away from the defaults, as a table's rules line shows them: 'min_fan 2',
     'green_white, no_minimum' ('' at the defaults)."""
     return ", ".join(
-        name if value is True else f"{name} {_word(value)}" for name, value in preset.chosen
+        name if value is True else f"{name} {value_word(value)}" for name, value in preset.chosen
     )
 
 

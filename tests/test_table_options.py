@@ -220,3 +220,15 @@ def test_simulate_and_play_take_options_on_the_command_line(capsys) -> None:
     assert "option min_fan takes 0, 1, 2, 3, not 7" in capsys.readouterr().err
     args = _parser().parse_args(["play", "--preset", "hubei-laizi", "--option", "no_minimum"])
     assert args.option == ["no_minimum"]
+
+
+def test_the_rules_command_lists_a_preset_options() -> None:
+    from bot.discord.cogs.reference import rules_embed
+
+    fields = {f["name"]: f["value"] for f in rules_embed(HUBEI).to_dict()["fields"]}
+    assert fields["Table options"] == (
+        "`green_white`: off, on (default off)\n`no_minimum`: off, on (default off)"
+    )
+    zh = {f["name"]: f["value"] for f in rules_embed(FW2, "zh-CN").to_dict()["fields"]}
+    assert zh["本桌选项"] == "`min_fan`：0, 1, 2, 3（默认 0）"
+    assert "Table options" not in {f["name"] for f in rules_embed(HKOS).to_dict()["fields"]}
