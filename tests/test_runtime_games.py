@@ -122,3 +122,35 @@ async def test_the_terminal_plays_a_short_game_to_its_standings(tmp_path) -> Non
     assert code == 0
     assert "Final standings" in text and "The game is over. Goodbye." in text
     assert (tmp_path / "standings.png").exists()
+
+
+async def test_a_game_restored_between_hands_carries_on_to_its_end(tmp_path) -> None:
+    path = str(tmp_path / "bot.db")
+    timers = ManualTimers()
+    store = await Store.open(path, clock=timers.now)
+    runtime = Runtime(store, Recorder(), timers, seed_source=lambda: 31)
+    await runtime.open()
+    table = await _four(runtime, rated=True)
+    await play_out(runtime, table, wins_when_it_can)
+    await runtime.ready(table.id, PLAYERS[0][0])
+    await runtime.close()
+    await store.close()
+
+    store = await Store.open(path, clock=timers.now)
+    again = Runtime(store, Recorder(), timers, seed_source=lambda: 31)
+    await again.open()
+    restored = again.get(table.id)
+    assert restored.preset == SHORT_GAME and restored.phase is Phase.BETWEEN_HANDS
+    assert restored.session is not None and not restored.session.over
+    assert restored.ready == {0}  # the press before the restart is kept
+    for player_id, _ in PLAYERS[1:]:
+        await again.ready(table.id, player_id)
+    await play_out(again, restored, never_wins)
+    assert restored.phase is Phase.GAME_OVER
+    stored = await store.game_result(table.id)
+    assert stored is not None and stored.hands == 2
+    assert [len(await store.ratings_of(p)) for p, _ in PLAYERS] == [1] * 4
+    loaded, _ = await store.load_active_tables()
+    assert table.id not in [item.table.id for item in loaded]
+    await again.close()
+    await store.close()
