@@ -24,6 +24,8 @@ SCORE_HINT = (
 )
 SIGPIPE_STATUS = 141  # a shell's status for a command ended by SIGPIPE (128 + 13)
 
+OPTION_HELP = "a table option of the preset (hubei-laizi: green_white; hk-fw2: min_fan=2)"
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
@@ -75,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="the table's minimum faan where the preset has the option (hk-fw2: 0-3, default 0)",
     )
+    play.add_argument("--option", action="append", metavar="NAME[=VALUE]", help=OPTION_HELP)
     play.add_argument("--time", metavar="CONTROL", help=time_controls_help())
     play.add_argument(
         "--players", type=int, help="seats at the table, you included (default: the preset's)"
@@ -101,6 +104,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=0, help="seats (default: the preset's first)")
     sim.add_argument("--json", action="store_true", help="one JSON object per hand")
     sim.add_argument("--level", default="easy", choices=("easy", "strong"), help="computer level")
+    sim.add_argument("--option", action="append", metavar="NAME[=VALUE]", help=OPTION_HELP)
 
     sub.add_parser("presets", help="list the rule presets")
 
@@ -160,9 +164,15 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.options import choose, parse_choices
     from engine.simulate import simulate
 
     preset = find_preset(args.preset)
+    try:
+        preset = choose(preset, parse_choices(preset, args.option or ()))
+    except ValueError as error:
+        print(f"error: --option: {error}", file=sys.stderr)
+        return 2
     if args.hands < 1:
         print("error: --hands must be at least 1", file=sys.stderr)
         return 2
@@ -187,9 +197,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"preset: {preset.id}")
         print(f"players: {args.players or preset.seat_counts[0]}")
-        print(f"hands: {args.hands}  with a win: {wins}  wall draws: {draws}")
-        print(f"wins per hand: {total_wins / args.hands:.2f}")
-        print(f"hands_per_s: {args.hands / elapsed:.1f}")
+        played = wins + draws  # fewer than asked where the preset's game ends first
+        print(f"hands: {played}  with a win: {wins}  wall draws: {draws}")
+        print(f"wins per hand: {total_wins / played:.2f}")
+        print(f"hands_per_s: {played / elapsed:.1f}")
     return 0
 
 

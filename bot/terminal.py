@@ -438,6 +438,8 @@ class TerminalFront:
                 await self._write("table.png", snapshot.table_view)
             if snapshot.ended and snapshot.result is not None:
                 await self._write(f"result-{snapshot.result.hand_number}.png", snapshot.result.view)
+            if snapshot.standings is not None:
+                await self._write("standings.png", snapshot.standings)
         if snapshot.ended:
             if self.db is not None and snapshot.hand_id is not None:
                 self.line("stored", hand=snapshot.hand_id, db=self.db)
@@ -454,6 +456,7 @@ class TerminalFront:
         """Draw on the loop itself: one notice's snapshots then all arrive before the prompt
         loop looks at them (the menu shows the table as it is)."""
         from render import render_hand, render_result, render_table, to_png  # Pillow: only now
+        from render.standings import StandingsView, render_standings
         from render.views import HandView, TableView
 
         assert self.images is not None
@@ -461,6 +464,8 @@ class TerminalFront:
             image = render_hand(view, self.language)
         elif isinstance(view, TableView):
             image = render_table(view, self.language)
+        elif isinstance(view, StandingsView):
+            image = render_standings(view, self.language)
         else:
             image = render_result(view, self.language)  # type: ignore[arg-type]
         (self.images / name).write_bytes(to_png(image))
@@ -587,6 +592,9 @@ async def prompt_loop(
         """Note what arrived; a number when the loop is done."""
         nonlocal played, over, private
         if isinstance(item, PublicSnapshot):
+            if item.standings is not None:  # the preset's game is over: its lines are out
+                front.line("game_over")
+                return 0
             played += 1
             if hands and played >= hands:
                 return quit_now()
@@ -758,6 +766,7 @@ async def play(
             computers=players - 1,
             time_control=time,
             min_fan=getattr(args, "min_fan", None),
+            table_options=getattr(args, "option", None) or (),
             name=_say(language, "table_name"),
             players=players,
             level=args.level,

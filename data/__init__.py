@@ -23,6 +23,8 @@ from data.errors import (
 )
 from data.rows import (
     ACTIVE_PHASES,
+    GameResult,
+    GameStanding,
     HandLog,
     HandRecord,
     HandResult,
@@ -50,6 +52,8 @@ __all__ = [
     "IDLE_EXPIRY",
     "LEADERBOARD_MIN_GAMES",
     "AlreadyOpenError",
+    "GameResult",
+    "GameStanding",
     "HandLog",
     "HandNotActiveError",
     "HandRecord",

@@ -165,7 +165,33 @@ CREATE TABLE language_preferences (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+# v5 - games that end: a finished game's final standings, one row a table and one a seat (a
+# preset whose games end plays one game a table; its table closes with the game).
+_V5 = """
+CREATE TABLE game_results (
+    table_id     INTEGER PRIMARY KEY REFERENCES tables (id),
+    last_hand_id INTEGER NOT NULL REFERENCES hand_results (hand_id),
+    preset       TEXT NOT NULL,
+    rated        INTEGER NOT NULL CHECK (rated IN (0, 1)),
+    rates        INTEGER NOT NULL CHECK (rates IN (0, 1)), -- ratings settled by this game
+    hands        INTEGER NOT NULL CHECK (hands > 0),
+    finished_at  REAL NOT NULL
+);
+
+CREATE TABLE game_players (
+    table_id  INTEGER NOT NULL REFERENCES game_results (table_id),
+    seat      INTEGER NOT NULL,
+    player_id TEXT NOT NULL,
+    human     INTEGER NOT NULL CHECK (human IN (0, 1)),
+    points    INTEGER NOT NULL,
+    placement INTEGER NOT NULL,
+    score     REAL NOT NULL,
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX game_players_player ON game_players (player_id, table_id DESC);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 LATEST_VERSION = len(MIGRATIONS)
 
 

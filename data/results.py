@@ -11,10 +11,11 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 
+from data import games
 from data import rating as rating_math
 from data.connection import transaction
 from data.errors import HandNotActiveError, ResultConflictError
-from data.rows import HandResult, HandStatus, RatingChange, RecordedHand
+from data.rows import GameResult, HandResult, HandStatus, RatingChange, RecordedHand
 from data.tables import replace_deadlines
 
 
@@ -26,6 +27,7 @@ def record_hand_result(
     session_state: str | None,
     deadlines: Mapping[str, float],
     at: float,
+    game: GameResult | None = None,
 ) -> RecordedHand:
     fingerprint = result.fingerprint()
     places = result.placements
@@ -78,8 +80,9 @@ def record_hand_result(
             ],
         )
         changes: tuple[RatingChange, ...] = ()
-        if result.rated:
-            changes = _apply_ratings(conn, hand_id, preset, result, places, at)
+        if result.rated and result.rates:
+            humans, deltas = result.humans, result.deltas
+            changes = apply_ratings(conn, hand_id, preset, result.seats, humans, deltas, places, at)
         conn.execute(
             "UPDATE hands SET status = 'finished', ended_at = ? WHERE id = ?", (at, hand_id)
         )
@@ -90,33 +93,52 @@ def record_hand_result(
             (at, session_state, table_id),
         )
         replace_deadlines(conn, table_id, deadlines)
+        if game is not None:  # the game ends with this hand: its standings, in this commit
+            if tuple(s.player_id for s in game.standings) != result.seats:
+                raise ValueError("a game's standings seat the players of its last hand")
+            games.record_game(conn, table_id, hand_id, preset, bool(rated), game, at)
+            if game.rated and game.rates:  # by final place (the game rule has broken ties)
+                rows = game.standings
+                changes += apply_ratings(
+                    conn,
+                    hand_id,
+                    preset,
+                    [s.player_id for s in rows],
+                    [s.human for s in rows],
+                    [-s.place for s in rows],
+                    [s.place for s in rows],
+                    at,
+                )
         return RecordedHand(hand_id, True, changes)
 
 
-def _apply_ratings(
+def apply_ratings(
     conn: sqlite3.Connection,
     hand_id: int,
     preset: str,
-    result: HandResult,
+    seats: Sequence[str],
+    human: Sequence[bool],
+    scores: Sequence[float],
     places: Sequence[int],
     at: float,
 ) -> tuple[RatingChange, ...]:
-    """Elo between the hand's humans (computers take no part); rows for each, or nothing."""
-    humans = [i for i, h in enumerate(result.humans) if h]
+    """Elo between the humans (computers take no part) by `scores` (a hand's points, or a
+    game's places negated); rows for each, kept against `hand_id`, or nothing."""
+    humans = [i for i, h in enumerate(human) if h]
     if len(humans) < 2:
         return ()
     before: list[tuple[float, int]] = []
     for i in humans:
         row = conn.execute(
             "SELECT rating, games FROM ratings WHERE player_id = ? AND preset = ?",
-            (result.seats[i], preset),
+            (seats[i], preset),
         ).fetchone()
         before.append(row if row is not None else (rating_math.START_RATING, 0))
     deltas = rating_math.elo_deltas(
-        [r for r, _ in before], [g for _, g in before], [result.deltas[i] for i in humans]
+        [r for r, _ in before], [g for _, g in before], [scores[i] for i in humans]
     )
     changes = tuple(
-        RatingChange(result.seats[i], preset, r, r + d, g + 1, places[i])
+        RatingChange(seats[i], preset, r, r + d, g + 1, places[i])
         for i, (r, g), d in zip(humans, before, deltas, strict=True)
     )
     conn.executemany(

@@ -32,6 +32,9 @@ class Phase(StrEnum):
     BETWEEN_HANDS = "between_hands"
     CLOSED = "closed"
     QUARANTINED = "quarantined"  # its stored data did not read back; set aside, not deleted
+    # the runtime's, never stored: the preset's game ended with the last hand (the store keeps
+    # the table closed, "game over", with its standings in game_results)
+    GAME_OVER = "game_over"
 
 
 ACTIVE_PHASES: tuple[Phase, ...] = (Phase.LOBBY, Phase.PLAYING, Phase.BETWEEN_HANDS)
@@ -181,6 +184,7 @@ class HandResult:
     wins: tuple[StoredWin, ...] = ()
     payments: tuple[Payment, ...] = ()
     rated: bool = False
+    rates: bool = True  # a rated hand settles ratings (False: they settle per finished game)
 
     def __post_init__(self) -> None:
         n = len(self.seats)
@@ -217,10 +221,44 @@ class HandResult:
                 "wins": [w.to_json() for w in self.wins],
                 "payments": [p.to_json() for p in self.payments],
                 "rated": self.rated,
+                # said only where it is not the default: older results keep their fingerprint
+                **({} if self.rates else {"rates": False}),
             },
             sort_keys=True,
             separators=(",", ":"),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class GameStanding:
+    """One seat's end of a finished game (by table seat)."""
+
+    seat: int
+    player_id: str
+    human: bool
+    points: int
+    place: int  # 1-based, ties already broken or shared by the preset's game rule
+    score: float  # the final score (uma and all)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game, as the bot submits it with its last hand's result: the final standings
+    by table seat. `rates`: the preset's ratings settle per finished game (by place)."""
+
+    preset: str
+    hands: int
+    standings: tuple[GameStanding, ...]
+    rated: bool = False
+    rates: bool = False
+
+    def __post_init__(self) -> None:
+        if [s.seat for s in self.standings] != list(range(len(self.standings))):
+            raise ValueError("a game's standings list every table seat once, in seat order")
+        if sorted(s.place for s in self.standings)[0] != 1:
+            raise ValueError("a game's standings need a first place")
+        if self.hands < 1:
+            raise ValueError(f"a finished game has played a hand, not {self.hands}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +267,7 @@ class RatingChange:
     preset: str
     before: float
     after: float
-    games: int  # rated hands including this one
+    games: int  # rated hands (or games, where ratings settle per game) including this one
     placement: int
 
     @property

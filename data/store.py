@@ -8,6 +8,7 @@ the module that owns the concern on the connection's worker thread:
   data/action_log.py  hands as seed + action log, appends sharing commits
   data/restore.py     rebuilding open tables at start-up, quarantine
   data/results.py     a hand's result exactly once, rating changes
+  data/games.py       a finished game's standings, with its last hand's result
   data/history.py     leaderboard, ratings and hand history reads
   data/preferences.py language preferences of servers and people
 
@@ -22,11 +23,12 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from data import action_log, history, preferences, restore, results, tables
+from data import action_log, games, history, preferences, restore, results, tables
 from data.connection import Connection, resolve_path
 from data.history import LEADERBOARD_MIN_GAMES
 from data.rows import (
     ACTIVE_PHASES,
+    GameResult,
     HandLog,
     HandRecord,
     HandResult,
@@ -292,8 +294,13 @@ class Store:
         session_state: str | None = None,
         deadlines: Mapping[str, float] | None = None,
         now: float | None = None,
+        game: GameResult | None = None,
     ) -> RecordedHand:
         """End a hand: history, placements and (rated tables) ratings, all in one transaction.
+
+        With `game`, the hand ends its table's game: the game's standings, its ratings where
+        they settle per game (`GameResult.rates`, by final place, returned with the hand's
+        changes), and the table closed ("game over") share the hand's transaction.
 
         Exactly once per hand: submitting the same result again changes nothing and returns
         the stored rating changes (newly_recorded False); a different result for a recorded
@@ -310,7 +317,12 @@ class Store:
             session_state,
             dict(deadlines or {}),
             self._now(now),
+            game,
         )
+
+    async def game_result(self, table_id: int) -> GameResult | None:
+        """A table's finished game: its final standings by seat (None: no finished game)."""
+        return await self._call(games.game_result, table_id)
 
     async def import_ratings(
         self, preset: str, rows: Iterable[tuple[str, float, int]], *, now: float | None = None

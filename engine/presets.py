@@ -8,49 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from enum import StrEnum
-from typing import TYPE_CHECKING
 
+from engine.actions import ActionKind
+from engine.game import ENDLESS, GameRule
 from engine.i18n import text
+from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening, Rotation
+from engine.options import OptionValue, TableOption, choose, has_option
+from engine.rules import PassEnds, PassRule, Rule, Wilds
+from engine.rules_selfdraw import AllWildsWin, Birds, Horse
+from engine.rules_taiwan import DealerBonus
 from engine.shapes import ShapeRules
 from engine.tiles import BONUS, COPIES, GREEN, HONOURS, RED, WHITE, Tile
 
-if TYPE_CHECKING:
-    from engine.rules import Rule
+# the kinds a preset names live in engine.kinds (a leaf); they are read from here too
+__all__ = ["AfterWin", "ConcealedRob", "MultiWin", "Opening", "Rotation"]
 
 
 class UnknownPresetError(ValueError):
     """A preset id that no preset has."""
-
-
-class MultiWin(StrEnum):
-    HEAD_BUMP = "head_bump"  # only the first winner after the discarder, in turn order
-    MULTIPLE = "multiple"  # all win, each paid separately
-
-
-class AfterWin(StrEnum):
-    END = "end"  # the hand ends at the first win
-    LEAVE = "leave"  # blood battle: the winner leaves, the rest play on
-    STAY = "stay"  # blood flow: the winner stays with a locked hand
-
-
-class ConcealedRob(StrEnum):
-    NEVER = "never"  # seed 004: a concealed kong cannot be robbed
-    THIRTEEN_ORPHANS = "thirteen_orphans"  # Hong Kong: only thirteen orphans may rob it
-
-
-class Rotation(StrEnum):
-    """Who deals next (RULES.md "Who deals next"); engine.session.next_dealer plays them."""
-
-    HONG_KONG = "hong_kong"  # the dealer keeps the deal after winning or a hand with no win
-    FOUR_WINDS = "four_winds"  # hk-fw2: the dealer keeps the deal only by winning
-    WINNER_DEALS = "winner_deals"  # the first winner (or the discarder of a multiple win)
-
-
-class Opening(StrEnum):
-    SWAP_THREE = "swap_three"
-    DISCARD_THREE = "discard_three"
-    VOID = "void"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +82,28 @@ def _tiles_hubei(green_white: bool = False) -> tuple[Tile, ...]:
     return _tiles_108() + tuple(t for t in dragons for _ in range(COPIES))
 
 
+HUBEI_MINIMUM = 3
+
+
+def _at_minimum(preset: Preset, value: OptionValue) -> Preset:
+    return replace(preset, min_fan=int(value))
+
+
+def _green_white(preset: Preset, value: OptionValue) -> Preset:
+    return replace(preset, wall=_tiles_hubei(green_white=bool(value)))
+
+
+def _no_minimum(preset: Preset, value: OptionValue) -> Preset:
+    return replace(preset, min_fan=0 if value else HUBEI_MINIMUM)
+
+
+# hk-fw2: a table minimum of 0-3 faan; hubei-laizi: green and white dragons join (120 tiles),
+# and the 3-fan minimum may be lifted
+MIN_FAN = TableOption("min_fan", (0, 1, 2, 3), 0, _at_minimum)
+GREEN_WHITE = TableOption("green_white", (False, True), False, _green_white)
+NO_MINIMUM = TableOption("no_minimum", (False, True), False, _no_minimum)
+
+
 THIRTEEN_ORPHANS = ShapeRules(thirteen_orphans=True)  # Hong Kong's one special shape
 
 
@@ -149,8 +146,9 @@ class Preset:
     rules_module: str = ""
     fixed_wild: Tile | None = None  # the wild a turned-wild rule shows, fixed (arranged hands)
     random_first_dealer: bool = False  # the first dealer drawn from the session seed (hubei)
-    min_fan_choices: tuple[int, ...] = ()  # minimums a table may choose (empty: min_fan fixed)
-    table_options: tuple[str, ...] = ()  # the TABLE_OPTIONS this value plays with, sorted
+    options: tuple[TableOption, ...] = ()  # what a table may choose (engine.options)
+    chosen: tuple[tuple[str, OptionValue], ...] = ()  # this value's choices away from defaults
+    game: GameRule = ENDLESS  # when a session's game ends and how it ranks (engine.game)
 
     @property
     def sets(self) -> int:
@@ -202,12 +200,6 @@ SICHUAN_BB = Preset(
     time_control="table",
     rated_time_control="table",
 )
-
-# rule components are defined over the types above, so they are imported once those exist (the
-# package imports this module first: engine/__init__.py)
-from engine.actions import ActionKind  # noqa: E402
-from engine.rules import PassEnds, PassRule  # noqa: E402
-from engine.rules_taiwan import DealerBonus  # noqa: E402
 
 PRESETS: dict[str, Preset] = {
     p.id: p
@@ -288,7 +280,7 @@ PRESETS: dict[str, Preset] = {
             min_fan=0,
             fan_cap=10,  # 10 faan or more pays the limit (the settling table's last row)
             insurance=True,
-            min_fan_choices=(0, 1, 2, 3),
+            options=(MIN_FAN,),
         ),
         Preset(
             id="hubei-laizi",
@@ -299,13 +291,14 @@ PRESETS: dict[str, Preset] = {
             wall=_tiles_hubei(),
             shape_rules=ShapeRules(),
             concealed_rob=ConcealedRob.NEVER,
-            min_fan=3,
+            min_fan=HUBEI_MINIMUM,
             unit="fan",
             seat_counts=(4, 3, 2),
             last_draws=14,
             rotation=Rotation.WINNER_DEALS,
             rules_module="engine.rules_hubei",  # its components follow the wall (green joins red)
             random_first_dealer=True,
+            options=(GREEN_WHITE, NO_MINIMUM),
         ),
     )
 }
@@ -313,11 +306,6 @@ PRESETS: dict[str, Preset] = {
 
 def _self_draw_presets() -> tuple[Preset, ...]:
     """Seed 004's self-draw tables: guangdong (a horse) and redwild (wild red dragons, birds)."""
-    # imported here: the rule components import this module for its enums
-    from engine.rules import Wilds
-    from engine.rules_selfdraw import AllWildsWin, Birds, Horse
-    from engine.tiles import RED
-
     guangdong = Preset(
         id="guangdong",
         name="Guangdong",
@@ -355,30 +343,16 @@ def _self_draw_presets() -> tuple[Preset, ...]:
 
 PRESETS.update((preset.id, preset) for preset in _self_draw_presets())
 
-# table options a preset takes (`with_options`)
-TABLE_OPTIONS: dict[str, tuple[str, ...]] = {"hubei-laizi": ("green_white", "no_minimum")}
-
 
 def with_options(preset: Preset, options: Iterable[str]) -> Preset:
-    """The preset as a table with these options plays it (hubei-laizi: `green_white` adds green
-    and white dragons, 120 tiles; `no_minimum` lifts the 3-fan minimum). The id stays."""
-    chosen = set(options)
-    unknown = chosen - set(TABLE_OPTIONS.get(preset.id, ()))
-    if unknown:
-        option = repr(sorted(unknown)[0])
-        raise ValueError(text("fixups.preset.no_option", preset=preset.id, option=option))
-    if "green_white" in chosen:
-        preset = replace(preset, wall=_tiles_hubei(green_white=True))
-    if "no_minimum" in chosen:
-        preset = replace(preset, min_fan=0)
-    if chosen:  # kept so that a stored session plays on with the same options
-        preset = replace(preset, table_options=tuple(sorted(chosen | set(preset.table_options))))
-    return preset
+    """The preset with these switches on (hubei-laizi: `green_white` adds green and white
+    dragons, 120 tiles; `no_minimum` lifts the 3-fan minimum). The id stays."""
+    return choose(preset, dict.fromkeys(options, True))
 
 
 def table_options(preset: Preset) -> tuple[str, ...]:
-    """The table options this preset value plays with (`with_options`)."""
-    return preset.table_options
+    """The switches this preset value plays with on, sorted."""
+    return tuple(name for name, value in preset.chosen if value is True)
 
 
 # presets the rules name that are not playable yet (none now)
@@ -387,19 +361,22 @@ PLANNED_PRESETS: dict[str, str] = {}
 
 def min_fan_choices(preset: Preset) -> tuple[int, ...]:
     """The minimums a table of this preset may choose (empty: the preset's own is fixed)."""
-    return preset.min_fan_choices
+    if not has_option(preset, "min_fan"):
+        return ()
+    return tuple(int(v) for v in next(o for o in preset.options if o.name == "min_fan").values)
 
 
 def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:
-    """The preset as a table with this minimum plays it (None: the preset's default).
+    """The preset as a table with this minimum plays it (None: the preset's default): its
+    `min_fan` option, or a `no_minimum` switch for 0.
 
     >>> with_min_fan(find_preset("hk-fw2"), 3).min_fan
     3
     """
     if min_fan is None or min_fan == preset.min_fan:
         return preset
-    if min_fan == 0 and "no_minimum" in TABLE_OPTIONS.get(preset.id, ()):
-        return with_options(preset, ["no_minimum"])  # hubei-laizi's table option
+    if min_fan == 0 and has_option(preset, "no_minimum"):
+        return choose(preset, {"no_minimum": True})  # hubei-laizi's switch
     choices = min_fan_choices(preset)
     if min_fan not in choices:
         if not choices:
@@ -412,7 +389,7 @@ def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:
                 "fixups.preset.minimum_range", preset=preset.id, low=low, high=high, min_fan=min_fan
             )
         )
-    return replace(preset, min_fan=min_fan)
+    return choose(preset, {"min_fan": min_fan})
 
 
 def find_preset(preset_id: str) -> Preset:

@@ -40,13 +40,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import SEAT_ACTIONS, TILE_ACTIONS, Action, ActionKind
 from engine.events import Event
-from engine.presets import AfterWin, ConcealedRob, Opening, Preset
+from engine.kinds import AfterWin, ConcealedRob, Opening
 from engine.scoring.base import WinBy
 from engine.settlement import Payment
 from engine.tiles import ORPHANS, MeldKind, Tile, suit_of
 
 if TYPE_CHECKING:
     from engine.hand import HandState
+    from engine.presets import Preset
 
 _SUIT_SLICES = {suit: slice(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
 _SUIT_KINDS = {suit: range(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}

@@ -23,8 +23,8 @@ from typing import IO, Any, TypeVar
 
 from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, WordedError
 from engine.i18n import text as catalogued  # `text` names the notation parsed, here
+from engine.options import has_option
 from engine.presets import (
-    TABLE_OPTIONS,
     Preset,
     UnknownPresetError,
     find_preset,
@@ -590,7 +590,7 @@ def _table(
             )
         )
     meld_tiles = [t for m in melds for t in m.tiles]
-    if "green_white" in TABLE_OPTIONS.get(preset.id, ()) and {GREEN, WHITE} & {
+    if has_option(preset, "green_white") and {GREEN, WHITE} & {
         *hand,
         *meld_tiles,
     }:

@@ -13,42 +13,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from engine.game import GameProgress, Standing, game_over, standings
 from engine.hand import HandState, Outcome
-from engine.presets import (
-    Preset,
-    Rotation,
-    find_preset,
-    min_fan_choices,
-    table_options,
-    with_min_fan,
-    with_options,
-)
+from engine.options import from_stored, stored
+from engine.presets import Preset, find_preset
+from engine.rotation import next_dealer_seat
 from engine.rules import check_seat_count
-from engine.scoring.base import WinBy
 
-
-def next_dealer_seat(rotation: Rotation, outcome: Outcome) -> int:
-    """The hand seat (0 = this hand's dealer) who deals the next hand (RULES "Who deals next").
-
-    >>> from engine.hand import Termination
-    >>> next_dealer_seat(Rotation.WINNER_DEALS, Outcome(Termination.WALL_DRAW, (), (0, 0, 0, 0)))
-    0
-    """
-    wins = outcome.wins
-    if rotation is Rotation.WINNER_DEALS:
-        if not wins:
-            return 0
-        first = wins[0]
-        if first.by is not WinBy.SELF_DRAW:
-            # several winners on one discard (or one robbed kong): the discarder deals
-            same_tile = [w for w in wins if w.at == first.at and w.discarder == first.discarder]
-            if len(same_tile) > 1:
-                assert first.discarder is not None
-                return first.discarder
-        return first.seat
-    dealer_won = any(win.seat == 0 for win in wins)
-    keeps = dealer_won or (rotation is Rotation.HONG_KONG and not wins)
-    return 0 if keeps else 1
+# the rotation is read from here too (engine.rotation plays every preset's)
+__all__ = ["Seating", "Session", "next_dealer_seat"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +53,7 @@ class Session:
     hand_number: int = 0  # hands finished so far
     points: list[int] = field(default_factory=list)
     seat_count: int = 0  # players at the table (0: the preset's first allowed count)
+    over: bool = False  # the preset's game rule ended the game after the last hand
 
     def __post_init__(self) -> None:
         if not self.seat_count:
@@ -88,9 +62,15 @@ class Session:
         if not self.points:
             self.points = [self.preset.start_points] * self.seat_count
         if self.preset.random_first_dealer and self.hand_number == 0:
-            # hubei-laizi: the first dealer drawn from the session seed (the same on a restore)
-            first = random.Random(f"{self.seed}:first_dealer").randrange(self.seat_count)
-            self.dealer = first if self.dealer == 0 else self.dealer
+            self.dealer = self.first_dealer if self.dealer == 0 else self.dealer
+
+    @property
+    def first_dealer(self) -> int:
+        """The player who dealt the first hand: seat order's first, except where the preset
+        draws them from the session seed (hubei-laizi; the same on a restore)."""
+        if not self.preset.random_first_dealer:
+            return 0
+        return random.Random(f"{self.seed}:first_dealer").randrange(self.seat_count)
 
     def hand_seed(self, number: int | None = None) -> int:
         """The seed of hand `number` (default: the next one), derived from the session seed."""
@@ -116,19 +96,35 @@ class Session:
         for player, delta in enumerate(by_player):
             self.points[player] += delta
         dealer = self.player_at(next_dealer_seat(self.preset.rotation, outcome))
-        if dealer != self.dealer:
+        kept = dealer == self.dealer
+        if not kept:
             self.dealer = dealer
             self.dealer_changes += 1
             # the prevailing wind moves on once every seat has dealt (four changes at four seats)
             if self.dealer_changes % self.seat_count == 0:
                 self.round_wind = (self.round_wind + 1) % self.seat_count
         self.hand_number += 1
+        self.over = game_over(self.preset.game, self._progress(kept))
         return by_player
 
+    def _progress(self, dealer_kept: bool) -> GameProgress:
+        return GameProgress(
+            hands=self.hand_number,
+            dealer_changes=self.dealer_changes,
+            points=tuple(self.points),
+            dealer=self.dealer,
+            dealer_kept=dealer_kept,
+            first_dealer=self.first_dealer,
+        )
+
+    def standings(self) -> tuple[Standing, ...]:
+        """Every player's place and final score as the points stand (by player): the final
+        standings once the game is `over`."""
+        return standings(self.preset.game, self.points, self.first_dealer)
+
     def to_json(self) -> dict[str, object]:
-        table = {"min_fan": self.preset.min_fan} if min_fan_choices(self.preset) else {}
         data: dict[str, object] = {
-            **table,
+            **stored(self.preset),  # the table's options, where the preset has any
             "preset": self.preset.id,
             "seed": self.seed,
             "dealer": self.dealer,
@@ -138,22 +134,16 @@ class Session:
             "points": list(self.points),
             "seat_count": self.seat_count,
         }
-        if table_options(self.preset):  # hubei-laizi's green_white, no_minimum
-            data["table_options"] = list(table_options(self.preset))
+        if self.over:
+            data["over"] = True
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Session:
         points = [int(p) for p in data["points"]]  # type: ignore[attr-defined]
         return cls(
-            # table options ride with the session (hk-fw2's minimum, hubei-laizi's options)
-            preset=with_min_fan(
-                with_options(
-                    find_preset(str(data["preset"])),
-                    [str(o) for o in data.get("table_options", ())],  # type: ignore[attr-defined]
-                ),
-                data.get("min_fan"),  # type: ignore[arg-type]
-            ),
+            # table options ride with the session (in the form stored before them too)
+            preset=from_stored(find_preset(str(data["preset"])), data),
             seed=int(data["seed"]),  # type: ignore[call-overload]
             dealer=int(data["dealer"]),  # type: ignore[call-overload]
             round_wind=int(data["round_wind"]),  # type: ignore[call-overload]
@@ -162,4 +152,5 @@ class Session:
             points=points,
             # sessions stored before seat counts were data seated one player per point total
             seat_count=int(data.get("seat_count", len(points))),  # type: ignore[call-overload]
+            over=bool(data.get("over", False)),
         )

@@ -67,10 +67,13 @@ def play_session(
     preset: Preset, hands: int, seed: int, seat_count: int = 0, level: str = "easy"
 ) -> Iterator[PlayedHand]:
     """Play `hands` consecutive hands of one session, computer players of `level` in every
-    seat (`seat_count` 0: the preset's first allowed number of players)."""
+    seat (`seat_count` 0: the preset's first allowed number of players); fewer where the
+    preset's game ends first."""
     computer = computer_for(level)
     session = Session(preset, seed, seat_count=seat_count)
     for _ in range(hands):
+        if session.over:
+            return
         dealer = session.dealer
         state = play_out(session.new_hand(), computer=computer)
         outcome = state.outcome()

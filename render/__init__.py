@@ -1,4 +1,5 @@
-"""Pillow pictures of the game: tile sprites, a player's hand, the table, the hand's result.
+"""Pillow pictures of the game: tile sprites, a player's hand, the table, the hand's result,
+a finished game's standings.
 
 render depends on engine only (never on discord, never on the hand state machine: it draws
 views, plain data built by render.adapt or by the bot). Names load on first use, so building
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from render.hand import render_hand
     from render.result import render_result
+    from render.standings import StandingRow, StandingsView, render_standings
     from render.style import to_png
     from render.table import render_table
     from render.tiles import back_sprite, tile_sprite
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 _HOMES = {
     "render_hand": "render.hand",
     "render_result": "render.result",
+    "render_standings": "render.standings",
+    "StandingRow": "render.standings",
+    "StandingsView": "render.standings",
     "render_table": "render.table",
     "to_png": "render.style",
     "tile_sprite": "render.tiles",
@@ -47,12 +52,15 @@ __all__ = [
     "ResultView",
     "SeatView",
     "SetAside",
+    "StandingRow",
+    "StandingsView",
     "TableView",
     "WinView",
     "back_sprite",
     "pretty_pattern",
     "render_hand",
     "render_result",
+    "render_standings",
     "render_table",
     "tile_sprite",
     "to_png",

@@ -6,7 +6,8 @@ field that is a sentence may be a `Text` (worded per reader) or a plain string (
 
 from __future__ import annotations
 
-from engine.i18n import Text, has, translate
+from engine import names
+from engine.i18n import Text, translate
 
 PREFIX = "pictures."
 
@@ -17,19 +18,16 @@ def say(language: str, key: str, /, **fields: object) -> str:
 
 
 def wind_text(wind: int) -> Text:
-    """East, South, West or North (0-3)."""
-    return Text(f"{PREFIX}wind.{wind}")
+    """East, South, West or North (0-3), as a picture has room for (engine.names)."""
+    return names.wind_name(wind, short=True)
 
 
-def suit_text(suit: str) -> Text:
-    """characters, dots or bamboo (m, p, s)."""
-    return Text(f"{PREFIX}suit.{suit}")
+def suit_text(suit: str) -> Text | str:
+    """characters, dots or bamboo (m, p, s), as a picture has room for."""
+    return names.suit_name(suit, short=True)
 
 
-def unit_name(unit: str, language: str) -> str:
-    """faan, fan, tai or points in `language`; any other unit as it is."""
-    key = f"{PREFIX}unit.{unit}"
-    return translate(language, key) if has(key) else unit
+unit_name = names.unit_name  # faan, fan, tai or points in a language
 
 
 def value_text(value: int, unit: str, language: str) -> str:
@@ -40,6 +38,5 @@ def value_text(value: int, unit: str, language: str) -> str:
 
 
 def preset_text(preset_id: str, name: str) -> Text | str:
-    """A preset's name as its players call it; a preset the catalogue lacks keeps its name."""
-    key = f"{PREFIX}preset.{preset_id}"
-    return Text(key) if has(key) else name
+    """A preset's name as a picture has room for; one the catalogue lacks keeps its name."""
+    return names.preset_name(preset_id, name, short=True)

@@ -527,7 +527,7 @@ async def test_the_runtime_creates_restores_and_refuses_table_minimums(tmp_path:
     runtime = Runtime(store, Recorder(), timers, seed_source=lambda: 5)
     await runtime.open()
     table = await runtime.create_table(PRESET, creator_id="1", creator_name="Ann", min_fan=3)
-    assert table.preset.min_fan == 3 and table.options.extra["min_fan"] == 3
+    assert table.preset.min_fan == 3 and table.options.extra["options"] == {"min_fan": 3}
     default = await runtime.create_table(PRESET, creator_id="2", creator_name="Bob")
     assert default.preset.min_fan == 0
     for preset_id, value, words in [(PRESET, 4, "0 to 3"), ("hkos-3-v1", 1, "fixed minimum")]:

@@ -102,7 +102,7 @@ class DiscordFront:
             language = self.table_language(snapshot)
             surface = result_surface(snapshot, self.channel_name(snapshot.channel_id), language)
             self._spawn(self._post(snapshot, surface, language))
-        if snapshot.closed_reason is not None:
+        if snapshot.closed_reason is not None or snapshot.phase is Phase.GAME_OVER:
             self._spawn(self._forget(snapshot))
         elif snapshot.quickplay and snapshot.table_id not in self._announced:
             self._spawn(self._announce_quickplay(snapshot))

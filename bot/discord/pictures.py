@@ -17,11 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 import discord
 from PIL import Image
 
-from render import render_hand, render_result, render_table, to_png
+from render import render_hand, render_result, render_standings, render_table, to_png
 from render.animate import Moment, animate_over
+from render.standings import StandingsView
 from render.views import HandView, ResultView, TableView
 
-View = HandView | TableView | ResultView
+View = HandView | TableView | ResultView | StandingsView
 
 
 def draw(view: View, language: str = "en") -> bytes:
@@ -35,6 +36,8 @@ def picture_of(view: View, language: str = "en") -> Image.Image:
         return render_hand(view, language=language)
     if isinstance(view, TableView):
         return render_table(view, language=language)
+    if isinstance(view, StandingsView):
+        return render_standings(view, language=language)
     return render_result(view, language=language)
 
 

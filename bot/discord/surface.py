@@ -18,7 +18,7 @@ from bot.discord import ids
 from bot.discord.components import ActButton, ActSelect, CallButton, TableButton, TilesSelect
 from bot.discord.pictures import View
 from bot.runtime import PrivateSnapshot, PublicSnapshot
-from bot.runtime.snapshots import action_text, seat_name, suit_text, wind_text
+from bot.runtime.snapshots import action_text, seat_name, standing_lines, suit_text, wind_text
 from bot.runtime.snapshots import clock_text as clock_text
 from data import Phase
 from engine.actions import Action, ActionKind
@@ -33,6 +33,7 @@ COLOURS = {
     Phase.PLAYING: discord.Colour.green(),
     Phase.BETWEEN_HANDS: discord.Colour.gold(),
     Phase.CLOSED: discord.Colour.dark_grey(),
+    Phase.GAME_OVER: discord.Colour.dark_gold(),
 }
 
 
@@ -67,8 +68,9 @@ def preset_line(preset: Preset) -> str:
 
 
 def rules_line(public: PublicSnapshot) -> Text:
-    """The table's rules line: preset, rated or casual, visibility, clock."""
-    return text(
+    """The table's rules line: preset, rated or casual, visibility, clock (and the table's
+    options where it chose any)."""
+    rules = text(
         "bot.table.rules",
         name=public.preset_name,
         preset=public.preset_id,
@@ -77,6 +79,9 @@ def rules_line(public: PublicSnapshot) -> Text:
         visibility=text(f"bot.table.{public.visibility}"),
         clock=public.clock,
     )
+    if not public.options_text:
+        return rules
+    return text("bot.table.rules_options", rules=rules, options=public.options_text)
 
 
 def timestamp(at: float | None) -> str:
@@ -171,7 +176,16 @@ def table_surface(public: PublicSnapshot, channel_name: str = "", language: str 
     embed.set_footer(text=" · ".join(footer))
     picture: View | None = None
     filename = f"table-{public.table_id}.png"
-    if phase is Phase.BETWEEN_HANDS and public.result is not None:
+    if public.standings is not None:  # game over: the final standings, and no controls
+        picture = public.standings
+        filename = f"standings-{public.table_id}.png"
+        lines = standing_lines(public.standings)
+        embed.add_field(
+            name=text("bot.table.standings").in_language(language),
+            value="\n".join(line.in_language(language) for line in lines),
+            inline=False,
+        )
+    elif phase is Phase.BETWEEN_HANDS and public.result is not None:
         picture = public.result.view
         filename = f"result-{public.table_id}.png"
     elif phase is not Phase.LOBBY:
@@ -285,6 +299,8 @@ def _hand_line(private: PrivateSnapshot) -> Text:
     """What the player is to do now (the second line of `hand_text`)."""
     if private.phase is Phase.CLOSED:
         return text("bot.hand.closed")
+    if private.phase is Phase.GAME_OVER:
+        return text("bot.hand.game_over")
     if private.hand_over:
         return text("bot.hand.over")
     decision = private.decision

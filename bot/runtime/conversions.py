@@ -19,6 +19,8 @@ from bot.runtime.clocks import restore_deadlines
 from bot.runtime.computers import computer_for
 from bot.runtime.table import LiveTable, Seat
 from data import (
+    GameResult,
+    GameStanding,
     HandLog,
     HandResult,
     LoadedTable,
@@ -29,14 +31,8 @@ from data import (
     TableOptions,
 )
 from engine.hand import HandState, Outcome
-from engine.presets import (
-    Preset,
-    find_preset,
-    min_fan_choices,
-    table_options,
-    with_min_fan,
-    with_options,
-)
+from engine.options import from_stored, stored
+from engine.presets import Preset, find_preset
 from engine.session import Session
 from engine.tiles import format_tiles, parse_tiles
 
@@ -45,20 +41,15 @@ _SEATING_KEYS = ("names", "lobby_version")
 
 
 def table_preset(preset: Preset, extra: Mapping[str, object]) -> Preset:
-    """The preset as a table plays it, from the options it was created with (kept in its
-    stored options): rule options (hubei-laizi's green_white, no_minimum) and a chosen minimum
-    (hk-fw2). Every session and hand of the table is built from this one value."""
-    options = extra.get("table_options") or ()
-    chosen = with_options(preset, [str(o) for o in options])  # type: ignore[attr-defined]
-    return with_min_fan(chosen, extra.get("min_fan"))  # type: ignore[arg-type]
+    """The preset as a table plays it, from the table options kept in its stored options
+    (engine.options; tables stored before them read too). Every session and hand of the table
+    is built from this one value."""
+    return from_stored(preset, extra)
 
 
 def preset_options(preset: Preset) -> dict[str, object]:
     """What a table stores to play `preset` (from `table_preset`) again after a restart."""
-    extra: dict[str, object] = {"min_fan": preset.min_fan} if min_fan_choices(preset) else {}
-    if table_options(preset):
-        extra["table_options"] = list(table_options(preset))
-    return extra
+    return stored(preset)
 
 
 def stored_options(
@@ -130,6 +121,24 @@ def hand_result(table: LiveTable, outcome: Outcome, by_player: Sequence[int]) ->
         wins=wins,
         payments=payments,
         rated=table.options.rated,
+        rates=not table.preset.game.rates_per_game,
+    )
+
+
+def game_result(table: LiveTable, session: Session) -> GameResult:
+    """A finished game's final standings as the store records them (table seats: the
+    session's players are the table's seats)."""
+    standings = tuple(
+        GameStanding(s.player, seat.player_id, seat.human, s.points, s.place, s.score)
+        for s in session.standings()
+        for seat in (table.seat(s.player),)
+    )
+    return GameResult(
+        preset=table.preset.id,
+        hands=session.hand_number,
+        standings=standings,
+        rated=table.options.rated,
+        rates=table.preset.game.rates_per_game,
     )
 
 

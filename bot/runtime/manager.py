@@ -17,6 +17,7 @@ from functools import partial
 from bot.runtime.clocks import arm_deadline, fixed_clock, spend_clock, stored_deadlines
 from bot.runtime.computers import DEFAULT_LEVEL, Computer, computer_for
 from bot.runtime.conversions import (
+    game_result,
     hand_result,
     hand_setup,
     preset_options,
@@ -24,7 +25,6 @@ from bot.runtime.conversions import (
     restored_table,
     seat_rows,
     stored_options,
-    table_preset,
 )
 from bot.runtime.errors import (
     NoSuchTableError,
@@ -51,6 +51,7 @@ from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
 from engine.i18n import text
+from engine.options import choose, parse_choices, unrated_choices
 from engine.presets import (
     PLANNED_PRESETS,
     PRESETS,
@@ -58,6 +59,7 @@ from engine.presets import (
     Preset,
     UnknownPresetError,
     find_preset,
+    with_min_fan,
 )
 from engine.session import Session
 from engine.tiles import InvalidNotationError
@@ -241,14 +243,18 @@ class Runtime:
         table_options: Sequence[str] = (),
     ) -> LiveTable:
         """A new table of `players` seats (default: the preset's first count) in the lobby
-        with its creator seated (and `computers` computer seats of `level`); `min_fan` is the
-        table's minimum where the preset lets tables choose one (hk-fw2), `table_options` the
-        preset's rule options (hubei-laizi: green_white, no_minimum)."""
+        with its creator seated (and `computers` computer seats of `level`); `table_options`
+        the preset's options as people type them (engine.options: `green_white`, `min_fan=2`),
+        `min_fan` the table's minimum where the preset lets tables choose one (hk-fw2, or
+        hubei-laizi's no_minimum at 0)."""
         try:
-            chosen = {"table_options": table_options, "min_fan": min_fan}
-            preset = table_preset(_playable(preset_id), chosen)
+            found = _playable(preset_id)
+            preset = with_min_fan(choose(found, parse_choices(found, table_options)), min_fan)
         except ValueError as error:
             raise TableError(message_of(error)) from None
+        if rated and unrated_choices(preset):
+            option = unrated_choices(preset)[0]
+            raise TableError(text("runtime.unrated_option", option=option))
         if visibility not in ("public", "private"):
             raise TableError(text("runtime.bad_visibility", visibility=repr(visibility)))
         count = seat_count_for(preset, players, rated)
@@ -711,6 +717,9 @@ class Runtime:
         assert outcome is not None
         by_player = session.finish_hand(outcome)
         result = hand_result(table, outcome, by_player)
+        # the hand that ends the preset's game ends it in the same commit (the store keeps the
+        # standings, settles per-game ratings and closes the table)
+        game = game_result(table, session) if session.over else None
         table.last_result = await self.store.record_hand_result(
             table.id,
             table.hand_id,
@@ -718,13 +727,19 @@ class Runtime:
             session_state=json.dumps(session.to_json()),
             deadlines={},
             now=self.timers.now(),
+            game=game,
         )
         self._cancel_timers(table)
-        table.phase = Phase.BETWEEN_HANDS
-        table.ready = {p for p, seat in enumerate(table.seats) if seat and not seat.human}
         table.deadline = None
         notices.ended = True
         notices.table = True
+        if game is not None:  # game over: the final standings are shown, nothing is left to do
+            table.phase = Phase.GAME_OVER
+            table.ready = set()
+            self.tables.pop(table.id, None)
+            return
+        table.phase = Phase.BETWEEN_HANDS
+        table.ready = {p for p, seat in enumerate(table.seats) if seat and not seat.human}
 
     # ------------------------------------------------------------------ internals: clocks
 

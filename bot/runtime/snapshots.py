@@ -26,10 +26,12 @@ from typing import TYPE_CHECKING
 
 from bot.runtime.table import COMPUTER_PREFIX
 from data import Phase
+from engine import names
 from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
-from engine.i18n import DEFAULT_LANGUAGE, Text, has, text
+from engine.i18n import DEFAULT_LANGUAGE, Text, text
+from engine.options import options_text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.scoring.names import pattern_text
@@ -42,13 +44,14 @@ from render.adapt import (
     wild_indicator,
 )
 from render.animate import Moment, deal_moments, moments_of
-from render.style import SUIT_NAMES
+from render.standings import StandingRow, StandingsView, score_text
 from render.views import HandView, ResultView, TableView
 
 if TYPE_CHECKING:
     from bot.runtime.table import LiveTable
+    from engine.session import Session
 
-SUIT_WORDS = SUIT_NAMES  # spelled once, in render.style
+SUIT_WORDS = names.SUITS
 CALL_ORDER = ("chow", "pung", "kong", "win", "pass")  # the call buttons, left to right
 ENDINGS = ("wall_draw", "deal_limit")  # the endings without a win that have words
 
@@ -106,6 +109,14 @@ def table_title(table_id: int, name: str) -> Text:
     return text("bot.table.title", table=table_id)
 
 
+def picture_title(table: LiveTable) -> Text:
+    """The title a table's pictures carry: with the table's options where it chose any
+    ('Table #12 · min_fan 2'), so a picture says which rules it was played by."""
+    title = table_title(table.id, table.name)
+    chosen = options_text(table.preset)
+    return text("bot.table.title_options", title=title, options=chosen) if chosen else title
+
+
 def clock_text(tc: TimeControl) -> Text:
     """'standard clock: 5 s a move + 20 s reserve', or 'untimed'."""
     if tc.untimed:
@@ -118,15 +129,13 @@ def clock_text(tc: TimeControl) -> Text:
 
 
 def preset_name(preset: Preset) -> Text | str:
-    """A preset's name in the reader's language (its own name if the catalogue lacks it)."""
-    key = f"bot.preset.{preset.id}.name"
-    return text(key) if has(key) else preset.name
+    """A preset's name in the reader's language (engine.names: its own name if uncatalogued)."""
+    return names.preset_name(preset.id, preset.name)
 
 
 def preset_summary(preset: Preset) -> Text | str:
     """A preset's rules in one sentence, in the reader's language."""
-    key = f"bot.preset.{preset.id}.summary"
-    return text(key) if has(key) else preset.summary
+    return names.preset_summary(preset.id, preset.summary)
 
 
 def clock_name(name: str) -> Text:
@@ -134,23 +143,15 @@ def clock_name(name: str) -> Text:
     return text(f"bot.clock.name.{name}")
 
 
-def suit_text(suit: str | None) -> Text | str:
-    """A suit's name ('bamboo'); an unknown letter as it is."""
-    return text(f"bot.suit.{suit}") if suit in SUIT_WORDS else suit or ""
+suit_text = names.suit_name  # a suit's name ('bamboo'); an unknown letter as it is
 
 
 def suit_word(suit: str | None) -> str:
     return SUIT_WORDS.get(suit or "", suit or "")
 
 
-def wind_text(wind: int) -> Text:
-    """A seat's or round's wind ('East')."""
-    return text(f"bot.wind.{wind}")
-
-
-def unit_text(unit: str, amount: int) -> Text:
-    """An amount in the preset's unit ('5 faan', '2 points')."""
-    return text(f"bot.unit.{unit}", amount=amount)
+wind_text = names.wind_name  # a seat's or round's wind ('East')
+unit_text = names.unit_amount  # an amount in the preset's unit ('5 faan', '2 points')
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,7 @@ class PublicSnapshot:
     preset_id: str
     preset_name: Text | str
     preset_summary: Text | str
+    options_text: str  # the table's options away from the defaults ('' at the defaults)
     rated: bool
     visibility: str
     clock: Text
@@ -245,6 +247,7 @@ class PublicSnapshot:
     quickplay: bool = False
     moments: tuple[Moment, ...] = ()  # this change's moments to animate (render.animate)
     hand_id: int | None = None  # the stored hand in play, or the one just played
+    standings: StandingsView | None = None  # game over: the final standings, best first
 
     @property
     def status(self) -> str:
@@ -336,6 +339,7 @@ def public_snapshot(
         "preset_id": table.preset.id,
         "preset_name": preset_name(table.preset),
         "preset_summary": preset_summary(table.preset),
+        "options_text": options_text(table.preset),
         "rated": table.options.rated,
         "visibility": table.options.visibility,
         "clock": clock_text(table.time_control),
@@ -374,11 +378,15 @@ def public_snapshot(
     said = _said_names(table)
     status_now = status_text(hand, said)
     table_view = table_view_from_state(
-        hand, said, points, table_name=table_title(table.id, table.name), status=status_now
+        hand, said, points, table_name=picture_title(table), status=status_now
     )
     result = _result(table, said) if hand.outcome() is not None else None
+    standings = _standings(table, session) if table.phase is Phase.GAME_OVER else None
     if closed is not None:
         status: Text = text("bot.status.closed", reason=closed_reason_text(closed))
+    elif standings is not None:
+        first = standings.rows[0].name
+        status = text("bot.status.game_over", hands=standings.hands, first=first)
     elif table.phase is Phase.BETWEEN_HANDS:
         summary = result.text if result else text("bot.status.over")
         status = text("bot.status.between", summary=summary, ready=len(table.ready), seats=count)
@@ -388,6 +396,8 @@ def public_snapshot(
     lines += event_texts(table, events, said, wins_before)
     if ended and result is not None:
         lines += result.lines
+    if standings is not None:
+        lines += [text("bot.table.standings"), *standing_lines(standings)]
     return PublicSnapshot(
         **common,  # type: ignore[arg-type]
         seats=tuple(lines_of_seats),
@@ -404,7 +414,36 @@ def public_snapshot(
         ready_count=len(table.ready) if table.phase is Phase.BETWEEN_HANDS else 0,
         events=tuple(lines),
         moments=tuple((deal_moments(hand) if dealt else []) + moments_of(hand, events)),
+        standings=standings,
     )
+
+
+def _standings(table: LiveTable, session: Session) -> StandingsView:
+    """The game's final standings, best place first (names as readers are told them)."""
+    rows = sorted(
+        (
+            StandingRow(s.place, seat_name(seat.name, seat.player_id), s.points, s.score)
+            for s in session.standings()
+            for seat in (table.seat(s.player),)
+        ),
+        key=lambda row: row.place,
+    )
+    name = picture_title(table)
+    return StandingsView(name, preset_name(table.preset), session.hand_number, tuple(rows))
+
+
+def standing_lines(view: StandingsView) -> list[Text]:
+    """One line a player: "1. Ann: 40 points, final score +60"."""
+    return [
+        text(
+            "bot.standing.line",
+            place=row.place,
+            name=row.name,
+            points=row.points,
+            score=score_text(row.score),
+        )
+        for row in view.rows
+    ]
 
 
 def seat_name(name: str, player_id: str | None) -> Text | str:
@@ -655,8 +694,7 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
         text("bot.result.points", name=names[s], delta=f"{d:+d}", total=t)
         for s, (_, d, t) in enumerate(points)
     ]
-    title = table_title(table.id, table.name)
-    view = result_view_from_state(hand, _said_names(table), table_name=title)
+    view = result_view_from_state(hand, _said_names(table), table_name=picture_title(table))
     return ResultSummary(session.hand_number, summary, points, ratings, tuple(lines), view)
 
 

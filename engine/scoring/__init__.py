@@ -13,13 +13,13 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from engine.presets import Preset
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.settlement import Payment, Reason, from_each
 from engine.tiles import MeldKind
 
 if TYPE_CHECKING:
     from engine.hand import HandState
+    from engine.presets import Preset
 
 
 # per family name, its module: found once instead of on every win check and payment

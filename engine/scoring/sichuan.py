@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING
 from engine import shapes
 from engine.decompose import decompositions
 from engine.i18n import Text
+from engine.kinds import Opening
 from engine.memo import Memo
-from engine.presets import Opening, Preset
+from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
 from engine.scoring.hkos import is_seven_pairs
 from engine.settlement import Payment, Reason, from_each

@@ -17,6 +17,7 @@ from bot.discord.surface import clock_text
 from bot.discord.translator import choice
 from bot.runtime.snapshots import pattern_name, preset_name, preset_summary, unit_text
 from engine.i18n import LANGUAGES, Text, text, worded
+from engine.options import value_word
 from engine.presets import TIME_CONTROLS, Preset, find_preset, min_fan_choices
 from engine.score_request import RequestError, score_request
 from engine.tiles import InvalidNotationError, parse_tiles, tile_name
@@ -113,6 +114,17 @@ def rules_embed(preset: Preset, language: str = "en") -> discord.Embed:
         ),
         inline=False,
     )
+    if preset.options:  # what a table may choose (engine.options), as `create options:` takes it
+        lines = [
+            say(
+                "bot.rules.option",
+                name=o.name,
+                values=", ".join(value_word(v) for v in o.values),
+                default=value_word(o.default),
+            )
+            for o in preset.options
+        ]
+        embed.add_field(name=say("bot.rules.options_title"), value="\n".join(lines), inline=False)
     if preset.openings:
         embed.add_field(
             name=say("bot.rules.before_title"),

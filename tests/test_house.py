@@ -1,0 +1,75 @@
+"""The house: the kinds presets and rules share sit in a leaf module (no import circle), and the
+reader's names of presets, winds, suits and units come from one module."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.runtime import snapshots
+from engine import kinds, names, presets
+from engine.i18n import worded
+from render import words
+
+ENGINE = Path(__file__).resolve().parent.parent / "engine"
+
+
+def _engine_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    return {m for m in found if m == "engine" or m.startswith("engine.")}
+
+
+def test_the_kinds_module_is_a_leaf() -> None:
+    assert _engine_imports(ENGINE / "kinds.py") == set()
+
+
+def test_presets_import_their_rules_at_the_top() -> None:
+    source = (ENGINE / "presets.py").read_text(encoding="utf-8")
+    assert "noqa: E402" not in source
+    assert "engine.rules" in _engine_imports(ENGINE / "presets.py")
+
+
+@pytest.mark.parametrize(
+    "first", ["engine.rules", "engine.rules_taiwan", "engine.rules_selfdraw", "engine.presets"]
+)
+def test_any_module_of_the_former_circle_imports_first(first: str) -> None:
+    code = f"import {first}; import engine.presets as p; print(len(p.PRESETS))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == len(presets.PRESETS)
+
+
+def test_presets_read_the_kinds_from_the_leaf() -> None:
+    assert presets.Rotation is kinds.Rotation and presets.MultiWin is kinds.MultiWin
+    assert presets.find_preset("hk-fw2").rotation is kinds.Rotation.FOUR_WINDS
+
+
+@pytest.mark.parametrize("preset_id", sorted(presets.PRESETS))
+def test_runtime_and_pictures_name_a_preset_through_one_module(preset_id: str) -> None:
+    preset = presets.find_preset(preset_id)
+    for language in ("en", "zh-CN", "zh-TW"):
+        full = worded(names.preset_name(preset.id, preset.name), language)
+        short = worded(names.preset_name(preset.id, preset.name, short=True), language)
+        assert worded(snapshots.preset_name(preset), language) == full
+        assert worded(words.preset_text(preset.id, preset.name), language) == short
+
+
+def test_an_uncatalogued_preset_keeps_its_own_name() -> None:
+    assert names.preset_name("test-nothing", "Nothing") == "Nothing"
+    assert names.preset_name("test-nothing", "Nothing", short=True) == "Nothing"
+    assert names.preset_summary("test-nothing", "Plays nothing.") == "Plays nothing."
+
+
+def test_winds_suits_and_units_in_the_reader_language() -> None:
+    assert worded(names.wind_name(2), "zh-TW") == "西"
+    assert worded(names.suit_name("m"), "zh-CN") == "万子"
+    assert worded(names.suit_name("m", short=True), "zh-CN") == "万"
+    assert names.suit_name("x") == "x" and names.suit_name(None) == ""
+    assert worded(names.unit_amount("faan", 5), "en") == "5 faan"
+    assert names.unit_name("tai", "en") == "tai" and names.unit_name("han", "en") == "han"
+    assert snapshots.wind_text is names.wind_name and words.unit_name is names.unit_name
