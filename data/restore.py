@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections.abc import Sequence
 
 from data.action_log import HAND_COLS, hand_from
 from data.connection import transaction
+from data.dialect import Db
 from data.errors import UnreadableError
 from data.rows import HandLog, HandStatus, LoadedTable, Phase, QuarantinedTable, TableRow
 from data.tables import ACTIVE_SQL, TABLE_COLS, event, table_from
@@ -36,9 +36,7 @@ def check_table(table: TableRow, hand: HandLog | None) -> None:
         raise UnreadableError("phase is playing but no hand is in play")
 
 
-def load_active_tables(
-    conn: sqlite3.Connection, now: float
-) -> tuple[list[LoadedTable], list[QuarantinedTable]]:
+def load_active_tables(conn: Db, now: float) -> tuple[list[LoadedTable], list[QuarantinedTable]]:
     """Every open table, ready to rebuild, and the ones set aside (quarantined here).
 
     Reads one consistent snapshot with a handful of queries, however many tables there are.
@@ -96,7 +94,7 @@ def load_active_tables(
     return loaded, bad
 
 
-def quarantine(conn: sqlite3.Connection, items: Sequence[tuple[int, str]], at: float) -> None:
+def quarantine(conn: Db, items: Sequence[tuple[int, str]], at: float) -> None:
     """Set tables aside: phase quarantined, reason kept, previous phase in the event."""
     for tid, reason in items:
         log.error("table %s quarantined: %s", tid, reason)

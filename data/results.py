@@ -8,18 +8,18 @@ the result, so a rating is always the sum of its history.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 
 from data import rating as rating_math
 from data.connection import transaction
+from data.dialect import Db, lock_ratings
 from data.errors import HandNotActiveError, ResultConflictError
 from data.rows import HandResult, HandStatus, RatingChange, RecordedHand
 from data.tables import replace_deadlines
 
 
 def record_hand_result(
-    conn: sqlite3.Connection,
+    conn: Db,
     table_id: int,
     hand_id: int,
     result: HandResult,
@@ -79,6 +79,7 @@ def record_hand_result(
         )
         changes: tuple[RatingChange, ...] = ()
         if result.rated:
+            lock_ratings(conn, preset)
             changes = _apply_ratings(conn, hand_id, preset, result, places, at)
         conn.execute(
             "UPDATE hands SET status = 'finished', ended_at = ? WHERE id = ?", (at, hand_id)
@@ -94,7 +95,7 @@ def record_hand_result(
 
 
 def _apply_ratings(
-    conn: sqlite3.Connection,
+    conn: Db,
     hand_id: int,
     preset: str,
     result: HandResult,
@@ -132,7 +133,7 @@ def _apply_ratings(
     )
     conn.executemany(
         "INSERT INTO rating_counts (preset, games, players) VALUES (?, ?, 1)"
-        " ON CONFLICT (preset, games) DO UPDATE SET players = players + 1",
+        " ON CONFLICT (preset, games) DO UPDATE SET players = rating_counts.players + 1",
         [(preset, c.games) for c in changes],
     )
     conn.executemany(
@@ -146,7 +147,7 @@ def _apply_ratings(
     return changes
 
 
-def rating_changes(conn: sqlite3.Connection, hand_id: int) -> tuple[RatingChange, ...]:
+def rating_changes(conn: Db, hand_id: int) -> tuple[RatingChange, ...]:
     """The rating changes a hand made, by seat (empty for casual hands)."""
     rows = conn.execute(
         "SELECT r.player_id, r.preset, r.rating_before, r.rating_after, r.games_after,"
@@ -158,14 +159,13 @@ def rating_changes(conn: sqlite3.Connection, hand_id: int) -> tuple[RatingChange
     return tuple(RatingChange(*r) for r in rows)
 
 
-def import_ratings(
-    conn: sqlite3.Connection, preset: str, rows: Iterable[tuple[str, float, int]], at: float
-) -> int:
+def import_ratings(conn: Db, preset: str, rows: Iterable[tuple[str, float, int]], at: float) -> int:
     batch = [(pid, preset, float(r), int(g), at) for pid, r, g in rows]
     with transaction(conn):
         conn.executemany(
-            "INSERT OR REPLACE INTO ratings (player_id, preset, rating, games, updated_at)"
-            " VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO ratings (player_id, preset, rating, games, updated_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, preset) DO UPDATE SET"
+            " rating = excluded.rating, games = excluded.games, updated_at = excluded.updated_at",
             batch,
         )
         # Replaced rows may have moved between tallies: recount this preset.
@@ -173,7 +173,7 @@ def import_ratings(
         conn.execute(
             "INSERT INTO rating_counts (preset, games, players)"
             " SELECT preset, games, count(*) FROM ratings WHERE preset = ?"
-            " GROUP BY games",
+            " GROUP BY preset, games",
             (preset,),
         )
     return len(batch)

@@ -1,9 +1,11 @@
-"""The store: the one object the bot talks to the database through (aiosqlite, SQLite).
+"""The store: the one object the bot talks to the database through: SQLite (aiosqlite, the
+default) or PostgreSQL (asyncpg, for `postgresql://…` addresses).
 
 A thin async façade. Each method checks and converts its arguments, then runs one function of
 the module that owns the concern on the connection's worker thread:
 
   data/connection.py  which file, checks before use, one connection a process, transactions
+  data/postgres.py    the PostgreSQL connection running the same functions (data/dialect.py)
   data/tables.py      tables and seats, lobby changes, activity, closing and expiry
   data/action_log.py  hands as seed + action log, appends sharing commits
   data/restore.py     rebuilding open tables at start-up, quarantine
@@ -25,6 +27,7 @@ from typing import Any, TypeVar
 from data import action_log, history, preferences, restore, results, tables
 from data.connection import Connection, resolve_path
 from data.history import LEADERBOARD_MIN_GAMES
+from data.postgres import RECONNECT_FOR, TIMEOUT, PgConnection, is_dsn
 from data.rows import (
     ACTIVE_PHASES,
     HandLog,
@@ -55,7 +58,7 @@ T = TypeVar("T")
 class Store:
     """Persistence for tables, hands, ratings and history. Create with `await Store.open()`."""
 
-    def __init__(self, connection: Connection, clock: Callable[[], float]) -> None:
+    def __init__(self, connection: Connection | PgConnection, clock: Callable[[], float]) -> None:
         self._db = connection
         self.path = connection.path
         self._clock = clock
@@ -71,6 +74,8 @@ class Store:
         *,
         clock: Callable[[], float] = time.time,
         synchronous: str = "FULL",
+        timeout: float = TIMEOUT,
+        reconnect_for: float = RECONNECT_FOR,
     ) -> Store:
         """Open (creating and migrating as needed) the database at `path`.
 
@@ -78,8 +83,15 @@ class Store:
         A path the bot cannot use raises, with the disk left as it was: UnusableDatabaseError
         (a directory, a missing folder, read-only, damaged pages), NotAStoreError (not this
         bot's SQLite file) or SchemaTooNewError (written by a newer bot).
+
+        A `postgresql://…` address opens PostgreSQL instead (data/postgres.py): `timeout` is
+        how long a statement may take, `reconnect_for` how long a lost connection is retried.
         """
-        return cls(await Connection.open(resolve_path(path), synchronous), clock)
+        path = resolve_path(path)
+        if is_dsn(path):
+            pg = await PgConnection.open(path, timeout=timeout, reconnect_for=reconnect_for)
+            return cls(pg, clock)
+        return cls(await Connection.open(path, synchronous), clock)
 
     async def close(self) -> None:
         """Commit the appends already accepted, then close the connection."""
