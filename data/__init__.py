@@ -44,6 +44,7 @@ from data.rows import (
     TableRow,
 )
 from data.store import IDLE_EXPIRY, LEADERBOARD_MIN_GAMES, Store
+from data.tables import Shards
 
 __all__ = [
     "ACTIVE_PHASES",
@@ -70,6 +71,7 @@ __all__ = [
     "SchemaTooNewError",
     "SeatResult",
     "SeatRow",
+    "Shards",
     "StaleVersionError",
     "Store",
     "StoreError",

@@ -142,7 +142,9 @@ def player_stats(conn: Db, player_id: str, preset: str | None) -> PlayerStats:
     rows = conn.execute(
         "SELECT p.hand_id, p.seat, r.wins_json FROM hand_players p"
         " JOIN hand_results r ON r.hand_id = p.hand_id"
-        " WHERE p.player_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR r.preset = ?2) ORDER BY p.hand_id",
+        # the type named: PostgreSQL cannot tell a lone `?2 IS NULL` parameter's
+        " WHERE p.player_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR r.preset = ?2)"
+        " ORDER BY p.hand_id",
         (player_id, preset),
     ).fetchall()
     won = dealt_in = wins = self_draws = fan_total = best_fan = 0

@@ -101,6 +101,8 @@ class PgSession:
         verb = text.split(None, 1)[0].upper()
         if verb in ("COMMIT", "ROLLBACK"):
             self.in_transaction = False
+            if verb == "ROLLBACK" and self._conn.is_closed():
+                return PgCursor([], -1)  # the server ended the transaction with the connection
         rows, status, _ = self._loop.run_until_complete(
             # asyncpg's public calls give either the rows or the status (the count of rows
             # changed), not both; this one is what they both call
@@ -193,42 +195,54 @@ class PgConnection:
             try:
                 if self._conn is None or self._conn.is_closed():
                     self._connect()
-                assert self._loop is not None and self._conn is not None
-                if lost_since is not None:
-                    log.warning(
-                        "reconnected to PostgreSQL after %.1f s; retrying the transaction",
-                        time.monotonic() - lost_since,
-                    )
-                    lost_since = None
-                session = PgSession(self._loop, self._conn, retrying)
-                try:
-                    return fn(session, *args)
-                except BaseException:
-                    if session.in_transaction and not self._conn.is_closed():
-                        self._rollback_quietly()
-                    raise
-            except TimeoutError:
+            except (*_LOST, TimeoutError) as error:
+                lost_since = self._wait_after_loss(error, lost_since)
+                retrying = True
+                continue
+            assert self._loop is not None and self._conn is not None
+            if lost_since is not None:
+                log.warning(
+                    "reconnected to PostgreSQL after %.1f s; retrying the transaction",
+                    time.monotonic() - lost_since,
+                )
+                lost_since = None
+            session = PgSession(self._loop, self._conn, retrying)
+            try:
+                return fn(session, *args)
+            except (TimeoutError, asyncpg.exceptions.QueryCanceledError):
                 self._drop()
                 raise StoreError(
                     f"PostgreSQL did not answer within {self.timeout:g} s; nothing of this "
                     "change was kept (the connection is opened afresh for the next one)"
                 ) from None
-            except _LOST as error:
-                self._drop()
-                now = time.monotonic()
-                if lost_since is None:
-                    lost_since = now
-                    log.warning(
-                        "lost the PostgreSQL connection (%s); reconnecting, then retrying",
-                        _reason(error),
-                    )
-                if now - lost_since > self.reconnect_for:
-                    raise StoreError(
-                        f"PostgreSQL at {redact(self.path)} has been unreachable for "
-                        f"{self.reconnect_for:g} s ({_reason(error)})"
-                    ) from None
-                time.sleep(min(2.0, 0.1 * (1 + now - lost_since)))
+            except Exception as error:
+                # what a lost connection raises varies with the moment it is noticed (the
+                # ROLLBACK after it, say): a closed connection says it was lost
+                if not isinstance(error, _LOST) and not self._conn.is_closed():
+                    if session.in_transaction:
+                        self._rollback_quietly()
+                    raise
+                lost_since = self._wait_after_loss(error, lost_since)
                 retrying = True
+
+    def _wait_after_loss(self, error: BaseException, lost_since: float | None) -> float:
+        """Drop the connection, log the first loss, wait a little (longer each time); a
+        StoreError once the server has been away for `reconnect_for` seconds."""
+        self._drop()
+        now = time.monotonic()
+        if lost_since is None:
+            lost_since = now
+            log.warning(
+                "lost the PostgreSQL connection (%s); reconnecting, then retrying",
+                _reason(error),
+            )
+        if now - lost_since > self.reconnect_for:
+            raise StoreError(
+                f"PostgreSQL at {redact(self.path)} has been unreachable for "
+                f"{self.reconnect_for:g} s ({_reason(error)})"
+            ) from None
+        time.sleep(min(2.0, 0.1 * (1 + now - lost_since)))
+        return lost_since
 
     def _rollback_quietly(self) -> None:
         assert self._loop is not None and self._conn is not None

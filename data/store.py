@@ -46,7 +46,7 @@ from data.rows import (
     TableRow,
     checked_json,
 )
-from data.tables import IDLE_EXPIRY
+from data.tables import IDLE_EXPIRY, Shards
 from engine.actions import Action
 from engine.presets import find_preset
 
@@ -170,13 +170,16 @@ class Store:
         """Close a table (players ended it): a hand in play is abandoned, no rating changes."""
         await self._call(tables.close_table, table_id, reason, self._now(now))
 
-    async def expire_idle(self, now: float | None = None, idle: float = IDLE_EXPIRY) -> list[int]:
+    async def expire_idle(
+        self, now: float | None = None, idle: float = IDLE_EXPIRY, *, shards: Shards | None = None
+    ) -> list[int]:
         """Close every open table with no game action for `idle` seconds; returns their ids.
+        `shards` (shards in all, the ids this process runs): only their guilds' tables.
 
         Found by one query on the (phase, last_action_at) index; closed in the same transaction
         with no rating change (a hand in play is abandoned) and the closing recorded.
         """
-        return await self._call(tables.expire_idle, self._now(now), idle)
+        return await self._call(tables.expire_idle, self._now(now), idle, shards)
 
     # ------------------------------------------------------------------ hands and actions
 
@@ -278,14 +281,18 @@ class Store:
 
     # ------------------------------------------------------------------ restoring
 
-    async def load_active_tables(self) -> tuple[list[LoadedTable], list[QuarantinedTable]]:
-        """Every open table, ready to rebuild (at startup), and the ones set aside.
+    async def load_active_tables(
+        self, *, shards: Shards | None = None
+    ) -> tuple[list[LoadedTable], list[QuarantinedTable]]:
+        """Every open table, ready to rebuild (at startup), and the ones set aside; with
+        `shards` (shards in all, the ids this process runs), those of their guilds only (a
+        table of no guild belongs to shard 0), so processes sharing a database split them.
 
         A table naming an unknown preset, or with a log line, seed, session or option that does
         not read back, is quarantined (phase 'quarantined', reason stored, event recorded,
         logged) and reported; the others load regardless.
         """
-        return await self._call(restore.load_active_tables, self._now(None))
+        return await self._call(restore.load_active_tables, self._now(None), shards)
 
     # ------------------------------------------------------------------ results and ratings
 

@@ -37,6 +37,27 @@ IDLE_TABLES_SQL = (
 
 SeatTuple = tuple[int, str, int]  # (seat, player_id, human) as stored
 
+# The shards a process owns: (shards in all, the ids it runs). Several processes share one
+# database; each restores, clocks and expires only the tables of its own shards' guilds.
+Shards = tuple[int, tuple[int, ...]]
+
+
+def owned(shards: Shards | None, alias: str = "t") -> tuple[str, list[int]]:
+    """An SQL condition (with its parameters) for the tables of `shards`' guilds; a table of
+    no guild (a DM or the terminal) belongs to shard 0, as Discord sends DMs there. Discord's
+    own rule finds a guild's shard: (guild_id >> 22) % shard count."""
+    if shards is None:
+        return "1 = 1", []
+    count, ids = shards
+    if not ids or min(ids) < 0 or max(ids) >= count:
+        raise ValueError(f"shards {ids} are not among 0 to {count - 1}")
+    marks = ", ".join("?" * len(ids))
+    condition = (
+        f"(CASE WHEN {alias}.guild_id IS NULL THEN 0"
+        f" ELSE ({alias}.guild_id >> 22) % ? END) IN ({marks})"
+    )
+    return condition, [count, *ids]
+
 
 # ------------------------------------------------------------------ rows (shared)
 
@@ -250,9 +271,19 @@ def close_table(conn: Db, table_id: int, reason: str, at: float) -> None:
             close(conn, [table_id], reason, at)
 
 
-def expire_idle(conn: Db, at: float, idle: float) -> list[int]:
+def expire_idle(conn: Db, at: float, idle: float, shards: Shards | None = None) -> list[int]:
     with transaction(conn):
-        ids = [r[0] for r in conn.execute(IDLE_TABLES_SQL, (at - idle,))]
+        if shards is None:
+            ids = [r[0] for r in conn.execute(IDLE_TABLES_SQL, (at - idle,))]
+        else:
+            condition, params = owned(shards, "tables")
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    IDLE_TABLES_SQL.replace(" ORDER BY", f" AND {condition} ORDER BY"),
+                    (at - idle, *params),
+                )
+            ]
         close(conn, ids, f"expired: no game action for {idle / 3600:g} h", at)
     if ids:
         log.info("expired %d idle table(s): %s", len(ids), ids)

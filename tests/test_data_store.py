@@ -920,3 +920,32 @@ def test_hand_result_validates_its_shape() -> None:
         HandResult(PRESET, ("a", "a", "b", "c"), (True,) * 4, (0, 0, 0, 0))
     with pytest.raises(ValueError, match="winner seat"):
         HandResult(PRESET, ("a", "b"), (True, True), (1, -1), wins=(StoredWin(5, 3),))
+
+
+# ---------------------------------------------------------------- processes sharing a database
+
+
+async def test_each_process_restores_and_expires_only_its_shards_tables(
+    store: Store, clock: Clock
+) -> None:
+    """Shards 0 and 1 of 2: a guild's shard is (guild_id >> 22) % 2; a table of no guild is
+    shard 0's (DMs and the terminal). Table ids come from one sequence for all of them."""
+    guilds = {0: (4 << 22) | 9, 1: (7 << 22) | 3}
+    by_shard = {
+        0: [
+            await store.create_table(PRESET, guild_id=guilds[0]),
+            await store.create_table(PRESET),
+        ],
+        1: [await store.create_table(PRESET, guild_id=guilds[1])],
+    }
+    assert sorted(by_shard[0] + by_shard[1]) == [1, 2, 3]
+    for shard, ids in by_shard.items():
+        loaded, _ = await store.load_active_tables(shards=(2, (shard,)))
+        assert sorted(t.table.id for t in loaded) == sorted(ids)
+    loaded, _ = await store.load_active_tables(shards=(2, (0, 1)))
+    assert len(loaded) == 3
+    clock.advance(DAY)
+    assert await store.expire_idle(shards=(2, (1,))) == by_shard[1]
+    assert sorted(await store.expire_idle(shards=(2, (0,)))) == sorted(by_shard[0])
+    with pytest.raises(ValueError, match="among 0 to 1"):
+        await store.load_active_tables(shards=(2, (2,)))

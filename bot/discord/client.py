@@ -94,6 +94,7 @@ class MahjongBot(commands.Bot):
             "seed_source": seed_source,
             "quickplay_fill_after": quickplay_fill_after,
             "no_call_wait": config.no_call_wait,
+            "shards": config.owned_shards,
         }
         self._timers = timers
         self._store: Store | None = None
@@ -150,14 +151,8 @@ class MahjongBot(commands.Bot):
         self._announced = True
         assert self.user is not None
         log.info("logged in as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))
-        for table_id, table in list(self.runtime.tables.items()):
-            if not self.config.serves(table.guild_id):
-                log.warning(
-                    "table %s is in server %s, whose shard this process does not run: its "
-                    "clicks go to another process (give each process its own MAHJONG_DB)",
-                    table_id,
-                    table.guild_id,
-                )
+        # the runtime restored only the tables of this process's shards (Runtime.shards)
+        for table_id in list(self.runtime.tables):
             self.front.update_table(self.runtime.public_view(table_id))
 
     async def on_app_command_error(
