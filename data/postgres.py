@@ -305,12 +305,15 @@ def migrate(conn: dialect.Db) -> tuple[int, int]:
     """The same numbered migrations as SQLite's (data/migrations.py), each in a transaction
     with its version; an advisory lock keeps two processes from migrating at once."""
     where = "the PostgreSQL database"
-    found = check_compatible(conn, where)
+    found: int | None = None
     while True:
         conn.execute("BEGIN")
         try:
+            # read under the lock only: another process may be migrating right now
             conn.execute("SELECT pg_advisory_xact_lock(?::bigint)", (MIGRATION_LOCK,))
             version = check_compatible(conn, where)
+            if found is None:
+                found = version
             if version == LATEST_VERSION:
                 conn.execute("COMMIT")
                 if found != version:
@@ -342,13 +345,16 @@ def check_database(dsn: str, timeout: float = TIMEOUT) -> None:
                 "Check that the server runs and the address, user and password in MAHJONG_DB"
             ) from None
         try:
-            exists = await conn.fetchval("SELECT to_regclass($1)", VERSION_TABLE)
+            # one statement, one snapshot: another process may be creating the schema
+            exists, tables = await conn.fetchrow(
+                "SELECT to_regclass($1),"
+                " (SELECT count(*) FROM pg_tables WHERE schemaname = current_schema())",
+                VERSION_TABLE,
+            )
             found = 0
             if exists:
                 found = int(await conn.fetchval(f"SELECT version FROM {VERSION_TABLE}") or 0)
-            elif await conn.fetchval(
-                "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"
-            ):
+            elif tables:
                 raise NotAStoreError(
                     f"PostgreSQL at {redact(dsn)} holds tables that are not the mahjong "
                     "bot's; refusing to touch it: give the bot a database of its own"
