@@ -17,10 +17,10 @@ import pytest
 from bot.discord.client import MahjongBot, ShardedMahjongBot, make_bot
 from bot.discord.config import BotConfig, ConfigError, read_shards, shard_of
 from bot.runtime import ManualTimers
-from tests.conftest import Databases
+from tests.conftest import Databases, PgAdmin
 from tests.fakediscord import FakeDiscord, FakeGuild
 from tests.fakediscord.gateway import GatewaySession
-from tests.runtime_writer_proc import reading
+from tests.runtime_writer_proc import drive, reading
 
 SHARDS = 2
 START_TIMEOUT = 60.0  # two interpreters importing discord.py, Pillow and the engine, under load
@@ -219,3 +219,66 @@ async def test_a_process_restores_only_its_own_shards_tables(db: Databases) -> N
             bot = make_bot(sharded, timers=ManualTimers(), **QUIET)
             async with fake.running(bot):
                 assert len(bot.runtime.tables) == restored
+
+
+async def test_a_rating_earned_on_one_process_shows_on_the_others_leaderboard(
+    postgres: PgAdmin | None,
+) -> None:
+    """Two bots (shards 0 and 1 of 2) on one PostgreSQL: a rated hand finished at a table of
+    shard 0's guild moves ratings that `/mahjong leaderboard` in shard 1's guild, answered by
+    the other bot, shows."""
+    if postgres is None:
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql) nor MAHJONG_TEST_PG")
+    name = postgres.create()
+    try:
+        place = postgres.dsn_of(name)
+
+        def config(shard: int) -> BotConfig:
+            return BotConfig(
+                token="fake-token",
+                db_path=place,
+                edit_interval=0.02,
+                shard_count=SHARDS,
+                shard_ids=(shard,),
+            )
+
+        async with FakeDiscord(users=4, guilds=SHARDS) as fake:
+            by_shard = {shard_of(guild.id, SHARDS): guild for guild in fake.guilds}
+            first = make_bot(config(0), timers=ManualTimers(), **QUIET)
+            second = make_bot(config(1), timers=ManualTimers(), **QUIET)
+            async with fake.running(first), fake.running(second):
+                runtime = first.runtime
+                players = [(str(user.id), user.username) for user in fake.users]
+                channel = by_shard[0].channels[0]
+                table = await runtime.create_table(
+                    "hkos-3-v1",
+                    creator_id=players[0][0],
+                    creator_name=players[0][1],
+                    guild_id=by_shard[0].id,
+                    channel_id=channel.id,
+                    rated=True,
+                )
+                for player_id, player_name in players[1:]:
+                    await runtime.join(table.id, player_id, player_name)
+                await runtime.start_table(table.id, players[0][0])
+                await drive(runtime, table.id, 1)
+                assert table.id not in second.runtime.tables  # shard 0's table only
+                ratings = await first.store.ratings_of(players[0][0])
+                assert ratings and ratings[0].games == 1
+                record = await fake.slash(
+                    fake.users[1],
+                    "mahjong",
+                    "leaderboard",
+                    {"preset": "hkos-3-v1"},
+                    channel=by_shard[1].channels[0],
+                )
+                await record.wait_response()
+                await fake.wait_for(lambda: not (record.original and record.original.loading))
+                assert record.session_id == fake.gateway.current(by_shard[1].id).session_id
+                assert record.original is not None
+                board = record.original.text
+                for user in fake.users:
+                    assert user.mention in board
+                assert f"{round(ratings[0].rating)}" in board
+    finally:
+        postgres.drop([name])
