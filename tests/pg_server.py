@@ -6,6 +6,7 @@ PostgreSQL refuses to run as root, so when the tests run as root the server runs
 you already have instead; each test then gets a fresh database on it, dropped afterwards.
 
     python -m tests.pg_server      # start one and print its address, for trying things by hand
+    python -m tests.pg_server --durable   # fsync on, as a real server (for bench/load.py)
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ class Server:
     user: str
     bin: str
     as_user: str | None  # the system user it runs as, when not us
+    durable: bool = False  # fsync on; the tests' server skips it (nothing kept outlives them)
 
     @property
     def dsn(self) -> str:
@@ -100,10 +102,10 @@ class Server:
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={self.port} "
             f"-c unix_socket_directories={self.folder} "
-            "-c max_connections=200 -c shared_buffers=32MB "
-            # a test server: losing it in a power cut loses nothing anyone keeps
-            "-c fsync=off -c full_page_writes=off"
+            "-c max_connections=200 -c shared_buffers=32MB"
         )
+        if not self.durable:  # a test server: a power cut loses nothing anyone keeps
+            options += " -c fsync=off -c full_page_writes=off"
         result = self.pg_ctl("-l", log, "-o", options, "-w", "-t", "60", "start", check=False)
         if result.returncode != 0:
             tail = ""
@@ -120,7 +122,7 @@ class Server:
         self.start()
 
 
-def start_server() -> Server:
+def start_server(durable: bool = False) -> Server:
     """initdb + start in a fresh temporary folder; NoServerError says why not."""
     binary = find_bin()
     as_user = None
@@ -140,7 +142,7 @@ def start_server() -> Server:
         entry = pwd.getpwnam(as_user)
         os.chown(folder, entry.pw_uid, entry.pw_gid)
         os.chmod(folder, 0o700)
-    server = Server(folder, data, _free_port(), user, binary, as_user)
+    server = Server(folder, data, _free_port(), user, binary, as_user, durable)
     try:
         server._run(
             os.path.join(binary, "initdb"),
@@ -170,8 +172,8 @@ def remove(server: Server) -> None:
 
 
 @contextlib.contextmanager
-def running() -> Iterator[Server]:
-    server = start_server()
+def running(durable: bool = False) -> Iterator[Server]:
+    server = start_server(durable)
     try:
         yield server
     finally:
@@ -179,7 +181,7 @@ def running() -> Iterator[Server]:
 
 
 if __name__ == "__main__":
-    with running() as s:
+    with running("--durable" in sys.argv[1:]) as s:
         print(s.dsn, flush=True)
         try:
             while True:
