@@ -165,7 +165,19 @@ CREATE TABLE language_preferences (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+# v5 - the DM inbox: several processes share one database (PostgreSQL), and Discord sends every
+# DM click to shard 0's process; a click for another process's table waits here for its owner.
+_V5 = """
+CREATE TABLE dm_inbox (
+    id         INTEGER PRIMARY KEY,
+    table_id   INTEGER NOT NULL,
+    payload    TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX dm_inbox_table ON dm_inbox (table_id, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 LATEST_VERSION = len(MIGRATIONS)
 
 

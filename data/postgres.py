@@ -19,6 +19,7 @@ connection is dropped and opened afresh for the next call, so no table waits for
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import urllib.parse
@@ -365,3 +366,68 @@ def check_database(dsn: str, timeout: float = TIMEOUT) -> None:
             await conn.close()
 
     asyncio.run(probe())
+
+
+# ------------------------------------------------------------------ LISTEN
+
+
+class Listener:
+    """LISTEN on a connection of its own, on the caller's loop: `wake()` on every NOTIFY of
+    `channel`, and once each time the connection comes back after a loss (a NOTIFY sent while
+    it was away is gone, so whoever listens reads again what it was listening for)."""
+
+    CHECK_EVERY = 5.0  # seconds between looks at whether the connection still stands
+
+    def __init__(self, dsn: str, channel: str, wake: Callable[[], None]) -> None:
+        self.dsn = dsn
+        self.channel = channel
+        self.wake = wake
+        self._conn: asyncpg.Connection | None = None
+        self._gone = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def start(cls, dsn: str, channel: str, wake: Callable[[], None]) -> Listener:
+        listener = cls(dsn, channel, wake)
+        await listener._connect()
+        listener._task = asyncio.create_task(listener._watch(), name="postgres-listener")
+        return listener
+
+    async def _connect(self) -> None:
+        conn = await asyncpg.connect(self.dsn, timeout=TIMEOUT, command_timeout=TIMEOUT)
+        await conn.add_listener(self.channel, self._notified)
+        conn.add_termination_listener(lambda _: self._gone.set())
+        self._conn = conn
+        self._gone.clear()
+
+    def _notified(self, conn: object, pid: int, channel: str, payload: str) -> None:
+        self.wake()
+
+    async def _watch(self) -> None:
+        while True:
+            try:
+                await asyncio.wait_for(self._gone.wait(), self.CHECK_EVERY)
+            except TimeoutError:
+                if self._conn is not None and not self._conn.is_closed():
+                    continue
+            log.warning("the LISTEN connection to PostgreSQL was lost; reconnecting")
+            lost_since = time.monotonic()
+            while True:
+                await asyncio.sleep(min(2.0, 0.1 * (1 + time.monotonic() - lost_since)))
+                try:
+                    await self._connect()
+                except (*_LOST, TimeoutError) as error:
+                    log.debug("listening again failed: %s", _reason(error))
+                    continue
+                break
+            log.warning("listening to PostgreSQL again; reading what may have come meanwhile")
+            self.wake()
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._conn is not None:
+            self._conn.terminate()
+            self._conn = None

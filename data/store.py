@@ -24,10 +24,10 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from data import action_log, history, preferences, restore, results, tables
+from data import action_log, history, inbox, preferences, restore, results, tables
 from data.connection import Connection, resolve_path
 from data.history import LEADERBOARD_MIN_GAMES
-from data.postgres import RECONNECT_FOR, TIMEOUT, PgConnection, is_dsn
+from data.postgres import RECONNECT_FOR, TIMEOUT, Listener, PgConnection, is_dsn
 from data.rows import (
     ACTIVE_PHASES,
     HandLog,
@@ -376,6 +376,30 @@ class Store:
     async def rating_history(self, player_id: str, preset: str) -> list[RatingPoint]:
         """A player's rating after each of their rated hands of `preset`, oldest first."""
         return await self._call(history.rating_history, player_id, preset)
+
+    # ------------------------------------------------------------------ several processes
+
+    @property
+    def shared(self) -> bool:
+        """Whether several processes may share this database (PostgreSQL): what one process
+        stores, the others read, and DM clicks travel between them through the inbox."""
+        return isinstance(self._db, PgConnection)
+
+    async def post_to_inbox(self, table_id: int, payload: str) -> None:
+        """Hand a DM click (its interaction, JSON) to the process owning `table_id`."""
+        checked_json(payload, "inbox payload")
+        await self._call(inbox.post, table_id, payload, self._now(None))
+
+    async def take_inbox(self, shards: Shards | None) -> list[tuple[int, str]]:
+        """The DM clicks waiting for the tables of `shards`' guilds, oldest first; taken."""
+        return await self._call(inbox.take, shards)
+
+    async def listen_inbox(self, wake: Callable[[], None]) -> Listener | None:
+        """Call `wake` on every inbox NOTIFY, and once each time the listening connection
+        comes back after a loss (PostgreSQL; None on SQLite, where no other process posts)."""
+        if not isinstance(self._db, PgConnection):
+            return None
+        return await Listener.start(self._db.path, inbox.INBOX_CHANNEL, wake)
 
     # ------------------------------------------------------------------ language preferences
 

@@ -949,3 +949,18 @@ async def test_each_process_restores_and_expires_only_its_shards_tables(
     assert sorted(await store.expire_idle(shards=(2, (0,)))) == sorted(by_shard[0])
     with pytest.raises(ValueError, match="among 0 to 1"):
         await store.load_active_tables(shards=(2, (2,)))
+
+
+async def test_dm_clicks_wait_in_the_inbox_for_their_tables_owner(store: Store) -> None:
+    """Posted by the process that received the click, taken once, oldest first, by the process
+    whose shards hold the table (a table of no guild is shard 0's)."""
+    mine = await store.create_table(PRESET, guild_id=(7 << 22) | 3)  # shard 1 of 2
+    other = await store.create_table(PRESET)  # shard 0 of 2
+    await store.post_to_inbox(mine, '{"click": 1}')
+    await store.post_to_inbox(other, '{"click": 2}')
+    await store.post_to_inbox(mine, '{"click": 3}')
+    with pytest.raises(ValueError):
+        await store.post_to_inbox(mine, "{not json")
+    assert await store.take_inbox((2, (1,))) == [(mine, '{"click": 1}'), (mine, '{"click": 3}')]
+    assert await store.take_inbox((2, (1,))) == []
+    assert await store.take_inbox((2, (0,))) == [(other, '{"click": 2}')]

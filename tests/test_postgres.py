@@ -212,3 +212,40 @@ def test_run_apart_answers_from_a_loop_of_its_own() -> None:
         return 42
 
     assert run_apart(answer) == 42
+
+
+async def test_the_inbox_listener_wakes_on_a_post_and_after_a_lost_connection(
+    admin: PgAdmin, dsn: str
+) -> None:
+    """A NOTIFY wakes the owner; so does its listening connection coming back after the server
+    restarted (a wake-up sent meanwhile is lost, so the inbox is read again)."""
+    if admin.server is None:
+        pytest.skip("MAHJONG_TEST_PG names a server these tests do not restart")
+    store = await Store.open(dsn, reconnect_for=60.0)
+    wakes: list[float] = []
+    listener = await store.listen_inbox(lambda: wakes.append(time.monotonic()))
+    assert listener is not None
+    try:
+        table = await store.create_table(PRESET)
+        await store.post_to_inbox(table, "{}")
+        for _ in range(100):
+            if wakes:
+                break
+            await asyncio.sleep(0.05)
+        assert len(wakes) == 1
+        await asyncio.to_thread(admin.server.restart)
+        for _ in range(400):
+            if len(wakes) > 1:
+                break
+            await asyncio.sleep(0.05)
+        assert len(wakes) == 2  # woken once more, to read what came while it was away
+        assert await store.take_inbox(None) == [(table, "{}")]
+    finally:
+        await listener.close()
+        await store.close()
+
+
+async def test_sqlite_has_no_inbox_listener(tmp_path: object) -> None:
+    async with await Store.open(":memory:") as store:
+        assert not store.shared
+        assert await store.listen_inbox(lambda: None) is None

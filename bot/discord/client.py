@@ -25,12 +25,14 @@ from bot.discord.cogs import COGS
 from bot.discord.components import DYNAMIC_ITEMS, Controls, answer_foreign
 from bot.discord.config import BotConfig
 from bot.discord.front import DiscordFront
+from bot.discord.inbox import DmInbox
 from bot.discord.language import Languages
 from bot.discord.pictures import Painter
 from bot.discord.replies import is_refusal, tell
 from bot.discord.translator import CatalogueTranslator
 from bot.runtime import Runtime, SchedulerTimers, Timers
 from data import Store
+from data.postgres import redact
 from engine.hand import HandState
 from engine.i18n import text
 from engine.session import Session
@@ -99,6 +101,7 @@ class MahjongBot(commands.Bot):
         self._timers = timers
         self._store: Store | None = None
         self._runtime: Runtime | None = None
+        self.inbox = DmInbox(self)  # DM clicks between processes on one PostgreSQL
         self._announced = False
         self._closed = False
 
@@ -124,7 +127,9 @@ class MahjongBot(commands.Bot):
         quarantined = await self._runtime.open()
         for item in quarantined:
             log.error("table %s was set aside: %s", item.table_id, item.reason)
-        log.info("restored %d open table(s) from %s", len(self._runtime.tables), self._store.path)
+        where = redact(self._store.path)
+        log.info("restored %d open table(s) from %s", len(self._runtime.tables), where)
+        await self.inbox.start()
         for cog_class in COGS:
             await self._add_grouped_cog(cog_class(self))
         self.tree.add_command(self.mahjong_group)
@@ -173,6 +178,7 @@ class MahjongBot(commands.Bot):
         if self._closed:
             return await super().close()
         self._closed = True
+        await self.inbox.close()
         if self._runtime is not None:
             await self._runtime.close()
         await self.front.drain()
