@@ -1,5 +1,6 @@
-"""Persistence on SQLite (aiosqlite): tables as action logs, ratings per preset, history,
-leaderboards, expiry. The only package that talks to the database; it imports only `engine`.
+"""Persistence on SQLite (aiosqlite) or PostgreSQL (asyncpg, `postgresql://…`): tables as action
+logs, ratings per preset, history, leaderboards, expiry, the DM inbox between processes. The
+only package that talks to the database; it imports only `engine`.
 
 >>> import asyncio
 >>> async def demo():
