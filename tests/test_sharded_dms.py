@@ -18,6 +18,7 @@ from engine.i18n import translate
 from engine.tiles import tile_name
 from tests.conftest import PgAdmin
 from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord.models import FakeChannel, FakeUser
 from tests.test_discord_e2e import click, live
 
 SHARDS = 2
@@ -28,6 +29,23 @@ async def _table_message(fake: FakeDiscord, channel: object) -> FakeMessage:
         lambda: next((m for m in fake.channel_messages(channel) if m.embeds), None),  # type: ignore[arg-type]
         message="no table message",
     )
+
+
+async def _started_with_her_dm(
+    fake: FakeDiscord, bot: MahjongBot, alice: FakeUser, channel: FakeChannel
+) -> tuple[FakeMessage, FakeMessage]:
+    """Alice opens a table against computers in `channel` (of `bot`'s shard) and starts it; the
+    table message and her hand DM once it shows her first decision."""
+    record = await fake.slash(
+        alice, "mahjong", "create", {"computers": 3, "time": "untimed"}, channel=channel
+    )
+    await record.wait_responses(2)
+    table_msg = await _table_message(fake, channel)
+    await click(fake, alice, table_msg, label="Start")
+    await fake.wait_for(lambda: 0 in live(bot).players_to_act())
+    await bot.front.updates.wait(("hand", 1, 0))  # her DM shows this decision
+    (dm,) = [m for m in fake.dms(alice) if m.author is fake.bot_user][-1:]
+    return table_msg, dm
 
 
 async def _hand_dm_played_through_my_hand(
@@ -53,19 +71,7 @@ async def _hand_dm_played_through_my_hand(
             config, timers=ManualTimers(), seed_source=lambda: 7, guild_ready_timeout=0.05
         )
         async with fake.running(bot, timeout=30):
-            record = await fake.slash(
-                alice,
-                "mahjong",
-                "create",
-                {"computers": 3, "time": "untimed"},
-                channel=channel,
-            )
-            await record.wait_responses(2)
-            table_msg = await _table_message(fake, channel)
-            await click(fake, alice, table_msg, label="Start")
-            await fake.wait_for(lambda: 0 in live(bot).players_to_act())
-            await bot.front.updates.wait(("hand", 1, 0))  # her DM shows this decision
-            (dm,) = [m for m in fake.dms(alice) if m.author is fake.bot_user][-1:]
+            table_msg, dm = await _started_with_her_dm(fake, bot, alice, channel)
             shown = (list(dm.custom_ids), dm.content)
             await fake.wait_for(
                 lambda: any(b.get("label") == "My hand" for b in table_msg.buttons),
@@ -133,19 +139,7 @@ async def test_a_dm_click_reaches_the_process_owning_the_table(
 
             receiver, owner = bot_of(0), bot_of(1)
             async with fake.running(receiver, timeout=30), fake.running(owner, timeout=30):
-                record = await fake.slash(
-                    alice,
-                    "mahjong",
-                    "create",
-                    {"computers": 3, "time": "untimed"},
-                    channel=channel,
-                )
-                await record.wait_responses(2)
-                table_msg = await _table_message(fake, channel)
-                await click(fake, alice, table_msg, label="Start")
-                await fake.wait_for(lambda: 0 in live(owner).players_to_act())
-                await owner.front.updates.wait(("hand", 1, 0))
-                (dm,) = [m for m in fake.dms(alice) if m.author is fake.bot_user][-1:]
+                _, dm = await _started_with_her_dm(fake, owner, alice, channel)
                 table = live(owner)
                 action = choose_action(table.hand, table.hand_seat(0))  # type: ignore[arg-type]
                 act = ids.act_id(
