@@ -16,6 +16,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -181,6 +182,8 @@ def running(durable: bool = False) -> Iterator[Server]:
 
 
 if __name__ == "__main__":
+    # stopped by a signal, it still stops and deletes its server (a background job ignores ^C)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with running("--durable" in sys.argv[1:]) as s:
         print(s.dsn, flush=True)
         try:
