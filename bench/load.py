@@ -28,23 +28,36 @@ choosing, the rest of the runtime and asyncio) and how many futures, tasks, call
 iterations and SQLite round trips it takes; `--front snapshots` has the runtime build the front
 end's snapshots too, as it does for Discord (the default front end builds none).
 
+`--db postgresql://…` puts the store on that PostgreSQL server (a fresh database made on it for
+the run and dropped after; synchronous commit on); `--processes N` runs N such benches at once,
+one process each, on one database (PostgreSQL) or a file each (SQLite), every one with its own
+tables of its own shard (as the bot's processes split guilds), their phases started together;
+it prints each process's row and the sum of their saturated rates.
+
     python bench/load.py --tables 1000,3000,5000 --seconds 20 --think 3 [--synchronous NORMAL]
     python bench/load.py --tables 1000 --level strong --breakdown
+    python bench/load.py --tables 1000 --db postgresql://localhost/postgres --processes 2
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import dataclasses
 import gc
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 import tracemalloc
+import uuid
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -158,7 +171,9 @@ class Collections:
         gc.callbacks.remove(self._watch)
 
 
-async def make_tables(runtime: Runtime, n: int, first: int, level: str) -> list[int]:
+async def make_tables(
+    runtime: Runtime, n: int, first: int, level: str, guild_id: int | None = None
+) -> list[int]:
     ids = []
     for i in range(first, first + n):
         table = await runtime.create_table(
@@ -168,6 +183,7 @@ async def make_tables(runtime: Runtime, n: int, first: int, level: str) -> list[
             computers=3,
             time_control="standard",
             level=level,
+            guild_id=guild_id,
         )
         await runtime.start_table(table.id, str(1000 + i))
         ids.append(table.id)
@@ -273,6 +289,97 @@ async def burst_phase(runtime: Runtime, ids: list[int], seconds: float) -> tuple
     return len(done), time.perf_counter() - started
 
 
+# ------------------------------------------------------------------ several processes
+
+
+@contextlib.contextmanager
+def fresh_database(server: str | None, given: str | None) -> Iterator[str | None]:
+    """The run's database: `given` (a process of --processes), else a fresh one made on the
+    PostgreSQL `server` and dropped afterwards, else None (a SQLite file)."""
+    if given or not server:
+        yield given
+        return
+    import asyncpg
+
+    name = f"mahjong_load_{uuid.uuid4().hex[:12]}"
+
+    async def admin(sql: str) -> None:
+        conn = await asyncpg.connect(server)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(admin(f"CREATE DATABASE {name}"))
+    base, _, _ = server.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        asyncio.run(admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+
+class Peers:
+    """The processes of one --processes run: each waits for the others before a phase (a file
+    each in the barrier folder), so their think phases and bursts overlap."""
+
+    def __init__(self, folder: str | None, count: int, shard: int) -> None:
+        self.folder = folder
+        self.count = count
+        # one shard of `count` a process, its tables in a guild of that shard
+        self.shards = (count, (shard,)) if folder else None
+        self.guild = (shard << 22) if folder else None
+        self.shard = shard
+
+    async def meet(self, phase: str) -> None:
+        if not self.folder:
+            return
+        Path(self.folder, f"{phase}.{self.shard}").touch()
+        while len(list(Path(self.folder).glob(f"{phase}.*"))) < self.count:
+            await asyncio.sleep(0.05)
+
+
+def run_processes(args: argparse.Namespace) -> int:
+    """--processes N: N benches at once on one database; each one's row, and the sums."""
+    own: list[str] = []
+    skip = False
+    for word in sys.argv[1:]:  # this run's arguments but --processes (and --db: made here)
+        if skip:
+            skip = False
+        elif word in ("--processes", "--db"):
+            skip = True
+        elif not word.startswith(("--processes=", "--db=")):
+            own.append(word)
+    with tempfile.TemporaryDirectory() as barrier, fresh_database(args.db, None) as db:
+        children = []
+        for shard in range(args.processes):
+            command = [sys.executable, __file__, *own, "--barrier", barrier]
+            command += ["--peers", str(args.processes), "--shard", str(shard)]
+            if db:
+                command += ["--use-db", db]
+            children.append(
+                subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=os.environ)
+            )
+        outputs = [child.communicate()[0] for child in children]
+    rows = []
+    for shard, output in enumerate(outputs):
+        print(f"--- process {shard}\n{output}")
+        found = [line for line in output.splitlines() if line.startswith("ROWS ")]
+        if not found:
+            print(f"process {shard} gave no figures", file=sys.stderr)
+            return 1
+        rows.append(json.loads(found[-1][5:]))
+    print(f"{args.processes} processes, {'PostgreSQL' if db else 'a SQLite file each'}:")
+    print("| tables a process | actions/s offered (sum) | p99 ms (worst) | saturated (sum) |")
+    print("| ---: | ---: | ---: | ---: |")
+    for at in range(len(rows[0])):
+        each = [r[at] for r in rows]
+        print(
+            f"| {each[0]['tables']} | {sum(r['offered'] for r in each):.0f} | "
+            f"{max(r['p99'] for r in each):.1f} | {sum(r['saturated'] for r in each):.0f} |"
+        )
+    return 0
+
+
 def percentile(ordered: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else 0.0
 
@@ -283,11 +390,19 @@ async def run(args: argparse.Namespace) -> None:
     counts = sorted(int(n) for n in args.tables.split(","))
     computer_for(args.level)  # refuses a level this build lacks, before any table is made
     breakdown = Breakdown() if args.breakdown else None
+    peers = Peers(args.barrier, args.peers, args.shard)
     with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(str(Path(folder) / "load.db"), synchronous=args.synchronous)
+        db = args.use_db or str(Path(folder) / "load.db")
+        store = await Store.open(db, synchronous=args.synchronous)
         timers: Timers = SchedulerTimers() if args.timers == "scheduler" else ManualTimers()
         front = SnapshotSink() if args.front == "snapshots" else None
-        runtime = Runtime(store, front, timers, seed_source=lambda: random.getrandbits(32))
+        runtime = Runtime(
+            store,
+            front,
+            timers,
+            seed_source=lambda: random.getrandbits(32),
+            shards=peers.shards,
+        )
         await runtime.open()
         ids: list[int] = []
         rows: list[Row] = []
@@ -300,14 +415,14 @@ async def run(args: argparse.Namespace) -> None:
                 gc.collect()
                 tracemalloc.start()
                 before = tracemalloc.take_snapshot()
-                ids += await make_tables(runtime, adding, len(ids), args.level)
+                ids += await make_tables(runtime, adding, len(ids), args.level, peers.guild)
                 gc.collect()
                 after = tracemalloc.take_snapshot()
                 tracemalloc.stop()
                 held = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
                 kb_per_table = held / adding / 1024
             else:
-                ids += await make_tables(runtime, adding, len(ids), args.level)
+                ids += await make_tables(runtime, adding, len(ids), args.level, peers.guild)
             print(f"{count} tables ready ({adding} made in {time.perf_counter() - started:.1f} s)")
             if args.short_pauses and pauses is None:  # as the bot does once restored
                 pauses = asyncio.create_task(keep_pauses_short())
@@ -315,12 +430,14 @@ async def run(args: argparse.Namespace) -> None:
             elif args.short_pauses:  # tables added since: long-lived, like restored ones
                 gc.collect()
                 gc.freeze()
+            await peers.meet(f"think-{count}")
             with Collections() as collections:
                 latencies, warm, elapsed, stale = await think_phase(
                     runtime, ids, args.seconds, args.think, args.warmup
                 )
             if breakdown is not None and count == counts[-1]:
                 await show_breakdown(runtime, ids, args.burst, breakdown)
+            await peers.meet(f"burst-{count}")
             answered, burst_s = await burst_phase(runtime, ids, args.burst)
             saturated = answered / burst_s
             ordered = sorted(latencies)
@@ -365,6 +482,8 @@ async def run(args: argparse.Namespace) -> None:
     knee = next((row.tables for row in rows if row.p99 > KNEE_MS), None)
     print(f"knee (p99 > {KNEE_MS:.0f} ms): {knee if knee is not None else f'beyond {counts[-1]}'}")
     print(f"memory: {kb_per_table:.1f} KB per table")
+    if args.barrier:
+        print("ROWS " + json.dumps([dataclasses.asdict(row) for row in rows]))
 
 
 class Counts:
@@ -461,6 +580,12 @@ def main() -> None:
         " bench's choice before 2026-12)",
     )
     parser.add_argument("--breakdown", action="store_true")
+    parser.add_argument("--db", help="a postgresql://… server: the run's database is made on it")
+    parser.add_argument("--processes", type=int, default=1, help="benches at once, one database")
+    parser.add_argument("--use-db", help=argparse.SUPPRESS)  # a process of --processes: this one
+    parser.add_argument("--barrier", help=argparse.SUPPRESS)  # ... meeting its peers here
+    parser.add_argument("--peers", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--shard", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument(
         "--short-pauses",
         action=argparse.BooleanOptionalAction,
@@ -468,7 +593,12 @@ def main() -> None:
         help="the bot's policy against event-loop pauses (bot/pauses.py, the default): a 1 ms"
         " switch interval, the tables frozen once made and what is alive every second",
     )
-    asyncio.run(run(parser.parse_args()))
+    args = parser.parse_args()
+    if args.processes > 1:
+        sys.exit(run_processes(args))
+    with fresh_database(args.db, args.use_db) as db:
+        args.use_db = db
+        asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -117,6 +117,17 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--export", metavar="FILE", help="write the hand's JSON export here")
     replay.add_argument("--lang", choices=LANGUAGES, help="the language of its steps and pictures")
 
+    database = sub.add_parser("db", help="the database: copy a community's data to another")
+    db_sub = database.add_subparsers(dest="db_command", metavar="DB_COMMAND", required=True)
+    copy = db_sub.add_parser(
+        "copy", help="copy every table, log, rating, history and preference to another database"
+    )
+    copy.add_argument(
+        "--from", dest="source", required=True, help="a SQLite file or postgresql://…"
+    )
+    copy.add_argument("--to", dest="target", required=True, help="a SQLite file or postgresql://…")
+    copy.add_argument("--replace", action="store_true", help="empty a target that holds data first")
+
     from render.cli import add_render_parser
 
     add_render_parser(sub)
@@ -222,6 +233,22 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return run_replay(args)
 
 
+def _cmd_db(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from data import StoreError
+    from data.copy import copy_store
+    from data.postgres import redact
+
+    try:
+        copied = asyncio.run(copy_store(args.source, args.target, replace=args.replace))
+    except StoreError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"copied to {redact(args.target)}: {copied.line() or 'nothing (the source is empty)'}")
+    return 0
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from bot.app import run_bot
 
@@ -236,4 +263,5 @@ _COMMANDS = {
     "presets": _cmd_presets,
     "render": _cmd_render,
     "replay": _cmd_replay,
+    "db": _cmd_db,
 }

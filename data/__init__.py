@@ -1,5 +1,6 @@
-"""Persistence on SQLite (aiosqlite): tables as action logs, ratings per preset, history,
-leaderboards, expiry. The only package that talks to the database; it imports only `engine`.
+"""Persistence on SQLite (aiosqlite) or PostgreSQL (asyncpg, `postgresql://…`): tables as action
+logs, ratings per preset, history, leaderboards, expiry, the DM inbox between processes. The
+only package that talks to the database; it imports only `engine`.
 
 >>> import asyncio
 >>> async def demo():
@@ -46,6 +47,7 @@ from data.rows import (
     TableRow,
 )
 from data.store import IDLE_EXPIRY, LEADERBOARD_MIN_GAMES, Store
+from data.tables import Shards
 
 __all__ = [
     "ACTIVE_PHASES",
@@ -74,6 +76,7 @@ __all__ = [
     "SchemaTooNewError",
     "SeatResult",
     "SeatRow",
+    "Shards",
     "StaleVersionError",
     "Store",
     "StoreError",

@@ -15,12 +15,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-import sqlite3
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from data.connection import transaction
+from data.dialect import INTEGRITY_ERRORS, Db, max_parameters, retrying, typed
 from data.errors import (
     HandNotActiveError,
     StaleVersionError,
@@ -82,7 +82,7 @@ def hand_from(
     )
 
 
-def read_hand(conn: sqlite3.Connection, hand_id: int) -> HandLog | None:
+def read_hand(conn: Db, hand_id: int) -> HandLog | None:
     """One hand with its log (any status), None if there is no such hand; UnreadableError."""
     row = conn.execute(f"SELECT {HAND_COLS} FROM hands WHERE id = ?", (hand_id,)).fetchone()
     if row is None:
@@ -93,7 +93,7 @@ def read_hand(conn: sqlite3.Connection, hand_id: int) -> HandLog | None:
     return hand_from(row, lines, {})
 
 
-def hand_log(conn: sqlite3.Connection, hand_id: int) -> HandLog:
+def hand_log(conn: Db, hand_id: int) -> HandLog:
     with transaction(conn, "DEFERRED"):
         try:
             hand = read_hand(conn, hand_id)
@@ -104,7 +104,7 @@ def hand_log(conn: sqlite3.Connection, hand_id: int) -> HandLog:
     return hand
 
 
-def last_hand(conn: sqlite3.Connection, table_id: int) -> HandLog | None:
+def last_hand(conn: Db, table_id: int) -> HandLog | None:
     """The table's latest hand with its log, None before its first deal; StoreError."""
     with transaction(conn, "DEFERRED"):
         row = conn.execute(
@@ -120,7 +120,7 @@ def last_hand(conn: sqlite3.Connection, table_id: int) -> HandLog | None:
 
 
 def start_hand(
-    conn: sqlite3.Connection,
+    conn: Db,
     table_id: int,
     hand_no: int,
     seed: int,
@@ -139,16 +139,19 @@ def start_hand(
         if row[0] not in ACTIVE_PHASES:
             raise StoreError(f"table {table_id} is {row[0]}; no hand can start")
         if row[1] == HandStatus.PLAYING:
+            started = _started_before(conn, table_id, hand_no, seed)
+            if started is not None:
+                return started
             raise StoreError(f"table {table_id} already has a hand in play")
         try:
             cur = conn.execute(
                 "INSERT INTO hands (table_id, hand_no, seed, setup_json, started_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?) RETURNING id",
                 (table_id, hand_no, str(int(seed)), setup, at),
             )
-        except sqlite3.IntegrityError:
+        except INTEGRITY_ERRORS:
             raise StoreError(f"table {table_id} already has a hand {hand_no}") from None
-        hid = int(cur.lastrowid or 0)
+        hid = int(cur.fetchone()[0])
         conn.execute(
             "UPDATE tables SET phase = 'playing', current_hand_id = ?, last_action_at = ?"
             " WHERE id = ?",
@@ -156,6 +159,19 @@ def start_hand(
         )
         replace_deadlines(conn, table_id, deadlines)
         return hid
+
+
+def _started_before(conn: Db, table_id: int, hand_no: int, seed: int) -> int | None:
+    """On a retry after a lost connection, the hand this start already began (its table's
+    current hand, with this number and seed; the natural key (table, hand_no)), else None."""
+    if not retrying(conn):
+        return None
+    row = conn.execute(
+        "SELECT h.id FROM hands h JOIN tables t ON t.current_hand_id = h.id"
+        " WHERE t.id = ? AND h.hand_no = ? AND h.seed = ?",
+        (table_id, hand_no, str(int(seed))),
+    ).fetchone()
+    return None if row is None else int(row[0])
 
 
 # ------------------------------------------------------------------ appending, group commits
@@ -201,7 +217,7 @@ _TIMES_SCANNED_SQL = (
     " UPDATE tables SET last_action_at = (SELECT at FROM j WHERE j.id = tables.id)"
     " WHERE id IN (SELECT id FROM j)"
 )
-_TIMES_SQL = _TIMES_JOINED_SQL if sqlite3.sqlite_version_info >= (3, 33, 0) else _TIMES_SCANNED_SQL
+_TIMES_SQL = _TIMES_JOINED_SQL
 # the join first builds its rows apart: for a few tables, scanning `j` costs less
 _JOINED_FROM = 32
 _CLEARED_SQL = "DELETE FROM clock_deadlines WHERE table_id IN ({values})"
@@ -214,7 +230,15 @@ _GONE_SQL = (
     " DELETE FROM clock_deadlines"
     " WHERE table_id IN (SELECT tab FROM j) AND (table_id, name) IN (SELECT tab, name FROM j)"
 )
-_CLOCKS_SQL = "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) {values}"
+_CLOCKS_SQL = (
+    "INSERT INTO clock_deadlines (table_id, name, at) {values}"
+    " ON CONFLICT (table_id, name) DO UPDATE SET at = excluded.at"
+)
+# The types of each statement's rows where a CTE's columns take them (PostgreSQL asks)
+_REFUSED_TYPES = ("bigint", "bigint", "bigint", "bigint")
+_TIMES_TYPES = ("bigint", "float8")
+_GONE_TYPES = ("bigint", "text")
+_CLEARED_TYPES = ("bigint",)
 
 
 # Rows one statement carries at most: statements are made for 1, 2, 4 ... _MOST_ROWS rows only,
@@ -223,22 +247,27 @@ _CLOCKS_SQL = "INSERT OR REPLACE INTO clock_deadlines (table_id, name, at) {valu
 _MOST_ROWS = 1024
 
 
-@functools.lru_cache(maxsize=128)
-def _statement(sql: str, width: int, rows: int) -> str:
-    one = "(" + ", ".join("?" * width) + ")"
+@functools.lru_cache(maxsize=256)
+def _statement(sql: str, width: int, rows: int, one: str = "") -> str:
+    """`sql` for `rows` rows of `width` parameters each (`one`: a row's text, if not `?`s)."""
+    one = one or "(" + ", ".join("?" * width) + ")"
     return sql.format(values="VALUES " + ", ".join([one] * rows))
 
 
-def _each(conn: sqlite3.Connection, sql: str, width: int, values: list[Any]) -> list[Any]:
+def _each(
+    conn: Db, sql: str, width: int, values: list[Any], types: tuple[str, ...] = ()
+) -> list[Any]:
     """Run `sql` with `{values}` standing for `VALUES (?, ...), ...` over `values`, rows of
     `width` values one after another, in statements of power-of-two sizes (a few, where a
     statement per row would step the SQLite thread once a row, each step giving up the GIL and
-    waiting to take it back while the event loop runs), within SQLite's limit on a
-    statement's parameters. The rows they return."""
+    waiting to take it back while the event loop runs), within the database's limit on a
+    statement's parameters. `types` are the columns' types where nothing else gives them
+    (data/dialect.py `typed`). The rows they return."""
     rows = len(values) // width
     if not rows:
         return []
-    most = min(_MOST_ROWS, max(1, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width))
+    most = min(_MOST_ROWS, max(1, max_parameters(conn) // width))
+    one = typed(conn, types) if types else ""
     size = 1 << (most.bit_length() - 1)  # the largest power of two allowed
     found: list[Any] = []
     start = 0
@@ -246,23 +275,23 @@ def _each(conn: sqlite3.Connection, sql: str, width: int, values: list[Any]) -> 
         while size > rows - start:
             size >>= 1
         chunk = values[start * width : (start + size) * width]
-        found += conn.execute(_statement(sql, width, size), chunk).fetchall()
+        found += conn.execute(_statement(sql, width, size, one), chunk).fetchall()
         start += size
     return found
 
 
-def _append_round(
-    conn: sqlite3.Connection, batch: Sequence[Append], outcomes: list[Exception | None]
-) -> None:
+def _append_round(conn: Db, batch: Sequence[Append], outcomes: list[Exception | None]) -> None:
     """Store the appends of `batch` (indexes into `outcomes`), no two for one hand or one
     table, so none can change whether another is refused: the refused ones are found first,
     and only the others are written, each kind of row in a few statements."""
     keys: list[Any] = []
     for k, a in enumerate(batch):
         keys += (k, a.hand_id, a.table_id, a.version)
-    refused = {k for (k,) in _each(conn, _REFUSED_SQL, 4, keys)}
+    refused = {k for (k,) in _each(conn, _REFUSED_SQL, 4, keys, _REFUSED_TYPES)}
     for k in refused:
         a = batch[k]
+        if retrying(conn) and _stored_already(conn, a):
+            continue  # its first run committed before the connection was lost: done
         try:
             _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
         except StoreError as error:
@@ -289,15 +318,24 @@ def _append_round(
         for name, deadline in changed.items():
             clocks += (table_id, name, float(deadline))
     _each(conn, _LINES_SQL, 4, lines)
-    _each(conn, _TIMES_SQL if len(times) >= 2 * _JOINED_FROM else _TIMES_SCANNED_SQL, 2, times)
-    _each(conn, _CLEARED_SQL, 1, cleared)
-    _each(conn, _GONE_SQL if len(gone) > 2 else _ONE_GONE_SQL, 2, gone)
+    joined = len(times) >= 2 * _JOINED_FROM
+    _each(conn, _TIMES_SQL if joined else _TIMES_SCANNED_SQL, 2, times, _TIMES_TYPES)
+    _each(conn, _CLEARED_SQL, 1, cleared, _CLEARED_TYPES)
+    _each(conn, _GONE_SQL if len(gone) > 2 else _ONE_GONE_SQL, 2, gone, _GONE_TYPES)
     _each(conn, _CLOCKS_SQL, 3, clocks)
 
 
-def _explain_refused_append(
-    conn: sqlite3.Connection, table_id: int, hand_id: int, version: int
-) -> None:
+def _stored_already(conn: Db, a: Append) -> bool:
+    """Whether the hand's log ends with exactly this append's lines at its versions (the
+    natural key (hand, seq)): what a retry finds when the first run's commit went through."""
+    stored = conn.execute(
+        "SELECT seq, action FROM actions WHERE hand_id = ? AND seq >= ? ORDER BY seq",
+        (a.hand_id, a.version),
+    ).fetchall()
+    return [tuple(r) for r in stored] == list(enumerate(a.lines, a.version))
+
+
+def _explain_refused_append(conn: Db, table_id: int, hand_id: int, version: int) -> None:
     """Raise the precise reason an action was not appended (nothing of it was written)."""
     row = conn.execute("SELECT table_id, status FROM hands WHERE id = ?", (hand_id,)).fetchone()
     if row is None or row[0] != table_id:
@@ -310,7 +348,7 @@ def _explain_refused_append(
     raise StaleVersionError(hand_id, version, expected)
 
 
-def append_batch(conn: sqlite3.Connection, batch: Sequence[Append]) -> list[Exception | None]:
+def append_batch(conn: Db, batch: Sequence[Append]) -> list[Exception | None]:
     """One transaction for the batch; per append None (stored) or the StoreError refusing it.
 
     The batch goes in rounds: each takes, in batch order, the appends whose hand and table no

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from data.dialect import Db
 from data.errors import AlreadyOpenError, NotAStoreError, UnusableDatabaseError
 from data.migrations import (
     LATEST_VERSION,
@@ -39,6 +40,8 @@ from data.migrations import (
     migrate,
     probe_version,
 )
+from data.postgres import check_database as check_postgres
+from data.postgres import is_dsn
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +63,7 @@ def resolve_path(path: str | None) -> str:
 
 
 @contextmanager
-def transaction(conn: sqlite3.Connection, mode: str = "IMMEDIATE") -> Iterator[None]:
+def transaction(conn: Db, mode: str = "IMMEDIATE") -> Iterator[None]:
     """BEGIN <mode> ... COMMIT, or ROLLBACK if anything (the COMMIT included) fails.
 
     IMMEDIATE takes the write lock up front, so a read-then-write inside cannot be overtaken by
@@ -116,6 +119,9 @@ def check_path(path: str) -> None:
 def check_database(path: str) -> None:
     """Whether Store.open would accept `path`, found by reading only (for start-up, before
     anything else happens): raises what Store.open would, and changes nothing on disk."""
+    if is_dsn(path):
+        check_postgres(path)
+        return
     if path == MEMORY or not _check_before_connecting(path):
         return
     conn = sqlite3.connect(path, isolation_level=None)

@@ -7,8 +7,7 @@ settle per game move only in `record_game`, which runs only as a game finishes.
 
 from __future__ import annotations
 
-import sqlite3
-
+from data.dialect import Db
 from data.rows import GameResult, GameStanding
 from data.tables import close
 
@@ -16,7 +15,7 @@ GAME_OVER = "game over"  # the closing reason of a table whose game finished
 
 
 def record_game(
-    conn: sqlite3.Connection,
+    conn: Db,
     table_id: int,
     last_hand_id: int,
     preset: str,
@@ -48,7 +47,7 @@ def record_game(
     close(conn, [table_id], GAME_OVER, at)
 
 
-def game_result(conn: sqlite3.Connection, table_id: int) -> GameResult | None:
+def game_result(conn: Db, table_id: int) -> GameResult | None:
     """A table's finished game (None if it has none: endless, unfinished or abandoned)."""
     head = conn.execute(
         "SELECT preset, rated, rates, hands FROM game_results WHERE table_id = ?", (table_id,)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from data import rating as rating_math
 from data.connection import transaction
+from data.dialect import Db
 from data.errors import StoreError, UnreadableError
 from data.results import rating_changes
 from data.rows import (
@@ -27,16 +27,19 @@ LEADERBOARD_MIN_GAMES = 3  # on the board from the third rated hand; provisional
 
 
 def leaderboard(
-    conn: sqlite3.Connection, preset: str, page: int, page_size: int, min_games: int
+    conn: Db, preset: str, page: int, page_size: int, min_games: int
 ) -> LeaderboardPage:
     offset = (page - 1) * page_size
     with transaction(conn, "DEFERRED"):
         # Counting 100,000 index entries costs milliseconds; the per-games tally is a few
         # hundred rows at most.
-        total = conn.execute(
-            "SELECT coalesce(sum(players), 0) FROM rating_counts WHERE preset = ? AND games >= ?",
-            (preset, min_games),
-        ).fetchone()[0]
+        total = int(  # PostgreSQL sums integers as numeric
+            conn.execute(
+                "SELECT coalesce(sum(players), 0) FROM rating_counts"
+                " WHERE preset = ? AND games >= ?",
+                (preset, min_games),
+            ).fetchone()[0]
+        )
         end = min(offset + page_size, total)
         if offset >= total:
             rows = []
@@ -64,7 +67,7 @@ def leaderboard(
     return LeaderboardPage(preset, page, page_size, min_games, total, entries)
 
 
-def ratings_of(conn: sqlite3.Connection, player_id: str) -> list[RatingRow]:
+def ratings_of(conn: Db, player_id: str) -> list[RatingRow]:
     rows = conn.execute(
         "SELECT preset, rating, games, updated_at FROM ratings WHERE player_id = ? ORDER BY preset",
         (player_id,),
@@ -72,9 +75,7 @@ def ratings_of(conn: sqlite3.Connection, player_id: str) -> list[RatingRow]:
     return [RatingRow(player_id, *r) for r in rows]
 
 
-def recent_hands(
-    conn: sqlite3.Connection, player_id: str, limit: int, preset: str | None
-) -> list[HandRecord]:
+def recent_hands(conn: Db, player_id: str, limit: int, preset: str | None) -> list[HandRecord]:
     with transaction(conn, "DEFERRED"):
         if preset is None:
             ids = conn.execute(
@@ -93,14 +94,14 @@ def recent_hands(
         return [_hand_record(conn, hid) for (hid,) in ids]
 
 
-def hand_record(conn: sqlite3.Connection, hand_id: int) -> HandRecord | None:
+def hand_record(conn: Db, hand_id: int) -> HandRecord | None:
     with transaction(conn, "DEFERRED"):
         if not conn.execute("SELECT 1 FROM hand_results WHERE hand_id = ?", (hand_id,)).fetchone():
             return None
         return _hand_record(conn, hand_id)
 
 
-def _hand_record(conn: sqlite3.Connection, hand_id: int) -> HandRecord:
+def _hand_record(conn: Db, hand_id: int) -> HandRecord:
     table_id, preset, rated, outcome, wins_json, payments_json, finished_at, hand_no = conn.execute(
         "SELECT r.table_id, r.preset, r.rated, r.outcome, r.wins_json, r.payments_json,"
         " r.finished_at, h.hand_no FROM hand_results r JOIN hands h ON h.id = r.hand_id"
@@ -127,7 +128,7 @@ def _hand_record(conn: sqlite3.Connection, hand_id: int) -> HandRecord:
     )
 
 
-def table_row(conn: sqlite3.Connection, table_id: int) -> TableRow:
+def table_row(conn: Db, table_id: int) -> TableRow:
     """A table as stored, for reads (who may replay its hands): no restore, no quarantine."""
     with transaction(conn, "DEFERRED"):
         try:
@@ -136,12 +137,14 @@ def table_row(conn: sqlite3.Connection, table_id: int) -> TableRow:
             raise StoreError(f"table {table_id}: {e}") from None
 
 
-def player_stats(conn: sqlite3.Connection, player_id: str, preset: str | None) -> PlayerStats:
+def player_stats(conn: Db, player_id: str, preset: str | None) -> PlayerStats:
     """Counted from the player's seats in hand_players and the wins stored with each result."""
     rows = conn.execute(
         "SELECT p.hand_id, p.seat, r.wins_json FROM hand_players p"
         " JOIN hand_results r ON r.hand_id = p.hand_id"
-        " WHERE p.player_id = ?1 AND (?2 IS NULL OR r.preset = ?2) ORDER BY p.hand_id",
+        # the type named: PostgreSQL cannot tell a lone `?2 IS NULL` parameter's
+        " WHERE p.player_id = ?1 AND (CAST(?2 AS TEXT) IS NULL OR r.preset = ?2)"
+        " ORDER BY p.hand_id",
         (player_id, preset),
     ).fetchall()
     won = dealt_in = wins = self_draws = fan_total = best_fan = 0
@@ -171,7 +174,7 @@ def player_stats(conn: sqlite3.Connection, player_id: str, preset: str | None) -
     )
 
 
-def rating_history(conn: sqlite3.Connection, player_id: str, preset: str) -> list[RatingPoint]:
+def rating_history(conn: Db, player_id: str, preset: str) -> list[RatingPoint]:
     """The player's rating after each rated hand of `preset`, oldest first."""
     rows = conn.execute(
         "SELECT hand_id, rating_after, at FROM rating_history"

@@ -191,7 +191,19 @@ CREATE TABLE game_players (
 CREATE INDEX game_players_player ON game_players (player_id, table_id DESC);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+# v6 - the DM inbox: several processes share one database (PostgreSQL), and Discord sends every
+# DM click to shard 0's process; a click for another process's table waits here for its owner.
+_V6 = """
+CREATE TABLE dm_inbox (
+    id         INTEGER PRIMARY KEY,
+    table_id   INTEGER NOT NULL,
+    payload    TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX dm_inbox_table ON dm_inbox (table_id, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 LATEST_VERSION = len(MIGRATIONS)
 
 

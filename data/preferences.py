@@ -1,7 +1,7 @@
 """Language preferences: a server's language for its public table messages, a person's for
 their replies and DMs.
 
-Each function takes the sqlite3 connection (on the store's worker thread). A preference is a
+Each function takes the connection (data/dialect.py) on the store's worker thread. A preference is a
 (scope, subject) pair — scope `guild` with a guild id, or `user` with a user id — and one of
 the catalogue's languages; clearing it (None) returns the subject to its Discord locale. The
 `guild_seen`/`user_seen` scopes remember the language of the locale an interaction last carried,
@@ -10,9 +10,8 @@ so DMs and table messages sent after a restart, before anyone clicks, keep it.
 
 from __future__ import annotations
 
-import sqlite3
-
 from data.connection import transaction
+from data.dialect import Db
 
 # a choice made with /mahjong language, and the language of the Discord locale last seen
 SCOPES = ("guild", "user", "guild_seen", "user_seen")
@@ -24,9 +23,7 @@ def _check_scope(scope: str) -> None:
         raise ValueError(f"a language preference is for a guild or a user, not {scope!r}")
 
 
-def set_language(
-    conn: sqlite3.Connection, scope: str, subject: str, language: str | None, now: float
-) -> None:
+def set_language(conn: Db, scope: str, subject: str, language: str | None, now: float) -> None:
     """Store (or, with None, clear) one subject's language."""
     _check_scope(scope)
     with transaction(conn):
@@ -44,7 +41,7 @@ def set_language(
             )
 
 
-def languages(conn: sqlite3.Connection) -> Preferences:
+def languages(conn: Db) -> Preferences:
     """Every stored preference (a few rows per server: read once at start-up)."""
     rows = conn.execute("SELECT scope, subject, language FROM language_preferences")
     return {(scope, subject): language for scope, subject, language in rows}

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections.abc import Sequence
 
 from data.action_log import HAND_COLS, hand_from
 from data.connection import transaction
+from data.dialect import Db
 from data.errors import UnreadableError
 from data.rows import HandLog, HandStatus, LoadedTable, Phase, QuarantinedTable, TableRow
-from data.tables import ACTIVE_SQL, TABLE_COLS, event, table_from
+from data.tables import ACTIVE_SQL, TABLE_COLS, Shards, event, owned, table_from
 from engine.actions import Action
 from engine.presets import PRESETS
 
@@ -37,21 +37,25 @@ def check_table(table: TableRow, hand: HandLog | None) -> None:
 
 
 def load_active_tables(
-    conn: sqlite3.Connection, now: float
+    conn: Db, now: float, shards: Shards | None = None
 ) -> tuple[list[LoadedTable], list[QuarantinedTable]]:
-    """Every open table, ready to rebuild, and the ones set aside (quarantined here).
+    """Every open table (of `shards`' guilds, if given), ready to rebuild, and the ones set
+    aside (quarantined here).
 
     Reads one consistent snapshot with a handful of queries, however many tables there are.
     """
+    mine, params = owned(shards)
     with transaction(conn, "DEFERRED"):
         tables = conn.execute(
-            f"SELECT {TABLE_COLS} FROM tables WHERE phase IN {ACTIVE_SQL} ORDER BY id"
+            f"SELECT {TABLE_COLS} FROM tables t WHERE phase IN {ACTIVE_SQL} AND {mine} ORDER BY id",
+            params,
         ).fetchall()
         seats: dict[int, list[tuple[int, str, int]]] = {}
         for tid, seat, player, human in conn.execute(
             "SELECT s.table_id, s.seat, s.player_id, s.human FROM table_seats s"
-            f" JOIN tables t ON t.id = s.table_id WHERE t.phase IN {ACTIVE_SQL}"
-            " ORDER BY s.table_id, s.seat"
+            f" JOIN tables t ON t.id = s.table_id WHERE t.phase IN {ACTIVE_SQL} AND {mine}"
+            " ORDER BY s.table_id, s.seat",
+            params,
         ):
             seats.setdefault(tid, []).append((seat, player, human))
         hands = {
@@ -59,20 +63,23 @@ def load_active_tables(
             for row in conn.execute(
                 f"SELECT {', '.join('h.' + c for c in HAND_COLS.split(', '))}"
                 " FROM hands h JOIN tables t ON t.current_hand_id = h.id"
-                " WHERE t.phase = 'playing'"
+                f" WHERE t.phase = 'playing' AND {mine}",
+                params,
             )
         }
         lines: dict[int, list[tuple[int, str]]] = {}
         for hid, seq, line in conn.execute(
             "SELECT a.hand_id, a.seq, a.action FROM tables t"
             " JOIN actions a ON a.hand_id = t.current_hand_id"
-            " WHERE t.phase = 'playing' ORDER BY a.hand_id, a.seq"
+            f" WHERE t.phase = 'playing' AND {mine} ORDER BY a.hand_id, a.seq",
+            params,
         ):
             lines.setdefault(hid, []).append((seq, line))
         deadlines: dict[int, dict[str, float]] = {}
         for tid, name, at in conn.execute(
             "SELECT d.table_id, d.name, d.at FROM clock_deadlines d"
-            f" JOIN tables t ON t.id = d.table_id WHERE t.phase IN {ACTIVE_SQL}"
+            f" JOIN tables t ON t.id = d.table_id WHERE t.phase IN {ACTIVE_SQL} AND {mine}",
+            params,
         ):
             deadlines.setdefault(tid, {})[name] = at
     loaded: list[LoadedTable] = []
@@ -96,7 +103,7 @@ def load_active_tables(
     return loaded, bad
 
 
-def quarantine(conn: sqlite3.Connection, items: Sequence[tuple[int, str]], at: float) -> None:
+def quarantine(conn: Db, items: Sequence[tuple[int, str]], at: float) -> None:
     """Set tables aside: phase quarantined, reason kept, previous phase in the event."""
     for tid, reason in items:
         log.error("table %s quarantined: %s", tid, reason)

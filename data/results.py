@@ -8,19 +8,19 @@ the result, so a rating is always the sum of its history.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 
 from data import games
 from data import rating as rating_math
 from data.connection import transaction
+from data.dialect import Db, lock_ratings
 from data.errors import HandNotActiveError, ResultConflictError
 from data.rows import GameResult, HandResult, HandStatus, RatingChange, RecordedHand
 from data.tables import replace_deadlines
 
 
 def record_hand_result(
-    conn: sqlite3.Connection,
+    conn: Db,
     table_id: int,
     hand_id: int,
     result: HandResult,
@@ -82,6 +82,7 @@ def record_hand_result(
         changes: tuple[RatingChange, ...] = ()
         if result.rated and result.rates:
             humans, deltas = result.humans, result.deltas
+            lock_ratings(conn, preset)
             changes = apply_ratings(conn, hand_id, preset, result.seats, humans, deltas, places, at)
         conn.execute(
             "UPDATE hands SET status = 'finished', ended_at = ? WHERE id = ?", (at, hand_id)
@@ -99,6 +100,7 @@ def record_hand_result(
             games.record_game(conn, table_id, hand_id, preset, bool(rated), game, at)
             if game.rated and game.rates:  # by final place (the game rule has broken ties)
                 rows = game.standings
+                lock_ratings(conn, preset)
                 changes += apply_ratings(
                     conn,
                     hand_id,
@@ -113,7 +115,7 @@ def record_hand_result(
 
 
 def apply_ratings(
-    conn: sqlite3.Connection,
+    conn: Db,
     hand_id: int,
     preset: str,
     seats: Sequence[str],
@@ -154,7 +156,7 @@ def apply_ratings(
     )
     conn.executemany(
         "INSERT INTO rating_counts (preset, games, players) VALUES (?, ?, 1)"
-        " ON CONFLICT (preset, games) DO UPDATE SET players = players + 1",
+        " ON CONFLICT (preset, games) DO UPDATE SET players = rating_counts.players + 1",
         [(preset, c.games) for c in changes],
     )
     conn.executemany(
@@ -168,7 +170,7 @@ def apply_ratings(
     return changes
 
 
-def rating_changes(conn: sqlite3.Connection, hand_id: int) -> tuple[RatingChange, ...]:
+def rating_changes(conn: Db, hand_id: int) -> tuple[RatingChange, ...]:
     """The rating changes a hand made, by seat (empty for casual hands)."""
     rows = conn.execute(
         "SELECT r.player_id, r.preset, r.rating_before, r.rating_after, r.games_after,"
@@ -180,14 +182,13 @@ def rating_changes(conn: sqlite3.Connection, hand_id: int) -> tuple[RatingChange
     return tuple(RatingChange(*r) for r in rows)
 
 
-def import_ratings(
-    conn: sqlite3.Connection, preset: str, rows: Iterable[tuple[str, float, int]], at: float
-) -> int:
+def import_ratings(conn: Db, preset: str, rows: Iterable[tuple[str, float, int]], at: float) -> int:
     batch = [(pid, preset, float(r), int(g), at) for pid, r, g in rows]
     with transaction(conn):
         conn.executemany(
-            "INSERT OR REPLACE INTO ratings (player_id, preset, rating, games, updated_at)"
-            " VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO ratings (player_id, preset, rating, games, updated_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, preset) DO UPDATE SET"
+            " rating = excluded.rating, games = excluded.games, updated_at = excluded.updated_at",
             batch,
         )
         # Replaced rows may have moved between tallies: recount this preset.
@@ -195,7 +196,7 @@ def import_ratings(
         conn.execute(
             "INSERT INTO rating_counts (preset, games, players)"
             " SELECT preset, games, count(*) FROM ratings WHERE preset = ?"
-            " GROUP BY games",
+            " GROUP BY preset, games",
             (preset,),
         )
     return len(batch)

@@ -1,9 +1,11 @@
-"""The store: the one object the bot talks to the database through (aiosqlite, SQLite).
+"""The store: the one object the bot talks to the database through: SQLite (aiosqlite, the
+default) or PostgreSQL (asyncpg, for `postgresql://…` addresses).
 
 A thin async façade. Each method checks and converts its arguments, then runs one function of
 the module that owns the concern on the connection's worker thread:
 
   data/connection.py  which file, checks before use, one connection a process, transactions
+  data/postgres.py    the PostgreSQL connection running the same functions (data/dialect.py)
   data/tables.py      tables and seats, lobby changes, activity, closing and expiry
   data/action_log.py  hands as seed + action log, appends sharing commits
   data/restore.py     rebuilding open tables at start-up, quarantine
@@ -23,9 +25,10 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from data import action_log, games, history, preferences, restore, results, tables
+from data import action_log, games, history, inbox, preferences, restore, results, tables
 from data.connection import Connection, resolve_path
 from data.history import LEADERBOARD_MIN_GAMES
+from data.postgres import RECONNECT_FOR, TIMEOUT, Listener, PgConnection, is_dsn
 from data.rows import (
     ACTIVE_PHASES,
     GameResult,
@@ -45,7 +48,7 @@ from data.rows import (
     TableRow,
     checked_json,
 )
-from data.tables import IDLE_EXPIRY
+from data.tables import IDLE_EXPIRY, Shards
 from engine.actions import Action
 from engine.presets import find_preset
 
@@ -57,7 +60,7 @@ T = TypeVar("T")
 class Store:
     """Persistence for tables, hands, ratings and history. Create with `await Store.open()`."""
 
-    def __init__(self, connection: Connection, clock: Callable[[], float]) -> None:
+    def __init__(self, connection: Connection | PgConnection, clock: Callable[[], float]) -> None:
         self._db = connection
         self.path = connection.path
         self._clock = clock
@@ -73,6 +76,8 @@ class Store:
         *,
         clock: Callable[[], float] = time.time,
         synchronous: str = "FULL",
+        timeout: float = TIMEOUT,
+        reconnect_for: float = RECONNECT_FOR,
     ) -> Store:
         """Open (creating and migrating as needed) the database at `path`.
 
@@ -80,8 +85,15 @@ class Store:
         A path the bot cannot use raises, with the disk left as it was: UnusableDatabaseError
         (a directory, a missing folder, read-only, damaged pages), NotAStoreError (not this
         bot's SQLite file) or SchemaTooNewError (written by a newer bot).
+
+        A `postgresql://…` address opens PostgreSQL instead (data/postgres.py): `timeout` is
+        how long a statement may take, `reconnect_for` how long a lost connection is retried.
         """
-        return cls(await Connection.open(resolve_path(path), synchronous), clock)
+        path = resolve_path(path)
+        if is_dsn(path):
+            pg = await PgConnection.open(path, timeout=timeout, reconnect_for=reconnect_for)
+            return cls(pg, clock)
+        return cls(await Connection.open(path, synchronous), clock)
 
     @classmethod
     async def open_read_only(cls, path: str | None = None) -> Store:
@@ -166,13 +178,16 @@ class Store:
         """Close a table (players ended it): a hand in play is abandoned, no rating changes."""
         await self._call(tables.close_table, table_id, reason, self._now(now))
 
-    async def expire_idle(self, now: float | None = None, idle: float = IDLE_EXPIRY) -> list[int]:
+    async def expire_idle(
+        self, now: float | None = None, idle: float = IDLE_EXPIRY, *, shards: Shards | None = None
+    ) -> list[int]:
         """Close every open table with no game action for `idle` seconds; returns their ids.
+        `shards` (shards in all, the ids this process runs): only their guilds' tables.
 
         Found by one query on the (phase, last_action_at) index; closed in the same transaction
         with no rating change (a hand in play is abandoned) and the closing recorded.
         """
-        return await self._call(tables.expire_idle, self._now(now), idle)
+        return await self._call(tables.expire_idle, self._now(now), idle, shards)
 
     # ------------------------------------------------------------------ hands and actions
 
@@ -274,14 +289,18 @@ class Store:
 
     # ------------------------------------------------------------------ restoring
 
-    async def load_active_tables(self) -> tuple[list[LoadedTable], list[QuarantinedTable]]:
-        """Every open table, ready to rebuild (at startup), and the ones set aside.
+    async def load_active_tables(
+        self, *, shards: Shards | None = None
+    ) -> tuple[list[LoadedTable], list[QuarantinedTable]]:
+        """Every open table, ready to rebuild (at startup), and the ones set aside; with
+        `shards` (shards in all, the ids this process runs), those of their guilds only (a
+        table of no guild belongs to shard 0), so processes sharing a database split them.
 
         A table naming an unknown preset, or with a log line, seed, session or option that does
         not read back, is quarantined (phase 'quarantined', reason stored, event recorded,
         logged) and reported; the others load regardless.
         """
-        return await self._call(restore.load_active_tables, self._now(None))
+        return await self._call(restore.load_active_tables, self._now(None), shards)
 
     # ------------------------------------------------------------------ results and ratings
 
@@ -375,6 +394,30 @@ class Store:
     async def rating_history(self, player_id: str, preset: str) -> list[RatingPoint]:
         """A player's rating after each of their rated hands of `preset`, oldest first."""
         return await self._call(history.rating_history, player_id, preset)
+
+    # ------------------------------------------------------------------ several processes
+
+    @property
+    def shared(self) -> bool:
+        """Whether several processes may share this database (PostgreSQL): what one process
+        stores, the others read, and DM clicks travel between them through the inbox."""
+        return isinstance(self._db, PgConnection)
+
+    async def post_to_inbox(self, table_id: int, payload: str) -> None:
+        """Hand a DM click (its interaction, JSON) to the process owning `table_id`."""
+        checked_json(payload, "inbox payload")
+        await self._call(inbox.post, table_id, payload, self._now(None))
+
+    async def take_inbox(self, shards: Shards | None) -> list[tuple[int, str]]:
+        """The DM clicks waiting for the tables of `shards`' guilds, oldest first; taken."""
+        return await self._call(inbox.take, shards)
+
+    async def listen_inbox(self, wake: Callable[[], None]) -> Listener | None:
+        """Call `wake` on every inbox NOTIFY, and once each time the listening connection
+        comes back after a loss (PostgreSQL; None on SQLite, where no other process posts)."""
+        if not isinstance(self._db, PgConnection):
+            return None
+        return await Listener.start(self._db.path, inbox.INBOX_CHANNEL, wake)
 
     # ------------------------------------------------------------------ language preferences
 

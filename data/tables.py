@@ -1,19 +1,19 @@
 """Tables: their rows and seats, lobby changes, activity, clocks, closing and expiry.
 
-Each function takes the sqlite3 connection (on the store's worker thread) and runs its own
-transaction; the helpers that work inside a caller's transaction say so. The row helpers here
-(reading a table back, its events and deadlines) are shared by the other modules.
+Each function takes the connection (SQLite's, or the PostgreSQL session: data/dialect.py) and
+runs its own transaction; the helpers that work inside a caller's transaction say so. The row
+helpers here (reading a table back, its events and deadlines) are shared by the other modules.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from data.connection import transaction
+from data.dialect import Cursor, Db
 from data.errors import StoreError, TableNotFoundError, UnreadableError
 from data.rows import ACTIVE_PHASES, Phase, SeatRow, TableOptions, TableRow
 
@@ -36,6 +36,27 @@ IDLE_TABLES_SQL = (
 )
 
 SeatTuple = tuple[int, str, int]  # (seat, player_id, human) as stored
+
+# The shards a process owns: (shards in all, the ids it runs). Several processes share one
+# database; each restores, clocks and expires only the tables of its own shards' guilds.
+Shards = tuple[int, tuple[int, ...]]
+
+
+def owned(shards: Shards | None, alias: str = "t") -> tuple[str, list[int]]:
+    """An SQL condition (with its parameters) for the tables of `shards`' guilds; a table of
+    no guild (a DM or the terminal) belongs to shard 0, as Discord sends DMs there. Discord's
+    own rule finds a guild's shard: (guild_id >> 22) % shard count."""
+    if shards is None:
+        return "1 = 1", []
+    count, ids = shards
+    if not ids or min(ids) < 0 or max(ids) >= count:
+        raise ValueError(f"shards {ids} are not among 0 to {count - 1}")
+    marks = ", ".join("?" * len(ids))
+    condition = (
+        f"(CASE WHEN {alias}.guild_id IS NULL THEN 0"
+        f" ELSE ({alias}.guild_id >> 22) % ? END) IN ({marks})"
+    )
+    return condition, [count, *ids]
 
 
 # ------------------------------------------------------------------ rows (shared)
@@ -92,7 +113,7 @@ def table_from(row: Sequence[Any], seats: Iterable[Sequence[Any]]) -> TableRow:
     )
 
 
-def read_table(conn: sqlite3.Connection, table_id: int) -> TableRow:
+def read_table(conn: Db, table_id: int) -> TableRow:
     """One table with its seats (any phase). TableNotFoundError, or UnreadableError."""
     row = conn.execute(f"SELECT {TABLE_COLS} FROM tables WHERE id = ?", (table_id,)).fetchone()
     if row is None:
@@ -104,13 +125,13 @@ def read_table(conn: sqlite3.Connection, table_id: int) -> TableRow:
     return table_from(row, seats)
 
 
-def found(cur: sqlite3.Cursor, table_id: int) -> None:
+def found(cur: Cursor, table_id: int) -> None:
     """TableNotFoundError if the UPDATE in `cur` matched no table."""
     if cur.rowcount == 0:
         raise TableNotFoundError(f"no table {table_id}")
 
 
-def event(conn: sqlite3.Connection, table_id: int, at: float, kind: str, detail: str) -> None:
+def event(conn: Db, table_id: int, at: float, kind: str, detail: str) -> None:
     """Record a lifecycle event (created, closed, quarantined) in the caller's transaction."""
     conn.execute(
         "INSERT INTO table_events (table_id, at, kind, detail) VALUES (?, ?, ?, ?)",
@@ -130,9 +151,7 @@ def deadline_changes(
     return False, gone, {name: at for name, at in deadlines.items() if stored.get(name) != at}
 
 
-def replace_deadlines(
-    conn: sqlite3.Connection, table_id: int, deadlines: Mapping[str, float]
-) -> None:
+def replace_deadlines(conn: Db, table_id: int, deadlines: Mapping[str, float]) -> None:
     """The table's clock deadlines become `deadlines`, in the caller's transaction: two
     statements (one row each of an executemany would be a statement each)."""
     conn.execute("DELETE FROM clock_deadlines WHERE table_id = ?", (table_id,))
@@ -148,7 +167,7 @@ def replace_deadlines(
 
 
 def create_table(
-    conn: sqlite3.Connection,
+    conn: Db,
     preset: str,
     guild_id: int | None,
     channel_id: int | None,
@@ -161,7 +180,7 @@ def create_table(
         cur = conn.execute(
             "INSERT INTO tables (guild_id, channel_id, preset, visibility, rated,"
             " time_control, invite_code, options_json, phase, created_at, last_action_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING id",
             (
                 guild_id,
                 channel_id,
@@ -175,7 +194,7 @@ def create_table(
                 at,
             ),
         )
-        tid = int(cur.lastrowid or 0)
+        tid = int(cur.fetchone()[0])  # ids come from one sequence, whichever process asks
         conn.executemany(
             "INSERT INTO table_seats (table_id, seat, player_id, human) VALUES (?, ?, ?, ?)",
             [(tid, *s) for s in seats],
@@ -184,7 +203,7 @@ def create_table(
         return tid
 
 
-def set_options(conn: sqlite3.Connection, table_id: int, options: TableOptions) -> None:
+def set_options(conn: Db, table_id: int, options: TableOptions) -> None:
     extra = json.dumps(options.extra, sort_keys=True)
     with transaction(conn):
         cur = conn.execute(
@@ -205,9 +224,7 @@ def set_options(conn: sqlite3.Connection, table_id: int, options: TableOptions) 
             raise StoreError(f"table {table_id} has left the lobby; rated is fixed")
 
 
-def set_seats(
-    conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatTuple], at: float
-) -> None:
+def set_seats(conn: Db, table_id: int, seats: Sequence[SeatTuple], at: float) -> None:
     with transaction(conn):
         cur = conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (at, table_id))
         found(cur, table_id)
@@ -218,7 +235,7 @@ def set_seats(
         )
 
 
-def set_phase(conn: sqlite3.Connection, table_id: int, phase: Phase, at: float) -> None:
+def set_phase(conn: Db, table_id: int, phase: Phase, at: float) -> None:
     with transaction(conn):
         cur = conn.execute(
             f"UPDATE tables SET phase = ?, last_action_at = ?"
@@ -230,13 +247,13 @@ def set_phase(conn: sqlite3.Connection, table_id: int, phase: Phase, at: float) 
             raise StoreError(f"table {table_id} is closed; its phase cannot change")
 
 
-def set_message_id(conn: sqlite3.Connection, table_id: int, message_id: int | None) -> None:
+def set_message_id(conn: Db, table_id: int, message_id: int | None) -> None:
     with transaction(conn):
         cur = conn.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
         found(cur, table_id)
 
 
-def touch(conn: sqlite3.Connection, table_id: int, at: float) -> None:
+def touch(conn: Db, table_id: int, at: float) -> None:
     with transaction(conn):
         cur = conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (at, table_id))
         found(cur, table_id)
@@ -245,7 +262,7 @@ def touch(conn: sqlite3.Connection, table_id: int, at: float) -> None:
 # ------------------------------------------------------------------ closing and expiry
 
 
-def close_table(conn: sqlite3.Connection, table_id: int, reason: str, at: float) -> None:
+def close_table(conn: Db, table_id: int, reason: str, at: float) -> None:
     with transaction(conn):
         row = conn.execute("SELECT phase FROM tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
@@ -254,16 +271,26 @@ def close_table(conn: sqlite3.Connection, table_id: int, reason: str, at: float)
             close(conn, [table_id], reason, at)
 
 
-def expire_idle(conn: sqlite3.Connection, at: float, idle: float) -> list[int]:
+def expire_idle(conn: Db, at: float, idle: float, shards: Shards | None = None) -> list[int]:
     with transaction(conn):
-        ids = [r[0] for r in conn.execute(IDLE_TABLES_SQL, (at - idle,))]
+        if shards is None:
+            ids = [r[0] for r in conn.execute(IDLE_TABLES_SQL, (at - idle,))]
+        else:
+            condition, params = owned(shards, "tables")
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    IDLE_TABLES_SQL.replace(" ORDER BY", f" AND {condition} ORDER BY"),
+                    (at - idle, *params),
+                )
+            ]
         close(conn, ids, f"expired: no game action for {idle / 3600:g} h", at)
     if ids:
         log.info("expired %d idle table(s): %s", len(ids), ids)
     return ids
 
 
-def close(conn: sqlite3.Connection, table_ids: Sequence[int], reason: str, at: float) -> None:
+def close(conn: Db, table_ids: Sequence[int], reason: str, at: float) -> None:
     """Close tables inside the caller's transaction: the hand in play is abandoned (no result,
     so no rating change), clocks cleared, the closing recorded as an event."""
     if not table_ids:

@@ -2,6 +2,8 @@
 
     python tests/runtime_writer_proc.py DB ACK MODE KILL_AT HANDS
 
+DB is a SQLite file or a `postgresql://…` address.
+
 MODE is `cpu` (one human and three computers, casual) or `rated` (four humans, rated). The
 process opens the runtime on DB (restoring what is there, as the bot does at start-up), opens
 the table if there is none yet, and plays every human decision itself (the computer player's
@@ -20,20 +22,24 @@ The functions here are also used in-process by the tests: `drive` plays a table 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import asyncpg
+
 from bot.runtime import ManualTimers, NullFrontEnd, Runtime
 from bot.runtime.table import LiveTable
 from data import Phase, Store
+from data.postgres import PgSession, is_dsn
 from engine.ai import choose_action
 from engine.hand import HandState
 
@@ -138,10 +144,14 @@ def audit(db: str, acked: list[tuple[int, int, str]] = ()) -> Audit:  # type: ig
     """Check a database as a restart finds it: integrity, no gaps, each finished hand's
     result once and (rated) its ratings once, every acknowledged action in the log."""
     found = Audit()
-    conn = sqlite3.connect(db)
-    try:
-        found.integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
-        schema = conn.execute("SELECT name FROM sqlite_master WHERE name = 'ratings'").fetchone()
+    with reading(db) as conn:
+        if is_dsn(db):
+            found.integrity = "ok"  # PostgreSQL checks its pages itself
+            schema = conn.execute("SELECT to_regclass('ratings')").fetchone()[0]
+        else:
+            found.integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+            schema = conn.execute("SELECT name FROM sqlite_master WHERE name = 'ratings'")
+            schema = schema.fetchone()
         if schema is None:  # killed before the schema was committed: nothing was stored yet
             if acked:
                 found.problems.append(f"lost: {len(acked)} actions and the whole schema")
@@ -183,9 +193,27 @@ def audit(db: str, acked: list[tuple[int, int, str]] = ()) -> Audit:  # type: ig
         ):
             if games != history:
                 found.problems.append(f"{player} {preset}: {games} games, {history} rated hands")
-    finally:
-        conn.close()
     return found
+
+
+@contextlib.contextmanager
+def reading(db: str) -> Iterator[Any]:
+    """A connection to read a database with (SQLite's, or the PostgreSQL session the store
+    uses, on a loop of its own): both take the same SQL. Not from inside a running loop."""
+    if not is_dsn(db):
+        conn = sqlite3.connect(db)
+        try:
+            yield conn
+        finally:
+            conn.close()
+        return
+    loop = asyncio.new_event_loop()
+    pg = loop.run_until_complete(asyncpg.connect(db))
+    try:
+        yield PgSession(loop, pg, retrying=False)
+    finally:
+        loop.run_until_complete(pg.close())
+        loop.close()
 
 
 def read_acks(path: str) -> tuple[list[tuple[int, int, str]], list[str]]:
@@ -208,8 +236,7 @@ def read_acks(path: str) -> tuple[list[tuple[int, int, str]], list[str]]:
 
 def over_without_result(db: str) -> list[int]:
     """Hands whose log plays to the end but that have no result (a kill before the result)."""
-    conn = sqlite3.connect(db)
-    try:
+    with reading(db) as conn:
         rows = conn.execute(
             "SELECT h.id, h.seed, h.setup_json, t.preset FROM hands h JOIN tables t"
             " ON t.id = h.table_id WHERE h.status = 'playing'"
@@ -225,8 +252,6 @@ def over_without_result(db: str) -> list[int]:
             if _replays_to_the_end(preset, int(seed), setup, lines):
                 found.append(hand_id)
         return found
-    finally:
-        conn.close()
 
 
 def _replays_to_the_end(preset_id: str, seed: int, setup: str | None, lines: list[str]) -> bool:

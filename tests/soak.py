@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,7 +57,7 @@ class Tally:
         )
 
 
-def run_once(db: Path, ack: Path, mode: str, hands: int, rng: random.Random) -> int:
+def run_once(db: str, ack: Path, mode: str, hands: int, rng: random.Random) -> int:
     """One writer run, killed after a random database call or at a random moment."""
     kill_at = 0
     delay = None
@@ -64,7 +65,7 @@ def run_once(db: Path, ack: Path, mode: str, hands: int, rng: random.Random) -> 
         kill_at = rng.randint(1, CALLS_PER_RUN[mode])
     else:
         delay = rng.uniform(0.05, 1.0)
-    command = [sys.executable, str(WRITER), str(db), str(ack), mode, str(kill_at), str(hands)]
+    command = [sys.executable, str(WRITER), db, str(ack), mode, str(kill_at), str(hands)]
     process = subprocess.Popen(command)
     if delay is not None:
         try:
@@ -74,39 +75,50 @@ def run_once(db: Path, ack: Path, mode: str, hands: int, rng: random.Random) -> 
     return process.wait(timeout=120)
 
 
-def check(db: Path, ack: Path, previous: Audit | None, tally: Tally) -> Audit:
+def check(db: str, ack: Path, previous: Audit | None, tally: Tally) -> Audit:
     """Check the database after a run; count what was lost or doubled."""
     acked, _ = read_acks(str(ack))
-    found = audit(str(db), acked)
+    found = audit(db, acked)
+    name = ack.stem
     if found.integrity != "ok":
-        tally.other.append(f"{db.name}: integrity_check says {found.integrity}")
+        tally.other.append(f"{name}: integrity_check says {found.integrity}")
     for problem in found.problems:
         if problem.startswith("lost"):
             tally.lost += 1
         elif "rating rows" in problem or "games" in problem or "placement" in problem:
             tally.doubled += 1
         else:
-            tally.other.append(f"{db.name}: {problem}")
+            tally.other.append(f"{name}: {problem}")
     if previous is not None:
         for hand_id, lines in previous.hands.items():
             now = found.hands.get(hand_id, [])
             if now[: len(lines)] != lines:
                 tally.lost += 1
-                tally.other.append(f"{db.name}: the log of hand {hand_id} changed")
+                tally.other.append(f"{name}: the log of hand {hand_id} changed")
         if found.finished < previous.finished:
-            tally.other.append(f"{db.name}: a recorded result went away")
+            tally.other.append(f"{name}: a recorded result went away")
     return found
 
 
-def soak(kills: int, seed: int = 1, hands: int = 3, folder: Path | None = None) -> Tally:
-    """Play tables under random kills until `kills` kills were made; return the counts."""
+def soak(
+    kills: int,
+    seed: int = 1,
+    hands: int = 3,
+    folder: Path | None = None,
+    place: Callable[[str], str] | None = None,
+) -> Tally:
+    """Play tables under random kills until `kills` kills were made; return the counts.
+
+    `place(name)` gives each table's database (a fresh PostgreSQL one, say); by default a
+    SQLite file in a temporary folder."""
     rng = random.Random(seed)
     tally = Tally()
     with tempfile.TemporaryDirectory(dir=folder) as work:
         while tally.kills < kills:
             mode = MODES[tally.tables % len(MODES)]
-            db = Path(work) / f"table-{tally.tables}-{mode}.db"
-            ack = db.with_suffix(".ack")
+            name = f"table-{tally.tables}-{mode}"
+            ack = Path(work) / f"{name}.ack"
+            db = place(name) if place is not None else str(Path(work) / f"{name}.db")
             tally.tables += 1
             previous: Audit | None = None
             for _ in range(RUNS_PER_TABLE):
@@ -116,8 +128,8 @@ def soak(kills: int, seed: int = 1, hands: int = 3, folder: Path | None = None) 
                 elif code == 3:  # the writer found its restored table unable to move on
                     tally.stuck += 1
                 elif code != 0:
-                    tally.other.append(f"{db.name}: the writer exited {code}")
-                if db.exists():
+                    tally.other.append(f"{name}: the writer exited {code}")
+                if place is not None or os.path.exists(db):
                     previous = check(db, ack, previous, tally)
                 if code != -signal.SIGKILL:
                     break  # played to the end, or stuck, or failed: the next table

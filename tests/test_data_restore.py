@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from engine.ai import choose_action
 from engine.hand import HandState, Outcome
 from engine.presets import find_preset
 from engine.session import Session
+from tests.conftest import Databases
 
 PRESET = "hkos-3-v1"
 PLAYERS = ("111", "222", "333", "444")
@@ -95,10 +95,10 @@ async def reopen(store: Store) -> tuple[Store, dict[int, LoadedTable]]:
 
 @pytest.mark.parametrize("seed", [1, 2, 5])
 async def test_restored_table_equals_live_mid_hand_and_between_hands(
-    tmp_path: Path, seed: int
+    db: Databases, seed: int
 ) -> None:
     rng = random.Random(seed)
-    store = await Store.open(str(tmp_path / "live.db"))
+    store = await Store.open(db("live"))
     tid = await store.create_table(
         PRESET,
         seats=[SeatRow(i, p, True) for i, p in enumerate(PLAYERS)],

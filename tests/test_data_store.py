@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from data import (
@@ -30,12 +31,14 @@ from data import (
     TableOptions,
     TableRow,
     action_log,
+    dialect,
     rating,
 )
 from data.errors import AlreadyOpenError
 from data.tables import IDLE_TABLES_SQL
 from engine.actions import Action
 from engine.tiles import InvalidNotationError
+from tests.conftest import Databases, memory_or, run_apart
 
 PRESET = "hkos-3-v1"
 DAY = 24 * 3600
@@ -60,10 +63,57 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def store(clock: Clock) -> AsyncIterator[Store]:
+async def store(clock: Clock, db: Databases) -> AsyncIterator[Store]:
+    """An empty store, once on SQLite and once on PostgreSQL."""
+    s = await Store.open(memory_or(db, "store"), clock=clock)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(clock: Clock) -> AsyncIterator[Store]:
+    """For the tests of how SQLite itself is used (its limits, counters and query plans)."""
     s = await Store.open(":memory:", clock=clock)
     yield s
     await s.close()
+
+
+def change_rows(db: Databases, place: str, *statements: tuple[str, tuple[object, ...]]) -> None:
+    """Change stored rows behind the store's back (it is closed): damage for the restore to
+    find."""
+    if not db.postgres:
+        conn = sqlite3.connect(place)
+        for sql, params in statements:
+            conn.execute(sql, params)
+        conn.commit()
+        conn.close()
+        return
+
+    async def change() -> None:
+        conn = await asyncpg.connect(place)
+        for sql, params in statements:
+            await conn.execute(dialect.statement(sql), *params)
+        await conn.close()
+
+    run_apart(change)
+
+
+def count_rows(db: Databases, place: str, sql: str, params: tuple[object, ...]) -> object:
+    if not db.postgres:
+        conn = sqlite3.connect(place)
+        try:
+            return conn.execute(sql, params).fetchone()[0]
+        finally:
+            conn.close()
+
+    async def count() -> object:
+        conn = await asyncpg.connect(place)
+        try:
+            return await conn.fetchval(dialect.statement(sql), *params)
+        finally:
+            await conn.close()
+
+    return run_apart(count)
 
 
 def humans(*ids: str) -> list[SeatRow]:
@@ -121,7 +171,7 @@ async def events(store: Store, tid: int) -> list[tuple[str, str]]:
     """The table's recorded lifecycle (kind, detail), oldest first: an audit trail for bug
     reports that no command reads, so the test reads the table itself."""
 
-    def read(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    def read(conn: dialect.Db) -> list[tuple[str, str]]:
         rows = conn.execute(
             "SELECT kind, detail FROM table_events WHERE table_id = ? ORDER BY id", (tid,)
         )
@@ -355,7 +405,7 @@ async def test_appends_waiting_together_share_one_commit(
     batches: list[int] = []
     real = action_log.append_batch
 
-    def counted(conn: sqlite3.Connection, batch: list[action_log.Append]) -> list:
+    def counted(conn: dialect.Db, batch: list[action_log.Append]) -> list:
         batches.append(len(batch))
         return real(conn, batch)
 
@@ -392,39 +442,43 @@ async def test_a_shared_commit_keeps_each_hands_appends_in_order(store: Store) -
     assert (await restored(store, a)).deadlines == {"decision": 2.0}
 
 
-async def test_a_commit_larger_than_one_statement_allows(store: Store) -> None:
+async def test_a_commit_larger_than_one_statement_allows(sqlite_store: Store) -> None:
     """A batch's rows of one kind go in one statement, split where SQLite's limit on a
     statement's parameters would be passed: a tiny limit stores the same rows."""
     tables = []
     for t in range(30):
-        tid = await store.create_table(PRESET)
-        tables.append((tid, await store.start_hand(tid, 1, t)))
+        tid = await sqlite_store.create_table(PRESET)
+        tables.append((tid, await sqlite_store.start_hand(tid, 1, t)))
     run = ["0 discard 5m", "1 pass", "2 pass", "3 pass"]
     clocks = {"decision": 5.0, "reserve:0": 20.0, "reserve:1": 20.0}
     limit = sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER
-    usual = await store._call(lambda conn: conn.setlimit(limit, 9))
-    await asyncio.gather(*(store.append_actions(t, h, run, 0, clocks) for t, h in tables))
-    await store._call(lambda conn: conn.setlimit(limit, usual))
+    usual = await sqlite_store._call(lambda conn: conn.setlimit(limit, 9))
+    await asyncio.gather(*(sqlite_store.append_actions(t, h, run, 0, clocks) for t, h in tables))
+    await sqlite_store._call(lambda conn: conn.setlimit(limit, usual))
     for tid, hid in tables:
-        assert (await store.hand_log(hid)).lines == tuple(run)
-        assert (await restored(store, tid)).deadlines == clocks
+        assert (await sqlite_store.hand_log(hid)).lines == tuple(run)
+        assert (await restored(sqlite_store, tid)).deadlines == clocks
 
 
-async def test_deadlines_written_as_a_difference_equal_a_full_replace(store: Store) -> None:
+async def test_deadlines_written_as_a_difference_equal_a_full_replace(
+    sqlite_store: Store,
+) -> None:
     """Given what the table holds, an append writes only the clocks that changed, and the
     table ends with exactly the clocks a full replace would leave."""
     rng = random.Random(7)
     names = ["decision", "decision_started", "deal", "reserve:0", "reserve:1"]
-    tid = await store.create_table(PRESET)
-    hid = await store.start_hand(tid, 1, 1)
+    tid = await sqlite_store.create_table(PRESET)
+    hid = await sqlite_store.start_hand(tid, 1, 1)
     stored: dict[str, float] = {}
     for version in range(60):
         wanted = {n: float(rng.randint(0, 3)) for n in names if rng.random() < 0.7}
         known = stored if version % 2 else None  # the runtime knows them, or it does not
-        before = await store._call(lambda conn: conn.total_changes)
-        await store.append_actions(tid, hid, ["0 pass"], version, wanted, stored_deadlines=known)
-        written = await store._call(lambda conn: conn.total_changes) - before
-        assert (await restored(store, tid)).deadlines == wanted
+        before = await sqlite_store._call(lambda conn: conn.total_changes)
+        await sqlite_store.append_actions(
+            tid, hid, ["0 pass"], version, wanted, stored_deadlines=known
+        )
+        written = await sqlite_store._call(lambda conn: conn.total_changes) - before
+        assert (await restored(sqlite_store, tid)).deadlines == wanted
         if known is not None:  # the action, the table's time, and the changed clocks only
             changed = {n for n in wanted if known.get(n) != wanted[n]} | (known.keys() - wanted)
             assert written == 2 + len(changed)
@@ -450,9 +504,9 @@ async def play_hand_end(store: Store, tid: int) -> None:
 
 
 async def test_restore_mid_hand_and_between_hands_matches_what_was_written(
-    tmp_path: Path, clock: Clock
+    db: Databases, clock: Clock
 ) -> None:
-    path = str(tmp_path / "r.db")
+    path = db("r")
     s = await Store.open(path, clock=clock)
     tid = await rated_table(s)
     await s.set_message_id(tid, 77)
@@ -649,7 +703,7 @@ async def test_leaderboard_pages_min_games_and_provisional(store: Store) -> None
     assert seen[0].display == round(seen[0].rating + 1e-9)
 
 
-async def test_leaderboard_query_reads_only_the_board_index(store: Store) -> None:
+async def test_leaderboard_query_reads_only_the_board_index(sqlite_store: Store) -> None:
     def plan(conn: sqlite3.Connection) -> str:
         rows = conn.execute(
             "EXPLAIN QUERY PLAN SELECT player_id, rating, games FROM ratings"
@@ -658,7 +712,7 @@ async def test_leaderboard_query_reads_only_the_board_index(store: Store) -> Non
         ).fetchall()
         return " | ".join(r[-1] for r in rows)
 
-    text = await store._call(plan)
+    text = await sqlite_store._call(plan)
     assert "ratings_board" in text and "TEMP B-TREE" not in text, text
 
 
@@ -704,12 +758,12 @@ async def test_an_action_keeps_a_table_alive(store: Store, clock: Clock) -> None
     assert await store.expire_idle() == [tid]
 
 
-async def test_idle_query_uses_the_phase_time_index(store: Store) -> None:
+async def test_idle_query_uses_the_phase_time_index(sqlite_store: Store) -> None:
     def plan(conn: sqlite3.Connection) -> str:
         rows = conn.execute("EXPLAIN QUERY PLAN " + IDLE_TABLES_SQL, (0.0,)).fetchall()
         return " | ".join(r[-1] for r in rows)
 
-    text = await store._call(plan)
+    text = await sqlite_store._call(plan)
     assert "USING COVERING INDEX tables_phase_idle" in text, text
     assert "SCAN" not in text, text
 
@@ -727,8 +781,8 @@ async def test_close_table_abandons_hand_without_rating(store: Store) -> None:
 # ---------------------------------------------------------------- quarantine
 
 
-async def test_unreadable_tables_are_quarantined_the_rest_load(tmp_path: Path) -> None:
-    path = str(tmp_path / "q.db")
+async def test_unreadable_tables_are_quarantined_the_rest_load(db: Databases) -> None:
+    path = db("q")
     s = await Store.open(path)
     good = await rated_table(s)
     ghid = await s.start_hand(good, 1, 1)
@@ -742,12 +796,13 @@ async def test_unreadable_tables_are_quarantined_the_rest_load(tmp_path: Path) -
     lobby = await s.create_table(PRESET)
     await s.close()
 
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE tables SET preset = 'gone-v9' WHERE id = ?", (bad_preset,))
-    conn.execute("UPDATE actions SET action = '1 ???' WHERE hand_id = ? AND seq = 1", (bhid,))
-    conn.execute("UPDATE tables SET session_json = '{oops' WHERE id = ?", (bad_session,))
-    conn.commit()
-    conn.close()
+    change_rows(
+        db,
+        path,
+        ("UPDATE tables SET preset = 'gone-v9' WHERE id = ?", (bad_preset,)),
+        ("UPDATE actions SET action = '1 ???' WHERE hand_id = ? AND seq = 1", (bhid,)),
+        ("UPDATE tables SET session_json = '{oops' WHERE id = ?", (bad_session,)),
+    )
 
     s = await Store.open(path)
     loaded, bad = await s.load_active_tables()
@@ -768,23 +823,16 @@ async def test_unreadable_tables_are_quarantined_the_rest_load(tmp_path: Path) -
     (kept,) = [x for x in loaded if x.table.id == good]
     assert kept.hand is not None and kept.hand.lines == ("0 discard 5m",)
     # Nothing was deleted: the log is still there for a bug report.
-    conn = sqlite3.connect(path)
-    assert conn.execute("SELECT count(*) FROM actions WHERE hand_id = ?", (bhid,)).fetchone() == (
-        3,
-    )
-    conn.close()
+    assert count_rows(db, path, "SELECT count(*) FROM actions WHERE hand_id = ?", (bhid,)) == 3
     await s.close()
 
 
-async def test_restore_quarantines_a_table_whose_options_do_not_read(tmp_path: Path) -> None:
-    path = str(tmp_path / "q1.db")
+async def test_restore_quarantines_a_table_whose_options_do_not_read(db: Databases) -> None:
+    path = db("q1")
     s = await Store.open(path)
     tid = await rated_table(s)
     await s.close()
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE tables SET options_json = 'nope' WHERE id = ?", (tid,))
-    conn.commit()
-    conn.close()
+    change_rows(db, path, ("UPDATE tables SET options_json = 'nope' WHERE id = ?", (tid,)))
     s = await Store.open(path)
     loaded, (set_aside,) = await s.load_active_tables()
     assert loaded == [] and set_aside.table_id == tid and "options" in set_aside.reason
@@ -796,8 +844,8 @@ async def test_restore_quarantines_a_table_whose_options_do_not_read(tmp_path: P
 # ---------------------------------------------------------------- concurrency
 
 
-async def test_many_tables_appending_concurrently(tmp_path: Path, clock: Clock) -> None:
-    s = await Store.open(str(tmp_path / "c.db"), clock=clock)
+async def test_many_tables_appending_concurrently(db: Databases, clock: Clock) -> None:
+    s = await Store.open(db("c"), clock=clock)
     tables = []
     for t in range(40):
         tid = await s.create_table(PRESET, seats=humans(*(f"t{t}p{i}" for i in range(4))))
@@ -817,9 +865,10 @@ async def test_many_tables_appending_concurrently(tmp_path: Path, clock: Clock) 
         assert lt.hand.lines == tuple(f"{i % 4} discard {i % 9 + 1}s" for i in range(n))
         assert lt.deadlines == {"turn": float(n - 1)}
     await s.close()
-    conn = sqlite3.connect(tmp_path / "c.db")
-    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    conn.close()
+    if not db.postgres:
+        conn = sqlite3.connect(db("c"))
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        conn.close()
 
 
 async def test_session_json_round_trip(store: Store) -> None:
@@ -850,8 +899,8 @@ async def test_a_cancelled_append_does_not_strand_the_others(store: Store) -> No
         assert (await restored(store, tid)).hand.version == 1
 
 
-async def test_close_commits_appends_already_accepted(tmp_path: Path) -> None:
-    path = str(tmp_path / "close.db")
+async def test_close_commits_appends_already_accepted(db: Databases) -> None:
+    path = db("close")
     s = await Store.open(path)
     tid = await s.create_table(PRESET)
     hid = await s.start_hand(tid, 1, 1)
@@ -871,3 +920,47 @@ def test_hand_result_validates_its_shape() -> None:
         HandResult(PRESET, ("a", "a", "b", "c"), (True,) * 4, (0, 0, 0, 0))
     with pytest.raises(ValueError, match="winner seat"):
         HandResult(PRESET, ("a", "b"), (True, True), (1, -1), wins=(StoredWin(5, 3),))
+
+
+# ---------------------------------------------------------------- processes sharing a database
+
+
+async def test_each_process_restores_and_expires_only_its_shards_tables(
+    store: Store, clock: Clock
+) -> None:
+    """Shards 0 and 1 of 2: a guild's shard is (guild_id >> 22) % 2; a table of no guild is
+    shard 0's (DMs and the terminal). Table ids come from one sequence for all of them."""
+    guilds = {0: (4 << 22) | 9, 1: (7 << 22) | 3}
+    by_shard = {
+        0: [
+            await store.create_table(PRESET, guild_id=guilds[0]),
+            await store.create_table(PRESET),
+        ],
+        1: [await store.create_table(PRESET, guild_id=guilds[1])],
+    }
+    assert sorted(by_shard[0] + by_shard[1]) == [1, 2, 3]
+    for shard, ids in by_shard.items():
+        loaded, _ = await store.load_active_tables(shards=(2, (shard,)))
+        assert sorted(t.table.id for t in loaded) == sorted(ids)
+    loaded, _ = await store.load_active_tables(shards=(2, (0, 1)))
+    assert len(loaded) == 3
+    clock.advance(DAY)
+    assert await store.expire_idle(shards=(2, (1,))) == by_shard[1]
+    assert sorted(await store.expire_idle(shards=(2, (0,)))) == sorted(by_shard[0])
+    with pytest.raises(ValueError, match="among 0 to 1"):
+        await store.load_active_tables(shards=(2, (2,)))
+
+
+async def test_dm_clicks_wait_in_the_inbox_for_their_tables_owner(store: Store) -> None:
+    """Posted by the process that received the click, taken once, oldest first, by the process
+    whose shards hold the table (a table of no guild is shard 0's)."""
+    mine = await store.create_table(PRESET, guild_id=(7 << 22) | 3)  # shard 1 of 2
+    other = await store.create_table(PRESET)  # shard 0 of 2
+    await store.post_to_inbox(mine, '{"click": 1}')
+    await store.post_to_inbox(other, '{"click": 2}')
+    await store.post_to_inbox(mine, '{"click": 3}')
+    with pytest.raises(ValueError):
+        await store.post_to_inbox(mine, "{not json")
+    assert await store.take_inbox((2, (1,))) == [(mine, '{"click": 1}'), (mine, '{"click": 3}')]
+    assert await store.take_inbox((2, (1,))) == []
+    assert await store.take_inbox((2, (0,))) == [(other, '{"click": 2}')]

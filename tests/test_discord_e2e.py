@@ -25,6 +25,7 @@ from engine.session import Session
 from engine.tiles import tile_name
 from render.views import HandView, ResultView, TableView
 from tests.clocks import SteppedClock
+from tests.conftest import Databases
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser, SentPayload
 
 # A short hkos hand (see tests/test_hand.py): a quiet first round, then the dealer's 5m is a
@@ -45,7 +46,7 @@ def arranged(session: Session) -> HandState:
 
 
 def make_bot(
-    path: Path, *, edit_interval: float = 0.02, no_call_wait: float = 0.0, **options: Any
+    path: str | Path, *, edit_interval: float = 0.02, no_call_wait: float = 0.0, **options: Any
 ) -> MahjongBot:
     """A bot on the fake: quick edits, a clock that never moves unless told, a fixed seed."""
     config = BotConfig(
@@ -250,9 +251,9 @@ def assert_no_hidden_tile_in_public(fake: FakeDiscord, drawn: Drawn) -> None:
 # ------------------------------------------------------------------ the tests
 
 
-async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_path: Path) -> None:
+async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, db: Databases) -> None:
     alice, bob, carol, dave, erin = fake.users
-    async with fake.running(make_bot(tmp_path / "bot.db", hand_factory=arranged)) as bot:
+    async with fake.running(make_bot(db("bot"), hand_factory=arranged)) as bot:
         table_msg = await open_table(fake, alice, rated=True, time="classic")
         assert [b["label"] for b in table_msg.buttons] == ["Join", "Leave", "Start"]
         for user in (bob, carol, dave):
@@ -343,9 +344,9 @@ async def test_whole_rated_hand_to_a_win(fake: FakeDiscord, drawn: Drawn, tmp_pa
     assert wins and all(w.winner.startswith("Carol") for v, _ in wins for w in v.wins)
 
 
-async def test_restart_in_the_middle_of_a_hand(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_restart_in_the_middle_of_a_hand(fake: FakeDiscord, db: Databases) -> None:
     alice, bob, carol, dave, _ = fake.users
-    path = tmp_path / "bot.db"
+    path = db("bot")
     async with fake.running(make_bot(path, hand_factory=arranged)) as first_bot:
         table_msg = await open_table(fake, alice, time="untimed")
         for user in (bob, carol, dave):
@@ -389,10 +390,10 @@ async def _reopened_store_history(path: Path, player: str) -> tuple[str, int]:
         return hand.outcome, mine.delta
 
 
-async def test_closed_dms_fall_back_to_my_hand(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_closed_dms_fall_back_to_my_hand(fake: FakeDiscord, db: Databases) -> None:
     alice = fake.users[0]
     alice.dms_open = False
-    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+    async with fake.running(make_bot(db("bot"))) as bot:
         table_msg = await open_table(fake, alice, computers=3, time="untimed")
         await click(fake, alice, table_msg, label="Start")
         notice = await fake.wait_for(
@@ -462,11 +463,11 @@ async def play_hand_by_clicks(
     return used
 
 
-async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, db: Databases) -> None:
     """Alice plays a whole hand against three computers, each choice made with the controls a
     person would use: DM buttons on her turn, the public call buttons, a chow menu."""
     alice = fake.users[0]
-    async with fake.running(make_bot(tmp_path / "bot.db", seed_source=lambda: 71)) as bot:
+    async with fake.running(make_bot(db("bot"), seed_source=lambda: 71)) as bot:
         # the easy computers, so that the hand's flow is the one below
         table_msg = await open_table(fake, alice, computers=3, time="untimed", level="easy")
         await click(fake, alice, table_msg, label="Start")
@@ -477,12 +478,12 @@ async def test_a_hand_against_computers_played_by_clicks(fake: FakeDiscord, tmp_
 
 
 async def test_a_hand_against_the_default_computers_played_by_clicks(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, db: Databases
 ) -> None:
     """A table created without a level seats the strong computers; a hand against them is
     played to its end by clicks, whatever it brings."""
     alice = fake.users[0]
-    async with fake.running(make_bot(tmp_path / "bot.db", seed_source=lambda: 71)) as bot:
+    async with fake.running(make_bot(db("bot"), seed_source=lambda: 71)) as bot:
         table_msg = await open_table(fake, alice, computers=3, time="untimed")
         assert live(bot).level == "strong"
         await click(fake, alice, table_msg, label="Start")
@@ -491,14 +492,14 @@ async def test_a_hand_against_the_default_computers_played_by_clicks(
     assert "discard" in used
 
 
-async def test_table_message_edits_are_coalesced(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_table_message_edits_are_coalesced(fake: FakeDiscord, db: Databases) -> None:
     """Many quick changes: no edit until the interval has passed, then one edit with the end;
     the edits' clock is stepped by the test, so nothing depends on how fast the machine is."""
     alice, bob, carol, dave, erin = fake.users
     interval = 10.0
     clock = SteppedClock()
     bot_under_test = make_bot(
-        tmp_path / "bot.db", edit_interval=interval, edit_clock=clock, edit_sleep=clock.sleep
+        db("bot"), edit_interval=interval, edit_clock=clock, edit_sleep=clock.sleep
     )
 
     def edits() -> list[SentPayload]:
@@ -537,11 +538,11 @@ async def test_table_message_edits_are_coalesced(fake: FakeDiscord, tmp_path: Pa
 
 @pytest.mark.parametrize(("preset", "aside"), [("guangdong", 1), ("redwild", 4)])
 async def test_self_draw_tables_play_on_discord(
-    fake: FakeDiscord, tmp_path: Path, preset: str, aside: int
+    fake: FakeDiscord, db: Databases, preset: str, aside: int
 ) -> None:
     """guangdong and redwild tables open, start and offer the first turn's controls."""
     alice = fake.users[0]
-    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+    async with fake.running(make_bot(db("bot"))) as bot:
         table_msg = await open_table(fake, alice, preset=preset, computers=3)
         await click(fake, alice, table_msg, label="Start")
         message = await dm_with_controls(fake, alice, moment(bot))
@@ -550,10 +551,10 @@ async def test_self_draw_tables_play_on_discord(
         assert any(":act:" in c for c in message.custom_ids)
 
 
-async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, db: Databases) -> None:
     """Swap three: a three-tile menu in the DM; then the void suit: three buttons."""
     alice = fake.users[0]
-    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+    async with fake.running(make_bot(db("bot"))) as bot:
         table_msg = await open_table(fake, alice, preset="sichuan-swap3", computers=3)
         await click(fake, alice, table_msg, label="Start")
         message = await dm_with_controls(fake, alice, moment(bot))
@@ -575,14 +576,14 @@ async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, tmp_path:
 
 
 async def test_every_computer_discard_shows_the_call_buttons_and_passes_after_the_wait(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, db: Databases
 ) -> None:
     """With the claim wait on (as in production), the table message shows the call buttons
     on every discard Alice did not make, whether or not she can call; with nothing to claim
     her seat passes by itself when the wait is over."""
     alice = fake.users[0]
     timers = ManualTimers()
-    bot_ = make_bot(tmp_path / "bot.db", no_call_wait=2.0, timers=timers, seed_source=lambda: 71)
+    bot_ = make_bot(db("bot"), no_call_wait=2.0, timers=timers, seed_source=lambda: 71)
     async with fake.running(bot_) as bot:
         table_msg = await open_table(fake, alice, computers=3, time="untimed")
         await click(fake, alice, table_msg, label="Start")
@@ -613,12 +614,12 @@ async def test_every_computer_discard_shows_the_call_buttons_and_passes_after_th
 
 
 async def test_a_tw16_turn_of_seventeen_tiles_is_played_from_the_dm(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, db: Databases
 ) -> None:
     """Taiwanese sixteen tiles: at Alice's turn she holds 17 tiles; the DM offers a control for
     every tile she may discard, within Discord's limits, and a click plays it."""
     alice = fake.users[0]
-    async with fake.running(make_bot(tmp_path / "bot.db", seed_source=lambda: 5)) as bot:
+    async with fake.running(make_bot(db("bot"), seed_source=lambda: 5)) as bot:
         table_msg = await open_table(fake, alice, preset="tw-16", computers=3)
         await click(fake, alice, table_msg, label="Start")
         table = live(bot)

@@ -11,16 +11,9 @@ import pytest
 
 from bot.runtime import ManualTimers, NotYourDecisionError, Runtime, StaleActionError, TableError
 from data import Phase, Store
+from tests.conftest import Databases
 from tests.runtime_writer_proc import audit, drive, over_without_result, read_acks, stuck_reason
 from tests.test_runtime import PLAYERS, Recorder, arranged, four_humans, make_runtime, play
-
-
-@pytest.fixture
-async def store():
-    s = await Store.open(":memory:")
-    yield s
-    await s.close()
-
 
 # ------------------------------------------------------------------ 1. only what was offered
 
@@ -165,8 +158,8 @@ async def reopen(path: str, timers: ManualTimers, front: Recorder) -> tuple[Stor
     return store, await make_runtime(store, timers, front)
 
 
-async def test_ready_presses_and_the_finished_hand_survive_a_restart(tmp_path: Path) -> None:
-    path, timers = str(tmp_path / "bot.db"), ManualTimers()
+async def test_ready_presses_and_the_finished_hand_survive_a_restart(db: Databases) -> None:
+    path, timers = db("bot"), ManualTimers()
     store, runtime = await reopen(path, timers, Recorder())
     table = await four_humans(runtime, rated=True)
     await drive(runtime, table.id, 0)  # to the end of the first hand, nobody ready yet
@@ -194,8 +187,8 @@ async def test_ready_presses_and_the_finished_hand_survive_a_restart(tmp_path: P
     await store.close()
 
 
-async def test_the_player_to_act_is_asked_again_after_a_restart(tmp_path: Path) -> None:
-    path, timers = str(tmp_path / "bot.db"), ManualTimers()
+async def test_the_player_to_act_is_asked_again_after_a_restart(db: Databases) -> None:
+    path, timers = db("bot"), ManualTimers()
     store, runtime = await reopen(path, timers, Recorder())
     table = await four_humans(runtime, time_control="standard")
     to_act = table.players_to_act()

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +13,7 @@ from bot.discord.components import FOREIGN
 from bot.runtime import StaleActionError
 from data import Phase
 from engine.ai import choose_action
+from tests.conftest import Databases
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.interactions import COMPONENT
 from tests.runtime_writer_proc import drive
@@ -69,10 +69,10 @@ FORGED = [
 
 
 async def test_forged_ids_of_every_shape_get_a_private_answer_and_no_traceback(
-    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    fake: FakeDiscord, db: Databases, caplog: pytest.LogCaptureFixture
 ) -> None:
     alice, bob = fake.users[:2]
-    async with fake.running(make_bot(tmp_path / "bot.db", seed_source=lambda: 71)) as bot:
+    async with fake.running(make_bot(db("bot"), seed_source=lambda: 71)) as bot:
         table_msg = await open_table(fake, alice, computers=3, time="untimed")
         await click(fake, alice, table_msg, label="Start")
         await alice_to_play(fake, bot)
@@ -106,11 +106,11 @@ async def test_forged_ids_of_every_shape_get_a_private_answer_and_no_traceback(
 # ------------------------------------------------------------------ 3. a button of an earlier hand
 
 
-async def test_a_button_from_an_earlier_hand_is_refused(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_button_from_an_earlier_hand_is_refused(fake: FakeDiscord, db: Databases) -> None:
     """A "My hand" answer is private and never edited: its controls stay. Pressed in the next
     hand, they are refused (even where seat, version and tile would fit) and change nothing."""
     alice = fake.users[0]
-    async with fake.running(make_bot(tmp_path / "bot.db", seed_source=lambda: 71)) as bot:
+    async with fake.running(make_bot(db("bot"), seed_source=lambda: 71)) as bot:
         table_msg = await open_table(fake, alice, computers=3, time="untimed")
         await click(fake, alice, table_msg, label="Start")
         table = live(bot)
@@ -142,10 +142,10 @@ async def test_a_button_from_an_earlier_hand_is_refused(fake: FakeDiscord, tmp_p
 
 
 async def test_a_double_click_on_add_computer_adds_one_computer(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, db: Databases
 ) -> None:
     alice = fake.users[0]
-    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+    async with fake.running(make_bot(db("bot"))) as bot:
         table_msg = await open_table(fake, alice, time="untimed")
         (cpu,) = [c for c in table_msg.custom_ids if ":cpu:" in c]
         first = await press(fake, alice, table_msg, cpu)
@@ -179,10 +179,10 @@ def shown(message: FakeMessage) -> tuple[object, ...]:
 
 
 async def test_ready_presses_and_the_result_survive_a_restart(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, db: Databases
 ) -> None:
     users = fake.users[:4]
-    path = tmp_path / "bot.db"
+    path = db("bot")
     async with fake.running(make_bot(path)) as bot:
         table_msg = await open_table(fake, users[0], rated=True)
         for user in users[1:]:
@@ -212,10 +212,10 @@ async def test_ready_presses_and_the_result_survive_a_restart(
 
 
 async def test_the_player_to_act_gets_a_fresh_hand_message_after_a_restart(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, db: Databases
 ) -> None:
     alice = fake.users[0]
-    path = tmp_path / "bot.db"
+    path = db("bot")
     async with fake.running(make_bot(path, seed_source=lambda: 71)) as bot:
         table_msg = await open_table(fake, alice, computers=3, time="untimed")
         await click(fake, alice, table_msg, label="Start")
@@ -241,10 +241,10 @@ async def test_the_player_to_act_gets_a_fresh_hand_message_after_a_restart(
 
 
 async def test_a_sichuan_table_with_another_clock_is_refused_clearly(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, db: Databases
 ) -> None:
     alice = fake.users[0]
-    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+    async with fake.running(make_bot(db("bot"))) as bot:
         record = await fake.slash(
             alice, "mahjong", "create", {"preset": "sichuan-bb", "time": "bullet"}
         )
@@ -253,10 +253,10 @@ async def test_a_sichuan_table_with_another_clock_is_refused_clearly(
 
 
 async def test_forged_menu_values_get_a_private_answer_and_no_traceback(
-    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    fake: FakeDiscord, db: Databases, caplog: pytest.LogCaptureFixture
 ) -> None:
     alice = fake.users[0]
-    async with fake.running(make_bot(tmp_path / "bot.db")) as bot:
+    async with fake.running(make_bot(db("bot"))) as bot:
         table_msg = await open_table(fake, alice, preset="sichuan-swap3", computers=3)
         await click(fake, alice, table_msg, label="Start")
         dm = await fake.wait_for(

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import os
 import signal
-import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,8 +17,10 @@ import pytest
 from bot.discord.client import MahjongBot, ShardedMahjongBot, make_bot
 from bot.discord.config import BotConfig, ConfigError, read_shards, shard_of
 from bot.runtime import ManualTimers
+from tests.conftest import Databases, PgAdmin
 from tests.fakediscord import FakeDiscord, FakeGuild
 from tests.fakediscord.gateway import GatewaySession
+from tests.runtime_writer_proc import drive, reading
 
 SHARDS = 2
 START_TIMEOUT = 60.0  # two interpreters importing discord.py, Pillow and the engine, under load
@@ -89,13 +89,12 @@ async def test_the_fake_gives_each_shard_only_its_own_guilds() -> None:
 # ------------------------------------------------------------------ two processes
 
 
-def _process_env(fake: FakeDiscord, db: Path, shard: int) -> dict[str, str]:
+def _process_env(fake: FakeDiscord, db: str, shard: int) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAHJONG_"))}
     env |= fake.env() | {
         "DISCORD_TOKEN": "fake-token",
         "MAHJONG_DB": str(db),
-        "MAHJONG_SHARD_COUNT": str(SHARDS),
-        "MAHJONG_SHARD_IDS": str(shard),
+        "MAHJONG_SHARDS": f"{shard}/{SHARDS}",
         "MAHJONG_LOG_LEVEL": "INFO",
     }
     return env
@@ -103,14 +102,14 @@ def _process_env(fake: FakeDiscord, db: Path, shard: int) -> dict[str, str]:
 
 @contextlib.asynccontextmanager
 async def bot_process(
-    fake: FakeDiscord, folder: Path, shard: int
+    fake: FakeDiscord, folder: Path, shard: int, db: str
 ) -> AsyncIterator[asyncio.subprocess.Process]:
-    """`python -m bot run` for one shard, on its own database; stopped with SIGTERM."""
+    """`python -m bot run` for one shard, on database `db`; stopped with SIGTERM."""
     log = (folder / f"shard{shard}.log").open("wb")
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "run",
         cwd=folder,  # no stray .env
-        env=_process_env(fake, folder / f"shard{shard}.db", shard),
+        env=_process_env(fake, db, shard),
         stdout=log, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
     try:
@@ -126,10 +125,12 @@ async def bot_process(
         log.close()
 
 
-def tables_in(db: Path) -> list[tuple[int, int, int | None]]:
-    """(guild, channel, table message) of every table a process stored."""
-    with contextlib.closing(sqlite3.connect(db)) as connection:
-        rows = connection.execute("SELECT guild_id, channel_id, message_id FROM tables").fetchall()
+def tables_in(db: str) -> list[tuple[int, int, int, int | None]]:
+    """(table id, guild, channel, table message) of every table stored in `db`."""
+    with reading(db) as connection:
+        rows = connection.execute(
+            "SELECT id, guild_id, channel_id, message_id FROM tables ORDER BY id"
+        ).fetchall()
     return [tuple(row) for row in rows]
 
 
@@ -148,13 +149,18 @@ async def create_table(fake: FakeDiscord, guild: FakeGuild, user_index: int) -> 
     return record.session_id
 
 
-async def test_two_bot_processes_each_serve_only_their_own_shards_guilds(tmp_path: Path) -> None:
+async def test_two_bot_processes_each_serve_only_their_own_shards_guilds(
+    tmp_path: Path, db: Databases
+) -> None:
+    """On SQLite each process has its own file; on PostgreSQL both share one database, with
+    table ids from its one sequence."""
+    places = {shard: db("shared" if db.postgres else f"shard{shard}") for shard in (0, 1)}
     async with FakeDiscord(users=4, guilds=SHARDS) as fake:
         by_shard = {shard_of(guild.id, SHARDS): guild for guild in fake.guilds}
         assert sorted(by_shard) == [0, 1]
         async with (
-            bot_process(fake, tmp_path, 0) as first,
-            bot_process(fake, tmp_path, 1) as second,
+            bot_process(fake, tmp_path, 0, places[0]) as first,
+            bot_process(fake, tmp_path, 1, places[1]) as second,
         ):
             sessions = await fake.wait_for(
                 lambda: (
@@ -183,29 +189,96 @@ async def test_two_bot_processes_each_serve_only_their_own_shards_guilds(tmp_pat
                 assert record.session_id == sessions[shard_of(guild.id, SHARDS)].session_id
             assert first.returncode is None and second.returncode is None
         assert (first.returncode, second.returncode) == (0, 0)
-    for shard, guild in by_shard.items():
-        rows = tables_in(tmp_path / f"shard{shard}.db")
-        assert [(g, c) for g, c, _ in rows] == [(guild.id, guild.channels[0].id)]
-        assert all(message is not None for _, _, message in rows)
+    made = [(by_shard[shard].id, by_shard[shard].channels[0].id) for shard in (0, 1)]
+    if db.postgres:
+        rows = await asyncio.to_thread(tables_in, places[0])
+        assert sorted((g, c) for _, g, c, _ in rows) == sorted(made)
+        assert [table_id for table_id, *_ in rows] == [1, 2]  # one sequence for both
+    else:
+        for shard in (0, 1):
+            rows = await asyncio.to_thread(tables_in, places[shard])
+            assert [(g, c) for _, g, c, _ in rows] == [made[shard]]
+    assert all(message is not None for *_, message in rows)
 
 
-async def test_a_process_warns_of_restored_tables_outside_its_shards(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Two processes on one database would both restore (and play) every table: say so."""
-    db = tmp_path / "bot.db"
+async def test_a_process_restores_only_its_own_shards_tables(db: Databases) -> None:
+    """Processes on one database split its tables: each restores (and clocks, and expires)
+    those of its own shards' guilds only, so no table is played by two processes."""
+    place = db("bot")
 
     def config(**shards: Any) -> BotConfig:
-        return BotConfig(token="fake-token", db_path=str(db), edit_interval=0.02, **shards)
+        return BotConfig(token="fake-token", db_path=place, edit_interval=0.02, **shards)
 
     async with FakeDiscord(users=1, guilds=SHARDS) as fake:
         guild = fake.guilds[0]
-        other_shard = 1 - shard_of(guild.id, SHARDS)
+        own_shard = shard_of(guild.id, SHARDS)
         async with fake.running(make_bot(config(), timers=ManualTimers(), **QUIET)):
             await create_table(fake, guild, 0)
-        caplog.set_level(logging.WARNING, logger="bot.discord.client")
-        sharded = config(shard_count=SHARDS, shard_ids=(other_shard,))
-        bot = make_bot(sharded, timers=ManualTimers(), **QUIET)
-        async with fake.running(bot):
-            await fake.wait_for(lambda: "whose shard this process does not run" in caplog.text)
-    assert f"server {guild.id}" in caplog.text
+        for shard, restored in ((1 - own_shard, 0), (own_shard, 1)):
+            sharded = config(shard_count=SHARDS, shard_ids=(shard,))
+            bot = make_bot(sharded, timers=ManualTimers(), **QUIET)
+            async with fake.running(bot):
+                assert len(bot.runtime.tables) == restored
+
+
+async def test_a_rating_earned_on_one_process_shows_on_the_others_leaderboard(
+    postgres: PgAdmin | None,
+) -> None:
+    """Two bots (shards 0 and 1 of 2) on one PostgreSQL: a rated hand finished at a table of
+    shard 0's guild moves ratings that `/mahjong leaderboard` in shard 1's guild, answered by
+    the other bot, shows."""
+    if postgres is None:
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql) nor MAHJONG_TEST_PG")
+    name = postgres.create()
+    try:
+        place = postgres.dsn_of(name)
+
+        def config(shard: int) -> BotConfig:
+            return BotConfig(
+                token="fake-token",
+                db_path=place,
+                edit_interval=0.02,
+                shard_count=SHARDS,
+                shard_ids=(shard,),
+            )
+
+        async with FakeDiscord(users=4, guilds=SHARDS) as fake:
+            by_shard = {shard_of(guild.id, SHARDS): guild for guild in fake.guilds}
+            first = make_bot(config(0), timers=ManualTimers(), **QUIET)
+            second = make_bot(config(1), timers=ManualTimers(), **QUIET)
+            async with fake.running(first), fake.running(second):
+                runtime = first.runtime
+                players = [(str(user.id), user.username) for user in fake.users]
+                channel = by_shard[0].channels[0]
+                table = await runtime.create_table(
+                    "hkos-3-v1",
+                    creator_id=players[0][0],
+                    creator_name=players[0][1],
+                    guild_id=by_shard[0].id,
+                    channel_id=channel.id,
+                    rated=True,
+                )
+                for player_id, player_name in players[1:]:
+                    await runtime.join(table.id, player_id, player_name)
+                await runtime.start_table(table.id, players[0][0])
+                await drive(runtime, table.id, 1)
+                assert table.id not in second.runtime.tables  # shard 0's table only
+                ratings = await first.store.ratings_of(players[0][0])
+                assert ratings and ratings[0].games == 1
+                record = await fake.slash(
+                    fake.users[1],
+                    "mahjong",
+                    "leaderboard",
+                    {"preset": "hkos-3-v1"},
+                    channel=by_shard[1].channels[0],
+                )
+                await record.wait_response()
+                await fake.wait_for(lambda: not (record.original and record.original.loading))
+                assert record.session_id == fake.gateway.current(by_shard[1].id).session_id
+                assert record.original is not None
+                board = record.original.text
+                for user in fake.users:
+                    assert user.mention in board
+                assert f"{round(ratings[0].rating)}" in board
+    finally:
+        postgres.drop([name])

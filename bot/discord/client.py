@@ -25,12 +25,14 @@ from bot.discord.cogs import COGS
 from bot.discord.components import DYNAMIC_ITEMS, Controls, answer_foreign
 from bot.discord.config import BotConfig
 from bot.discord.front import DiscordFront
+from bot.discord.inbox import DmInbox
 from bot.discord.language import Languages
 from bot.discord.pictures import Painter
 from bot.discord.replies import is_refusal, tell
 from bot.discord.translator import CatalogueTranslator
 from bot.runtime import Runtime, SchedulerTimers, Timers
 from data import Store
+from data.postgres import redact
 from engine.hand import HandState
 from engine.i18n import text
 from engine.session import Session
@@ -97,10 +99,12 @@ class MahjongBot(commands.Bot):
             "seed_source": seed_source,
             "quickplay_fill_after": quickplay_fill_after,
             "no_call_wait": config.no_call_wait,
+            "shards": config.owned_shards,
         }
         self._timers = timers
         self._store: Store | None = None
         self._runtime: Runtime | None = None
+        self.inbox = DmInbox(self)  # DM clicks between processes on one PostgreSQL
         self._announced = False
         self._closed = False
 
@@ -126,8 +130,10 @@ class MahjongBot(commands.Bot):
         quarantined = await self._runtime.open()
         for item in quarantined:
             log.error("table %s was set aside: %s", item.table_id, item.reason)
-        log.info("restored %d open table(s) from %s", len(self._runtime.tables), self._store.path)
+        where = redact(self._store.path)
+        log.info("restored %d open table(s) from %s", len(self._runtime.tables), where)
         self.front.restored = set(self._runtime.tables)  # their old DMs lose their controls
+        await self.inbox.start()
         for cog_class in COGS:
             await self._add_grouped_cog(cog_class(self))
         self.tree.add_command(self.mahjong_group)
@@ -154,14 +160,8 @@ class MahjongBot(commands.Bot):
         self._announced = True
         assert self.user is not None
         log.info("logged in as %s (%s) in %d server(s)", self.user, self.user.id, len(self.guilds))
-        for table_id, table in list(self.runtime.tables.items()):
-            if not self.config.serves(table.guild_id):
-                log.warning(
-                    "table %s is in server %s, whose shard this process does not run: its "
-                    "clicks go to another process (give each process its own MAHJONG_DB)",
-                    table_id,
-                    table.guild_id,
-                )
+        # the runtime restored only the tables of this process's shards (Runtime.shards)
+        for table_id in list(self.runtime.tables):
             self.front.update_table(self.runtime.public_view(table_id))
 
     async def on_app_command_error(
@@ -182,6 +182,7 @@ class MahjongBot(commands.Bot):
         if self._closed:
             return await super().close()
         self._closed = True
+        await self.inbox.close()
         if self._runtime is not None:
             await self._runtime.close()
         await self.front.drain()

@@ -87,10 +87,12 @@ class SeatedOnly:
     seated_only = True
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:
-        runtime = cast("MahjongBot", interaction.client).runtime
-        table = runtime.tables.get(self.table)
+        bot = cast("MahjongBot", interaction.client)
+        table = bot.runtime.tables.get(self.table)
         if table is None:
-            await tell(interaction, text("bot.control.table_closed", table=self.table))
+            # a DM click for a table another process owns: handed to it (bot/discord/inbox.py)
+            if not await bot.inbox.forward(interaction, self.table):
+                await tell(interaction, text("bot.control.table_closed", table=self.table))
             return False
         if self.seated_only and table.player_of(str(interaction.user.id)) is None:
             await tell(interaction, text("bot.control.not_seated", table=self.table))

@@ -3,12 +3,13 @@
 | variable | meaning | default |
 | --- | --- | --- |
 | `DISCORD_TOKEN` | the bot token (Developer Portal → your application → Bot) | required |
-| `MAHJONG_DB` | the SQLite file | `mahjong.db` in the working directory |
+| `MAHJONG_DB` | the SQLite file, or `postgresql://…` | `mahjong.db` in the working directory |
 | `DISCORD_API_BASE` | REST base with the version, e.g. `http://proxy:8080/api/v10` | Discord's |
 | `DISCORD_GATEWAY_URL` | gateway websocket URL, e.g. `ws://proxy:8081` | Discord's |
 | `MAHJONG_LOG_LEVEL` (or `LOG_LEVEL`) | DEBUG, INFO, WARNING, ERROR | INFO |
 | `MAHJONG_SHARD_COUNT` | the shards of the bot in all (the same in every process) | unsharded |
 | `MAHJONG_SHARD_IDS` | the shards this process runs, e.g. `0,1` or `0-3` | all of them |
+| `MAHJONG_SHARDS` | both at once: `0-3/8` is shards 0–3 of 8 | unsharded |
 
 Variables already in the environment win over the `.env` file.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,7 +72,7 @@ class BotConfig:
                 f"DISCORD_GATEWAY_URL must be a ws(s) URL such as "
                 f"wss://gateway.discord.gg, not {gateway!r}"
             )
-        shard_count, shard_ids = read_shards(get("MAHJONG_SHARD_COUNT"), get("MAHJONG_SHARD_IDS"))
+        shard_count, shard_ids = read_shard_settings(get)
         return cls(
             token=get("DISCORD_TOKEN"),
             db_path=get("MAHJONG_DB") or "mahjong.db",
@@ -87,6 +88,14 @@ class BotConfig:
         """Whether the bot connects as shards (a process of several, or one of many shards)."""
         return self.shard_count is not None
 
+    @property
+    def owned_shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """(shards in all, the ids this process runs), when it runs some of them only: the
+        tables it restores, clocks and expires are those of these shards' guilds."""
+        if self.shard_count is None or self.shard_ids is None:
+            return None
+        return self.shard_count, self.shard_ids
+
     def serves(self, guild_id: int | None) -> bool:
         """Whether Discord sends this process the guild's events (DMs: shard 0's process)."""
         if self.shard_count is None:
@@ -98,6 +107,29 @@ class BotConfig:
     def log_level_number(self) -> int:
         """The logging module's number for `log_level`."""
         return int(logging.getLevelName(self.log_level))
+
+
+def read_shard_settings(
+    get: Callable[[str], str | None],
+) -> tuple[int | None, tuple[int, ...] | None]:
+    """`MAHJONG_SHARDS=0-3/8` (shards 0-3 of 8), or `MAHJONG_SHARD_COUNT` and
+    `MAHJONG_SHARD_IDS` apart; not both ways at once.
+
+    >>> read_shard_settings({"MAHJONG_SHARDS": "0-3/8"}.get)
+    (8, (0, 1, 2, 3))
+    """
+    both = get("MAHJONG_SHARDS")
+    if both is None:
+        return read_shards(get("MAHJONG_SHARD_COUNT"), get("MAHJONG_SHARD_IDS"))
+    if get("MAHJONG_SHARD_COUNT") is not None or get("MAHJONG_SHARD_IDS") is not None:
+        raise ConfigError(
+            "MAHJONG_SHARDS says both the shards and their count: drop MAHJONG_SHARD_COUNT "
+            "and MAHJONG_SHARD_IDS"
+        )
+    ids, slash, count = both.partition("/")
+    if not slash:
+        raise ConfigError(f"MAHJONG_SHARDS reads like 0-3/8 (shards 0-3 of 8), not {both!r}")
+    return read_shards(count.strip(), ids.strip())
 
 
 def read_shards(

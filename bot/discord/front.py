@@ -9,8 +9,9 @@ new DM, so Discord notifies them; everything else edits the latest DM in place (
 after a discard, the controls taken away when a clock plays for them). When a DM cannot be
 delivered, the player is mentioned once per hand in the channel and plays through the
 ephemeral "My hand" / `/mahjong hand`. A process that does not run shard 0 sends hand DMs
-without controls (Discord would deliver their clicks to shard 0's process): the player plays
-through "My hand" there too (README "Scaling").
+without controls (Discord would deliver their clicks to shard 0's process), unless the
+processes share PostgreSQL, whose inbox hands the clicks over (bot/discord/inbox.py): otherwise
+the player plays through "My hand" there too (README "Scaling").
 """
 
 from __future__ import annotations
@@ -284,9 +285,10 @@ class DiscordFront:
         language = self.bot.languages.of_user(snapshot.player_id)
         surface = hand_surface(located, self.channel_name(snapshot.channel_id), language)
         decision = dm_decision(snapshot)
-        if not self.bot.config.serves(None):
+        if not self.bot.config.serves(None) and not self.bot.inbox.active:
             # Discord delivers DM clicks to shard 0's process only, which does not hold this
-            # table: the DM shows the hand, and the player plays through My hand (a guild click)
+            # table and (processes apart) cannot hand them over: the DM shows the hand, and the
+            # player plays through My hand (a guild click)
             decision = None
             button = text("bot.button.hand").in_language(self.table_language(snapshot))
             note = text("fixups.dm.use_my_hand", button=button).in_language(language)

@@ -46,7 +46,7 @@ from bot.runtime.snapshots import (
 )
 from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat, seat_count_for
 from bot.runtime.timers import ManualTimers, Timers
-from data import Phase, QuarantinedTable, RecordedHand, Store, TableOptions
+from data import Phase, QuarantinedTable, RecordedHand, Shards, Store, TableOptions
 from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState
 from engine.hand import Phase as HandPhase
@@ -127,8 +127,11 @@ class Runtime:
         seed_source: Callable[[], int] | None = None,
         hand_factory: Callable[[Session], HandState] | None = None,
         no_call_wait: float = 0.0,
+        shards: Shards | None = None,
     ) -> None:
         self.store = store
+        # several processes on one database: this one's tables are its shards' guilds' only
+        self.shards = shards
         self.front: FrontEnd = front or NullFrontEnd()
         self.timers: Timers = timers or ManualTimers()
         self.tables: dict[int, LiveTable] = {}
@@ -147,7 +150,7 @@ class Runtime:
 
     async def open(self) -> list[QuarantinedTable]:
         """Restore every open table from the database, re-arm its clocks, start the timers."""
-        loaded, quarantined = await self.store.load_active_tables()
+        loaded, quarantined = await self.store.load_active_tables(shards=self.shards)
         for item in loaded:
             try:
                 table = restored_table(item, self.timers.now())
@@ -834,7 +837,7 @@ class Runtime:
 
     async def expire_idle_tables(self) -> list[int]:
         """Close tables with no game action for 24 hours (no rating change); re-arm the check."""
-        closed = await self.store.expire_idle(now=self.timers.now())
+        closed = await self.store.expire_idle(now=self.timers.now(), shards=self.shards)
         for table_id in closed:
             table = self.tables.get(table_id)
             if table is not None:

@@ -1,0 +1,130 @@
+"""Moving a community's data: every row of one store copied into another (`mahjong-bot db copy
+--from mahjong.db --to postgresql://…`; either side may be SQLite or PostgreSQL).
+
+Both stores are opened (and so migrated) to the same schema version first, then every table of
+the schema is copied in one transaction of the target, ids kept (a hand's log still names its
+table, a rating history its hands); foreign keys are checked at the commit, so the rows may
+come in any order. A target that holds any row already is refused unless `replace` is given,
+which empties it first (in the same transaction): two communities' ids would collide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from data import dialect
+from data.connection import transaction
+from data.errors import StoreError
+from data.store import Store
+
+# Every table of the schema, parents before children (the order a delete goes backwards).
+TABLES = (
+    "tables",
+    "table_seats",
+    "hands",
+    "actions",
+    "clock_deadlines",
+    "hand_results",
+    "hand_players",
+    "ratings",
+    "rating_counts",
+    "rating_history",
+    "table_events",
+    "language_preferences",
+)
+# The tables whose ids come from an identity column (PostgreSQL) or the rowid (SQLite): after
+# a copy, the next id must follow the copied ones.
+WITH_IDS = ("tables", "hands", "table_events")
+CHUNK = 5000  # rows a statement batch carries
+
+
+@dataclass(frozen=True)
+class Copied:
+    """How many rows of each table were copied."""
+
+    rows: dict[str, int]
+
+    def line(self) -> str:
+        return ", ".join(f"{table} {count}" for table, count in self.rows.items() if count)
+
+
+def columns(conn: dialect.Db, table: str) -> list[str]:
+    """The table's columns, in their order."""
+    if dialect.is_postgres(conn):
+        rows = conn.execute(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        ).fetchall()
+    else:
+        rows = [(r[1],) for r in conn.execute(f"PRAGMA table_info({table})").fetchall()]
+    return [r[0] for r in rows]
+
+
+def read_table(conn: dialect.Db, table: str, names: Sequence[str]) -> list[tuple[Any, ...]]:
+    with transaction(conn, "DEFERRED"):
+        rows = conn.execute(f"SELECT {', '.join(names)} FROM {table}").fetchall()
+    return [tuple(r) for r in rows]
+
+
+def count_rows(conn: dialect.Db) -> int:
+    return sum(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES)
+
+
+def write_all(
+    conn: dialect.Db,
+    names: dict[str, list[str]],
+    rows: dict[str, list[tuple[Any, ...]]],
+    replace: bool,
+) -> None:
+    """Every table's rows in one transaction of the target; StoreError if it is not empty and
+    `replace` was not given."""
+    with transaction(conn):
+        if dialect.is_postgres(conn):
+            conn.execute("SET CONSTRAINTS ALL DEFERRED")
+        else:
+            conn.execute("PRAGMA defer_foreign_keys = ON")
+        held = count_rows(conn)
+        if held and not replace:
+            raise StoreError(
+                f"the target already holds {held} rows: refusing to mix two communities' "
+                "data (ids would collide). Copy into an empty database, or pass --replace "
+                "to empty it first"
+            )
+        if held:
+            # the tables point at their current hand, the hands at their table
+            conn.execute("UPDATE tables SET current_hand_id = NULL")
+            for table in reversed(TABLES):
+                conn.execute(f"DELETE FROM {table}")
+        for table in TABLES:
+            cols = names[table]
+            sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
+            batch = rows[table]
+            for start in range(0, len(batch), CHUNK):
+                conn.executemany(sql, batch[start : start + CHUNK])
+        if dialect.is_postgres(conn):
+            for table in WITH_IDS:
+                conn.execute(
+                    "SELECT setval(pg_get_serial_sequence(?, 'id'),"
+                    f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)",
+                    (table,),
+                )
+
+
+async def copy_store(source: str, target: str, *, replace: bool = False) -> Copied:
+    """Copy every row of the store at `source` into the store at `target` (paths or
+    addresses, as MAHJONG_DB takes them). Raises StoreError, leaving the target as it was."""
+    if source == target:
+        raise StoreError("--from and --to name the same database")
+    async with await Store.open(source) as src, await Store.open(target) as dst:
+        names: dict[str, list[str]] = {}
+        rows: dict[str, list[tuple[Any, ...]]] = {}
+        for table in TABLES:
+            source_cols = await src._call(columns, table)
+            target_cols = set(await dst._call(columns, table))
+            names[table] = [c for c in source_cols if c in target_cols]
+            rows[table] = await src._call(read_table, table, names[table])
+        await dst._call(write_all, names, rows, replace)
+    return Copied({table: len(rows[table]) for table in TABLES})

@@ -1,0 +1,123 @@
+"""`mahjong-bot db copy`: a community's data moved from SQLite to PostgreSQL (and back), the
+same open tables restored and the same leaderboards shown on the other side."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from data import SeatRow, Store, TableOptions
+from tests.conftest import PgAdmin
+from tests.test_data_store import Clock, result
+
+PRESET = "hkos-3-v1"
+
+
+@pytest.fixture
+def target(postgres: PgAdmin | None) -> object:
+    if postgres is None:
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql) nor MAHJONG_TEST_PG")
+    name = postgres.create()
+    yield postgres.dsn_of(name)
+    postgres.drop([name])
+
+
+async def a_community(path: str) -> dict[str, int]:
+    """Tables in every state, rated hands, ratings, preferences."""
+    clock = Clock()
+    async with await Store.open(path, clock=clock) as store:
+        players = ("a", "b", "c", "d")
+        seats = [SeatRow(i, p, True) for i, p in enumerate(players)]
+        rated = TableOptions(rated=True, invite_code="K7Q", extra={"min_fan": 1})
+        between = await store.create_table(PRESET, guild_id=10**18, seats=seats, options=rated)
+        for hand_no in range(3):
+            hid = await store.start_hand(between, hand_no, 40 + hand_no, setup='{"d": 0}')
+            await store.append_action(between, hid, "0 discard 5m", 0, {"turn": 3.5})
+            await store.record_hand_result(
+                between,
+                hid,
+                result(players, (8 * (hand_no + 1), -8 * (hand_no + 1), 0, 0)),
+                session_state='{"points": [8, -8, 0, 0]}',
+                deadlines={"ready": 9.0},
+            )
+            clock.advance(60)
+        playing = await store.create_table(PRESET, guild_id=7, channel_id=8, seats=seats[:2])
+        await store.set_message_id(playing, 5555)
+        hid = await store.start_hand(playing, 0, 99)
+        for version in range(12):
+            await store.append_action(
+                playing, hid, f"{version % 4} discard {version % 9 + 1}s", version, {"t": 1.0}
+            )
+        closed = await store.create_table(PRESET)
+        await store.close_table(closed, "ended by players")
+        await store.import_ratings("hk-3fan", [("x", 1612.5, 20), ("y", 1490.0, 3)])
+        await store.set_language("guild", "10", "zh-TW")
+        await store.set_language("user", "a", "zh-CN")
+        return {"between": between, "playing": playing, "closed": closed}
+
+
+async def what_shows(path: str) -> tuple[object, ...]:
+    async with await Store.open(path) as store:
+        loaded, bad = await store.load_active_tables()
+        return (
+            loaded,
+            bad,
+            await store.leaderboard(PRESET, min_games=1),
+            await store.leaderboard("hk-3fan", min_games=1),
+            await store.ratings_of("a"),
+            await store.recent_hands("a", 10),
+            await store.rating_history("b", PRESET),
+            await store.player_stats("a"),
+            await store.languages(),
+        )
+
+
+async def test_a_copy_restores_the_same_tables_and_boards(tmp_path: Path, target: str) -> None:
+    source = str(tmp_path / "mahjong.db")
+    ids = await a_community(source)
+    before = await what_shows(source)
+    assert await asyncio.to_thread(main, ["db", "copy", "--from", source, "--to", target]) == 0
+    assert await what_shows(target) == before
+    async with await Store.open(target) as store:
+        # the ids go on after the copied ones, and the closed table came too
+        assert await store.create_table(PRESET) > max(ids.values())
+        assert (await store.table_row(ids["closed"])).closed_reason == "ended by players"
+
+    # and back again, into a fresh SQLite file
+    back = str(tmp_path / "back.db")
+    assert await asyncio.to_thread(main, ["db", "copy", "--from", target, "--to", back]) == 0
+    after = await what_shows(back)
+    assert after[1:] == before[1:]  # the new lobby table made above is the one difference
+    assert [t.table.id for t in after[0]] == [t.table.id for t in before[0]] + [  # type: ignore[attr-defined]
+        max(ids.values()) + 1
+    ]
+
+
+async def test_a_target_holding_data_is_refused_unless_told(
+    tmp_path: Path, target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = str(tmp_path / "mahjong.db")
+    await a_community(source)
+    assert await asyncio.to_thread(main, ["db", "copy", "--from", source, "--to", target]) == 0
+    before = await what_shows(target)
+    assert await asyncio.to_thread(main, ["db", "copy", "--from", source, "--to", target]) == 2
+    assert "refusing to mix" in capsys.readouterr().err
+    assert await what_shows(target) == before  # nothing changed
+    async with await Store.open(target) as store:
+        await store.set_language("user", "zz", "en")
+    assert (
+        await asyncio.to_thread(main, ["db", "copy", "--from", source, "--to", target, "--replace"])
+        == 0
+    )
+    assert await what_shows(target) == before
+
+
+def test_copying_a_database_onto_itself_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(tmp_path / "same.db")
+    assert main(["db", "copy", "--from", path, "--to", path]) == 2
+    assert "same database" in capsys.readouterr().err
