@@ -115,6 +115,8 @@ class Preset:
     hand_size: int = 13  # dealt to each; the dealer draws one more at the start
     chow: bool = True
     multi_win: MultiWin = MultiWin.HEAD_BUMP
+    # this many winners on one tile abort the hand instead (an abortive draw); 0: never
+    winners_abort: int = 0
     after_win: AfterWin = AfterWin.END
     # the special winning shapes besides sets and a pair (engine.shapes reads them as one value)
     shape_rules: ShapeRules = THIRTEEN_ORPHANS

@@ -102,7 +102,7 @@ async def test_whole_hands_at_two_and_three_seats(
         assert hand is not None and table.hand_id is not None
         # the stored log replays to the hand that was played
         log = await store.hand_log(table.hand_id)
-        again = HandState.replay(preset, log.seed, log.actions, hand.round_wind, seat_count=players)
+        again = HandState.replay(preset, log.seed, log.actions, hand.setup, seat_count=players)
         assert again.hands == hand.hands and again.melds == hand.melds
         assert again.outcome() == hand.outcome()
         # points carried forward are zero-sum, and the result holds one entry per seat

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from bot.runtime.table import COMPUTER_PREFIX
 from data import Phase
-from engine.actions import Action, ActionKind
+from engine.actions import Action, ActionKind, DeclaredKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
 from engine.i18n import DEFAULT_LANGUAGE, Text, has, text
@@ -273,7 +273,7 @@ class Decision:
         return tuple(a for a in self.actions if a.kind.value == kind)
 
     @property
-    def kinds(self) -> frozenset[ActionKind]:
+    def kinds(self) -> frozenset[ActionKind | DeclaredKind]:
         return frozenset(a.kind for a in self.actions)
 
 
