@@ -132,6 +132,7 @@ class Preset:
     # the wall (engine.rules.WallRule): tiles set aside at the deal, a dead wall, last draws
     set_aside: int = 0
     dead_wall: int = 0
+    replacements: int = 0  # the dead wall's replacement positions (engine.rules.WallRule)
     last_draws: int = 0
     concealed_rob: ConcealedRob = ConcealedRob.THIRTEEN_ORPHANS
     rotation: Rotation = Rotation.HONG_KONG

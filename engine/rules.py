@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import SEAT_ACTIONS, TILE_ACTIONS, Action, ActionKind, DeclaredKind
 from engine.events import Event, Termination
-from engine.presets import AfterWin, ConcealedRob, Opening, Preset
+from engine.presets import AfterWin, ConcealedRob, MultiWin, Opening, Preset
 from engine.scoring.base import WinBy
 from engine.settlement import Payment
 from engine.tiles import ORPHANS, Meld, MeldKind, Tile, suit_of
@@ -797,8 +797,15 @@ OpenHandToWin.part = OpenHandPart
 
 def rules_of(preset: Preset) -> tuple[Rule, ...]:
     """The components a preset plays with: those its data fields name, then its own `rules`."""
+    if preset.winners_abort and (
+        preset.winners_abort < 2 or preset.multi_win is MultiWin.HEAD_BUMP
+    ):
+        raise ValueError(
+            f"{preset.id}: winners_abort is 2 or more, and only where several win on one tile"
+            f" (multi_win 'multiple'), not {preset.winners_abort} with {preset.multi_win.value!r}"
+        )
     found: list[Rule] = [
-        WallRule(preset.set_aside, preset.dead_wall, preset.last_draws),
+        WallRule(preset.set_aside, preset.dead_wall, preset.last_draws, preset.replacements),
         Robbing(preset.concealed_rob),
         WinConditions(),
     ]

@@ -69,7 +69,7 @@ def check_hand(table: LiveTable) -> None:
     hand = table.hand
     assert hand is not None and hand.seat_count == table.seat_count
     assert Counter(hand.tiles_in_play()) == Counter(hand.preset.wall), hand.describe()
-    assert sum(hand.points) == 0
+    assert sum(hand.points) + hand.pot_change == 0
 
 
 async def play_hand(runtime: Runtime, table: LiveTable) -> None:
