@@ -514,6 +514,10 @@ class HandState:
         """The part that owns the wall: set-aside tiles, the dead wall, the last draws."""
         return self._wall_part
 
+    def discard(self, seat: int, tile: Tile) -> None:
+        """`seat` discards `tile` as the loop does (a declaration made with a discard)."""
+        self._discard(seat, tile)
+
     def draw_replacement(self, seat: int) -> None:
         """`seat` draws a replacement (from the wall part's back positions) and plays on."""
         self._draw(seat, replacement=True)

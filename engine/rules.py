@@ -40,7 +40,7 @@ belong to the part that begins them (`state.begin_decisions`): it offers them
 (`decision_actions`), times them out (`decision_default`) and carries out the answers (`decide`).
 
 Parts change the hand only through `HandState`'s public API for them (`emit`, `add_tile`,
-`remove_tile`, `pay`, `draw_replacement`, `draw_next`, `end_hand`, `begin_decisions`,
+`remove_tile`, `pay`, `discard`, `draw_replacement`, `draw_next`, `end_hand`, `begin_decisions`,
 `resume_turn`, `open_rob_window`; the wall part alone `take_from_wall`), never through the loop's
 private state (tests/test_part_api.py). Replacement draws come from the wall part
 (`WallPart.take_replacement`), which owns the dead wall's positions: with

@@ -148,6 +148,56 @@ class LayAsidePart(Part):
 LayAside.part = LayAsidePart
 
 
+STAKE = declare_kind("stake")
+
+
+@dataclass(frozen=True, slots=True)
+class Stake(Rule):
+    """The riichi stick in miniature: a seat with at least `stake` points (the hand's setup)
+    may discard its drawn tile with a stake; the stake goes into the pot once the discard is
+    not won on (it passes, or is called)."""
+
+    stake: int = 1
+
+
+class StakePart(Part):
+    owns = frozenset({STAKE})
+
+    def __init__(self, rule: Stake, state: object) -> None:
+        super().__init__(rule, state)  # type: ignore[arg-type]
+        self.staking: int | None = None  # the seat whose staked discard is open
+        self.staked: list[int] = []
+
+    def offer(self, seat: int) -> list[Action]:
+        state = self.state
+        points = state.setup.points
+        rich = not points or points[seat] + state.points[seat] >= self.rule.stake
+        drawn = state.drawn
+        if drawn is None or not rich or seat in self.staked:
+            return []
+        return [Action(seat, STAKE, (drawn,))]
+
+    def apply_action(self, action: Action) -> None:
+        self.staking = action.seat
+        self.state.discard(action.seat, action.tile)
+
+    def _paid(self, seat: int) -> None:
+        if self.staking == seat:
+            self.staking = None
+            self.staked.append(seat)
+            self.state.pay([Payment(seat, POT, self.rule.stake, Reason.DEPOSIT)])
+
+    def after_call(self, seat: int, meld: Meld) -> None:
+        if self.staking is not None and meld.from_seat == self.staking:
+            self._paid(self.staking)
+
+    def after_discard_passed(self, seat: int, tile: Tile) -> None:
+        self._paid(seat)
+
+
+Stake.part = StakePart
+
+
 @dataclass(frozen=True, slots=True)
 class PotToWinner(Rule):
     """The first winner takes the pot: what the table brought (`HandSetup.pot`) and the hand's
@@ -206,7 +256,7 @@ MECHANISMS = Preset(
     dead_wall=14,
     replacements=8,
     seat_counts=(4, 3),
-    rules=(LayAside(), PotToWinner(), QuietAbort()),
+    rules=(LayAside(), Stake(), PotToWinner(), QuietAbort()),
 )
 
 TEST_PRESETS = (SMALL_HK, TRIO_BLOOD, DUO_FLOW, DEAD_WALL, SET_ASIDE, WILD_KONGS, HORSE, MECHANISMS)

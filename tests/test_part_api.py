@@ -34,7 +34,16 @@ from engine.settlement import (
 )
 from engine.tiles import InvalidNotationError, parse_tile
 from tests.hands import act
-from tests.rule_presets import DEAD_WALL, LAY_ASIDE, MECHANISMS, LayAsidePart, QuietAbortPart
+from tests.rule_presets import (
+    DEAD_WALL,
+    LAY_ASIDE,
+    MECHANISMS,
+    STAKE,
+    LayAsidePart,
+    QuietAbort,
+    QuietAbortPart,
+    StakePart,
+)
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 NORTH = parse_tile("4z")
@@ -130,6 +139,26 @@ def test_a_robbed_declaration_is_a_win_and_takes_the_pot() -> None:
     assert NORTH not in state.hands[0]
 
 
+@pytest.mark.parametrize(
+    ("answer", "stake"), [("1 pass", 1), ("1 pung 4z", 1), ("1 win", 0)], ids=str
+)
+def test_a_declaration_made_with_a_discard_stakes_once_the_discard_is_not_won_on(
+    answer: str, stake: int
+) -> None:
+    """The riichi stick's shape: the stake is paid when the discard passes or is called (the
+    hooks after a passed discard and after a call), never when it is won on."""
+    hands = [LAY_HANDS[0].replace("4z5z", "5z4z"), *LAY_HANDS[1:]]
+    state = HandState.arranged(MECHANISMS, hands)
+    assert state.drawn == NORTH and Action(0, STAKE, (NORTH,)) in state.legal_actions(0)
+    act(state, "0 stake 4z")
+    assert state.phase is Phase.CLAIMS and state.ponds[0] == [NORTH]
+    act(state, answer)
+    assert state.pot_change == stake
+    assert (Payment(0, POT, 1, Reason.DEPOSIT) in state.payments) == bool(stake)
+    part = state.part_of(StakePart)
+    assert part is not None and part.staked == [0] * stake  # staked seats stake no more
+
+
 def test_an_unowned_turn_kind_is_refused_clearly() -> None:
     state = HandState(DEAD_WALL, 3)
     assert not state.is_legal(Action(0, LAY_ASIDE, (NORTH,)))
@@ -163,7 +192,7 @@ def test_hooks_hear_every_call_and_kong_and_every_passed_discard_with_all_waits(
 
 
 def test_a_rule_ends_a_hand_with_an_abortive_draw() -> None:
-    preset = replace(MECHANISMS, rules=(replace(MECHANISMS.rules[2], discards=3),))
+    preset = replace(MECHANISMS, rules=(QuietAbort(discards=3),))
     state = HandState(preset, 11)
     while not state.is_over:
         seat = state.seats_to_act()[0]
