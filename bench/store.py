@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from data import LoadedTable, SeatRow, Store, TableOptions
 from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.presets import find_preset
 from engine.session import Session
 
@@ -141,7 +142,7 @@ async def seed_tables(path: str, tables: int, rng: random.Random) -> int:
             session = Session(preset, seed=t)
             state = session.new_hand()
             # As the runtime does: the session a hand starts from travels in its setup.
-            setup = {"session": session.to_json(), "round_wind": state.round_wind}
+            setup = {"session": session.to_json(), "hand": state.setup.to_json()}
             hid = await store.start_hand(tid, 1, state.seed, setup=json.dumps(setup))
             for _ in range(rng.randint(20, 80)):
                 to_act = state.seats_to_act()
@@ -167,9 +168,8 @@ def restore_all(loaded: list[LoadedTable]) -> list[tuple[Session, HandState | No
         session = Session.from_json(stored)
         hand = None
         if lt.hand is not None:
-            hand = HandState.replay(
-                lt.table.preset, lt.hand.seed, lt.hand.actions, setup.get("round_wind", 0)
-            )
+            dealt = HandSetup.from_json(setup["hand"]) if "hand" in setup else None
+            hand = HandState.replay(lt.table.preset, lt.hand.seed, lt.hand.actions, dealt)
         out.append((session, hand))
     return out
 

@@ -265,7 +265,9 @@ def _caption(action: Action, names: Sequence[str]) -> Text:
         return _VERBS[action.kind]
     who = Text("pictures.win.seat", {"name": names[action.seat], "wind": wind_text(action.seat)})
     what = action.suit or format_tiles(action.tiles)  # the rules' notation, as the export has it
-    fields = {"who": who, "verb": _VERBS[action.kind], "what": f" {what}" if what else ""}
+    # a kind a rule declares is named by its notation
+    verb = _VERBS[action.kind] if isinstance(action.kind, ActionKind) else action.kind.value
+    fields = {"who": who, "verb": verb, "what": f" {what}" if what else ""}
     return Text("pictures.replay.step", fields)
 
 

@@ -3,6 +3,9 @@
 Draws, flower and kong replacements are consequences the state applies itself; the log holds
 only what players chose, so seed + log replays a hand exactly.
 
+The loop's own kinds are `ActionKind`; a rule component may declare more (`declare_kind`: a
+declaration such as setting a tile aside), which parse and print like the loop's own.
+
 >>> Action.parse("2 chow 345m")
 Action.parse('2 chow 345m')
 """
@@ -31,10 +34,44 @@ class ActionKind(StrEnum):
     TIME_UP = "time_up"  # the table clock's deal limit ran out (logged by the table, seat 0)
 
 
+class DeclaredKind(str):
+    """An action kind a rule component declares (engine.rules `Part.owns`): a name beside the
+    loop's own `ActionKind`s, compared by identity like them (one object per name)."""
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"DeclaredKind({str(self)!r})"
+
+
+_DECLARED: dict[str, DeclaredKind] = {}
+
+
+def declare_kind(name: str) -> DeclaredKind:
+    """The action kind `name` of a rule component (the same object on every call), so that
+    `Action.parse` reads it; a name the loop uses already is refused."""
+    if name in ActionKind._value2member_map_ or not name.replace("_", "").isalpha():
+        raise ValueError(f"{name!r} cannot name a declared action kind")
+    found = _DECLARED.get(name)
+    if found is None:
+        found = _DECLARED[name] = DeclaredKind(name)
+    return found
+
+
+def kind_named(name: str) -> ActionKind | DeclaredKind | None:
+    """The loop's or a rule's action kind of this name, or None."""
+    found = ActionKind._value2member_map_.get(name)
+    return found if found is not None else _DECLARED.get(name)  # type: ignore[return-value]
+
+
 CLAIM_KINDS = frozenset(
     {ActionKind.WIN, ActionKind.PASS, ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG}
 )
-CLAIM_PRIORITY = {
+CLAIM_PRIORITY: dict[ActionKind | DeclaredKind, int] = {
     ActionKind.WIN: 3,
     ActionKind.KONG: 2,
     ActionKind.PUNG: 2,
@@ -46,7 +83,7 @@ CLAIM_PRIORITY = {
 @dataclass(frozen=True, slots=True)
 class Action:
     seat: int
-    kind: ActionKind
+    kind: ActionKind | DeclaredKind
     tiles: tuple[Tile, ...] = ()
     suit: str = ""
 
@@ -58,12 +95,11 @@ class Action:
             raise InvalidNotationError(
                 catalogued("fixups.action.form", last=MAX_SEATS - 1, given=repr(text))
             )
-        try:
-            kind = ActionKind(parts[1])
-        except ValueError:
+        kind = kind_named(parts[1])
+        if kind is None:
             raise InvalidNotationError(
                 catalogued("fixups.action.unknown", kind=repr(parts[1]), given=repr(text))
-            ) from None
+            )
         seat = int(parts[0])
         if kind is ActionKind.VOID:
             if len(parts) != 3 or parts[2] not in ("m", "p", "s"):

@@ -27,12 +27,28 @@ from itertools import compress
 from typing import TypeVar
 
 from engine import rules, scoring, shapes
-from engine.actions import CLAIM_PRIORITY, SEAT_ACTIONS, TILE_ACTIONS, Action, ActionKind
-from engine.events import Event
+from engine.actions import (
+    CLAIM_PRIORITY,
+    SEAT_ACTIONS,
+    TILE_ACTIONS,
+    Action,
+    ActionKind,
+    DeclaredKind,
+)
+from engine.events import Event, Termination
+from engine.hand_setup import HandSetup
 from engine.presets import MultiWin, Preset, find_preset
 from engine.rules import AfterWinPart, OpeningsPart, Part, VoidPart, WallPart
 from engine.scoring.base import Score, WinBy, WinContext
-from engine.settlement import WALL_DRAW_REASONS, Payment, Reason, deltas_of
+from engine.settlement import (
+    WALL_DRAW_REASONS,
+    Payment,
+    Reason,
+    deltas_of,
+    payment_detail,
+    pot_change,
+    reasons_text,
+)
 from engine.tiles import (
     COPIES,
     MAX_SEATS,
@@ -47,7 +63,7 @@ from engine.tiles import (
     tile_name,
 )
 
-__all__ = ["Event", "HandState", "Outcome", "Phase", "Termination", "WinRecord"]
+__all__ = ["Event", "HandSetup", "HandState", "Outcome", "Phase", "Termination", "WinRecord"]
 
 
 class IllegalActionError(ValueError):
@@ -60,12 +76,6 @@ class Phase(StrEnum):
     CLAIMS = "claims"  # a discard is open to claims from the seats in `pending`
     ROB = "rob"  # a kong's tile is open to robbing wins
     OVER = "over"
-
-
-class Termination(StrEnum):
-    WIN = "win"  # the hand ended with at least one win
-    WALL_DRAW = "wall_draw"  # the wall ran out (wins may have happened before, blood battle)
-    DEAL_LIMIT = "deal_limit"  # the table clock's deal limit ended it
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +97,8 @@ class Outcome:
     wins: tuple[WinRecord, ...]
     deltas: tuple[int, ...]  # the whole hand's point changes per seat: the sum of `payments`
     payments: tuple[Payment, ...] = ()  # every point that moved, in the order it moved
+    pot: int = 0  # the pot's change (paid in less taken out): seats and pot conserve points
+    ready: tuple[int, ...] = ()  # at a wall draw, the seats in play that were ready
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -105,6 +117,7 @@ _OVER = Phase.OVER
 _SELF_DRAW, _ON_DISCARD, _ROBBING_KONG = WinBy.SELF_DRAW, WinBy.DISCARD, WinBy.ROBBING_KONG
 _WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
 _TIME_UP, _CONCEALED_KONG = ActionKind.TIME_UP, ActionKind.CONCEALED_KONG
+_ADDED_KONG = ActionKind.ADDED_KONG
 
 _SEATS = range(MAX_SEATS)
 # per table size, per seat: the other seats in turn order
@@ -147,17 +160,19 @@ _DRAW_EVENTS = tuple(
 
 # Public events met again and again (a bonus tile, a payment's deltas, a call, the end), shared:
 # events are immutable values, and building one costs more than finding it.
-_EVENTS: dict[tuple[str, int | None, Tile | None, str], Event] = {}
+_EVENTS: dict[tuple[str, int | None, Tile | None, str, str], Event] = {}
 _EVENTS_LIMIT = 20_000  # payments' details vary: forget them all now and then
 
 
-def _event(kind: str, seat: int | None = None, tile: Tile | None = None, detail: str = "") -> Event:
-    key = (kind, seat, tile, detail)
+def _event(
+    kind: str, seat: int | None = None, tile: Tile | None = None, detail: str = "", reason: str = ""
+) -> Event:
+    key = (kind, seat, tile, detail, reason)
     found = _EVENTS.get(key)
     if found is None:
         if len(_EVENTS) >= _EVENTS_LIMIT:
             _EVENTS.clear()
-        found = _EVENTS[key] = Event(kind, seat, tile, detail)
+        found = _EVENTS[key] = Event(kind, seat, tile, detail, reason=reason)
     return found
 
 
@@ -256,7 +271,7 @@ class HandState:
         self,
         preset: Preset,
         seed: int,
-        round_wind: int = 0,
+        setup: HandSetup | None = None,
         *,
         wall: Sequence[Tile] | None = None,
         seat_count: int | None = None,
@@ -264,7 +279,9 @@ class HandState:
     ) -> None:
         self.preset = preset
         self.seed = seed
-        self.round_wind = round_wind
+        # the table as this hand starts (engine.hand_setup): stored with the hand for replays
+        self.setup = HandSetup() if setup is None else setup
+        self.round_wind = self.setup.round_wind
         count = preset.seat_counts[0] if seat_count is None else seat_count
         rules.check_seat_count(preset, count)
         self.seat_count = count
@@ -295,6 +312,7 @@ class HandState:
         self.ponds: list[list[Tile]] = [[] for _ in self.seats]
         self.claimed: list[set[int]] = [set() for _ in self.seats]  # pond indexes taken by calls
         self.points = [0] * count  # this hand's running point changes: the sum of `payments`
+        self.pot_change = 0  # the pot's running change: paid in less taken out
         self.payments: list[Payment] = []
         self.wins: list[WinRecord] = []
         self.phase = Phase.TURN
@@ -309,8 +327,13 @@ class HandState:
         self.pending: dict[int, Action | None] = {}
         self.claim_tile: Tile | None = None
         self.claim_from: int | None = None
-        self.rob_kind: ActionKind | None = None
+        self.rob_kind: ActionKind | DeclaredKind | None = None
+        # what a rob window decides: the declaration that stands when nobody robs it
+        self._declared: Action | None = None
+        # the part whose decisions every seat makes at once (Phase.OPENING), while they last
+        self._decider: Part | None = None
         self._termination: Termination | None = None
+        self._ready: tuple[int, ...] = ()
         self._legal_cache: dict[int, tuple[Action, ...]] = {}
         # each claiming seat's options in the open window: answers do not change them
         self._window_options: dict[int, list[Action]] = {}
@@ -334,6 +357,13 @@ class HandState:
         self._wall_part = self._require(WallPart)
         self._after_win = self._require(AfterWinPart)
         self._openings = self.part_of(OpeningsPart)
+        # who applies each action kind a part declares (`Part.owns`): one owner per kind
+        self._owners: dict[ActionKind | DeclaredKind, Part] = {}
+        for part in parts:
+            for kind in part.owns:
+                if kind in self._owners:
+                    raise ValueError(f"two rules of {self.preset.id} own the action {kind.value}")
+                self._owners[kind] = part
         self._wilds = self.part_of(rules.WildsPart)
         # the per-seat list the seat loops read on every discard, shared with its owner
         self._left = self._after_win.left
@@ -344,6 +374,7 @@ class HandState:
             return tuple([parts[index] for index in answerers[hook]])
 
         self._turn_rules = answering("turn_actions")
+        self._offer_rules = answering("offer")
         self._discard_rules = answering("discard_choices")
         self._kong_rules = answering("may_kong")
         self._win_rules = answering("may_win")
@@ -355,6 +386,9 @@ class HandState:
         self._pass_rules = answering("on_pass")
         self._draw_rules = answering("on_draw")
         self._discard_watchers = answering("on_discard")
+        self._call_watchers = answering("after_call")
+        self._passed_watchers = answering("after_discard_passed")
+        self._ready_rules = answering("ready")
         self._context_rules = answering("context")
         self._settle_rules = answering("settle_win")
 
@@ -384,17 +418,16 @@ class HandState:
         preset: Preset | str,
         seed: int,
         actions: Iterable[Action | str],
-        round_wind: int = 0,
+        setup: HandSetup | None = None,
         *,
         wall: Sequence[Tile] | None = None,
         seat_count: int | None = None,
         always_ask: Iterable[int] = (),
     ) -> HandState:
-        """Rebuild a hand from its seed (or arranged wall) and its action log."""
+        """Rebuild a hand from its seed (or arranged wall), its setup and its action log (parsed
+        once the hand's rules are bound: a rule's module declares the kinds it owns)."""
         preset = find_preset(preset) if isinstance(preset, str) else preset
-        state = cls(
-            preset, seed, round_wind, wall=wall, seat_count=seat_count, always_ask=always_ask
-        )
+        state = cls(preset, seed, setup, wall=wall, seat_count=seat_count, always_ask=always_ask)
         for action in actions:
             state.apply(Action.parse(action) if isinstance(action, str) else action)
         return state
@@ -406,7 +439,7 @@ class HandState:
         hands: Sequence[str],
         draws: str = "",
         replacements: str = "",
-        round_wind: int = 0,
+        setup: HandSetup | None = None,
     ) -> HandState:
         """A hand with chosen deals, front draws and back replacements (for tests and examples).
 
@@ -429,7 +462,7 @@ class HandState:
             rest.remove(tile)
         # spare bonus tiles go first so that the back holds ordinary replacements
         rest.sort(key=lambda t: not is_bonus(t))
-        return cls(preset, 0, round_wind, wall=order + rest + back[::-1], seat_count=len(hands))
+        return cls(preset, 0, setup, wall=order + rest + back[::-1], seat_count=len(hands))
 
     def _deal(self) -> None:
         self._wall_part.take_set_aside()
@@ -450,10 +483,98 @@ class HandState:
         for part in self.parts:
             part.after_deal()
 
-    def _begin_openings(self, first: str) -> None:
-        """Called by the openings part after the deal: every seat decides at once."""
+    # ----------------------------------------------------------------- the parts' API
+    # What a rule component may do to the hand (engine.rules): parts change the hand only
+    # through these, never through the loop's private state (tests/test_part_api.py keeps it so).
+
+    def emit(self, event: Event) -> None:
+        """Add an event to what the current action returns."""
+        self._events.append(event)
+
+    def add_tile(self, seat: int, tile: Tile) -> None:
+        """Put a tile into a seat's concealed hand."""
+        self._add(seat, tile)
+
+    def remove_tile(self, seat: int, tile: Tile) -> None:
+        """Take a tile out of a seat's concealed hand."""
+        self._remove(seat, tile)
+
+    def held_counts(self, seat: int) -> list[int]:
+        """The seat's concealed tile kinds as the loop keeps them (34 counts, bonus tiles not
+        counted): read, never change (`tile_counts` gives a copy)."""
+        return self._counts[seat]
+
+    def take_from_wall(self, *, front: bool) -> Tile:
+        """The next tile from the front or the back of the wall: for the wall part, which owns
+        which back positions are replacements (other parts draw through `draw_replacement`)."""
+        return self._take(front=front)
+
+    @property
+    def wall_part(self) -> WallPart:
+        """The part that owns the wall: set-aside tiles, the dead wall, the last draws."""
+        return self._wall_part
+
+    def discard(self, seat: int, tile: Tile) -> None:
+        """`seat` discards `tile` as the loop does (a declaration made with a discard)."""
+        self._discard(seat, tile)
+
+    def draw_replacement(self, seat: int) -> None:
+        """`seat` draws a replacement (from the wall part's back positions) and plays on."""
+        self._draw(seat, replacement=True)
+
+    def draw_next(self, after: int) -> None:
+        """The turn passes on: the first seat in play after `after` draws (or the wall ends)."""
+        self._next_draw(self._next_seat(after))
+
+    def seats_in_play(self) -> tuple[int, ...]:
+        """The seats still in the hand (winners who left are not)."""
+        return self._in_play()
+
+    def end_hand(self, termination: Termination) -> None:
+        """End the hand now: a wall draw settles its checks; an abortive draw moves no point."""
+        self._end(termination)
+
+    def begin_decisions(self, decider: Part, label: str) -> None:
+        """Every seat decides at once (Phase.OPENING): `decider` offers the choices
+        (`decision_actions`), times them out (`decision_default`) and carries out the answers
+        (`decide`), then gives the turn back with `resume_turn`."""
+        self._decider = decider
         self.phase = Phase.OPENING
-        self._events.append(Event("opening", detail=first))
+        self._events.append(Event("opening", detail=label))
+
+    def resume_turn(self, seat: int, drawn: Tile | None) -> None:
+        """Back to `seat`'s turn after decisions made at once, `drawn` standing for its draw."""
+        self._decider = None
+        self.phase = Phase.TURN
+        self.turn = seat
+        self.drawn = drawn
+
+    def open_rob_window(self, declared: Action, tile: Tile) -> None:
+        """Offer `tile` of a declaration to robbing wins; when nobody robs it, the owner of
+        the declaration's kind carries it out (`Part.commit`)."""
+        self._open_window(Phase.ROB, tile, declared.seat, declared)
+
+    def waits_of(self, seat: int) -> list[Tile]:
+        """The tiles that would complete the seat's concealed hand now (a part reads every
+        seat's waits when a discard passes, offered a win or not)."""
+        return self.waits(self.hands[seat])
+
+    def is_ready(self, seat: int) -> bool:
+        """Whether the seat is one tile from a win: a part's answer first (`Part.ready`), else
+        the standard shapes on its concealed tiles (with a drawn tile held, after some discard)."""
+        for part in self._ready_rules:
+            decided = part.ready(seat)
+            if decided is not None:
+                return decided
+        hand = self.hands[seat]
+        if len(hand) % 3 != 2:
+            return bool(self.waits(hand))
+        for tile in set(hand):
+            rest = list(hand)
+            rest.remove(tile)
+            if self.waits(rest):
+                return True
+        return False
 
     def _take(self, *, front: bool) -> Tile:
         if front:
@@ -487,7 +608,7 @@ class HandState:
                     if self.drawn is not None and is_bonus(self.drawn):
                         self.drawn = None
                     continue
-                replacement = self._take(front=False)
+                replacement = self._wall_part.take_replacement()
                 self._add(seat, replacement)
                 if self.drawn is not None and self.drawn == tile and seat == self.turn:
                     self.drawn = replacement
@@ -597,7 +718,12 @@ class HandState:
         if self._termination is None:
             return None
         return Outcome(
-            self._termination, tuple(self.wins), tuple(self.points), tuple(self.payments)
+            self._termination,
+            tuple(self.wins),
+            tuple(self.points),
+            tuple(self.payments),
+            self.pot_change,
+            self._ready,
         )
 
     def seats_to_act(self) -> list[int]:
@@ -644,8 +770,8 @@ class HandState:
                 options = self._claim_options(seat, self._next_seat(self.claim_from))
             return [_PASS_ACTIONS[seat], *options]
         if self.phase is _OPENING and not self._opening_done(seat):
-            assert self._openings is not None
-            return self._openings.actions(seat)
+            assert self._decider is not None
+            return self._decider.decision_actions(seat)
         return []
 
     # ----------------------------------------------------------------- legal actions
@@ -664,7 +790,7 @@ class HandState:
         for part in self._turn_rules:  # a locked hand, the last-draw phase
             replaced = part.turn_actions(seat)
             if replaced is not None:
-                return actions + replaced
+                return self._offered(seat, actions + replaced)
         restricted = None
         for part in self._discard_rules:  # the void suit goes first
             restricted = part.discard_choices(seat)
@@ -688,6 +814,12 @@ class HandState:
                     for meld in self.melds[seat]
                     if meld.kind is MeldKind.PUNG and counts[meld.first]
                 ]
+        return self._offered(seat, actions) if self._offer_rules else actions
+
+    def _offered(self, seat: int, actions: list[Action]) -> list[Action]:
+        """The turn's actions and the declarations rules offer beside them."""
+        for part in self._offer_rules:
+            actions += part.offer(seat)
         return actions
 
     def waits(self, hand: Sequence[Tile]) -> list[Tile]:
@@ -852,10 +984,17 @@ class HandState:
             self._settle_wins([(seat, _SELF_DRAW)], tile, None)
         elif kind is _DISCARD:
             self._discard(seat, action.tile)
-        elif kind is _PASS:  # the last-draw phase: keep the drawn tile
-            self._wall_part.keep_last_draw(seat)
-        else:
-            self._declare_kong(seat, kind, action.tile)
+        elif kind is _CONCEALED_KONG or kind is _ADDED_KONG:
+            self._events.append(_event("kong_declared", seat, action.tile, kind.value))
+            self._open_window(Phase.ROB, action.tile, seat, action)
+        else:  # a kind a rule owns: keeping the last draws, a declaration
+            self._owner(kind).apply_action(action)
+
+    def _owner(self, kind: ActionKind | DeclaredKind) -> Part:
+        owner = self._owners.get(kind)
+        if owner is None:
+            raise IllegalActionError(f"no rule of {self.preset.id} plays {kind.value!r}")
+        return owner
 
     def _discard(self, seat: int, tile: Tile) -> None:
         self._remove(seat, tile)
@@ -875,17 +1014,15 @@ class HandState:
         self._events.append(_DISCARD_EVENTS[seat][tile])
         self._open_window(_CLAIMS, tile, seat, None)
 
-    def _declare_kong(self, seat: int, kind: ActionKind, tile: Tile) -> None:
-        self._events.append(_event("kong_declared", seat, tile, kind.value))
-        self._open_window(Phase.ROB, tile, seat, kind)
-
-    def _open_window(self, phase: Phase, tile: Tile, seat: int, rob: ActionKind | None) -> None:
+    def _open_window(self, phase: Phase, tile: Tile, seat: int, declared: Action | None) -> None:
         """Offer `tile` to every other active seat; skip the window when nobody can claim
-        (nobody of `always_ask` either: those are asked whatever they hold)."""
+        (nobody of `always_ask` either: those are asked whatever they hold). A rob window
+        holds the declaration it may rob (a kong, a rule's), carried out when nobody does."""
         self.phase = phase
         self.claim_tile = tile
         self.claim_from = seat
-        self.rob_kind = rob
+        self._declared = declared
+        self.rob_kind = None if declared is None else declared.kind
         pending: dict[int, Action | None] = {}
         self.pending = pending
         window: dict[int, list[Action]] = {}
@@ -901,9 +1038,17 @@ class HandState:
         if pending:
             self._events.append(_window_event(seat, tile, tuple(pending)))
         elif phase is _CLAIMS:  # the common case, a discard nobody can claim: the next draws
-            self._next_draw(after[0] if after else seat)
+            self._discard_passed(seat, tile)
+            if self.phase is not _OVER:
+                self._next_draw(after[0] if after else seat)
         else:
             self._close_window()
+
+    def _discard_passed(self, seat: int, tile: Tile) -> None:
+        """Nobody claimed `seat`'s discard: the parts that watch hear it before the next draw
+        (they may end the hand)."""
+        for part in self._passed_watchers:
+            part.after_discard_passed(seat, tile)
 
     def _apply_answer(self, action: Action) -> None:
         self.pending[action.seat] = action
@@ -928,6 +1073,10 @@ class HandState:
                 winners = winners[:1]
             if self._pass_rules:
                 self._unmade_claims_pass(answers, winners, options)
+            aborts = self.preset.winners_abort
+            if aborts and len(winners) >= aborts:  # as many winners as abort the hand
+                self._end(Termination.ABORTIVE_DRAW)
+                return
             if self.phase is _ROB:
                 self._remove(source, tile)
             else:
@@ -935,12 +1084,19 @@ class HandState:
             self._settle_wins([(w, by) for w in winners], tile, source)
             return
         if self.phase is _ROB:
-            self._commit_kong(source, tile)
+            declared, self._declared = self._declared, None
+            assert declared is not None
+            if declared.kind is _CONCEALED_KONG or declared.kind is _ADDED_KONG:
+                self._commit_kong(source, tile)
+            else:
+                self._owner(declared.kind).commit(declared)
             return
         # mostly nobody could claim: no answers to weigh
         best = max(answers, key=lambda a: CLAIM_PRIORITY[a.kind]) if answers else None
         if best is None or best.kind is _PASS:
-            self._next_draw(self._next_seat(source))
+            self._discard_passed(source, tile)
+            if self.phase is not _OVER:
+                self._next_draw(self._next_seat(source))
         else:
             if self._pass_rules:
                 self._unmade_claims_pass(answers, [best.seat], options)
@@ -975,11 +1131,14 @@ class HandState:
         if claim.kind is ActionKind.KONG:
             self.kongs_made += 1
             kong = scoring.kong_payments(self.preset, MeldKind.KONG, seat, source, self._in_play())
-            self._pay(kong)
+            self.pay(kong)
+        for part in self._call_watchers:
+            part.after_call(seat, meld)
+        if claim.kind is ActionKind.KONG and self.phase is not _OVER:
             self._draw(seat, replacement=True)
 
     def _commit_kong(self, seat: int, tile: Tile) -> None:
-        if self.rob_kind is ActionKind.ADDED_KONG:
+        if self.rob_kind is _ADDED_KONG:
             self._remove(seat, tile)
             index = next(
                 i
@@ -996,10 +1155,13 @@ class HandState:
             self.melds[seat].append(meld)
         self.kongs_made += 1
         self._events.append(_event("kong", seat, tile, str(meld)))
-        self._pay(scoring.kong_payments(self.preset, meld.kind, seat, None, self._in_play()))
+        self.pay(scoring.kong_payments(self.preset, meld.kind, seat, None, self._in_play()))
         self.turn = seat
         self.phase = Phase.TURN
-        self._draw(seat, replacement=True)
+        for part in self._call_watchers:
+            part.after_call(seat, meld)
+        if self.phase is not _OVER:
+            self._draw(seat, replacement=True)
 
     def _next_draw(self, seat: int) -> None:
         if self.back - self.front == self._dead_wall:  # wall_left, without the property's call
@@ -1010,7 +1172,7 @@ class HandState:
     def _draw(self, seat: int, *, replacement: bool) -> None:
         self.turn = seat
         self.phase = _TURN
-        tile = self._take(front=not replacement)
+        tile = self._wall_part.take_replacement() if replacement else self._take(front=True)
         self._add(seat, tile)
         self.drawn = tile
         self.after_kong = replacement
@@ -1033,15 +1195,9 @@ class HandState:
             return
         answers = [self.pending[seat] for seat in self.seats]
         self.pending = {}
-        openings = self._openings
-        assert openings is not None
-        opening = openings.resolve([a for a in answers if a is not None])
-        if openings.done:
-            self.phase = Phase.TURN
-            self.turn = 0
-            # the dealer's 14th tile may have moved; any held tile stands for the opening draw
-            self.drawn = self.hands[0][-1]
-        self._events.append(Event("opening_done", detail=opening.value))
+        decider = self._decider
+        assert decider is not None
+        decider.decide([a for a in answers if a is not None])
 
     # ----------------------------------------------------------------- wins and settling
 
@@ -1056,7 +1212,7 @@ class HandState:
             paid = scoring.win_payments(self.preset, result, seat, by, source, self._in_play())
             for part in self._settle_rules:  # a horse, a dealer bonus, liability, caps
                 paid = part.settle_win(seat, by, source, paid)
-            self._pay(paid)
+            self.pay(paid)
             self.wins.append(
                 WinRecord(
                     seat,
@@ -1077,30 +1233,29 @@ class HandState:
         left = self._left
         return tuple(seat for seat in self.seats if not left[seat])
 
-    def _pay(self, payments: Sequence[Payment]) -> None:
-        """Record payments; every point that moves in a hand goes through here."""
+    def pay(self, payments: Sequence[Payment]) -> None:
+        """Record payments (seats and the pot); every point that moves in a hand goes through
+        here, and each call is one payment event naming its reasons."""
         if not payments:
             return
         self.payments.extend(payments)
         deltas = deltas_of(payments, self.seat_count)
+        pot = pot_change(payments)
         for seat, delta in enumerate(deltas):
             self.points[seat] += delta
-        if any(deltas):
-            self._events.append(_event("payment", detail=" ".join(map(str, deltas))))
+        self.pot_change += pot
+        if pot or any(deltas):
+            detail = payment_detail(deltas, pot)
+            self._events.append(_event("payment", None, None, detail, reasons_text(payments)))
 
     def end_by_deal_limit(self) -> list[Event]:
         """End the hand with no further winner: the table clock's deal limit ran out."""
         return self.apply(Action(0, ActionKind.TIME_UP))
 
-    def _end_with_win(self) -> None:
-        self._end(Termination.WIN)
-
-    def _end_wall_draw(self) -> None:
-        self._end(Termination.WALL_DRAW)
-
     def _end(self, termination: Termination) -> None:
         if termination is Termination.WALL_DRAW:
-            self._pay(scoring.wall_draw_payments(self.preset, self))
+            self._ready = tuple(seat for seat in self._in_play() if self.is_ready(seat))
+            self.pay(scoring.wall_draw_payments(self.preset, self))
             if self.wins:
                 termination = Termination.WIN
         self.phase = Phase.OVER
@@ -1141,8 +1296,8 @@ class HandState:
         if self.phase in (Phase.CLAIMS, Phase.ROB):
             return Action(seat, ActionKind.PASS)
         if self.phase is Phase.OPENING:
-            assert self._openings is not None
-            return self._openings.default(seat, legal)
+            assert self._decider is not None
+            return self._decider.decision_default(seat, legal)
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
         if not discards:  # the last-draw phase: keep the tile
             return legal[0]

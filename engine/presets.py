@@ -119,6 +119,8 @@ class Preset:
     hand_size: int = 13  # dealt to each; the dealer draws one more at the start
     chow: bool = True
     multi_win: MultiWin = MultiWin.HEAD_BUMP
+    # this many winners on one tile abort the hand instead (an abortive draw); 0: never
+    winners_abort: int = 0
     after_win: AfterWin = AfterWin.END
     # the special winning shapes besides sets and a pair (engine.shapes reads them as one value)
     shape_rules: ShapeRules = THIRTEEN_ORPHANS
@@ -134,6 +136,7 @@ class Preset:
     # the wall (engine.rules.WallRule): tiles set aside at the deal, a dead wall, last draws
     set_aside: int = 0
     dead_wall: int = 0
+    replacements: int = 0  # the dead wall's replacement positions (engine.rules.WallRule)
     last_draws: int = 0
     concealed_rob: ConcealedRob = ConcealedRob.THIRTEEN_ORPHANS
     rotation: Rotation = Rotation.HONG_KONG

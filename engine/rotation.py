@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from engine.events import Termination
 from engine.kinds import Rotation
 from engine.scoring.base import WinBy
 
@@ -40,27 +41,20 @@ class Win(Protocol):
 @dataclass(frozen=True, slots=True)
 class HandEnd:
     """How a hand ended, as far as the deal's rotation cares. Seats are the hand's (0 = its
-    dealer); `ready` is None where the outcome does not say who was ready at a wall draw."""
+    dealer); `ready` names the seats ready at a wall draw."""
 
     wins: Sequence[Win]
-    ready: frozenset[int] | None = None
+    ready: frozenset[int] = frozenset()
     abortive: bool = False
 
 
-ABORTIVE = "abortive"  # the termination of an abortive draw (nine terminals, four winds, ...)
-
-
 def hand_end(outcome: Outcome) -> HandEnd:
-    """The facts of `outcome` a rotation reads.
-
-    Who was ready at a wall draw and the abortive termination are read where the outcome has
-    them: outcomes that do not (every preset today) read as no one ready and no abort.
-    """
-    ready = getattr(outcome, "ready", None)
+    """The facts of `outcome` a rotation reads: its wins, who was ready at a wall draw, and
+    whether a rule ended it as an abortive draw."""
     return HandEnd(
         wins=outcome.wins,
-        ready=None if ready is None else frozenset(ready),
-        abortive=outcome.termination == ABORTIVE,
+        ready=frozenset(outcome.ready),
+        abortive=outcome.termination is Termination.ABORTIVE_DRAW,
     )
 
 
@@ -97,7 +91,7 @@ def dealer_ready(end: HandEnd) -> int:
     no win at which the dealer was ready."""
     if _dealer_won(end) or end.abortive:
         return 0
-    if not end.wins and end.ready is not None and 0 in end.ready:
+    if not end.wins and 0 in end.ready:
         return 0
     return 1
 

@@ -9,7 +9,12 @@ hooks it overrides; the loop calls nothing else, so a preset without a rule pays
 
 Hook points (all on `Part`, defaults say "no objection"):
 - `after_deal()` — the deal is done (openings start here).
-- `turn_actions(seat)` — replace a seat's whole turn (a locked blood-flow hand).
+- `turn_actions(seat)` — replace a seat's whole turn (a locked blood-flow hand, the last draws).
+- `offer(seat)` — actions of the kinds the part owns, added to a seat's turn (a declaration).
+- `after_call(seat, meld)` — a call or a kong was made (before any replacement draw).
+- `after_discard_passed(seat, tile)` — nobody claimed a discard (before the next draw); every
+  seat's waits are `state.waits_of(seat)`, offered a win or not.
+- `ready(seat)` — whether a seat is ready (a special shape); None leaves it to the standard shapes.
 - `discard_choices(seat)` — the tiles a seat must choose its discard from (void suit first).
 - `may_kong(seat, tile)` — an own-turn concealed kong of `tile`.
 - `may_win(seat, counts, tile, by)` — a win with these counts (winning tile included).
@@ -25,6 +30,21 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `after_wins(winners, tile, source)` — what a win does to the hand (end, leave, stay).
 - `context(seat)` — extra WinContext fields for scoring (the void suit).
 - `held_tiles()` — tiles the part keeps out of hands, wall and ponds (conservation checks).
+
+Actions a part owns: `owns` names the action kinds it applies (the loop's own, such as a pass on
+the last draws, or kinds it declares with `engine.actions.declare_kind`). The loop applies a
+seat's win, discard and kongs itself and hands every other turn action to its owner's
+`apply_action`; a declaration the others may rob opens `state.open_rob_window`, and its owner's
+`commit` carries it out when nobody robs it. Decisions every seat makes at once (the openings)
+belong to the part that begins them (`state.begin_decisions`): it offers them
+(`decision_actions`), times them out (`decision_default`) and carries out the answers (`decide`).
+
+Parts change the hand only through `HandState`'s public API for them (`emit`, `add_tile`,
+`remove_tile`, `pay`, `discard`, `draw_replacement`, `draw_next`, `end_hand`, `begin_decisions`,
+`resume_turn`, `open_rob_window`; the wall part alone `take_from_wall`), never through the loop's
+private state (tests/test_part_api.py). Replacement draws come from the wall part
+(`WallPart.take_replacement`), which owns the dead wall's positions: with
+`WallRule.replacements` set, the replacement tiles and the indicator positions before them.
 """
 
 from __future__ import annotations
@@ -38,12 +58,12 @@ from enum import StrEnum
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.actions import SEAT_ACTIONS, TILE_ACTIONS, Action, ActionKind
-from engine.events import Event
-from engine.kinds import AfterWin, ConcealedRob, Opening
+from engine.actions import SEAT_ACTIONS, TILE_ACTIONS, Action, ActionKind, DeclaredKind
+from engine.events import Event, Termination
+from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening
 from engine.scoring.base import WinBy
 from engine.settlement import Payment
-from engine.tiles import ORPHANS, MeldKind, Tile, suit_of
+from engine.tiles import ORPHANS, Meld, MeldKind, Tile, suit_of
 
 if TYPE_CHECKING:
     from engine.hand import HandState
@@ -55,6 +75,9 @@ _SUIT_KINDS = {suit: range(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
 
 class Part:
     """One component's state in one hand, and its answers at the loop's hook points."""
+
+    # the action kinds this part applies (`apply_action`, `commit`): see the module docstring
+    owns: ClassVar[frozenset[ActionKind | DeclaredKind]] = frozenset()
 
     def __init__(self, rule: Any, state: HandState) -> None:
         self.rule = rule
@@ -92,6 +115,9 @@ class Part:
     def turn_actions(self, seat: int) -> list[Action] | None:
         return None
 
+    def offer(self, seat: int) -> list[Action]:
+        return []
+
     def discard_choices(self, seat: int) -> list[Tile] | None:
         return None
 
@@ -127,6 +153,15 @@ class Part:
     def on_discard(self, seat: int, tile: Tile) -> None:
         return None
 
+    def after_call(self, seat: int, meld: Meld) -> None:
+        return None
+
+    def after_discard_passed(self, seat: int, tile: Tile) -> None:
+        return None
+
+    def ready(self, seat: int) -> bool | None:
+        return None
+
     def settle_win(
         self, seat: int, by: WinBy, source: int | None, payments: list[Payment]
     ) -> list[Payment]:
@@ -141,10 +176,28 @@ class Part:
     def held_tiles(self) -> list[Tile]:
         return []
 
+    # ---- what an owner of action kinds (and of decisions made at once) answers
+
+    def apply_action(self, action: Action) -> None:
+        raise AssertionError(f"{type(self).__name__} owns no action {action.kind.value!r}")
+
+    def commit(self, declared: Action) -> None:
+        raise AssertionError(f"{type(self).__name__} opened no window for {declared}")
+
+    def decision_actions(self, seat: int) -> list[Action]:
+        raise AssertionError(f"{type(self).__name__} began no decisions")
+
+    def decision_default(self, seat: int, legal: Sequence[Action]) -> Action:
+        return legal[0]
+
+    def decide(self, answers: list[Action]) -> None:
+        raise AssertionError(f"{type(self).__name__} began no decisions")
+
 
 HOOKS = (
     "after_deal",
     "turn_actions",
+    "offer",
     "discard_choices",
     "may_kong",
     "may_win",
@@ -155,6 +208,9 @@ HOOKS = (
     "on_pass",
     "on_draw",
     "on_discard",
+    "after_call",
+    "after_discard_passed",
+    "ready",
     "settle_win",
     "after_wins",
     "context",
@@ -191,11 +247,25 @@ class Rule:
 @dataclass(frozen=True, slots=True)
 class WallRule(Rule):
     """How the wall is used: tiles set aside at the deal (a horse, birds), a dead wall that is
-    never drawn, and a last-draw phase (the last `last_draws` tiles: draw and keep, win only)."""
+    never drawn, and a last-draw phase (the last `last_draws` tiles: draw and keep, win only).
+
+    Replacements (for kongs, bonus tiles, a rule's declaration) come from the back. With
+    `replacements` 0 they walk the wall from its end, as far as they go; with `replacements`
+    set, the dead wall's last `replacements` positions are the only replacement tiles and the
+    positions before them hold indicators (`WallPart.indicators`), which a replacement never
+    takes. Each replacement shortens the live wall by one (the dead wall keeps its size).
+    """
 
     set_aside: int = 0  # taken from the back before the deal, out of play until revealed
     dead_wall: int = 0  # the last tiles of the wall: never drawn; the hand ends when they remain
     last_draws: int = 0  # from this many tiles left, a turn may only win by self draw or pass
+    replacements: int = 0  # the dead wall's replacement positions (0: the back, unbounded)
+
+    def __post_init__(self) -> None:
+        if self.replacements and not 0 < self.replacements <= self.dead_wall:
+            raise ValueError(
+                f"{self.replacements} replacement tiles do not fit a dead wall of {self.dead_wall}"
+            )
 
     def bind(self, state: HandState) -> Part:
         return (LastDrawsPart if self.last_draws else WallPart)(self, state)
@@ -205,10 +275,36 @@ class WallPart(Part):
     def __init__(self, rule: WallRule, state: HandState) -> None:
         super().__init__(rule, state)
         self.set_aside: list[Tile] = []
+        self.replaced = 0  # replacement tiles drawn so far
+        self.dead_end = 0  # the wall's end once tiles are set aside: the dead wall ends here
 
     def take_set_aside(self) -> None:
+        state = self.state
         for _ in range(self.rule.set_aside):
-            self.set_aside.append(self.state._take(front=False))
+            self.set_aside.append(state.take_from_wall(front=False))
+        self.dead_end = len(state.wall) - len(self.set_aside)
+
+    def can_replace(self) -> bool:
+        """Whether a replacement tile is left (rules offer a kong or a declaration only then)."""
+        rule = self.rule
+        return not rule.replacements or self.replaced < rule.replacements
+
+    def take_replacement(self) -> Tile:
+        """The next replacement tile: from the back, within the dead wall's replacement
+        positions when the rule has them (never an indicator)."""
+        if not self.can_replace():
+            raise ValueError(f"the dead wall's {self.rule.replacements} replacements are drawn")
+        self.replaced += 1
+        return self.state.take_from_wall(front=False)
+
+    def indicators(self) -> tuple[Tile, ...]:
+        """The tiles at the dead wall's indicator positions (in wall order), fixed from the deal
+        whatever is replaced; empty unless the rule sets `replacements`."""
+        rule = self.rule
+        if not rule.replacements:
+            return ()
+        end = self.dead_end
+        return tuple(self.state.wall[end - rule.dead_wall : end - rule.replacements])
 
     def held_tiles(self) -> list[Tile]:
         return list(self.set_aside)
@@ -217,13 +313,13 @@ class WallPart(Part):
         rule = self.rule
         return rule.last_draws > 0 and self.state.wall_left < rule.last_draws
 
-    def keep_last_draw(self, seat: int) -> None:
-        raise AssertionError("keeping a drawn tile is offered only in a last-draw phase")
-
 
 class LastDrawsPart(WallPart):
     """From `last_draws` tiles left, each seat in turn draws once and keeps the tile: a win by
-    self draw or nothing; when every seat in play has drawn, the hand is a draw."""
+    self draw or nothing (the part owns that turn's pass); when every seat in play has drawn,
+    the hand is a draw."""
+
+    owns = frozenset({ActionKind.PASS})
 
     def __init__(self, rule: WallRule, state: HandState) -> None:
         super().__init__(rule, state)
@@ -234,13 +330,14 @@ class LastDrawsPart(WallPart):
             return None
         return [SEAT_ACTIONS[ActionKind.PASS][seat]]
 
-    def keep_last_draw(self, seat: int) -> None:
+    def apply_action(self, action: Action) -> None:
+        """Keep the drawn tile."""
         state = self.state
         self.kept += 1
-        if self.kept >= len(state._in_play()) or state.wall_left == 0:
-            state._end_wall_draw()
+        if self.kept >= len(state.seats_in_play()) or state.wall_left == 0:
+            state.end_hand(Termination.WALL_DRAW)
         else:
-            state._next_draw(state._next_seat(seat))
+            state.draw_next(action.seat)
 
 
 # ------------------------------------------------------------------------------- openings
@@ -296,6 +393,10 @@ def _three_of_a_suit(hand: Sequence[Tile]) -> list[tuple[Tile, Tile, Tile]]:
 
 
 class OpeningsPart(Part):
+    """Owns the opening kinds and the decisions every seat makes at once after the deal."""
+
+    owns = frozenset(_OPENING_KIND.values())
+
     def __init__(self, rule: Openings, state: HandState) -> None:
         super().__init__(rule, state)
         self.stage = 0
@@ -311,24 +412,26 @@ class OpeningsPart(Part):
         return self.stage == len(self.rule.stages)
 
     def after_deal(self) -> None:
-        self.state._begin_openings(self.current.value)
+        self.state.begin_decisions(self, self.current.value)
 
-    def actions(self, seat: int) -> list[Action]:
+    def decision_actions(self, seat: int) -> list[Action]:
         kind = _OPENING_KIND[self.current]
         hand = self.state.hands[seat]
         if kind is ActionKind.VOID:
             return [Action(seat, kind, suit=s) for s in "mps"]
         return [_pick_action(seat, kind, pick) for pick in _three_of_a_suit(hand)]
 
-    def default(self, seat: int, legal: Sequence[Action]) -> Action:
+    def decision_default(self, seat: int, legal: Sequence[Action]) -> Action:
         """The timeout choice: void the suit held least, else the first offered pick."""
         if self.current is Opening.VOID:
             held = [sum(1 for t in self.state.hands[seat] if suit_of(t) == s) for s in "mps"]
             return Action(seat, ActionKind.VOID, suit="mps"[held.index(min(held))])
         return legal[0]
 
-    def resolve(self, answers: list[Action]) -> Opening:
-        """Every seat has answered the current stage: carry it out, move to the next."""
+    def decide(self, answers: list[Action]) -> None:
+        """Every seat has answered the current stage: carry it out, move to the next (after
+        the last, the dealer's turn: its 14th tile may have moved, so any held tile stands for
+        the opening draw)."""
         state = self.state
         opening = self.current
         if opening is Opening.SWAP_THREE:
@@ -336,14 +439,16 @@ class OpeningsPart(Part):
         elif opening is Opening.DISCARD_THREE:
             for answer in answers:
                 for tile in answer.tiles:
-                    state._remove(answer.seat, tile)
+                    state.remove_tile(answer.seat, tile)
                     self.removed[answer.seat].append(tile)
         else:
             void = state.part_of(VoidPart)
             assert void is not None, "a void opening needs the VoidSuit rule"
             void.declare([a.suit for a in answers])
         self.stage += 1
-        return opening
+        if self.done:
+            state.resume_turn(0, state.hands[0][-1])
+        state.emit(Event("opening_done", detail=opening.value))
 
     def _swap(self, picks: list[tuple[Tile, ...]]) -> None:
         """All picks move at once in one direction drawn from the seed (1 = to the next seat)."""
@@ -353,11 +458,11 @@ class OpeningsPart(Part):
         self.swap_direction = direction
         for seat, pick in enumerate(picks):
             for tile in pick:
-                state._remove(seat, tile)
+                state.remove_tile(seat, tile)
         for seat, pick in enumerate(picks):
             for tile in pick:
-                state._add((seat + direction) % count, tile)
-        state._events.append(Event("swap", detail=str(direction)))
+                state.add_tile((seat + direction) % count, tile)
+        state.emit(Event("swap", detail=str(direction)))
 
     def held_tiles(self) -> list[Tile]:
         return [t for tiles in self.removed for t in tiles]
@@ -381,13 +486,13 @@ class VoidPart(Part):
 
     def declare(self, suits: list[str]) -> None:
         self.void = list(suits)
-        self.state._events.append(Event("void_revealed", detail="".join(suits)))
+        self.state.emit(Event("void_revealed", detail="".join(suits)))
 
     def discard_choices(self, seat: int) -> list[Tile] | None:
         void = self.void[seat]
         if void is None:
             return None
-        counts = self.state._counts[seat]  # the kinds held, in order: sorted and each once
+        counts = self.state.held_counts(seat)  # the kinds held, in order: sorted, each once
         return [t for t in _SUIT_KINDS[void] if counts[t]] or None
 
     def may_kong(self, seat: int, tile: Tile) -> bool:
@@ -440,11 +545,11 @@ class AfterWinPart(Part):
         state = self.state
         if self.rule.mode is AfterWin.END:
             if source is not None:
-                state._add(winners[0], tile)
-            state._end_with_win()
+                state.add_tile(winners[0], tile)
+            state.end_hand(Termination.WIN)
             return
         if source is None:
-            state._remove(winners[0], tile)
+            state.remove_tile(winners[0], tile)
         # the winning tile is set aside: one physical tile, kept by the first winner
         self.won_tiles[winners[0]].append(tile)
         for seat in winners:
@@ -455,9 +560,9 @@ class AfterWinPart(Part):
         state.drawn = None
         state.after_kong = False
         if sum(not gone for gone in self.left) <= 1:
-            state._end_with_win()
+            state.end_hand(Termination.WIN)
             return
-        state._next_draw(state._next_seat(winners[-1]))
+        state.draw_next(winners[-1])
 
     def held_tiles(self) -> list[Tile]:
         return [t for tiles in self.won_tiles for t in tiles]
@@ -530,7 +635,7 @@ class WinConditions(Rule):
             flags.add("flower_replacement")
         if self.last_tile and state.wall_left == 0:
             flags.add("last_tile")
-        if by is WinBy.SELF_DRAW and state._wall_part.in_last_draws():
+        if by is WinBy.SELF_DRAW and state.wall_part.in_last_draws():
             flags.add("last_draw")
         untouched = state.kongs_made == 0 and state.calls_made == 0
         first = state.discards_made
@@ -701,8 +806,15 @@ OpenHandToWin.part = OpenHandPart
 
 def rules_of(preset: Preset) -> tuple[Rule, ...]:
     """The components a preset plays with: those its data fields name, then its own `rules`."""
+    if preset.winners_abort and (
+        preset.winners_abort < 2 or preset.multi_win is MultiWin.HEAD_BUMP
+    ):
+        raise ValueError(
+            f"{preset.id}: winners_abort is 2 or more, and only where several win on one tile"
+            f" (multi_win 'multiple'), not {preset.winners_abort} with {preset.multi_win.value!r}"
+        )
     found: list[Rule] = [
-        WallRule(preset.set_aside, preset.dead_wall, preset.last_draws),
+        WallRule(preset.set_aside, preset.dead_wall, preset.last_draws, preset.replacements),
         Robbing(preset.concealed_rob),
         WinConditions(),
     ]

@@ -110,7 +110,7 @@ class TurnedWildPart(WildsPart):
             wild = live[index]
         self.wild = wild
         self.kinds = frozenset({wild})
-        state._events.append(Event("wild", tile=wild))
+        state.emit(Event("wild", tile=wild))
 
     def discard_is_kong(self, seat: int, tile: Tile) -> bool:
         if tile != self.wild:

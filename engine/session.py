@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from engine.game import GameProgress, Standing, game_over, standings
 from engine.hand import HandState, Outcome
+from engine.hand_setup import HandSetup
 from engine.options import from_stored, stored
 from engine.presets import Preset, find_preset
 from engine.rotation import next_dealer_seat
@@ -77,8 +78,16 @@ class Session:
         n = self.hand_number if number is None else number
         return random.Random(f"{self.seed}:hand:{n}").getrandbits(48)
 
+    def hand_setup(self) -> HandSetup:
+        """The table as the next hand starts (the session keeps no repeat count or pot yet)."""
+        seating = self.seating
+        points = tuple(self.points[seating.player_at(s)] for s in range(self.seat_count))
+        return HandSetup(dealer=self.dealer, round_wind=self.round_wind, points=points)
+
     def new_hand(self) -> HandState:
-        return HandState(self.preset, self.hand_seed(), self.round_wind, seat_count=self.seat_count)
+        return HandState(
+            self.preset, self.hand_seed(), self.hand_setup(), seat_count=self.seat_count
+        )
 
     @property
     def seating(self) -> Seating:

@@ -33,6 +33,7 @@ OPENING_WORDS = {
 _ENDINGS = {
     "wall_draw": Text("pictures.result.wall_ran_out"),
     "deal_limit": Text("pictures.result.deal_limit"),
+    "abortive_draw": Text("pictures.result.abortive_draw"),
 }
 
 
@@ -276,6 +277,7 @@ def result_view_from_state(
                 (Text("pictures.result.row_wall_draw"), state.draw_points),
                 (Text("pictures.result.row_horse"), outcome.paid_for(Reason.HORSE)),
                 (Text("pictures.result.row_birds"), outcome.paid_for(Reason.BIRD)),
+                (Text("pictures.result.row_pot"), outcome.paid_for(Reason.DEPOSIT, Reason.POT)),
             )
             if any(ledger)
         ),

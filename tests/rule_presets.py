@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.actions import ActionKind
+from engine.actions import Action, ActionKind, declare_kind
+from engine.events import Event, Termination
 from engine.presets import HKOS, PRESETS, ConcealedRob, MultiWin, Preset
 from engine.rules import FixedKongs, OpenHandToWin, Part, PassEnds, PassRule, Rule, Wilds
 from engine.rules_selfdraw import mirror_seat
 from engine.scoring.base import WinBy
-from engine.settlement import Payment
-from engine.tiles import COPIES, RED, parse_tile
+from engine.settlement import POT, Payment, Reason
+from engine.tiles import COPIES, RED, Meld, MeldKind, Tile, parse_tile
 
 _SUITS = tuple(t for t in range(27) for _ in range(COPIES))
 _NO_FLOWERS = tuple(t for t in range(34) for _ in range(COPIES))
@@ -96,4 +97,166 @@ HORSE = replace(
     rules=(MirrorSeat(1),),
 )
 
-TEST_PRESETS = (SMALL_HK, TRIO_BLOOD, DUO_FLOW, DEAD_WALL, SET_ASIDE, WILD_KONGS, HORSE)
+
+# ------------------------------------------------------------------------------- mechanisms
+# Each general mechanism Riichi will use, in miniature: a declaration a rule owns (offered beside
+# the turn, robbable, replaced from the dead wall), a stake into the pot and the pot taken by a
+# winner, hooks after calls and after a discard passes, an abortive draw.
+
+LAY_ASIDE = declare_kind("lay_aside")
+NORTH = parse_tile("4z")
+
+
+@dataclass(frozen=True, slots=True)
+class LayAside(Rule):
+    """sanma's nuki in miniature: on the own turn a held `kind` may be laid aside (a robbing win
+    may take it first); it leaves play, its owner stakes `stake` into the pot and draws a
+    replacement from the dead wall."""
+
+    kind: Tile = NORTH
+    stake: int = 1
+
+
+class LayAsidePart(Part):
+    owns = frozenset({LAY_ASIDE})
+
+    def __init__(self, rule: LayAside, state: object) -> None:
+        super().__init__(rule, state)  # type: ignore[arg-type]
+        self.laid: list[list[Tile]] = [[] for _ in self.state.seats]
+
+    def offer(self, seat: int) -> list[Action]:
+        state, kind = self.state, self.rule.kind
+        if state.held_counts(seat)[kind] and state.wall_left and state.wall_part.can_replace():
+            return [Action(seat, LAY_ASIDE, (kind,))]
+        return []
+
+    def apply_action(self, action: Action) -> None:
+        self.state.emit(Event("lay_aside", action.seat, action.tile))
+        self.state.open_rob_window(action, action.tile)
+
+    def commit(self, declared: Action) -> None:
+        state, seat = self.state, declared.seat
+        state.remove_tile(seat, declared.tile)
+        self.laid[seat].append(declared.tile)
+        state.pay([Payment(seat, POT, self.rule.stake, Reason.DEPOSIT)])
+        state.draw_replacement(seat)
+
+    def held_tiles(self) -> list[Tile]:
+        return [t for tiles in self.laid for t in tiles]
+
+
+LayAside.part = LayAsidePart
+
+
+STAKE = declare_kind("stake")
+
+
+@dataclass(frozen=True, slots=True)
+class Stake(Rule):
+    """The riichi stick in miniature: a seat with at least `stake` points (the hand's setup)
+    may discard its drawn tile with a stake; the stake goes into the pot once the discard is
+    not won on (it passes, or is called)."""
+
+    stake: int = 1
+
+
+class StakePart(Part):
+    owns = frozenset({STAKE})
+
+    def __init__(self, rule: Stake, state: object) -> None:
+        super().__init__(rule, state)  # type: ignore[arg-type]
+        self.staking: int | None = None  # the seat whose staked discard is open
+        self.staked: list[int] = []
+
+    def offer(self, seat: int) -> list[Action]:
+        state = self.state
+        points = state.setup.points
+        rich = not points or points[seat] + state.points[seat] >= self.rule.stake
+        drawn = state.drawn
+        if drawn is None or not rich or seat in self.staked:
+            return []
+        return [Action(seat, STAKE, (drawn,))]
+
+    def apply_action(self, action: Action) -> None:
+        self.staking = action.seat
+        self.state.discard(action.seat, action.tile)
+
+    def _paid(self, seat: int) -> None:
+        if self.staking == seat:
+            self.staking = None
+            self.staked.append(seat)
+            self.state.pay([Payment(seat, POT, self.rule.stake, Reason.DEPOSIT)])
+
+    def after_call(self, seat: int, meld: Meld) -> None:
+        if self.staking is not None and meld.from_seat == self.staking:
+            self._paid(self.staking)
+
+    def after_discard_passed(self, seat: int, tile: Tile) -> None:
+        self._paid(seat)
+
+
+Stake.part = StakePart
+
+
+@dataclass(frozen=True, slots=True)
+class PotToWinner(Rule):
+    """The first winner takes the pot: what the table brought (`HandSetup.pot`) and the hand's
+    stakes."""
+
+
+class PotToWinnerPart(Part):
+    def settle_win(
+        self, seat: int, by: WinBy, source: int | None, payments: list[Payment]
+    ) -> list[Payment]:
+        state = self.state
+        pot = state.setup.pot + state.pot_change
+        if pot and not state.wins:
+            return [*payments, Payment(POT, seat, pot, Reason.POT)]
+        return payments
+
+
+PotToWinner.part = PotToWinnerPart
+
+
+@dataclass(frozen=True, slots=True)
+class QuietAbort(Rule):
+    """An abortive draw after `discards` discards passed unclaimed; calls and kongs are
+    recorded as they happen (the hooks after a call and after a passed discard)."""
+
+    discards: int = 48
+
+
+class QuietAbortPart(Part):
+    def __init__(self, rule: QuietAbort, state: object) -> None:
+        super().__init__(rule, state)  # type: ignore[arg-type]
+        self.passed: list[tuple[int, Tile, tuple[int, ...]]] = []  # (seat, tile, who waited on it)
+        self.calls: list[tuple[int, MeldKind]] = []
+
+    def after_call(self, seat: int, meld: Meld) -> None:
+        self.calls.append((seat, meld.kind))
+
+    def after_discard_passed(self, seat: int, tile: Tile) -> None:
+        state = self.state
+        waiting = tuple(s for s in state.seats if s != seat and tile in state.waits_of(s))
+        self.passed.append((seat, tile, waiting))
+        if len(self.passed) >= self.rule.discards:
+            state.end_hand(Termination.ABORTIVE_DRAW)
+
+
+QuietAbort.part = QuietAbortPart
+
+MECHANISMS = Preset(
+    id="test-mechanisms",
+    name="Mechanisms",
+    summary="",
+    family="sichuan",
+    wall=_NO_FLOWERS,
+    multi_win=MultiWin.MULTIPLE,
+    winners_abort=3,
+    dead_wall=14,
+    replacements=8,
+    seat_counts=(4, 3),
+    rules=(LayAside(), Stake(), PotToWinner(), QuietAbort()),
+)
+
+TEST_PRESETS = (SMALL_HK, TRIO_BLOOD, DUO_FLOW, DEAD_WALL, SET_ASIDE, WILD_KONGS, HORSE, MECHANISMS)

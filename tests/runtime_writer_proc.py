@@ -261,7 +261,7 @@ def _replays_to_the_end(preset_id: str, seed: int, setup: str | None, lines: lis
     from engine.session import Session
 
     session = Session.from_json(json.loads(setup or "{}")["session"])
-    hand = HandState.replay(find_preset(preset_id), seed, lines, session.round_wind)
+    hand = HandState.replay(find_preset(preset_id), seed, lines, session.hand_setup())
     return hand.is_over
 
 

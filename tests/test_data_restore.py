@@ -16,7 +16,7 @@ import pytest
 
 from data import HandResult, LoadedTable, Payment, Phase, SeatRow, Store, StoredWin, TableOptions
 from engine.ai import choose_action
-from engine.hand import HandState, Outcome
+from engine.hand import HandSetup, HandState, Outcome
 from engine.presets import find_preset
 from engine.session import Session
 from tests.conftest import Databases
@@ -40,7 +40,7 @@ def restore_hand(loaded: LoadedTable) -> HandState:
     assert loaded.hand is not None
     setup = json.loads(loaded.hand.setup or "{}")
     return HandState.replay(
-        loaded.table.preset, loaded.hand.seed, loaded.hand.actions, setup["round_wind"]
+        loaded.table.preset, loaded.hand.seed, loaded.hand.actions, HandSetup.from_json(setup)
     )
 
 
@@ -113,7 +113,7 @@ async def test_restored_table_equals_live_mid_hand_and_between_hands(
             tid,
             hand_no,
             live.seed,
-            setup=json.dumps({"round_wind": live.round_wind, "dealer": session.dealer}),
+            setup=json.dumps(live.setup.to_json()),
         )
         hand_ids.append(hid)
         await play(store, tid, hid, live, rng.randint(5, 60))
@@ -129,7 +129,7 @@ async def test_restored_table_equals_live_mid_hand_and_between_hands(
         await play(store, tid, hid, restored, 10_000)
         outcome = restored.outcome()
         assert outcome is not None
-        replayed = HandState.replay(PRESET, live.seed, restored.log, live.round_wind)
+        replayed = HandState.replay(PRESET, live.seed, restored.log, live.setup)
         assert snapshot(replayed) == snapshot(restored)
 
         result = hand_result(session, outcome)
@@ -153,7 +153,7 @@ async def test_restored_table_equals_live_mid_hand_and_between_hands(
     assert [h.hand_no for h in logs] == [1, 2]
     for log in logs:
         setup = json.loads(log.setup or "{}")
-        state = HandState.replay(PRESET, log.seed, log.actions, setup["round_wind"])
+        state = HandState.replay(PRESET, log.seed, log.actions, HandSetup.from_json(setup))
         record = await store.hand_record(log.hand_id)
         assert record is not None
         assert state.outcome().deltas == tuple(s.delta for s in record.seats)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from engine import ai
 from engine.ai import choose_action
-from engine.hand import HandState
+from engine.hand import HandSetup, HandState
 from engine.presets import PRESETS, find_preset
 from engine.tiles import DRAGONS, HONOURS, NUM_KINDS, WINDS
 
@@ -57,7 +57,8 @@ def easy_digest(table: str, hands: int = HANDS) -> str:
     digest = hashlib.md5()
     for seed in range(hands):
         coin = random.Random(seed)
-        state = HandState(preset, seed, round_wind=seed % 4, seat_count=int(players or 0) or None)
+        setup = HandSetup(round_wind=seed % 4)
+        state = HandState(preset, seed, setup, seat_count=int(players or 0) or None)
         lines = []
         while not state.is_over:
             seats = state.seats_to_act()
@@ -115,7 +116,7 @@ def test_keep_values_read_by_component_are_the_values_worked_out_per_tile(
         counts[tile] += 1
     sizes = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
     target = "mps"[sizes.index(max(sizes))] if toward_flush else ""
-    state = HandState(find_preset("hkos-3-v1"), 0, round_wind=round_wind)
+    state = HandState(find_preset("hkos-3-v1"), 0, HandSetup(round_wind=round_wind))
     values = ai._keep_values(state, seat, counts, toward_flush)
     for tile in range(NUM_KINDS):
         if counts[tile]:

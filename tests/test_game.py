@@ -3,7 +3,7 @@ deciding when a session is over, placements with a tie rule and final scores wit
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import pytest
 
@@ -87,21 +87,13 @@ def test_dealer_ready_keeps_the_deal_on_a_dealer_win_a_ready_dealer_or_an_abort(
     assert deal(HandEnd(wins=(), abortive=True)) == 0
 
 
-@dataclass(frozen=True)
-class _RicherOutcome:
-    """An outcome that says who was ready and may be abortive (as Riichi's will)."""
-
-    termination: str
-    wins: tuple[WinRecord, ...]
-    ready: tuple[int, ...] = ()
-
-
-def test_hand_end_reads_readiness_and_aborts_where_an_outcome_has_them() -> None:
+def test_hand_end_reads_readiness_and_aborts_from_the_outcome() -> None:
     plain = hand_end(Outcome(Termination.WALL_DRAW, (), (0,) * 4))
-    assert plain.ready is None and not plain.abortive
-    richer = hand_end(_RicherOutcome("wall_draw", (), ready=(0, 3)))  # type: ignore[arg-type]
-    assert richer.ready == {0, 3} and not richer.abortive
-    aborted = hand_end(_RicherOutcome("abortive", ()))  # type: ignore[arg-type]
+    assert plain.ready == frozenset() and not plain.abortive
+    ready = hand_end(Outcome(Termination.WALL_DRAW, (), (0,) * 4, ready=(0, 3)))
+    assert ready.ready == {0, 3} and not ready.abortive
+    assert ROTATIONS[Rotation.DEALER_READY](ready) == 0
+    aborted = hand_end(Outcome(Termination.ABORTIVE_DRAW, (), (0,) * 4))
     assert aborted.abortive and ROTATIONS[Rotation.DEALER_READY](aborted) == 0
 
 

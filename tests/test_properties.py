@@ -1,4 +1,5 @@
-"""Properties over random legal play of every playable preset: conservation, zero-sum, replay."""
+"""Properties over random legal play of every playable preset: conservation of tiles and of
+points (seats and pot), replay."""
 
 from __future__ import annotations
 
@@ -17,7 +18,11 @@ PRESET_IDS = sorted(PRESETS)
 
 def check_invariants(state: HandState) -> None:
     assert Counter(state.tiles_in_play()) == Counter(state.preset.wall), state.describe()
-    assert sum(state.points) == 0, state.points
+    # the seats and the pot together conserve points (a stake paid in, the pot taken out)
+    assert sum(state.points) + state.pot_change == 0, (state.points, state.pot_change)
+    outcome = state.outcome()
+    if outcome is not None:
+        assert sum(outcome.deltas) + outcome.pot == 0, outcome
     if not state.is_over:
         assert state.seats_to_act(), state.describe()
         for seat in state.seats_to_act():

@@ -113,7 +113,7 @@ def test_the_swap_at_three_seats_moves_one_or_two_seats_on() -> None:
 
 def check_invariants(state: HandState) -> None:
     assert Counter(state.tiles_in_play()) == Counter(state.preset.wall), state.describe()
-    assert sum(state.points) == 0
+    assert sum(state.points) + state.pot_change == 0  # the seats and the pot conserve points
     assert deltas_of(state.payments, state.seat_count) == state.points
     if not state.is_over:
         assert all(state.legal_actions(seat) for seat in state.seats_to_act())

@@ -18,7 +18,7 @@ import pytest
 
 from bot.runtime import LiveTable, ManualTimers, Runtime, TableError
 from bot.runtime.computers import computer_for
-from bot.runtime.snapshots import private_snapshot, public_snapshot, swap_words
+from bot.runtime.snapshots import event_lines, private_snapshot, public_snapshot, swap_words
 from data import HandResult, Phase, Store
 from engine.actions import Action
 from engine.ai import choose_action
@@ -28,7 +28,14 @@ from render.hand import render_hand
 from render.result import render_result
 from render.style import to_png
 from render.table import render_table
-from tests.rule_presets import DUO_FLOW, SMALL_HK, TEST_PRESETS, TRIO_BLOOD
+from tests.rule_presets import (
+    DUO_FLOW,
+    LAY_ASIDE,
+    MECHANISMS,
+    SMALL_HK,
+    TEST_PRESETS,
+    TRIO_BLOOD,
+)
 from tests.test_runtime import PLAYERS, Recorder, make_runtime
 
 
@@ -69,7 +76,7 @@ def check_hand(table: LiveTable) -> None:
     hand = table.hand
     assert hand is not None and hand.seat_count == table.seat_count
     assert Counter(hand.tiles_in_play()) == Counter(hand.preset.wall), hand.describe()
-    assert sum(hand.points) == 0
+    assert sum(hand.points) + hand.pot_change == 0
 
 
 async def play_hand(runtime: Runtime, table: LiveTable) -> None:
@@ -102,7 +109,7 @@ async def test_whole_hands_at_two_and_three_seats(
         assert hand is not None and table.hand_id is not None
         # the stored log replays to the hand that was played
         log = await store.hand_log(table.hand_id)
-        again = HandState.replay(preset, log.seed, log.actions, hand.round_wind, seat_count=players)
+        again = HandState.replay(preset, log.seed, log.actions, hand.setup, seat_count=players)
         assert again.hands == hand.hands and again.melds == hand.melds
         assert again.outcome() == hand.outcome()
         # points carried forward are zero-sum, and the result holds one entry per seat
@@ -295,3 +302,41 @@ async def test_a_table_whose_seat_count_disagrees_with_its_session_is_set_aside(
     assert [q.table_id for q in quarantined] == [table.id]
     assert "session seats 3, the table 4" in quarantined[0].reason
     await store.close()
+
+
+# ------------------------------------------------------------------ the loop's mechanisms
+
+
+async def test_a_table_of_every_mechanism_plays_through_the_runtime(store: Store) -> None:
+    """A rule-owned declaration, stakes into the pot, the pot taken, abortive draws: through
+    the runtime, its stored log, the snapshots' words and the result picture."""
+    runtime = await make_runtime(store, ManualTimers())
+    table = await seated(runtime, MECHANISMS, 4, humans=2)
+    lines: list[str] = []
+    rows: set[str] = set()
+    for _ in range(3):
+        while table.phase is Phase.PLAYING:
+            check_hand(table)
+            player = table.players_to_act()[0]
+            hand, seat = table.hand, table.hand_seat(player)
+            assert hand is not None
+            declared = [a for a in hand.legal_actions(seat) if a.kind is LAY_ASIDE]
+            action = declared[0] if declared else choose_action(hand, seat)
+            await runtime.act(table.id, table.seat(player).player_id, action, table.version)
+        hand = table.hand
+        assert hand is not None and table.hand_id is not None
+        log = await store.hand_log(table.hand_id)
+        again = HandState(MECHANISMS, log.seed, hand.setup)
+        events = []
+        for action in log.actions:
+            events += again.apply(action)
+        assert again.outcome() == hand.outcome()
+        lines += event_lines(table, events, ["Ann", "Bo", "Cy", "Di"])
+        result = public_snapshot(table).result
+        assert result is not None
+        rows |= {str(label) for label, _ in result.view.other_payments}
+        assert to_png(render_result(result.view)).startswith(b"\x89PNG")
+        for player_id, _ in PLAYERS[:2]:
+            await runtime.ready(table.id, player_id)
+    assert any(line.startswith("Pot: ") for line in lines), lines
+    assert "Pot" in rows, rows  # the result picture's row of payments into and out of the pot

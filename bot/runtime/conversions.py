@@ -31,6 +31,7 @@ from data import (
     TableOptions,
 )
 from engine.hand import HandState, Outcome
+from engine.hand_setup import HandSetup
 from engine.options import from_stored, stored
 from engine.presets import Preset, find_preset
 from engine.session import Session
@@ -65,16 +66,18 @@ def seat_rows(seats: Sequence[Seat | None]) -> list[SeatRow]:
 
 
 def replay_stored(preset: Preset, stored: HandLog) -> tuple[Session, HandState]:
-    """A stored hand rebuilt from its setup (session, arranged wall, who is always asked) and
-    its log; the session is as it stood when the hand was dealt."""
+    """A stored hand rebuilt from its setup (session, the hand's setup, arranged wall, who is
+    always asked) and its log; the session is as it stood when the hand was dealt. A hand
+    stored before its setup was kept gets the one its session gives."""
     setup = json.loads(stored.setup or "{}")
     session = Session.from_json(setup["session"])
     wall = parse_tiles(setup["wall"]) if "wall" in setup else None
+    dealt = HandSetup.from_json(setup["hand"]) if "hand" in setup else session.hand_setup()
     hand = HandState.replay(
         preset,
         stored.seed,
         stored.actions,
-        session.round_wind,
+        dealt,
         wall=wall,
         seat_count=session.seat_count,
         always_ask=setup.get("ask", ()),
@@ -84,8 +87,9 @@ def replay_stored(preset: Preset, stored: HandLog) -> tuple[Session, HandState]:
 
 def hand_setup(session: Session, hand: HandState, arranged_wall: bool) -> str:
     """What `replay_stored` needs besides the seed and the log: the session as the hand was
-    dealt, the wall when it was arranged (tests and demos), and who is always asked."""
-    setup: dict[str, object] = {"session": session.to_json()}
+    dealt, the hand's setup (engine.hand_setup), the wall when it was arranged (tests and
+    demos), and who is always asked."""
+    setup: dict[str, object] = {"session": session.to_json(), "hand": hand.setup.to_json()}
     if arranged_wall:
         setup["wall"] = format_tiles(hand.wall)
     if hand.always_ask:

@@ -687,7 +687,7 @@ class Runtime:
             table.preset,
             hand.seed,
             stored.actions,
-            hand.round_wind,
+            hand.setup,
             wall=hand.wall,
             seat_count=hand.seat_count,
             always_ask=hand.always_ask,

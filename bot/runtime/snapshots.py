@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from bot.runtime.table import COMPUTER_PREFIX
 from data import Phase
 from engine import names
-from engine.actions import Action, ActionKind
+from engine.actions import Action, ActionKind, DeclaredKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
 from engine.i18n import DEFAULT_LANGUAGE, Text, text
@@ -35,6 +35,7 @@ from engine.options import options_text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.scoring.names import pattern_text
+from engine.settlement import WALL_DRAW_REASONS, WIN_REASONS, PaymentDetail, Reason
 from engine.tiles import Meld, Tile, format_tiles, parse_tiles, tile_name
 from render.adapt import (
     hand_view_from_state,
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
 
 SUIT_WORDS = names.SUITS
 CALL_ORDER = ("chow", "pung", "kong", "win", "pass")  # the call buttons, left to right
-ENDINGS = ("wall_draw", "deal_limit")  # the endings without a win that have words
+ENDINGS = ("wall_draw", "deal_limit", "abortive_draw")  # the endings without a win that have words
 
 
 def public_moment(hand: HandState) -> int:
@@ -279,7 +280,7 @@ class Decision:
         return tuple(a for a in self.actions if a.kind.value == kind)
 
     @property
-    def kinds(self) -> frozenset[ActionKind]:
+    def kinds(self) -> frozenset[ActionKind | DeclaredKind]:
         return frozenset(a.kind for a in self.actions)
 
 
@@ -653,6 +654,20 @@ def set_aside_text(hand: HandState, language: str = DEFAULT_LANGUAGE) -> list[st
     return [line.in_language(language) for line in set_aside_texts(hand)]
 
 
+def payment_line(paid: PaymentDetail, names: Sequence[Text | str]) -> Text:
+    """A payment event said by its reason: a kong payment, a wall-draw check, the pot."""
+    if paid.reason in WALL_DRAW_REASONS:
+        key = "bot.event.wall_check"
+    elif paid.reason is Reason.KONG:
+        key = "bot.event.kong_payment"
+    else:  # a stake into the pot, the pot taken out, or a reason said no other way
+        key = "bot.event.pot_payment"
+    said = payment_text(paid.deltas, names)
+    if paid.pot:
+        said = text("bot.list", items=[said, text("bot.payment.pot", delta=f"{paid.pot:+d}")])
+    return text(key, paid=said)
+
+
 def payment_text(deltas: Iterable[int], names: Sequence[Text | str]) -> Text:
     """'Alice +8, Bob -8': each seat's change, zeros left out."""
     items = [
@@ -729,9 +744,8 @@ def event_texts(
     assert hand is not None
     lines: list[Text] = []
     wins = wins_before
-    for index, event in enumerate(events):
+    for event in events:
         kind, seat = event.kind, event.seat
-        following = events[index + 1].kind if index + 1 < len(events) else ""
         who = names[seat] if seat is not None else ""
         tile = tile_name(event.tile) if event.tile is not None else ""
         if event.private or kind in ("claim_window", "opening", "opening_done", "kong"):
@@ -771,11 +785,10 @@ def event_texts(
             elif after is AfterWin.STAY and not hand.is_over:
                 lines.append(text("bot.event.locked", who=who))
         elif kind == "payment":
-            if following == "win":
+            paid = PaymentDetail.parse(event.detail, event.reason)
+            if paid.reason in WIN_REASONS:
                 continue  # a win's payment comes just before it: said with the win
-            deltas = [int(d) for d in event.detail.split()]
-            key = "bot.event.wall_check" if following == "hand_over" else "bot.event.kong_payment"
-            lines.append(text(key, paid=payment_text(deltas, names)))
+            lines.append(payment_line(paid, names))
         elif kind == "swap":
             words = swap_text(int(event.detail), hand.seat_count)
             lines.append(text("bot.event.swap", where=words))
