@@ -83,7 +83,7 @@ def test_dealer_ready_keeps_the_deal_on_a_dealer_win_a_ready_dealer_or_an_abort(
     assert deal(HandEnd(wins=(_record(2), _record(0)))) == 0  # the dealer among two winners
     assert deal(HandEnd(wins=(), ready=frozenset({0, 2}))) == 0
     assert deal(HandEnd(wins=(), ready=frozenset({1}))) == 1
-    assert deal(HandEnd(wins=(), ready=None)) == 1  # nobody known ready: the deal moves
+    assert deal(HandEnd(wins=())) == 1  # nobody ready: the deal moves
     assert deal(HandEnd(wins=(), abortive=True)) == 0
 
 
