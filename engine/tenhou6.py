@@ -447,6 +447,11 @@ def _hand_json(hand: Hand, seats: int) -> list[Any]:
     return raw
 
 
+def encode_item(item: Take | DiscardItem) -> int | str:
+    """A take or discard as the log writes it, e.g. 47, 60, "r23", "4343p43"."""
+    return _take_json(item) if isinstance(item, int) else _discard_json(item)
+
+
 def _take_json(item: Take) -> int | str:
     return encode_call(item) if isinstance(item, Call) else encode_tile(item)
 

@@ -23,6 +23,7 @@ from engine.tenhou6 import (
     Nuki,
     Tenhou6Error,
     encode_call,
+    encode_item,
     encode_tile,
 )
 from engine.tiles import Tile
@@ -228,7 +229,7 @@ class _Walk:
             takes, discards = self.hand.takes[seat], self.hand.discards[seat]
             left = [*takes[at.took[seat] :], *discards[at.threw[seat] :]]
             if left:
-                self.fail(at, seat, left[0], "left over when the hand has ended")
+                self.fail(at, seat, encode_item(left[0]), "left over when the hand has ended")
                 return None
         last = at.actions[-1] if at.actions else None
         result = self.hand.result
