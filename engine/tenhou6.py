@@ -199,7 +199,7 @@ def _tiles(codes: object, where: str) -> tuple[Tile, ...]:
     return tuple(decode_tile(code, where) for code in codes)
 
 
-def _call(text: str, where: str) -> Call:
+def decode_call(text: str, where: str) -> Call:
     for kind in CallKind:
         if kind not in text:
             continue
@@ -337,7 +337,7 @@ def _list(value: object, where: str) -> list[Any]:
 
 def _take(item: object, where: str) -> Take:
     if isinstance(item, str):
-        call = _call(item, where)
+        call = decode_call(item, where)
         if call.kind not in TAKE_CALLS:
             raise Tenhou6Error(f"{where}: {item!r} is not a chi, pon or open kong")
         return call
@@ -356,7 +356,7 @@ def _discard(item: object, where: str) -> DiscardItem:
         return Discard(None if code == TSUMOGIRI_CODE else decode_tile(code, where), riichi=True)
     if item.startswith("f") and len(item) == 3 and item[1:].isdigit():
         return Nuki(decode_tile(int(item[1:]), where))
-    call = _call(item, where)
+    call = decode_call(item, where)
     if call.kind in TAKE_CALLS:
         raise Tenhou6Error(f"{where}: {item!r} is a call on a discard, not a kong from the hand")
     return call

@@ -14,16 +14,19 @@ from engine.tenhou6 import (
     Call,
     CallKind,
     Discard,
+    Hand,
     KanGap,
     Nuki,
     Tenhou6Error,
     anonymous,
+    decode_call,
+    encode_call,
     from_json,
     read,
     to_json,
     write,
 )
-from engine.tenhou6_order import ActionKind, describe, order_of_play
+from engine.tenhou6_order import Action, ActionKind, describe, order_of_play
 from engine.tiles import parse_tile
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]
@@ -112,7 +115,9 @@ def draw_hand(result: list[Any], rounds: int = 1, declare: bool = False) -> list
 
 def actions(hand: list[Any]) -> list[str]:
     log = from_json(log_of(hand))
-    return [describe(action) for action in order_of_play(log.hands[0])]
+    played = order_of_play(log.hands[0])
+    assert tiles_add_up(log.hands[0], played)
+    return [describe(action) for action in played]
 
 
 def test_calls_from_every_seat_riichi_and_ron_in_order() -> None:
@@ -132,6 +137,50 @@ def test_call_markers_read_as_tiles_and_sources() -> None:
     assert pon == Call(CallKind.PON, (parse_tile("3z"),) * 3, 2)
     assert pon.source(3) == 0 and draw == parse_tile("1z")
     assert log.hands[0].discards[0] == (Discard(None),) * 3 + (Discard(None, riichi=True),)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "offset"),
+    [
+        ("c122113", CallKind.CHI, 3),
+        ("p252525", CallKind.PON, 3),
+        ("25p2525", CallKind.PON, 2),
+        ("2525p25", CallKind.PON, 1),
+        ("m39393939", CallKind.DAIMINKAN, 3),
+        ("39m393939", CallKind.DAIMINKAN, 2),
+        ("393939m39", CallKind.DAIMINKAN, 1),
+        ("k51151515", CallKind.KAKAN, 3),
+        ("31k313131", CallKind.KAKAN, 2),
+        ("3737k3737", CallKind.KAKAN, 1),
+        ("525252a51", CallKind.ANKAN, None),
+    ],
+)
+def test_each_marker_place_names_its_source(text: str, kind: CallKind, offset: int | None) -> None:
+    call = decode_call(text, "here")
+    assert (call.kind, call.offset) == (kind, offset)
+    assert encode_call(call) == text
+
+
+@pytest.mark.parametrize(
+    "text", ["2121m2121", "12c2113", "a52525251", "p2525", "pp2525", "25p25x5"]
+)
+def test_a_marker_out_of_place_is_no_call(text: str) -> None:
+    with pytest.raises(Tenhou6Error, match=f"here: '{text}' is not a call"):
+        decode_call(text, "here")
+
+
+def tiles_add_up(hand: Hand, played: tuple[Action, ...]) -> bool:
+    """Whether every seat holds 13 tiles (counting each meld as three) after each of its
+    discards, nuki set aside, as a right order of play must."""
+    held = [len(start) for start in hand.starts]
+    change = {ActionKind.DRAW: 1, ActionKind.DISCARD: -1, ActionKind.NUKI: -1, ActionKind.KAKAN: -1}
+    # A chi or pon adds the called tile; an open kong adds it but its replacement comes as a draw.
+    change |= {ActionKind.CHI: 1, ActionKind.PON: 1, ActionKind.ANKAN: -1}
+    for action in played:
+        held[action.seat] += change.get(action.kind, 0)
+        if action.kind is ActionKind.DISCARD and held[action.seat] != 13:
+            return False
+    return True
 
 
 def test_kongs_replacement_draws_and_a_robbed_kong_won_twice() -> None:
@@ -288,7 +337,9 @@ def test_real_logs_read_order_and_round_trip(path: Path) -> None:
     log = from_json(data)
     assert read(write(log)) == log
     assert to_json(log)["log"] == data["log"]
+    assert not any(name and name in write(anonymous(log)) for name in log.names if len(name) > 1)
     for number, hand in enumerate(log.hands, 1):
         played = order_of_play(hand, number)
+        assert tiles_add_up(hand, played)
         wins = [a for a in played if a.kind in (ActionKind.RON, ActionKind.TSUMO)]
         assert len(wins) == len(hand.result.wins)
