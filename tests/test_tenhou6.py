@@ -214,6 +214,28 @@ def test_an_empty_fourth_seat_means_three_players_without_the_display_saying_so(
     assert written["name"][3] == "" and written["log"][0][13:16] == [[], [], []]
 
 
+# Seat 1 throws 5p twice and seat 3 pons the second: taking the first (the eager reading) leaves
+# seat 1's pon of seat 2's north where a draw is due, so the walk must back up and let it pass.
+LATER_OF_TWO = hand_of(
+    0,
+    [
+        ([41, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23], [11, 12], [60, 60]),
+        ([25, 25, 44, 44, 31, 32, 33, 34, 35, 36, 37, 38, 39], [19, "4444p44"], [25, 25]),
+        ([44, 21, 22, 23, 24, 26, 27, 28, 29, 11, 12, 13, 14], [17], [44]),
+        ([25, 25, 41, 42, 43, 11, 12, 13, 14, 15, 16, 17, 18], ["25p2525"], [41]),
+    ],
+    ["全員不聴"],
+)
+
+
+def test_a_call_of_the_later_of_two_equal_discards() -> None:
+    assert actions(LATER_OF_TWO) == [
+        "0 draw 11", "0 discard 11", "1 draw 19", "1 discard 25",
+        "2 draw 17", "2 discard 44", "1 pon 44 from 2", "1 discard 25",
+        "3 pon 25 from 1", "3 discard 41", "0 draw 12", "0 discard 12",
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("result", "rounds", "declare", "last"),
     [
@@ -232,7 +254,7 @@ def test_each_kind_of_draw_ends_the_order(
     assert from_json(log_of(hand)).hands[0].result.name == result[0]
 
 
-ALL = [CALLS, KONGS, draw_hand(["流局", [1500, 1500, -1500, -1500]], 2)]
+ALL = [CALLS, KONGS, LATER_OF_TWO, draw_hand(["流局", [1500, 1500, -1500, -1500]], 2)]
 
 
 @pytest.mark.parametrize("hand", [*ALL, SANMA])
