@@ -26,7 +26,7 @@ from engine.tenhou6 import (
     encode_item,
     encode_tile,
 )
-from engine.tiles import Tile
+from engine.tiles import Tile, tile_name
 
 NINE_TERMINALS = "九種九牌"
 
@@ -151,7 +151,7 @@ class _Walk:
             at.threw[seat] += 1
             if isinstance(item, Nuki):
                 if not at.give_up(seat, [item.tile]):
-                    self.fail(at, seat, f"f{encode_tile(item.tile)}", "a north not in the hand")
+                    self.fail(at, seat, encode_item(item), "a north not in the hand")
                     return None
                 at.actions.append(Action(seat, ActionKind.NUKI, item.tile))
                 must_draw = True
@@ -253,10 +253,10 @@ class _Walk:
 
 
 def describe(action: Action) -> str:
-    """One action as a short line, e.g. `2 pon 36 from 3`, for messages and tests."""
+    """One action as a short line in our notation, e.g. `2 pon 6s from 3`, for tests and logs."""
     text = f"{action.seat} {action.kind.value}"
     if action.tile is not None:
-        text += f" {encode_tile(action.tile)}"
+        text += f" {tile_name(action.tile)}"
     if action.source is not None:
         text += f" from {action.source}"
     return text

@@ -122,12 +122,12 @@ def actions(hand: list[Any]) -> list[str]:
 
 def test_calls_from_every_seat_riichi_and_ron_in_order() -> None:
     assert actions(CALLS) == [
-        "0 draw 41", "0 discard 41", "1 pon 41 from 0", "1 discard 24",
-        "2 chi 24 from 1", "2 discard 36", "3 draw 45", "3 discard 45",
-        "0 draw 42", "0 discard 42", "2 pon 42 from 0", "2 discard 37",
-        "3 draw 46", "3 discard 46", "0 draw 43", "0 discard 43", "3 pon 43 from 0",
-        "3 discard 21", "0 draw 47", "0 riichi", "0 discard 47",
-        "1 draw 29", "1 discard 29", "0 ron 29 from 1",
+        "0 draw 1z", "0 discard 1z", "1 pon 1z from 0", "1 discard 4p",
+        "2 chi 4p from 1", "2 discard 6s", "3 draw 5z", "3 discard 5z",
+        "0 draw 2z", "0 discard 2z", "2 pon 2z from 0", "2 discard 7s",
+        "3 draw 6z", "3 discard 6z", "0 draw 3z", "0 discard 3z", "3 pon 3z from 0",
+        "3 discard 1p", "0 draw 7z", "0 riichi", "0 discard 7z",
+        "1 draw 9p", "1 discard 9p", "0 ron 9p from 1",
     ]  # fmt: skip
 
 
@@ -185,12 +185,12 @@ def tiles_add_up(hand: Hand, played: tuple[Action, ...]) -> bool:
 
 def test_kongs_replacement_draws_and_a_robbed_kong_won_twice() -> None:
     assert actions(KONGS) == [
-        "1 draw 11", "1 ankan 11", "1 draw 21", "1 discard 21",
-        "2 daiminkan 21 from 1", "2 draw 41", "2 discard 22",
-        "3 draw 31", "3 discard 31", "0 draw 12", "0 discard 12",
-        "1 pon 12 from 0", "1 discard 13", "2 draw 29", "2 discard 29",
-        "3 draw 25", "3 discard 25", "0 draw 33", "0 discard 33",
-        "1 draw 14", "1 kakan 12 from 0", "2 ron 12 from 1", "3 ron 12 from 1",
+        "1 draw 1m", "1 ankan 1m", "1 draw 1p", "1 discard 1p",
+        "2 daiminkan 1p from 1", "2 draw 1z", "2 discard 2p",
+        "3 draw 1s", "3 discard 1s", "0 draw 2m", "0 discard 2m",
+        "1 pon 2m from 0", "1 discard 3m", "2 draw 9p", "2 discard 9p",
+        "3 draw 5p", "3 discard 5p", "0 draw 3s", "0 discard 3s",
+        "1 draw 4m", "1 kakan 2m from 0", "2 ron 2m from 1", "3 ron 2m from 1",
     ]  # fmt: skip
     hand = from_json(log_of(KONGS)).hands[0]
     assert hand.discards[2][0] == KanGap()
@@ -202,8 +202,8 @@ def test_three_player_log_with_nuki_in_four_seat_geometry() -> None:
     assert log.seats == 3 and log.hands[0].points == (25000,) * 3
     assert log.hands[0].discards[0][0] == Nuki(parse_tile("4z"))
     assert [describe(a) for a in order_of_play(log.hands[0])] == [
-        "0 draw 42", "0 nuki 44", "0 draw 45", "0 discard 42",
-        "2 pon 42 from 0", "2 discard 36", "0 draw 47", "0 tsumo 47",
+        "0 draw 2z", "0 nuki 4z", "0 draw 5z", "0 discard 2z",
+        "2 pon 2z from 0", "2 discard 6s", "0 draw 7z", "0 tsumo 7z",
     ]  # fmt: skip
 
 
@@ -230,19 +230,19 @@ LATER_OF_TWO = hand_of(
 
 def test_a_call_of_the_later_of_two_equal_discards() -> None:
     assert actions(LATER_OF_TWO) == [
-        "0 draw 11", "0 discard 11", "1 draw 19", "1 discard 25",
-        "2 draw 17", "2 discard 44", "1 pon 44 from 2", "1 discard 25",
-        "3 pon 25 from 1", "3 discard 41", "0 draw 12", "0 discard 12",
+        "0 draw 1m", "0 discard 1m", "1 draw 9m", "1 discard 5p",
+        "2 draw 7m", "2 discard 4z", "1 pon 4z from 2", "1 discard 5p",
+        "3 pon 5p from 1", "3 discard 1z", "0 draw 2m", "0 discard 2m",
     ]  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("result", "rounds", "declare", "last"),
     [
-        (["流局", [1500, 1500, -1500, -1500]], 2, False, "3 discard 31"),
-        (["流し満貫", [12000, -4000, -4000, -4000]], 2, False, "3 discard 31"),
-        (["全員聴牌"], 2, False, "3 discard 31"),
-        (["四風連打"], 1, False, "3 discard 41"),
+        (["流局", [1500, 1500, -1500, -1500]], 2, False, "3 discard 1s"),
+        (["流し満貫", [12000, -4000, -4000, -4000]], 2, False, "3 discard 1s"),
+        (["全員聴牌"], 2, False, "3 discard 1s"),
+        (["四風連打"], 1, False, "3 discard 1z"),
         (["九種九牌"], 1, True, "0 nine_terminals"),
     ],
 )
