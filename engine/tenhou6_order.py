@@ -244,7 +244,8 @@ class _Walk:
         for win in result.wins:
             wanted = (ActionKind.DRAW,) if win.tsumo else (ActionKind.DISCARD, ActionKind.KAKAN)
             if last is None or last.kind not in wanted or last.seat != win.from_seat:
-                self.fail(at, win.winner, win.texts[:1], "the win does not follow its tile")
+                info = [win.winner, win.from_seat, win.pao]
+                self.fail(at, win.winner, info, "the win does not follow its tile")
                 return None
             kind = ActionKind.TSUMO if win.tsumo else ActionKind.RON
             source = None if win.tsumo else win.from_seat

@@ -318,6 +318,8 @@ def test_malformed_logs_name_the_hand_seat_and_token(
         ((9, 0), 47, ["hand 1, seat 1, token 47", "not in the hand"]),
         ((8, 0), "p424242", ["hand 1, seat 1, token 'p424242'", "a call where a draw is due"]),
         ((15, 3), 47, ["hand 1, seat 3, token 47", "left over"]),
+        ((16, 2), [0, 2, 0], ["hand 1, seat 0, token [0, 2, 0]", "does not follow its tile"]),
+        ((16, 2), [1, 1, 1], ["hand 1, seat 1, token [1, 1, 1]", "does not follow its tile"]),
     ],
 )
 def test_lists_that_make_no_order_of_play_name_the_seat_and_token(
