@@ -16,7 +16,17 @@ from engine.rules import FixedKongs, OpenHandToWin, Part, PassEnds, PassRule, Ru
 from engine.rules_selfdraw import mirror_seat
 from engine.scoring.base import WinBy
 from engine.settlement import POT, Payment, Reason
-from engine.tiles import COPIES, RED, Meld, MeldKind, Tile, parse_tile
+from engine.tiles import (
+    COPIES,
+    RED,
+    RED_FIVES,
+    Meld,
+    MeldKind,
+    Tile,
+    kind_of,
+    parse_tile,
+    with_red_fives,
+)
 
 _SUITS = tuple(t for t in range(27) for _ in range(COPIES))
 _NO_FLOWERS = tuple(t for t in range(34) for _ in range(COPIES))
@@ -237,7 +247,8 @@ class QuietAbortPart(Part):
 
     def after_discard_passed(self, seat: int, tile: Tile) -> None:
         state = self.state
-        waiting = tuple(s for s in state.seats if s != seat and tile in state.waits_of(s))
+        kind = kind_of(tile)  # waits are kinds; a red five passes as its five
+        waiting = tuple(s for s in state.seats if s != seat and kind in state.waits_of(s))
         self.passed.append((seat, tile, waiting))
         if len(self.passed) >= self.rule.discards:
             state.end_hand(Termination.ABORTIVE_DRAW)
@@ -250,7 +261,7 @@ MECHANISMS = Preset(
     name="Mechanisms",
     summary="",
     family="sichuan",
-    wall=_NO_FLOWERS,
+    wall=with_red_fives(_NO_FLOWERS, RED_FIVES),  # one red five of each suit, as Riichi's
     multi_win=MultiWin.MULTIPLE,
     winners_abort=3,
     dead_wall=14,

@@ -208,7 +208,7 @@ def test_three_winners_on_one_discard_abort_the_hand_as_preset_data() -> None:
         "111p234p678p999p5z5p",
         "123m456m789m123s5p",
         "234m678m234s678s5p",
-        "111z222z333z444z5p",
+        "111z222z333z444z0p",  # a red five waits as a five
     ]
     aborting = HandState.arranged(MECHANISMS, hands)
     act(aborting, "0 discard 5p", "1 win", "2 win", "3 win")
