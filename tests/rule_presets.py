@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from engine.actions import Action, ActionKind, declare_kind
 from engine.events import Event, Termination
+from engine.game import FinalScore, GameRule, RepeatCount, Ties
 from engine.presets import HKOS, PRESETS, ConcealedRob, MultiWin, Preset
 from engine.rules import FixedKongs, OpenHandToWin, Part, PassEnds, PassRule, Rule, Wilds
 from engine.rules_selfdraw import mirror_seat
@@ -268,6 +269,16 @@ MECHANISMS = Preset(
     replacements=8,
     seat_counts=(4, 3),
     rules=(LayAside(), Stake(), PotToWinner(), QuietAbort()),
+    start_points=20,  # a stake needs points to stake
+    # a game of six hands placed by seat order with uma; honba counted as Riichi counts it, and
+    # the pot carried from hand to hand, what is left going to the leader at the end
+    game=GameRule(
+        hands=6,
+        ties=Ties.SEAT_ORDER,
+        score=FinalScore(base=20, per=1, uma=(10, 5, -5, -10)),
+        repeats=RepeatCount(),
+        pot_to_leader=True,
+    ),
 )
 
 TEST_PRESETS = (SMALL_HK, TRIO_BLOOD, DUO_FLOW, DEAD_WALL, SET_ASIDE, WILD_KONGS, HORSE, MECHANISMS)
