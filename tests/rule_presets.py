@@ -26,6 +26,7 @@ from engine.tiles import (
     Tile,
     kind_of,
     parse_tile,
+    sort_tiles,
     with_red_fives,
 )
 
@@ -165,8 +166,8 @@ STAKE = declare_kind("stake")
 @dataclass(frozen=True, slots=True)
 class Stake(Rule):
     """The riichi stick in miniature: a seat with at least `stake` points (the hand's setup)
-    may discard its drawn tile with a stake; the stake goes into the pot once the discard is
-    not won on (it passes, or is called)."""
+    may discard a tile that leaves it ready with a stake (once a hand); the stake goes into the
+    pot once the discard is not won on (it passes, or is called)."""
 
     stake: int = 1
 
@@ -180,13 +181,20 @@ class StakePart(Part):
         self.staked: list[int] = []
 
     def offer(self, seat: int) -> list[Action]:
+        """A stake with each tile whose discard leaves the seat ready (as riichi's)."""
         state = self.state
         points = state.setup.points
         rich = not points or points[seat] + state.points[seat] >= self.rule.stake
-        drawn = state.drawn
-        if drawn is None or not rich or seat in self.staked:
+        if state.drawn is None or not rich or seat in self.staked:
             return []
-        return [Action(seat, STAKE, (drawn,))]
+        hand = state.hands[seat]
+        allowed = []
+        for tile in sort_tiles(set(hand)):
+            rest = list(hand)
+            rest.remove(tile)
+            if state.waits(rest):
+                allowed.append(Action(seat, STAKE, (tile,)))
+        return allowed
 
     def apply_action(self, action: Action) -> None:
         self.staking = action.seat

@@ -62,7 +62,7 @@ def _played(session: Session, level: str) -> list[tuple[int, int, Outcome, bool]
     return hands
 
 
-@pytest.mark.parametrize(("seed", "level"), [(1, "easy"), (2, "strong"), (5, "easy")])
+@pytest.mark.parametrize(("seed", "level"), [(4, "easy"), (12, "easy"), (2, "strong")])
 def test_each_hand_is_dealt_with_the_honba_and_pot_the_last_left(seed: int, level: str) -> None:
     session = Session(MECHANISMS, seed)
     hands = _played(session, level)
@@ -75,7 +75,7 @@ def test_each_hand_is_dealt_with_the_honba_and_pot_the_last_left(seed: int, leve
     assert session.pot == 0  # the pot left at the end went to the leader
     (leader,) = [s.player for s in session.standings() if s.place == 1]
     assert sum(session.points) == MECHANISMS.start_points * session.seat_count
-    if pot:
+    if pot:  # seed 12: the last hand ends in an abortive draw with stakes in the pot
         others = sum(p for player, p in enumerate(session.points) if player != leader)
         assert session.points[leader] == MECHANISMS.start_points * 4 - others
 
@@ -98,7 +98,7 @@ def test_without_a_repeat_count_every_hand_is_dealt_at_0() -> None:
 
 def test_the_pot_stays_when_the_game_rule_gives_it_to_nobody() -> None:
     keeps_pot = replace(MECHANISMS, game=replace(MECHANISMS.game, pot_to_leader=False))
-    for seed in range(1, 8):
+    for seed in range(1, 30):
         session = Session(keeps_pot, seed)
         hands = _played(session, "easy")
         if session.pot:
