@@ -384,11 +384,18 @@ class HandState:
         self._openings = self.part_of(OpeningsPart)
         # who applies each action kind a part declares (`Part.owns`): one owner per kind
         self._owners: dict[ActionKind | DeclaredKind, Part] = {}
+        # the words of every declaration a rule owns (kind name: catalogue key), and those
+        # made with a discard: what the front ends show
+        self.declaration_labels: dict[str, str] = {}
+        with_discard: set[str] = set()
         for part in parts:
             for kind in part.owns:
                 if kind in self._owners:
                     raise ValueError(f"two rules of {self.preset.id} own the action {kind.value}")
                 self._owners[kind] = part
+            self.declaration_labels.update({k.value: key for k, key in part.labels.items()})
+            with_discard.update(kind.value for kind in part.with_discard)
+        self.declared_with_discard = frozenset(with_discard)
         self._wilds = self.part_of(rules.WildsPart)
         # the per-seat list the seat loops read on every discard, shared with its owner
         self._left = self._after_win.left

@@ -7,9 +7,11 @@ components the coming presets need.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
-from engine.actions import Action, ActionKind, declare_kind
+from engine.actions import Action, ActionKind, DeclaredKind, declare_kind
 from engine.events import Event, Termination
 from engine.game import FinalScore, GameRule, RepeatCount, Ties
 from engine.presets import HKOS, PRESETS, ConcealedRob, MultiWin, Preset
@@ -131,6 +133,7 @@ class LayAside(Rule):
 
 class LayAsidePart(Part):
     owns = frozenset({LAY_ASIDE})
+    labels: ClassVar[Mapping[DeclaredKind, str]] = {LAY_ASIDE: "bot.declare.set_aside"}
 
     def __init__(self, rule: LayAside, state: object) -> None:
         super().__init__(rule, state)  # type: ignore[arg-type]
@@ -174,6 +177,8 @@ class Stake(Rule):
 
 class StakePart(Part):
     owns = frozenset({STAKE})
+    labels: ClassVar[Mapping[DeclaredKind, str]] = {STAKE: "bot.declare.stake"}
+    with_discard = frozenset({STAKE})
 
     def __init__(self, rule: Stake, state: object) -> None:
         super().__init__(rule, state)  # type: ignore[arg-type]
