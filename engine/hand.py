@@ -831,8 +831,9 @@ class HandState:
         return list(self._counts[seat])
 
     def concealed(self, seat: int) -> list[Tile]:
-        """The seat's concealed tiles, sorted (the drawn tile included)."""
-        return sorted(self.hands[seat])
+        """The seat's concealed tiles, sorted (the drawn tile included; a red five after the
+        plain fives of its suit)."""
+        return sort_tiles(self.hands[seat])
 
     def outcome(self) -> Outcome | None:
         """How the hand ended, or None while it goes on."""

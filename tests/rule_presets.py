@@ -7,9 +7,9 @@ components the coming presets need.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, ActionKind, DeclaredKind, declare_kind
 from engine.events import Event, Termination
@@ -19,6 +19,9 @@ from engine.rules import FixedKongs, OpenHandToWin, Part, PassEnds, PassRule, Ru
 from engine.rules_selfdraw import mirror_seat
 from engine.scoring.base import WinBy
 from engine.settlement import POT, Payment, Reason
+
+if TYPE_CHECKING:
+    from engine.hand import HandState
 from engine.tiles import (
     COPIES,
     RED,
@@ -291,7 +294,21 @@ MECHANISMS = Preset(
         score=FinalScore(base=20, per=1, uma=(10, 5, -5, -10)),
         repeats=RepeatCount(),
         pot_to_leader=True,
+        rates_per_game=True,
     ),
 )
+
+
+def declaring(computer: Callable[[HandState, int], Action]) -> Callable[[HandState, int], Action]:
+    """A player that makes every declaration the mechanisms preset offers it (a tile laid
+    aside, a stake with its first tile), else plays as `computer`: so stakes fill the pot."""
+
+    def choose(state: HandState, seat: int) -> Action:
+        legal = state.legal_actions(seat)
+        declared = [a for a in legal if a.kind is LAY_ASIDE or a.kind is STAKE]
+        return declared[0] if declared else computer(state, seat)
+
+    return choose
+
 
 TEST_PRESETS = (SMALL_HK, TRIO_BLOOD, DUO_FLOW, DEAD_WALL, SET_ASIDE, WILD_KONGS, HORSE, MECHANISMS)

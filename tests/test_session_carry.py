@@ -7,15 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from engine.actions import Action
-from engine.computer import Computer, computer_for
+from engine.computer import computer_for
 from engine.game import GameRule, RepeatCount
-from engine.hand import HandState, Outcome
+from engine.hand import Outcome
 from engine.presets import find_preset
 from engine.session import Session
 from engine.simulate import play_out
 from tests.game_presets import SHORT_GAME, registered
-from tests.rule_presets import LAY_ASIDE, MECHANISMS, STAKE
+from tests.rule_presets import MECHANISMS, declaring
 
 
 @pytest.mark.parametrize(
@@ -34,21 +33,9 @@ def test_a_count_of_keeps_only_resets_after_a_drawn_hand_that_passes_the_deal() 
     assert keeps.next(1, dealer_kept=True, won=False) == 2
 
 
-def _declaring(level: str) -> Computer:
-    """A computer that makes every declaration a rule offers it (a stake, a tile laid aside),
-    so that stakes fill the pot; otherwise the computer of `level`."""
-    computer = computer_for(level)
-
-    def choose(state: HandState, seat: int) -> Action:
-        declared = [a for a in state.legal_actions(seat) if a.kind in (STAKE, LAY_ASIDE)]
-        return declared[0] if declared else computer(state, seat)
-
-    return choose
-
-
 def _played(session: Session, level: str) -> list[tuple[int, int, Outcome, bool]]:
     """Each hand's (honba, pot) as dealt, its outcome and whether the dealer kept the deal."""
-    computer = _declaring(level)
+    computer = declaring(computer_for(level))
     hands = []
     while not session.over:
         total = sum(session.points) + session.pot
