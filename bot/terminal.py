@@ -37,7 +37,6 @@ from bot.runtime import (
 from bot.runtime.manager import fixed_clock, seat_count_for
 from bot.runtime.snapshots import (
     SUIT_WORDS,
-    action_text,
     action_words,
     clock_text,
     meld_text,
@@ -46,7 +45,7 @@ from bot.runtime.snapshots import (
 from data import Store
 from data.errors import StoreError
 from engine.actions import Action, ActionKind
-from engine.i18n import DEFAULT_LANGUAGE, Text, language_of, translate, worded
+from engine.i18n import DEFAULT_LANGUAGE, Text, language_of, text, translate, worded
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
 from render.views import SeatView
@@ -155,6 +154,9 @@ def read_answer(
             text = word + text[len(phrase) :]
     word, _, rest = text.partition(" ")
     kinds = decision.kinds
+    declared = _declaration(word, rest, decision, language)
+    if declared is not None:
+        return declared
     # a suit: 'void m', 'm', 'characters'
     suit = next((s for s, w in SUIT_WORDS.items() if rest in (s, w) or text in (s, w)), None)
     if ActionKind.VOID in kinds and (word == "void" or suit):
@@ -192,6 +194,25 @@ def read_answer(
     if isinstance(found, Action | Ask):
         return found
     return _why_not(tiles, decision, concealed, void, language)
+
+
+def _declaration(word: str, rest: str, decision: Decision, language: str) -> Action | Ask | None:
+    """A declaration a rule owns, typed by its name ('stake', 'stake 5m'); one made with a
+    discard asks which tile when several are offered (only those). None: not a declaration."""
+    candidates = [a for a in decision.actions if a.kind.value == word and decision.declared(a)]
+    if not candidates:
+        return None
+    key = decision.declared(candidates[0])
+    assert key is not None
+    if rest:
+        tiles = _tiles(rest)
+        chosen = [a for a in candidates if tiles is not None and list(a.tiles) == tiles]
+        if chosen:
+            return chosen[0]
+    elif len(candidates) == 1:
+        return candidates[0]
+    choices = _say(language, "ask.or").join(f"'{word} {format_tiles(a.tiles)}'" for a in candidates)
+    return _ask(language, "which_of", what=text(key, tiles="…"), choices=choices)
 
 
 def _by_tiles(
@@ -694,7 +715,7 @@ def show_menu(front: TerminalFront, runtime: Runtime, private: PrivateSnapshot) 
         front.line("clock", seconds=left)
     for number, action in enumerate(decision.actions, 1):
         hint = _say(language, "suggested") if action == decision.suggestion else ""
-        words = action_text(action, decision.set_down).in_language(language)
+        words = decision.words(action).in_language(language)
         front.say(f"  {number:>2}. {words}{hint}")
 
 

@@ -16,16 +16,23 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.i18n import text as catalogued  # `text` here is the notation parsed
-from engine.tiles import MAX_SEATS, NUM_KINDS, InvalidNotationError, Tile, format_tiles, parse_tiles
+from engine.tiles import (
+    MAX_SEATS,
+    NUM_TILE_IDS,
+    InvalidNotationError,
+    Tile,
+    format_tiles,
+    parse_tiles,
+)
 
 
 class ActionKind(StrEnum):
-    DISCARD = "discard"  # tiles = (tile,)
+    DISCARD = "discard"  # tiles = (tile,): the physical tile (0m, not 5m, for a red five)
     WIN = "win"  # self draw on own turn, or a claim on a discard / robbed kong
     PASS = "pass"  # decline a claim (or, in an opening, nothing)
     CHOW = "chow"  # tiles = the three tiles of the chow, claimed tile included
-    PUNG = "pung"  # tiles = (claimed tile,)
-    KONG = "kong"  # exposed kong on a discard; tiles = (claimed tile,)
+    PUNG = "pung"  # tiles = (claimed tile,), as discarded
+    KONG = "kong"  # exposed kong on a discard; tiles = (claimed tile,), as discarded
     CONCEALED_KONG = "concealed_kong"  # tiles = (tile,)
     ADDED_KONG = "added_kong"  # tiles = (tile,)
     SWAP = "swap"  # Sichuan: the three tiles passed on
@@ -122,9 +129,11 @@ class Action:
 
 # Actions are immutable values, so the ones offered on every turn and claim window are built once
 # and shared instead of being rebuilt for each legal-action list: [kind][seat][tile], [kind][seat].
+# Every physical tile id has its actions (a red five is discarded, punged and claimed as itself).
 TILE_ACTIONS: dict[ActionKind, tuple[tuple[Action, ...], ...]] = {
     kind: tuple(
-        tuple(Action(seat, kind, (tile,)) for tile in range(NUM_KINDS)) for seat in range(MAX_SEATS)
+        tuple(Action(seat, kind, (tile,)) for tile in range(NUM_TILE_IDS))
+        for seat in range(MAX_SEATS)
     )
     for kind in (
         ActionKind.DISCARD,

@@ -40,7 +40,11 @@ _TURN_PHASE = Phase.TURN
 
 
 def choose_action(state: HandState, seat: int) -> Action:
-    """The computer's choice for `seat`; the seat must have a decision to make."""
+    """The computer's choice for `seat`; the seat must have a decision to make. It reasons on
+    kinds: at a table with red fives it decides on `HandState.as_kinds` and plays the physical
+    tile its choice names (a plain five before the red)."""
+    if state.has_red_fives:
+        return state.physical_action(choose_action(state.as_kinds(), seat))
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has no decision to make in {state.describe()}")

@@ -82,6 +82,26 @@ class FinalScore:
 
 
 @dataclass(frozen=True, slots=True)
+class RepeatCount:
+    """How a table counts repeats (honba) from hand to hand: one more after a hand in which
+    the dealer keeps the deal (`after_keep`) or nobody wins (`after_no_win`), back to 0 after
+    any other hand (a win that passes the deal on). Riichi's count is the default.
+
+    >>> RepeatCount().next(2, dealer_kept=False, won=False), RepeatCount().next(2, False, True)
+    (3, 0)
+    """
+
+    after_keep: bool = True
+    after_no_win: bool = True
+
+    def next(self, honba: int, dealer_kept: bool, won: bool) -> int:
+        """The count the next hand is dealt with."""
+        if (dealer_kept and self.after_keep) or (not won and self.after_no_win):
+            return honba + 1
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
 class GameRule:
     """When a session's game is over and how its players rank (RULES.md "The game")."""
 
@@ -94,6 +114,8 @@ class GameRule:
     ties: Ties = Ties.SHARED
     score: FinalScore | None = None  # None: the game's score is its points
     rates_per_game: bool = False  # ratings settle once per finished game, not per hand
+    repeats: RepeatCount | None = None  # the honba count (None: a table that keeps none, 0)
+    pot_to_leader: bool = False  # the pot left when the game ends goes to the first placed
 
     @property
     def ends(self) -> bool:

@@ -51,15 +51,21 @@ from engine.settlement import (
 )
 from engine.tiles import (
     COPIES,
+    FIRST_RED,
+    FIVES,
     MAX_SEATS,
     NUM_KINDS,
+    NUM_TILE_IDS,
     Meld,
     MeldKind,
     Tile,
     counts_of,
     format_tiles,
     is_bonus,
+    kind_of,
     parse_tiles,
+    red_five_of,
+    sort_tiles,
     tile_name,
 )
 
@@ -150,13 +156,30 @@ def _chow_options(seat: int, tile: Tile) -> tuple[tuple[Tile, Tile, Action], ...
 
 _CHOW_OPTIONS = tuple(tuple(_chow_options(seat, tile) for tile in range(27)) for seat in _SEATS)
 
-# The events of every turn, built once per seat and tile: events are immutable values.
+# The events of every turn, built once per seat and physical tile: events are immutable values.
 _DISCARD_EVENTS = tuple(
-    tuple(Event("discard", seat, tile) for tile in range(NUM_KINDS)) for seat in _SEATS
+    tuple(Event("discard", seat, tile) for tile in range(NUM_TILE_IDS)) for seat in _SEATS
 )
 _DRAW_EVENTS = tuple(
-    tuple(Event("draw", seat, tile, private=True) for tile in range(NUM_KINDS)) for seat in _SEATS
+    tuple(Event("draw", seat, tile, private=True) for tile in range(NUM_TILE_IDS))
+    for seat in _SEATS
 )
+# each five's red five (the other kinds have none)
+_RED_OF: dict[Tile, Tile] = {five: red_five_of(five) for five in FIVES}
+
+
+def _as_kinds(action: Action) -> Action:
+    """The action with each tile as its kind."""
+    if not action.tiles or max(action.tiles) < FIRST_RED:
+        return action
+    return Action(action.seat, action.kind, tuple(map(kind_of, action.tiles)), action.suit)
+
+
+def _has_red_fives(preset: Preset) -> bool:
+    """Whether the preset's wall holds red fives: only then does the loop tell a tile's
+    physical id from its kind (every other preset's ids are their kinds)."""
+    return max(preset.wall) >= FIRST_RED
+
 
 # Public events met again and again (a bonus tile, a payment's deltas, a call, the end), shared:
 # events are immutable values, and building one costs more than finding it.
@@ -299,6 +322,8 @@ class HandState:
         self.front = 0
         self.back = len(wall)
         self._dead_wall = preset.dead_wall
+        # red fives in the wall: a held five may be either physical tile (see _held_id)
+        self._reds = _has_red_fives(preset)
         # preset values read on every discard's claim checks, bound once for the hand
         self._discard_wins = preset.discard_wins
         self._shapes = preset.shape_rules
@@ -359,11 +384,18 @@ class HandState:
         self._openings = self.part_of(OpeningsPart)
         # who applies each action kind a part declares (`Part.owns`): one owner per kind
         self._owners: dict[ActionKind | DeclaredKind, Part] = {}
+        # the words of every declaration a rule owns (kind name: catalogue key), and those
+        # made with a discard: what the front ends show
+        self.declaration_labels: dict[str, str] = {}
+        with_discard: set[str] = set()
         for part in parts:
             for kind in part.owns:
                 if kind in self._owners:
                     raise ValueError(f"two rules of {self.preset.id} own the action {kind.value}")
                 self._owners[kind] = part
+            self.declaration_labels.update({k.value: key for k, key in part.labels.items()})
+            with_discard.update(kind.value for kind in part.with_discard)
+        self.declared_with_discard = frozenset(with_discard)
         self._wilds = self.part_of(rules.WildsPart)
         # the per-seat list the seat loops read on every discard, shared with its owner
         self._left = self._after_win.left
@@ -400,6 +432,56 @@ class HandState:
         for part in clone.parts:
             part.state = weakref.proxy(clone)
         return clone
+
+    @property
+    def has_red_fives(self) -> bool:
+        """Whether this hand's wall holds red fives (physical tiles apart from their kinds)."""
+        return self._reds
+
+    def as_kinds(self) -> HandState:
+        """A copy of the hand in which every tile is its kind (a red five a plain five), for a
+        player that reasons on kinds: its choice is mapped back with `physical_action`. The
+        hand itself when it holds no red fives."""
+        if not self._reds:
+            return self
+        plain = copy.deepcopy(self)
+        plain._reds = False
+        plain.wall = [kind_of(t) for t in plain.wall]
+        for seat in plain.seats:
+            plain.hands[seat] = [kind_of(t) for t in plain.hands[seat]]
+            plain.ponds[seat] = [kind_of(t) for t in plain.ponds[seat]]
+            plain.melds[seat] = [
+                Meld(
+                    m.kind,
+                    m.kinds,
+                    None if m.claimed is None else kind_of(m.claimed),
+                    m.from_seat,
+                )
+                for m in plain.melds[seat]
+            ]
+            won = plain.won_tiles[seat]
+            won[:] = [kind_of(t) for t in won]
+        if plain.drawn is not None:
+            plain.drawn = kind_of(plain.drawn)
+        if plain.claim_tile is not None:
+            plain.claim_tile = kind_of(plain.claim_tile)
+        plain._legal_cache.clear()
+        plain._window_options = {
+            seat: [_as_kinds(a) for a in options] for seat, options in plain._window_options.items()
+        }
+        return plain
+
+    def physical_action(self, chosen: Action) -> Action:
+        """The legal action a choice made on `as_kinds()` stands for: the same action, or the
+        one naming the same kinds, a plain five before a red one (a red five is kept: it
+        scores more)."""
+        legal = self.legal_actions(chosen.seat)
+        if chosen in legal:
+            return chosen
+        for action in legal:
+            if action.kind is chosen.kind and _as_kinds(action) == chosen:
+                return action
+        raise IllegalActionError(f"no legal action of the kinds of {chosen}")
 
     def part_of(self, kind: type[_P]) -> _P | None:
         """This hand's part of the given kind, if the preset plays that rule."""
@@ -475,6 +557,8 @@ class HandState:
             for tile in dealt:
                 if tile < NUM_KINDS:
                     counts[tile] += 1
+                elif tile >= FIRST_RED:
+                    counts[kind_of(tile)] += 1
         self._add(0, self._take(front=True))
         self.drawn = self.hands[0][-1]
         for seat in self.seats:
@@ -584,23 +668,60 @@ class HandState:
         return self.wall[self.back]
 
     def _add(self, seat: int, tile: Tile) -> None:
-        """Put a tile into a seat's concealed hand (the only way tiles enter it)."""
+        """Put a tile into a seat's concealed hand (the only way tiles enter it); the counts
+        are of kinds (a red five counts as its five, a bonus tile not at all)."""
         self.hands[seat].append(tile)
         if tile < NUM_KINDS:
             self._counts[seat][tile] += 1
+        elif tile >= FIRST_RED:
+            self._counts[seat][kind_of(tile)] += 1
 
     def _remove(self, seat: int, tile: Tile) -> None:
         """Take a tile out of a seat's concealed hand (the only way tiles leave it)."""
         self.hands[seat].remove(tile)
         if tile < NUM_KINDS:
             self._counts[seat][tile] -= 1
+        elif tile >= FIRST_RED:
+            self._counts[seat][kind_of(tile)] -= 1
+
+    def _held_id(self, seat: int, kind: Tile) -> Tile:
+        """The physical tile of `kind` that the loop takes from a seat's hand when an action
+        names only the kind (a call's other tiles, a kong): a plain tile while one is held,
+        else the red five, so which tile moves follows from the hand and replays the same."""
+        if not self._reds or kind in self.hands[seat]:
+            return kind
+        return _RED_OF[kind]
+
+    def _remove_kinds(self, seat: int, kinds: Iterable[Tile]) -> list[Tile]:
+        """Take a tile of each kind out of a seat's hand (`_held_id` says which); the
+        physical tiles taken, in order."""
+        taken = []
+        for kind in kinds:
+            tile = self._held_id(seat, kind)
+            self._remove(seat, tile)
+            taken.append(tile)
+        return taken
+
+    def _held_ids(self, seat: int, kind: Tile) -> list[Tile]:
+        """The distinct physical tiles of `kind` a seat holds (a five and its red five are two
+        tiles a seat may choose between)."""
+        hand = self.hands[seat]
+        held = [kind] if kind in hand else []
+        red = _RED_OF.get(kind)
+        if red is not None and red in hand:
+            held.append(red)
+        return held
 
     def _replace_bonus(self, seat: int) -> None:
         """Expose bonus tiles and draw their replacements from the back, repeatedly."""
         hand = self.hands[seat]
-        # bonus tiles sort after every playing tile, so max() tells whether any is held
+        # bonus tiles sort after every playing tile but the red fives, so max() tells whether
+        # any can be held
         while hand and max(hand) >= NUM_KINDS:
-            for tile in [t for t in hand if is_bonus(t)]:
+            bonus = [t for t in hand if is_bonus(t)]
+            if not bonus:  # only red fives
+                return
+            for tile in bonus:
                 self._remove(seat, tile)
                 self.bonus[seat].append(tile)
                 self._events.append(_event("bonus", seat, tile))
@@ -710,8 +831,9 @@ class HandState:
         return list(self._counts[seat])
 
     def concealed(self, seat: int) -> list[Tile]:
-        """The seat's concealed tiles, sorted (the drawn tile included)."""
-        return sorted(self.hands[seat])
+        """The seat's concealed tiles, sorted (the drawn tile included; a red five after the
+        plain fives of its suit)."""
+        return sort_tiles(self.hands[seat])
 
     def outcome(self) -> Outcome | None:
         """How the hand ended, or None while it goes on."""
@@ -797,7 +919,10 @@ class HandState:
             if restricted:
                 break
         discards = _DISCARD_ACTIONS[seat]
-        if restricted:
+        if self._reds:  # each physical tile held of the kinds allowed
+            kinds = restricted or [kind for kind in range(NUM_KINDS) if counts[kind]]
+            actions += [discards[t] for kind in kinds for t in self._held_ids(seat, kind)]
+        elif restricted:
             actions.extend(map(discards.__getitem__, restricted))
         else:  # the concealed hand holds no bonus tiles here: its kinds are the counted ones
             actions.extend(compress(discards, counts))
@@ -836,6 +961,7 @@ class HandState:
         """What `seat` may claim on the open tile; `next_seat` (the discarder's next) may chow."""
         tile = self.claim_tile
         assert tile is not None and self.claim_from is not None
+        kind = tile if tile < NUM_KINDS else kind_of(tile)  # what counts, calls and shapes see
         robbing = self.phase is _ROB
         options: list[Action] = []
         counts = self._counts[seat]
@@ -844,25 +970,25 @@ class HandState:
                 options.append(_WIN_ACTIONS[seat])
         elif self._discard_wins:
             # _win_score's first question written out, as most hands do not complete with it
-            counts[tile] += 1
+            counts[kind] += 1
             try:
                 shaped = _is_win(counts, self._shapes)
             finally:
-                counts[tile] -= 1
+                counts[kind] -= 1
             if shaped and self._win_score(seat, tile, _ON_DISCARD):
                 options.append(_WIN_ACTIONS[seat])
         if robbing or self.back - self.front == self._dead_wall:  # no calls on the last tile
             return options
         for part in self._claim_rules:  # a locked hand, the void suit, wild tiles
-            if not part.may_claim(seat, tile):
+            if not part.may_claim(seat, kind):
                 return options
-        held = counts[tile]
+        held = counts[kind]
         if held >= 2:
             options.append(_PUNG_ACTIONS[seat][tile])
             if held == 3:
                 options.append(_KONG_ACTIONS[seat][tile])
-        if tile < 27 and self._chow and seat == next_seat:
-            for first, second, chow in _CHOW_OPTIONS[seat][tile]:
+        if kind < 27 and self._chow and seat == next_seat:
+            for first, second, chow in _CHOW_OPTIONS[seat][kind]:
                 if counts[first] and counts[second]:
                     options.append(chow)
         if options:
@@ -880,15 +1006,16 @@ class HandState:
         if by is _ON_DISCARD and not self._discard_wins:
             return None
         counts = self._counts[seat]
+        kind = tile if tile < NUM_KINDS else kind_of(tile)
         if by is _SELF_DRAW:
-            complete = self._complete(seat, counts, tile, by)
+            complete = self._complete(seat, counts, kind, by)
         else:
             # try the tile in the kept counts and take it out again: no copy per check
-            counts[tile] += 1
+            counts[kind] += 1
             try:
-                complete = self._complete(seat, counts, tile, by)
+                complete = self._complete(seat, counts, kind, by)
             finally:
-                counts[tile] -= 1
+                counts[kind] -= 1
         if not complete:
             return None
         hand = list(self.hands[seat])
@@ -909,7 +1036,8 @@ class HandState:
         return found
 
     def _complete(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
-        """Whether these counts (the seat's concealed tiles with the winning tile) may win."""
+        """Whether these counts (the seat's concealed tiles with the winning tile, of kind
+        `tile`) may win."""
         concealed_rob = self.phase is _ROB and self.rob_kind is _CONCEALED_KONG
         # Where only the standard shapes decide, ask them first: most checks (three a discard)
         # fail there, and every hook below is a question without side effects, so the order
@@ -986,7 +1114,9 @@ class HandState:
             self._discard(seat, action.tile)
         elif kind is _CONCEALED_KONG or kind is _ADDED_KONG:
             self._events.append(_event("kong_declared", seat, action.tile, kind.value))
-            self._open_window(Phase.ROB, action.tile, seat, action)
+            # an added kong offers the physical tile it adds to robbing wins
+            tile = self._held_id(seat, action.tile) if kind is _ADDED_KONG else action.tile
+            self._open_window(Phase.ROB, tile, seat, action)
         else:  # a kind a rule owns: keeping the last draws, a declaration
             self._owner(kind).apply_action(action)
 
@@ -1078,7 +1208,7 @@ class HandState:
                 self._end(Termination.ABORTIVE_DRAW)
                 return
             if self.phase is _ROB:
-                self._remove(source, tile)
+                self._remove(source, self._held_id(source, tile))
             else:
                 self.claimed[source].add(len(self.ponds[source]) - 1)
             self._settle_wins([(w, by) for w in winners], tile, source)
@@ -1118,10 +1248,14 @@ class HandState:
         self.claimed[source].add(len(self.ponds[source]) - 1)
         self.calls_made += 1
         meld, event = _call_meld(claim, tile, source)
-        taken = list(meld.tiles)
-        taken.remove(tile)  # the claimed tile comes from the pond, the others from the hand
-        for t in taken:
-            self._remove(seat, t)
+        kinds = list(meld.kinds)
+        kinds.remove(kind_of(tile))  # the claimed tile comes from the pond, the rest from the hand
+        taken = self._remove_kinds(seat, kinds)
+        if self._reds:  # the meld holds the physical tiles: the hand's, the claimed as discarded
+            physical = tuple(sort_tiles([*taken, tile]))
+            if physical != meld.tiles:
+                meld = Meld(meld.kind, physical, tile, source)
+                event = _event("call", seat, tile, str(meld))
         self.melds[seat].append(meld)
         self._events.append(event)
         self.turn = seat
@@ -1138,20 +1272,21 @@ class HandState:
             self._draw(seat, replacement=True)
 
     def _commit_kong(self, seat: int, tile: Tile) -> None:
-        if self.rob_kind is _ADDED_KONG:
+        if self.rob_kind is _ADDED_KONG:  # `tile` is the physical tile added
             self._remove(seat, tile)
+            kind = kind_of(tile)
             index = next(
                 i
                 for i, m in enumerate(self.melds[seat])
-                if m.kind is MeldKind.PUNG and m.first == tile
+                if m.kind is MeldKind.PUNG and m.first == kind
             )
             old = self.melds[seat][index]
-            meld = Meld(MeldKind.ADDED_KONG, (tile,) * COPIES, old.claimed, old.from_seat)
+            tiles = tuple(sort_tiles((*old.tiles, tile)))
+            meld = Meld(MeldKind.ADDED_KONG, tiles, old.claimed, old.from_seat)
             self.melds[seat][index] = meld
-        else:
-            for _ in range(COPIES):
-                self._remove(seat, tile)
-            meld = Meld(MeldKind.CONCEALED_KONG, (tile,) * COPIES)
+        else:  # all four tiles of the kind, a red five among them
+            taken = self._remove_kinds(seat, [tile] * COPIES)
+            meld = Meld(MeldKind.CONCEALED_KONG, tuple(sort_tiles(taken)))
             self.melds[seat].append(meld)
         self.kongs_made += 1
         self._events.append(_event("kong", seat, tile, str(meld)))

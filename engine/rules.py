@@ -52,7 +52,7 @@ from __future__ import annotations
 import copy
 import random
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from importlib import import_module
@@ -78,6 +78,12 @@ class Part:
 
     # the action kinds this part applies (`apply_action`, `commit`): see the module docstring
     owns: ClassVar[frozenset[ActionKind | DeclaredKind]] = frozenset()
+    # the catalogue key of each owned declaration's words (`{tiles}` its tiles), so the front
+    # ends word a declaration ("discard 5m with a stake") instead of printing its notation
+    labels: ClassVar[Mapping[DeclaredKind, str]] = {}
+    # owned declarations made with a discard: a front end asks which tile, offering the ones
+    # the rule offers
+    with_discard: ClassVar[frozenset[DeclaredKind]] = frozenset()
 
     def __init__(self, rule: Any, state: HandState) -> None:
         self.rule = rule

@@ -55,6 +55,8 @@ class Session:
     points: list[int] = field(default_factory=list)
     seat_count: int = 0  # players at the table (0: the preset's first allowed count)
     over: bool = False  # the preset's game rule ended the game after the last hand
+    honba: int = 0  # the repeat count the next hand is dealt with (the game rule's `repeats`)
+    pot: int = 0  # points in the pot (stakes no win has taken yet), carried to the next hand
 
     def __post_init__(self) -> None:
         if not self.seat_count:
@@ -79,10 +81,16 @@ class Session:
         return random.Random(f"{self.seed}:hand:{n}").getrandbits(48)
 
     def hand_setup(self) -> HandSetup:
-        """The table as the next hand starts (the session keeps no repeat count or pot yet)."""
+        """The table as the next hand starts: dealer, wind, repeat count, pot and points."""
         seating = self.seating
         points = tuple(self.points[seating.player_at(s)] for s in range(self.seat_count))
-        return HandSetup(dealer=self.dealer, round_wind=self.round_wind, points=points)
+        return HandSetup(
+            dealer=self.dealer,
+            round_wind=self.round_wind,
+            honba=self.honba,
+            pot=self.pot,
+            points=points,
+        )
 
     def new_hand(self) -> HandState:
         return HandState(
@@ -113,7 +121,15 @@ class Session:
             if self.dealer_changes % self.seat_count == 0:
                 self.round_wind = (self.round_wind + 1) % self.seat_count
         self.hand_number += 1
-        self.over = game_over(self.preset.game, self._progress(kept))
+        rule = self.preset.game
+        if rule.repeats is not None:
+            self.honba = rule.repeats.next(self.honba, kept, bool(outcome.wins))
+        self.pot += outcome.pot  # what the hand paid in less what a winner took out
+        self.over = game_over(rule, self._progress(kept))
+        if self.over and self.pot and rule.pot_to_leader:
+            leader = next(s.player for s in self.standings() if s.place == 1)
+            self.points[leader] += self.pot  # in the final points, not in the hand's deltas
+            self.pot = 0
         return by_player
 
     def _progress(self, dealer_kept: bool) -> GameProgress:
@@ -145,6 +161,11 @@ class Session:
         }
         if self.over:
             data["over"] = True
+        # stored where a game rule keeps them (a session stored without them reads 0)
+        if self.honba:
+            data["honba"] = self.honba
+        if self.pot:
+            data["pot"] = self.pot
         return data
 
     @classmethod
@@ -162,4 +183,6 @@ class Session:
             # sessions stored before seat counts were data seated one player per point total
             seat_count=int(data.get("seat_count", len(points))),  # type: ignore[call-overload]
             over=bool(data.get("over", False)),
+            honba=int(data.get("honba", 0)),  # type: ignore[call-overload]
+            pot=int(data.get("pot", 0)),  # type: ignore[call-overload]
         )

@@ -7,16 +7,33 @@ components the coming presets need.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar
 
-from engine.actions import Action, ActionKind, declare_kind
+from engine.actions import Action, ActionKind, DeclaredKind, declare_kind
 from engine.events import Event, Termination
+from engine.game import FinalScore, GameRule, RepeatCount, Ties
 from engine.presets import HKOS, PRESETS, ConcealedRob, MultiWin, Preset
 from engine.rules import FixedKongs, OpenHandToWin, Part, PassEnds, PassRule, Rule, Wilds
 from engine.rules_selfdraw import mirror_seat
 from engine.scoring.base import WinBy
 from engine.settlement import POT, Payment, Reason
-from engine.tiles import COPIES, RED, Meld, MeldKind, Tile, parse_tile
+
+if TYPE_CHECKING:
+    from engine.hand import HandState
+from engine.tiles import (
+    COPIES,
+    RED,
+    RED_FIVES,
+    Meld,
+    MeldKind,
+    Tile,
+    kind_of,
+    parse_tile,
+    sort_tiles,
+    with_red_fives,
+)
 
 _SUITS = tuple(t for t in range(27) for _ in range(COPIES))
 _NO_FLOWERS = tuple(t for t in range(34) for _ in range(COPIES))
@@ -119,6 +136,7 @@ class LayAside(Rule):
 
 class LayAsidePart(Part):
     owns = frozenset({LAY_ASIDE})
+    labels: ClassVar[Mapping[DeclaredKind, str]] = {LAY_ASIDE: "bot.declare.set_aside"}
 
     def __init__(self, rule: LayAside, state: object) -> None:
         super().__init__(rule, state)  # type: ignore[arg-type]
@@ -154,14 +172,16 @@ STAKE = declare_kind("stake")
 @dataclass(frozen=True, slots=True)
 class Stake(Rule):
     """The riichi stick in miniature: a seat with at least `stake` points (the hand's setup)
-    may discard its drawn tile with a stake; the stake goes into the pot once the discard is
-    not won on (it passes, or is called)."""
+    may discard a tile that leaves it ready with a stake (once a hand); the stake goes into the
+    pot once the discard is not won on (it passes, or is called)."""
 
     stake: int = 1
 
 
 class StakePart(Part):
     owns = frozenset({STAKE})
+    labels: ClassVar[Mapping[DeclaredKind, str]] = {STAKE: "bot.declare.stake"}
+    with_discard = frozenset({STAKE})
 
     def __init__(self, rule: Stake, state: object) -> None:
         super().__init__(rule, state)  # type: ignore[arg-type]
@@ -169,13 +189,20 @@ class StakePart(Part):
         self.staked: list[int] = []
 
     def offer(self, seat: int) -> list[Action]:
+        """A stake with each tile whose discard leaves the seat ready (as riichi's)."""
         state = self.state
         points = state.setup.points
         rich = not points or points[seat] + state.points[seat] >= self.rule.stake
-        drawn = state.drawn
-        if drawn is None or not rich or seat in self.staked:
+        if state.drawn is None or not rich or seat in self.staked:
             return []
-        return [Action(seat, STAKE, (drawn,))]
+        hand = state.hands[seat]
+        allowed = []
+        for tile in sort_tiles(set(hand)):
+            rest = list(hand)
+            rest.remove(tile)
+            if state.waits(rest):
+                allowed.append(Action(seat, STAKE, (tile,)))
+        return allowed
 
     def apply_action(self, action: Action) -> None:
         self.staking = action.seat
@@ -237,7 +264,8 @@ class QuietAbortPart(Part):
 
     def after_discard_passed(self, seat: int, tile: Tile) -> None:
         state = self.state
-        waiting = tuple(s for s in state.seats if s != seat and tile in state.waits_of(s))
+        kind = kind_of(tile)  # waits are kinds; a red five passes as its five
+        waiting = tuple(s for s in state.seats if s != seat and kind in state.waits_of(s))
         self.passed.append((seat, tile, waiting))
         if len(self.passed) >= self.rule.discards:
             state.end_hand(Termination.ABORTIVE_DRAW)
@@ -250,13 +278,37 @@ MECHANISMS = Preset(
     name="Mechanisms",
     summary="",
     family="sichuan",
-    wall=_NO_FLOWERS,
+    wall=with_red_fives(_NO_FLOWERS, RED_FIVES),  # one red five of each suit, as Riichi's
     multi_win=MultiWin.MULTIPLE,
     winners_abort=3,
     dead_wall=14,
     replacements=8,
     seat_counts=(4, 3),
     rules=(LayAside(), Stake(), PotToWinner(), QuietAbort()),
+    start_points=20,  # a stake needs points to stake
+    # a game of six hands placed by seat order with uma; honba counted as Riichi counts it, and
+    # the pot carried from hand to hand, what is left going to the leader at the end
+    game=GameRule(
+        hands=6,
+        ties=Ties.SEAT_ORDER,
+        score=FinalScore(base=20, per=1, uma=(10, 5, -5, -10)),
+        repeats=RepeatCount(),
+        pot_to_leader=True,
+        rates_per_game=True,
+    ),
 )
+
+
+def declaring(computer: Callable[[HandState, int], Action]) -> Callable[[HandState, int], Action]:
+    """A player that makes every declaration the mechanisms preset offers it (a tile laid
+    aside, a stake with its first tile), else plays as `computer`: so stakes fill the pot."""
+
+    def choose(state: HandState, seat: int) -> Action:
+        legal = state.legal_actions(seat)
+        declared = [a for a in legal if a.kind is LAY_ASIDE or a.kind is STAKE]
+        return declared[0] if declared else computer(state, seat)
+
+    return choose
+
 
 TEST_PRESETS = (SMALL_HK, TRIO_BLOOD, DUO_FLOW, DEAD_WALL, SET_ASIDE, WILD_KONGS, HORSE, MECHANISMS)

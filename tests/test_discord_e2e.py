@@ -17,7 +17,7 @@ from bot.discord import BotConfig, MahjongBot, ids
 from bot.runtime import LiveTable, ManualTimers
 from bot.runtime.snapshots import public_moment
 from data import Phase
-from engine.actions import ActionKind
+from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
@@ -425,11 +425,16 @@ async def test_closed_dms_fall_back_to_my_hand(fake: FakeDiscord, db: Databases)
 
 
 async def play_hand_by_clicks(
-    fake: FakeDiscord, bot: MahjongBot, user: FakeUser, ends_in: Phase = Phase.BETWEEN_HANDS
+    fake: FakeDiscord,
+    bot: MahjongBot,
+    user: FakeUser,
+    ends_in: Phase = Phase.BETWEEN_HANDS,
+    chooser: Callable[[HandState, int], Action] = choose_action,
 ) -> set[str]:
-    """Play seat 0's decisions of the hand now running with the controls a person would use
-    (DM buttons on its turn, the public call buttons, a chow menu) until the hand ends, whatever
-    the computers do (the table then in phase `ends_in`); the kinds of control used."""
+    """Play seat 0's decisions of the hand now running (as `chooser` makes them) with the
+    controls a person would use (DM buttons on its turn, the public call buttons, a chow menu,
+    a rule's declaration button or its menu of tiles) until the hand ends, whatever the
+    computers do (the table then in phase `ends_in`); the kinds of control used."""
     used: set[str] = set()
     table = live(bot)  # kept: a table whose game ends leaves the runtime's live tables
     for _ in range(200):
@@ -439,7 +444,7 @@ async def play_hand_by_clicks(
         hand = table.hand
         assert hand is not None
         seat = table.hand_seat(0)
-        action = choose_action(hand, seat)
+        action = chooser(hand, seat)
         version = public_moment(hand)
         stamp = ids.stamp(table)
         before = hand.version
@@ -454,6 +459,12 @@ async def play_hand_by_clicks(
                     await fake.select(user, menu, ids.pick_id(1, stamp, seat), [value])
                 ).wait_response()
                 used.add("chow menu")
+        elif action.kind.value in hand.declared_with_discard:  # its own menu: which tile
+            message = await dm_with_controls(fake, user, version)
+            menu = ids.pick_id(1, stamp, seat, 1)
+            value = ids.action_value(action)
+            await (await fake.select(user, message, menu, [value])).wait_response()
+            used.add(f"{action.kind.value} menu")
         else:
             message = await dm_with_controls(fake, user, version)
             kind, _, arg = ids.action_value(action).partition(" ")

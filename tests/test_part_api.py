@@ -147,9 +147,10 @@ def test_a_declaration_made_with_a_discard_stakes_once_the_discard_is_not_won_on
 ) -> None:
     """The riichi stick's shape: the stake is paid when the discard passes or is called (the
     hooks after a passed discard and after a call), never when it is won on."""
-    hands = [LAY_HANDS[0].replace("4z5z", "5z4z"), *LAY_HANDS[1:]]
+    hands = ["123m456m789m11p22p4z", *LAY_HANDS[1:]]
     state = HandState.arranged(MECHANISMS, hands)
-    assert state.drawn == NORTH and Action(0, STAKE, (NORTH,)) in state.legal_actions(0)
+    stakes = [a for a in state.legal_actions(0) if a.kind is STAKE]
+    assert state.drawn == NORTH and stakes == [Action(0, STAKE, (NORTH,))]  # only to be ready
     act(state, "0 stake 4z")
     assert state.phase is Phase.CLAIMS and state.ponds[0] == [NORTH]
     act(state, answer)
@@ -208,7 +209,7 @@ def test_three_winners_on_one_discard_abort_the_hand_as_preset_data() -> None:
         "111p234p678p999p5z5p",
         "123m456m789m123s5p",
         "234m678m234s678s5p",
-        "111z222z333z444z5p",
+        "111z222z333z444z0p",  # a red five waits as a five
     ]
     aborting = HandState.arranged(MECHANISMS, hands)
     act(aborting, "0 discard 5p", "1 win", "2 win", "3 win")

@@ -224,9 +224,10 @@ class ActSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.PICK_TEMPLATE
         *,
         placeholder: str = "…",
         row: int | None = None,
+        menu_number: int = 0,
     ) -> None:
         menu: Select[Any] = Select(
-            custom_id=ids.pick_id(table, stamp, seat),
+            custom_id=ids.pick_id(table, stamp, seat, menu_number),
             options=options or [],
             placeholder=placeholder,
         )
@@ -237,7 +238,8 @@ class ActSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.PICK_TEMPLATE
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActSelect:
-        return cls(int(match["table"]), Stamp.of(match), int(match["seat"]))
+        number = int(match["menu"] or 0)
+        return cls(int(match["table"]), Stamp.of(match), int(match["seat"]), menu_number=number)
 
     async def callback(self, interaction: Interaction) -> None:
         values = self.item.values

@@ -44,7 +44,8 @@ ACT_TEMPLATE = (
     rf"{TABLE}:act:{STAMP}:(?P<seat>[0-3]):(?P<kind>[a-z_]{{1,20}})"
     r"(?::(?P<arg>[0-9a-z]{1,12}))?"
 )
-PICK_TEMPLATE = rf"{TABLE}:pick:{STAMP}:(?P<seat>[0-3])"
+# a second menu of one message (a declaration's tiles beside the discards) is numbered
+PICK_TEMPLATE = rf"{TABLE}:pick:{STAMP}:(?P<seat>[0-3])(?::(?P<menu>[1-9]))?"
 TILES_TEMPLATE = rf"{TABLE}:tiles:{STAMP}:(?P<seat>[0-3]):(?P<kind>swap|remove)"
 # a replay viewer's controls name the hand and the frame they lead to (bot/discord/cogs/replay.py)
 REPLAY_TEMPLATE = (
@@ -125,9 +126,10 @@ def action_of(seat: int, value: str) -> Action:
     return Action.parse(f"{seat} {value}")
 
 
-def pick_id(table: int, stamp: Stamp, seat: int) -> str:
-    """A private select whose values are actions of `seat` without the seat ('chow 345m')."""
-    return f"{PREFIX}:{table}:pick:{stamp}:{seat}"
+def pick_id(table: int, stamp: Stamp, seat: int, menu: int = 0) -> str:
+    """A private select whose values are actions of `seat` without the seat ('chow 345m');
+    `menu` tells apart the menus of one message (ids must differ)."""
+    return f"{PREFIX}:{table}:pick:{stamp}:{seat}" + (f":{menu}" if menu else "")
 
 
 def tiles_id(table: int, stamp: Stamp, seat: int, kind: str) -> str:

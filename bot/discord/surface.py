@@ -18,7 +18,14 @@ from bot.discord import ids
 from bot.discord.components import ActButton, ActSelect, CallButton, TableButton, TilesSelect
 from bot.discord.pictures import View
 from bot.runtime import PrivateSnapshot, PublicSnapshot
-from bot.runtime.snapshots import action_text, seat_name, standing_lines, suit_text, wind_text
+from bot.runtime.snapshots import (
+    Decision,
+    action_text,
+    seat_name,
+    standing_lines,
+    suit_text,
+    wind_text,
+)
 from bot.runtime.snapshots import clock_text as clock_text
 from data import Phase
 from engine.actions import Action, ActionKind
@@ -337,6 +344,7 @@ def hand_surface(private: PrivateSnapshot, channel_name: str = "", language: str
             list(private.concealed),
             drawn=private.drawn,
             language=language,
+            decision=private.decision,
         )
     picture = with_channel(private.hand_view, channel_name)
     content = hand_text(private, channel_name).in_language(language)
@@ -344,7 +352,12 @@ def hand_surface(private: PrivateSnapshot, channel_name: str = "", language: str
 
 
 def _button_for(
-    table_id: int, version: ids.Stamp, action: Action, drawn: int | None, language: str
+    table_id: int,
+    version: ids.Stamp,
+    action: Action,
+    drawn: int | None,
+    language: str,
+    decision: Decision | None = None,
 ) -> ActButton:
     kind = action.kind
     tiles = "".join(tile_name(t) for t in action.tiles)
@@ -362,6 +375,8 @@ def _button_for(
     elif kind is ActionKind.VOID:
         label = text("bot.control.void", suit=suit_text(action.suit))
         style = discord.ButtonStyle.primary
+    elif decision is not None and decision.declared(action):  # a rule's, in its own words
+        label, style = decision.words(action), discord.ButtonStyle.primary
     else:
         label = action_text(action)
     return ActButton.of(table_id, version, action, label=label.in_language(language), style=style)
@@ -375,12 +390,15 @@ def hand_controls(
     *,
     drawn: int | None = None,
     language: str = "en",
+    decision: Decision | None = None,
 ) -> discord.ui.View:
     """Controls for one seat's decision: a button per discard where they fit, else a menu.
 
     Discord allows 5 rows of 5 buttons. Discards take whole rows and the other actions
-    (win, kongs, a void suit) a row of their own; when that does not fit, the discards
-    become one select menu. Three-tile picks (Sichuan openings) are always a menu.
+    (win, kongs, a void suit, a rule's declaration, worded as `decision` says) a row of their
+    own; when that does not fit, the discards become one select menu. Three-tile picks (Sichuan
+    openings) are always a menu. A declaration made with a discard is a menu of its own that
+    asks which tile, offering only the tiles the rule offers.
     """
     view = discord.ui.View(timeout=None)
     if not actions:
@@ -408,10 +426,15 @@ def hand_controls(
             )
         )
         return view
+    with_discard = decision.with_discard if decision is not None else frozenset()
+    declared = [a for a in actions if a.kind.value in with_discard]
     discards = [a for a in actions if a.kind is ActionKind.DISCARD]
-    others = [a for a in actions if a.kind is not ActionKind.DISCARD][:PER_ROW]
+    others = [
+        a for a in actions if a.kind is not ActionKind.DISCARD and a.kind.value not in with_discard
+    ][:PER_ROW]
     rows_for_discards = math.ceil(len(discards) / PER_ROW)
-    fits = rows_for_discards + (1 if others else 0) <= MAX_ROWS
+    menus = len({a.kind for a in declared})
+    fits = rows_for_discards + (1 if others else 0) + menus <= MAX_ROWS
     if fits:
         for index, action in enumerate(discards):
             button = _button_for(table_id, version, action, drawn, language)
@@ -431,10 +454,46 @@ def hand_controls(
         view.add_item(ActSelect(table_id, version, seat, options, placeholder=placeholder, row=0))
         row = 1
     for action in others:
-        button = _button_for(table_id, version, action, drawn, language)
+        button = _button_for(table_id, version, action, drawn, language, decision)
         button.row = row
         view.add_item(button)
+    if decision is not None and declared:
+        _declaration_menus(view, table_id, version, declared, decision, language, row + 1)
     return view
+
+
+def _declaration_menus(
+    view: discord.ui.View,
+    table_id: int,
+    version: ids.Stamp,
+    declared: list[Action],
+    decision: Decision,
+    language: str,
+    row: int,
+) -> None:
+    """A menu per declaration made with a discard: which tile (the ones the rule offers)."""
+    for number, kind in enumerate(dict.fromkeys(a.kind for a in declared), 1):
+        offered = [a for a in declared if a.kind is kind][:25]
+        key = decision.declared(offered[0])
+        assert key is not None
+        options = [
+            discord.SelectOption(
+                label=decision.words(a).in_language(language), value=ids.action_value(a)
+            )
+            for a in offered
+        ]
+        placeholder = text("bot.control.which_tile", what=text(key, tiles="…"))
+        menu = ActSelect(
+            table_id,
+            version,
+            offered[0].seat,
+            options,
+            placeholder=placeholder.in_language(language),
+            row=min(row, MAX_ROWS - 1),
+            menu_number=number,
+        )
+        view.add_item(menu)
+        row += 1
 
 
 def chow_choice(

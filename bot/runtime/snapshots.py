@@ -275,9 +275,25 @@ class Decision:
     suggestion: Action | None  # what a computer player would do
     # tiles a discard sets down as a kong instead (hubei-laizi's red, green and wild tiles)
     set_down: frozenset[Tile] = frozenset()
+    # the words of the declarations rules own (kind name, catalogue key: Part.labels), and
+    # the ones made with a discard (Part.with_discard)
+    labels: tuple[tuple[str, str], ...] = ()
+    with_discard: frozenset[str] = frozenset()
 
     def options(self, kind: str) -> tuple[Action, ...]:
         return tuple(a for a in self.actions if a.kind.value == kind)
+
+    def words(self, action: Action) -> Text:
+        """The action in words: a declaration by its rule's label, else `action_text`."""
+        key = dict(self.labels).get(action.kind.value)
+        if key is not None:
+            return text(key, tiles=format_tiles(action.tiles))
+        return action_text(action, self.set_down)
+
+    def declared(self, action: Action) -> str | None:
+        """The catalogue key of a declaration's words with its tiles left open ("discard …
+        with a stake"), for a question of which tile; None for the loop's own actions."""
+        return dict(self.labels).get(action.kind.value)
 
     @property
     def kinds(self) -> frozenset[ActionKind | DeclaredKind]:
@@ -572,6 +588,8 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
         table.deadline,
         table.computer(hand, seat),
         set_down_tiles(hand, seat),
+        tuple(hand.declaration_labels.items()),
+        hand.declared_with_discard,
     )
 
 

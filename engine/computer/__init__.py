@@ -26,7 +26,11 @@ Computer = Callable[[HandState, int], Action]
 
 def choose_strong(state: HandState, seat: int) -> Action:
     """The strong computer's choice for `seat`, made from what that seat can see; a preset
-    whose scoring family it has no knowledge of is played by the easy computer."""
+    whose scoring family it has no knowledge of is played by the easy computer. At a table
+    with red fives it decides on the hand's kinds (`HandState.as_kinds`) and plays the
+    physical tile its choice names."""
+    if state.has_red_fives:
+        return state.physical_action(choose_strong(state.as_kinds(), seat))
     if not knows(state.preset.family):
         return choose_action(state, seat)
     return strong.choose(SeatView.of(state, seat))
