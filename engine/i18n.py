@@ -18,9 +18,7 @@ writes numbers (Babel: 25,000).
 
 from __future__ import annotations
 
-import ast
 import gettext
-import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -55,46 +53,6 @@ def language_of(locale: object | None) -> str:
 
 def _directory(language: str) -> Path:
     return LOCALE_DIR / language.replace("-", "_")
-
-
-_PO_LINE = re.compile(r'^(msgctxt|msgid|msgstr)\s+(".*")\s*$')
-
-
-def parse_po(text: str, source: str = "<po>") -> dict[str, str]:
-    """The msgid → msgstr pairs of one `.po` file (comments, fuzzy flags and the header aside)."""
-    entries: dict[str, str] = {}
-    current: dict[str, str] = {}
-    last: str | None = None
-
-    def finish() -> None:
-        key = current.get("msgid")
-        if key:  # the empty msgid is the file's header
-            if key in entries:
-                raise ValueError(f"{source}: {key!r} is defined twice")
-            entries[key] = current.get("msgstr", "")
-        current.clear()
-
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            if not line and current:
-                finish()
-                last = None
-            continue
-        match = _PO_LINE.match(line)
-        if match:
-            word, quoted = match.groups()
-            if word in ("msgctxt", "msgid") and "msgstr" in current:
-                finish()
-            current[word] = ast.literal_eval(quoted)
-            last = word
-        elif line.startswith('"') and last is not None:
-            current[last] += ast.literal_eval(line)
-        else:
-            raise ValueError(f"{source}:{number}: cannot read {raw!r}")
-    if current:
-        finish()
-    return entries
 
 
 # gettext's separator between a message's context and its id (as in a compiled .mo file)

@@ -644,7 +644,7 @@ def set_aside_texts(hand: HandState) -> list[Text]:
             what = text("bot.set_aside.named", what=what, wind=wind_text(named))
         tiles = " ".join(map(tile_name, item.tiles))
         if item.hits:
-            lines.append(text("bot.set_aside.hits", what=what, tiles=tiles, hits=len(item.hits)))
+            lines.append(text("bot.set_aside.hits", what=what, tiles=tiles, count=len(item.hits)))
         else:
             lines.append(text("bot.set_aside.line", what=what, tiles=tiles))
     return lines
