@@ -30,7 +30,7 @@ from engine import names
 from engine.actions import Action, ActionKind, DeclaredKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
-from engine.i18n import DEFAULT_LANGUAGE, Text, text
+from engine.i18n import DEFAULT_LANGUAGE, Number, Text, text
 from engine.options import options_text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
@@ -440,7 +440,7 @@ def standing_lines(view: StandingsView) -> list[Text]:
             "bot.standing.line",
             place=row.place,
             name=row.name,
-            points=row.points,
+            points=Number(row.points),
             score=score_text(row.score),
         )
         for row in view.rows
@@ -664,14 +664,18 @@ def payment_line(paid: PaymentDetail, names: Sequence[Text | str]) -> Text:
         key = "bot.event.pot_payment"
     said = payment_text(paid.deltas, names)
     if paid.pot:
-        said = text("bot.list", items=[said, text("bot.payment.pot", delta=f"{paid.pot:+d}")])
+        said = text(
+            "bot.list", items=[said, text("bot.payment.pot", delta=Number(paid.pot, signed=True))]
+        )
     return text(key, paid=said)
 
 
 def payment_text(deltas: Iterable[int], names: Sequence[Text | str]) -> Text:
     """'Alice +8, Bob -8': each seat's change, zeros left out."""
     items = [
-        text("bot.payment.item", name=names[s], delta=f"{d:+d}") for s, d in enumerate(deltas) if d
+        text("bot.payment.item", name=names[s], delta=Number(d, signed=True))
+        for s, d in enumerate(deltas)
+        if d
     ]
     return text("bot.list", items=items) if items else text("bot.payment.none")
 
@@ -706,7 +710,7 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
     )
     lines = [text("bot.result.hand_over", number=session.hand_number, summary=summary)]
     lines += [
-        text("bot.result.points", name=names[s], delta=f"{d:+d}", total=t)
+        text("bot.result.points", name=names[s], delta=Number(d, signed=True), total=Number(t))
         for s, (_, d, t) in enumerate(points)
     ]
     view = result_view_from_state(hand, _said_names(table), table_name=picture_title(table))
