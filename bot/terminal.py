@@ -45,7 +45,7 @@ from bot.runtime.snapshots import (
 from data import Store
 from data.errors import StoreError
 from engine.actions import Action, ActionKind
-from engine.i18n import DEFAULT_LANGUAGE, Text, language_of, text, translate, worded
+from engine.i18n import DEFAULT_LANGUAGE, Number, Text, language_of, text, translate, worded
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
 from render.views import SeatView
@@ -277,7 +277,8 @@ def seat_line(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     for seat in public.seats:
         wind = say(language, f"wind.{seat.wind}") if seat.wind is not None else "-"
         name = worded(seat_name(seat.name, seat.player_id), language)
-        parts.append(f"{wind} {name} {seat.points}")
+        points = "-" if seat.points is None else Number(seat.points).in_language(language)
+        parts.append(f"{wind} {name} {points}")
     return " · ".join(parts)
 
 
@@ -313,7 +314,7 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
             marker=">" if view.turn == index else " ",
             wind=padded(winds[index], wind_width),
             name=padded(worded(seat.name, language), 11),
-            points=f"{seat.points:>5}",
+            points=Number(seat.points).in_language(language).rjust(5),
             state=state,
             void=void,
             melds=melds_text(seat, view.wild, language) or "-",
@@ -370,7 +371,7 @@ def standings(public: PublicSnapshot | None, language: str = DEFAULT_LANGUAGE) -
             "standings.entry",
             rank=n,
             name=worded(seat_name(s.name, s.player_id), language),
-            points=s.points,
+            points=Number(s.points or 0),
         )
         for n, s in enumerate(ranked, 1)
     )

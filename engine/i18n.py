@@ -1,8 +1,10 @@
 """Every word a player reads, in English, Simplified and Traditional Chinese.
 
 The catalogue is gettext `.po` files under `engine/locale/<language>/<domain>.po`: the format
-translators' tools (Poedit, Weblate, Crowdin) open directly, read here by a small parser so
-the project needs no compiled `.mo` files and no extra dependency. A message id is a stable
+translators' tools (Poedit, Weblate, Crowdin) open directly, read with Babel (no compiled `.mo`
+files). As gettext reads them: a fuzzy entry is not a translation (the English is shown), an
+entry with a `msgctxt` is its own message (`in_context`), and an entry with plural forms
+chooses its form by its `count` field under the language's plural rule. A message id is a stable
 dotted key (`table.seat_taken`), never English text, so that fixing an English sentence does not
 orphan its translations. Placeholders are `str.format` fields (`{seat}`) and must be the same in
 every language; `tests/test_i18n.py` fails when a language lacks a key or a placeholder differs.
@@ -10,18 +12,22 @@ every language; `tests/test_i18n.py` fails when a language lacks a key or a plac
 Code that words something for a player builds a `Text` (a key and its fields) and leaves the
 language to whoever shows it: a Discord reply uses the interaction's locale, a table message the
 guild's, the terminal its `--lang`. A field may itself be a `Text` (a pattern name inside a
-result line) and is put in the same language.
+result line) and is put in the same language; a `Number` (points) is written as that language
+writes numbers (Babel: 25,000).
 """
 
 from __future__ import annotations
 
-import ast
-import re
+import gettext
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import PoFileError, PoFileParser
+from babel.numbers import format_decimal
 
 LANGUAGES: tuple[str, ...] = ("en", "zh-CN", "zh-TW")
 DEFAULT_LANGUAGE = "en"
@@ -49,59 +55,80 @@ def _directory(language: str) -> Path:
     return LOCALE_DIR / language.replace("-", "_")
 
 
-_PO_LINE = re.compile(r'^(msgctxt|msgid|msgstr)\s+(".*")\s*$')
+# gettext's separator between a message's context and its id (as in a compiled .mo file)
+CONTEXT_SEPARATOR = "\x04"
+PLURAL_FIELD = "count"
 
 
-def parse_po(text: str, source: str = "<po>") -> dict[str, str]:
-    """The msgid → msgstr pairs of one `.po` file (comments, fuzzy flags and the header aside)."""
-    entries: dict[str, str] = {}
-    current: dict[str, str] = {}
-    last: str | None = None
+def in_context(context: str, key: str) -> str:
+    """The catalogue key of `key` under `msgctxt context` (kept apart from `key` alone)."""
+    return f"{context}{CONTEXT_SEPARATOR}{key}"
 
-    def finish() -> None:
-        key = current.get("msgid")
-        if key:  # the empty msgid is the file's header
-            if key in entries:
-                raise ValueError(f"{source}: {key!r} is defined twice")
-            entries[key] = current.get("msgstr", "")
-        current.clear()
 
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            if not line and current:
-                finish()
-                last = None
+@dataclass(frozen=True)
+class Messages:
+    """One language's messages as read: each key's forms (one, or one per plural form) and
+    the rule choosing a plural form for a count."""
+
+    forms: Mapping[str, tuple[str, ...]]
+    plural: Callable[[int], int]
+
+
+class _OnceEach(Catalog):
+    """A catalogue refusing a message defined twice (Babel would merge the two silently)."""
+
+    def __setitem__(self, id: str | tuple[str, ...] | list[str], message: Message) -> None:
+        if id and self.get(id, message.context) is not None:
+            raise ValueError(f"{self.domain}: {_first(id)!r} is defined twice")
+        super().__setitem__(id, message)
+
+
+def _first(id: str | tuple[str, ...] | list[str]) -> str:
+    """A message's id (a plural message's singular)."""
+    return id if isinstance(id, str) else id[0]
+
+
+def read_messages(text: str, source: str = "<po>") -> Messages:
+    """The translated messages of one `.po` file: untranslated and fuzzy entries left out,
+    a context kept in the key (`in_context`), plural forms kept in order."""
+    catalog = _OnceEach(domain=source)
+    try:
+        PoFileParser(catalog, ignore_obsolete=True, abort_invalid=True).parse(text.splitlines())
+    except PoFileError as error:
+        raise ValueError(f"{source}: cannot read the catalogue: {error}") from error
+    forms: dict[str, tuple[str, ...]] = {}
+    for message in catalog:
+        if not message.id or message.fuzzy:
             continue
-        match = _PO_LINE.match(line)
-        if match:
-            word, quoted = match.groups()
-            if word in ("msgctxt", "msgid") and "msgstr" in current:
-                finish()
-            current[word] = ast.literal_eval(quoted)
-            last = word
-        elif line.startswith('"') and last is not None:
-            current[last] += ast.literal_eval(line)
-        else:
-            raise ValueError(f"{source}:{number}: cannot read {raw!r}")
-    if current:
-        finish()
-    return entries
+        msgid = _first(message.id)
+        key = in_context(message.context, msgid) if message.context else msgid
+        said = message.string
+        strings = (said,) if isinstance(said, str) else tuple(said or ())
+        if strings and all(strings):
+            forms[key] = tuple(strings)
+    return Messages(forms, gettext.c2py(catalog.plural_expr))
+
+
+@cache
+def messages(language: str) -> Messages:
+    """Every message of one language, from all its domain files."""
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
+    forms: dict[str, tuple[str, ...]] = {}
+    plural = gettext.c2py("n != 1")  # every file of a language names the same rule
+    for path in sorted(_directory(language).glob("*.po")):
+        read = read_messages(path.read_text(encoding="utf-8"), str(path))
+        for key in read.forms.keys() & forms.keys():
+            raise ValueError(f"{path}: {key!r} is also defined in another domain")
+        forms.update(read.forms)
+        plural = read.plural
+    return Messages(forms, plural)
 
 
 @cache
 def catalogue(language: str) -> Mapping[str, str]:
-    """Every message of one language, from all its domain files."""
-    if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
-    messages: dict[str, str] = {}
-    for path in sorted(_directory(language).glob("*.po")):
-        for key, value in parse_po(path.read_text(encoding="utf-8"), str(path)).items():
-            if key in messages:
-                raise ValueError(f"{path}: {key!r} is also defined in another domain")
-            if value:
-                messages[key] = value
-    return messages
+    """Every message of one language by key: its template (a plural message's first form)."""
+    return {key: forms[0] for key, forms in messages(language).forms.items()}
 
 
 def placeholders(template: str) -> set[str]:
@@ -120,14 +147,49 @@ def translate(language: str, key: str, /, **fields: object) -> str:
     A key no catalogue has is a programming error: it raises rather than showing a player
     a dotted identifier.
     """
-    template = catalogue(language).get(key) or catalogue(DEFAULT_LANGUAGE).get(key)
+    template = _template(language, key, fields) or _template(DEFAULT_LANGUAGE, key, fields)
     if template is None:
         raise KeyError(f"no message {key!r} in the catalogue")
     return template.format_map({name: _in(language, value) for name, value in fields.items()})
 
 
+def _template(language: str, key: str, fields: Mapping[str, object]) -> str | None:
+    """The form of `key` that `language` uses for these fields (a plural message's by
+    `count`); None where the language does not translate it."""
+    found = messages(language)
+    forms = found.forms.get(key)
+    if forms is None or len(forms) == 1:
+        return forms[0] if forms else None
+    count = fields.get(PLURAL_FIELD)
+    if isinstance(count, Number):
+        count = count.value
+    if not isinstance(count, int):
+        raise TypeError(f"{key!r} has plural forms: it needs an integer {PLURAL_FIELD!r} field")
+    return forms[min(found.plural(count), len(forms) - 1)]
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number a reader reads (points, a score): written as their language writes it
+    (25,000), with its sign when `signed` (a change: +8, -1,500)."""
+
+    value: int
+    signed: bool = False
+
+    def in_language(self, language: str) -> str:
+        pattern = "+#,##0;-#,##0" if self.signed else None
+        return format_decimal(self.value, format=pattern, locale=_babel_locale(language))
+
+    def __str__(self) -> str:
+        return self.in_language(DEFAULT_LANGUAGE)
+
+
+def _babel_locale(language: str) -> str:
+    return language.replace("-", "_")
+
+
 def _in(language: str, value: object) -> object:
-    if isinstance(value, Text):
+    if isinstance(value, Text | Number):
         return value.in_language(language)
     if isinstance(value, list | tuple) and value and all(isinstance(v, Text) for v in value):
         return separator(language).join(v.in_language(language) for v in value)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
-from engine.i18n import separator, worded
+from engine.i18n import Number, separator, worded
 from engine.scoring.names import pattern_name
 from engine.tiles import Meld, Tile
 from render.compose import Group, flow, meld_group, tile_row
@@ -316,8 +316,9 @@ def payment_rows(view: ResultView, language: str = "en") -> list[tuple[str, list
     return [*first, *others, (total, totals)]
 
 
-def _amount(delta: int) -> str:
-    return f"{delta:+,}".replace("-", "−") if delta else "0"
+def _amount(delta: int, language: str) -> str:
+    """A payment as the reader writes numbers, with a true minus sign; nothing paid is 0."""
+    return Number(delta, signed=True).in_language(language).replace("-", "−") if delta else "0"
 
 
 def _payments_panel(view: ResultView, width: int, language: str) -> Image.Image:
@@ -344,7 +345,7 @@ def _payments_panel(view: ResultView, width: int, language: str) -> Image.Image:
             colour = PLUS if delta > 0 else MINUS if delta < 0 else TEXT_DIM
             if not is_total and delta:
                 colour = TEXT
-            paste_text(block, (x, y), _amount(delta), PAY_PX, colour, align="r")
+            paste_text(block, (x, y), _amount(delta, language), PAY_PX, colour, align="r")
     return block
 
 

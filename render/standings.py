@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from engine.i18n import Text, worded
+from engine.i18n import Number, Text, worded
 from render.style import (
     BADGE_BROWN,
     FELT,
@@ -94,7 +94,14 @@ def render_standings(view: StandingsView, language: str = "en") -> Image.Image:
         paste_text(canvas, (2 * MARGIN, text_y), f"{row.place}", ROW_PX, GOLD)
         name = fit_text(worded(row.name, language), ROW_PX, points_x - 120 - 6 * MARGIN)
         paste_text(canvas, (2 * MARGIN + 48, text_y), name, ROW_PX, TEXT)
-        paste_text(canvas, (points_x, text_y), f"{row.points:,}", ROW_PX, TEXT, align="r")
+        paste_text(
+            canvas,
+            (points_x, text_y),
+            Number(row.points).in_language(language),
+            ROW_PX,
+            TEXT,
+            align="r",
+        )
         colour = PLUS if row.score > 0 else MINUS if row.score < 0 else TEXT
         paste_text(canvas, (score_x, text_y), score_text(row.score), ROW_PX, colour, align="r")
         y += ROW

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
-from engine.i18n import worded
+from engine.i18n import Number, worded
 from render.compose import TILE_GAP, Group, flow, meld_group, tile_row
 from render.style import (
     BADGE_BLUE,
@@ -373,7 +373,9 @@ def _seat_info(
     top = y - 3 + (NAME_PX - size) // 2
     paste_text(canvas, (name_x, top), name, size, GOLD if turn else TEXT)
     y += line_height(NAME_PX)
-    points = say(language, "table.points", points=f"{seat.points:,}".replace("-", "−"))
+    points = say(
+        language, "table.points", points=Number(seat.points).in_language(language).replace("-", "−")
+    )
     x += paste_text(canvas, (x, y), points, INFO_PX, TEXT) + 10
     if seat.clock is not None:
         clock = clock_text(seat.clock)

@@ -29,7 +29,7 @@ from bot.runtime.snapshots import (
 from bot.runtime.snapshots import clock_text as clock_text
 from data import Phase
 from engine.actions import Action, ActionKind
-from engine.i18n import Text, text, worded
+from engine.i18n import Number, Text, text, worded
 from engine.presets import Preset
 from engine.tiles import format_tiles, tile_name
 
@@ -139,7 +139,7 @@ def _seat_lines(public: PublicSnapshot) -> list[Text]:
                 "bot.seat.in_hand",
                 wind=wind_text(seat.wind),
                 name=seat_name(seat.name, seat.player_id),
-                points=seat.points,
+                points=Number(seat.points or 0),
             )
         ]
         if seat.wind == 0:
@@ -252,7 +252,12 @@ def result_surface(public: PublicSnapshot, channel_name: str = "", language: str
     picture = None
     if result is not None:
         lines = [
-            text("bot.result.total", name=name, delta=f"{delta:+d}", total=total)
+            text(
+                "bot.result.total",
+                name=name,
+                delta=Number(delta, signed=True),
+                total=Number(total),
+            )
             for name, delta, total in result.points
         ]
         embed.add_field(

@@ -20,7 +20,7 @@ The `*_lines`/`*_words` functions give the same in English, for readers without 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -30,7 +30,7 @@ from engine import names
 from engine.actions import Action, ActionKind, DeclaredKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
-from engine.i18n import DEFAULT_LANGUAGE, Text, text
+from engine.i18n import DEFAULT_LANGUAGE, Number, Text, text
 from engine.options import options_text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
@@ -456,7 +456,7 @@ def standing_lines(view: StandingsView) -> list[Text]:
             "bot.standing.line",
             place=row.place,
             name=row.name,
-            points=row.points,
+            points=Number(row.points),
             score=score_text(row.score),
         )
         for row in view.rows
@@ -662,7 +662,7 @@ def set_aside_texts(hand: HandState) -> list[Text]:
             what = text("bot.set_aside.named", what=what, wind=wind_text(named))
         tiles = " ".join(map(tile_name, item.tiles))
         if item.hits:
-            lines.append(text("bot.set_aside.hits", what=what, tiles=tiles, hits=len(item.hits)))
+            lines.append(text("bot.set_aside.hits", what=what, tiles=tiles, count=len(item.hits)))
         else:
             lines.append(text("bot.set_aside.line", what=what, tiles=tiles))
     return lines
@@ -682,14 +682,18 @@ def payment_line(paid: PaymentDetail, names: Sequence[Text | str]) -> Text:
         key = "bot.event.pot_payment"
     said = payment_text(paid.deltas, names)
     if paid.pot:
-        said = text("bot.list", items=[said, text("bot.payment.pot", delta=f"{paid.pot:+d}")])
+        said = text(
+            "bot.list", items=[said, text("bot.payment.pot", delta=Number(paid.pot, signed=True))]
+        )
     return text(key, paid=said)
 
 
 def payment_text(deltas: Iterable[int], names: Sequence[Text | str]) -> Text:
     """'Alice +8, Bob -8': each seat's change, zeros left out."""
     items = [
-        text("bot.payment.item", name=names[s], delta=f"{d:+d}") for s, d in enumerate(deltas) if d
+        text("bot.payment.item", name=names[s], delta=Number(d, signed=True))
+        for s, d in enumerate(deltas)
+        if d
     ]
     return text("bot.list", items=items) if items else text("bot.payment.none")
 
@@ -724,7 +728,7 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
     )
     lines = [text("bot.result.hand_over", number=session.hand_number, summary=summary)]
     lines += [
-        text("bot.result.points", name=names[s], delta=f"{d:+d}", total=t)
+        text("bot.result.points", name=names[s], delta=Number(d, signed=True), total=Number(t))
         for s, (_, d, t) in enumerate(points)
     ]
     view = result_view_from_state(hand, _said_names(table), table_name=picture_title(table))
@@ -754,71 +758,126 @@ def _deal_lines(table: LiveTable, names: Sequence[Text | str], number: int) -> l
 CALL_VERBS = ("chow", "pung", "kong")
 
 
+@dataclass
+class _Telling:
+    """What the event formatters share while one change is told: the hand, the seats' names,
+    and how many of the hand's wins were told before (a win event names its record by order)."""
+
+    hand: HandState
+    names: Sequence[Text | str]
+    wins: int
+
+    def who(self, event: Event) -> Text | str:
+        return self.names[event.seat] if event.seat is not None else ""
+
+
+def _tile(event: Event) -> str:
+    return tile_name(event.tile) if event.tile is not None else ""
+
+
+def _discard(told: _Telling, event: Event) -> list[Text]:
+    return [text("bot.event.discard", who=told.who(event), tile=_tile(event))]
+
+
+def _bonus(told: _Telling, event: Event) -> list[Text]:
+    return [text("bot.event.bonus", who=told.who(event), tile=_tile(event))]
+
+
+def _call(told: _Telling, event: Event) -> list[Text]:
+    verb = event.detail.split(" ", 1)[0]
+    if verb == "chow":
+        shape = format_tiles(_meld_tiles(event.detail))
+        return [text("bot.event.chow", who=told.who(event), tile=_tile(event), shape=shape)]
+    key = f"bot.event.{verb}" if verb in CALL_VERBS else "bot.event.call"
+    return [text(key, who=told.who(event), tile=_tile(event))]
+
+
+def _fixed_kong(told: _Telling, event: Event) -> list[Text]:
+    """A red / green / wild tile set down: a replacement follows."""
+    wild = event.tile in told.hand.wild_kinds
+    key = "bot.event.wild_kong" if wild else "bot.event.fixed_kong"
+    return [text(key, who=told.who(event), tile=_tile(event))]
+
+
+def _kong_declared(told: _Telling, event: Event) -> list[Text]:
+    added = event.detail == ActionKind.ADDED_KONG.value
+    key = "bot.event.added_kong" if added else "bot.event.concealed_kong"
+    return [text(key, who=told.who(event), tile=_tile(event))]
+
+
+def _win(told: _Telling, event: Event) -> list[Text]:
+    hand = told.hand
+    record = hand.wins[told.wins] if told.wins < len(hand.wins) else None
+    told.wins += 1
+    if record is None:
+        return [text("bot.event.wins", who=told.who(event))]
+    lines = win_texts(record, hand.preset, told.names)
+    if told.wins == 1:  # the tiles set aside at the deal are revealed at the first win
+        lines.extend(set_aside_texts(hand))
+    after = hand.preset.after_win
+    if after is AfterWin.LEAVE and not hand.is_over:
+        lines.append(text("bot.event.out", who=told.who(event)))
+    elif after is AfterWin.STAY and not hand.is_over:
+        lines.append(text("bot.event.locked", who=told.who(event)))
+    return lines
+
+
+def _payment(told: _Telling, event: Event) -> list[Text]:
+    paid = PaymentDetail.parse(event.detail, event.reason)
+    if paid.reason in WIN_REASONS:
+        return []  # a win's payment comes just before it: said with the win
+    return [payment_line(paid, told.names)]
+
+
+def _swap(told: _Telling, event: Event) -> list[Text]:
+    return [text("bot.event.swap", where=swap_text(int(event.detail), told.hand.seat_count))]
+
+
+def _void_revealed(told: _Telling, event: Event) -> list[Text]:
+    voids = [
+        text("bot.event.void_item", name=told.names[s], suit=suit_text(v))
+        for s, v in enumerate(event.detail)
+        if s < len(told.names)
+    ]
+    return [text("bot.event.voids", voids=voids)]
+
+
+def _hand_over(told: _Telling, event: Event) -> list[Text]:
+    if event.detail == "win":
+        return []  # the win itself was told
+    return [text("bot.event.hand_over", why=ending_text(told.hand, event.detail))]
+
+
+EventWording = Callable[[_Telling, Event], list[Text]]
+
+# Each public event kind and how it is told; a kind not here (claim windows, the opening's
+# bookkeeping, the kong's replacement draw) says nothing. A new event joins by adding a row.
+EVENT_WORDING: Mapping[str, EventWording] = {
+    "discard": _discard,
+    "bonus": _bonus,
+    "call": _call,
+    "fixed_kong": _fixed_kong,
+    "kong_declared": _kong_declared,
+    "win": _win,
+    "payment": _payment,
+    "swap": _swap,
+    "void_revealed": _void_revealed,
+    "hand_over": _hand_over,
+}
+
+
 def event_texts(
     table: LiveTable, events: Sequence[Event], names: Sequence[Text | str], wins_before: int = 0
 ) -> list[Text]:
     """One line per public event; private events (draws) and window bookkeeping are skipped."""
     hand = table.hand
     assert hand is not None
+    told = _Telling(hand, names, wins_before)
     lines: list[Text] = []
-    wins = wins_before
     for event in events:
-        kind, seat = event.kind, event.seat
-        who = names[seat] if seat is not None else ""
-        tile = tile_name(event.tile) if event.tile is not None else ""
-        if event.private or kind in ("claim_window", "opening", "opening_done", "kong"):
-            continue
-        if kind == "discard":
-            lines.append(text("bot.event.discard", who=who, tile=tile))
-        elif kind == "bonus":
-            lines.append(text("bot.event.bonus", who=who, tile=tile))
-        elif kind == "call":
-            verb = event.detail.split(" ", 1)[0]
-            if verb == "chow":
-                shape = format_tiles(_meld_tiles(event.detail))
-                lines.append(text("bot.event.chow", who=who, tile=tile, shape=shape))
-            else:
-                key = f"bot.event.{verb}" if verb in CALL_VERBS else "bot.event.call"
-                lines.append(text(key, who=who, tile=tile))
-        elif kind == "fixed_kong":  # a red / green / wild tile set down: a replacement follows
-            key = "bot.event.wild_kong" if event.tile in hand.wild_kinds else "bot.event.fixed_kong"
-            lines.append(text(key, who=who, tile=tile))
-        elif kind == "kong_declared":
-            if event.detail == ActionKind.ADDED_KONG.value:
-                lines.append(text("bot.event.added_kong", who=who, tile=tile))
-            else:
-                lines.append(text("bot.event.concealed_kong", who=who, tile=tile))
-        elif kind == "win":
-            record = hand.wins[wins] if wins < len(hand.wins) else None
-            wins += 1
-            if record is None:
-                lines.append(text("bot.event.wins", who=who))
-                continue
-            lines += win_texts(record, hand.preset, names)
-            if wins == 1:  # the tiles set aside at the deal are revealed at the first win
-                lines.extend(set_aside_texts(hand))
-            after = hand.preset.after_win
-            if after is AfterWin.LEAVE and not hand.is_over:
-                lines.append(text("bot.event.out", who=who))
-            elif after is AfterWin.STAY and not hand.is_over:
-                lines.append(text("bot.event.locked", who=who))
-        elif kind == "payment":
-            paid = PaymentDetail.parse(event.detail, event.reason)
-            if paid.reason in WIN_REASONS:
-                continue  # a win's payment comes just before it: said with the win
-            lines.append(payment_line(paid, names))
-        elif kind == "swap":
-            words = swap_text(int(event.detail), hand.seat_count)
-            lines.append(text("bot.event.swap", where=words))
-        elif kind == "void_revealed":
-            voids = [
-                text("bot.event.void_item", name=names[s], suit=suit_text(v))
-                for s, v in enumerate(event.detail)
-                if s < len(names)
-            ]
-            lines.append(text("bot.event.voids", voids=voids))
-        elif kind == "hand_over" and event.detail != "win":
-            lines.append(text("bot.event.hand_over", why=ending_text(hand, event.detail)))
+        wording = EVENT_WORDING.get(event.kind)
+        if wording is not None and not event.private:
+            lines += wording(told, event)
     return lines
 
 

@@ -16,7 +16,7 @@ from bot.discord.replies import reader_language, sentence
 from bot.discord.surface import clock_text
 from bot.discord.translator import choice
 from bot.runtime.snapshots import pattern_name, preset_name, preset_summary, unit_text
-from engine.i18n import LANGUAGES, Text, text, worded
+from engine.i18n import LANGUAGES, Number, Text, text, worded
 from engine.options import value_word
 from engine.presets import TIME_CONTROLS, Preset, find_preset, min_fan_choices
 from engine.score_request import RequestError, score_request
@@ -103,7 +103,9 @@ def rules_embed(preset: Preset, language: str = "en") -> discord.Embed:
             default=preset.min_fan,
         )
     if preset.start_points:
-        minimum = text("bot.rules.start_points", minimum=minimum, points=f"{preset.start_points:,}")
+        minimum = text(
+            "bot.rules.start_points", minimum=minimum, points=Number(preset.start_points)
+        )
     embed.add_field(
         name=say("bot.rules.winning_title"),
         value=say(
@@ -200,8 +202,10 @@ def score_embed(
             )
         deltas = result.get("deltas") or {}  # the win's settlement per seat (a dealer bonus...)
         if deltas:
+            changes = {seat: Number(delta, signed=True) for seat, delta in deltas.items()}
             value_line = " · ".join(
-                f"{worded(_seat(seat), language)} {delta:+d}" for seat, delta in deltas.items()
+                f"{worded(_seat(seat), language)} {change.in_language(language)}"
+                for seat, change in changes.items()
             )
             embed.add_field(name=say("bot.score.settlement_title"), value=value_line)
     melds = ", ".join(request.get("melds", []))

@@ -24,7 +24,7 @@ from bot.discord.cogs.base import MahjongCog
 from bot.discord.components import controls
 from bot.discord.replies import guarded, reader_language, tell
 from bot.replay import Frame, ReplayLog, frames, jumps, stored_replay
-from engine.i18n import text
+from engine.i18n import Number, text
 
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
@@ -206,7 +206,7 @@ class ReplayCog(MahjongCog, name="Replay"):
         ]
         if at == len(found) - 1:
             paid = [
-                text("bot.payment.item", name=s.name, delta=f"{d:+d}")
+                text("bot.payment.item", name=s.name, delta=Number(d, signed=True))
                 for s, d in zip(log.seats, log.deltas, strict=True)
             ]
             lines.append(text("bot.replay.result", paid=text("bot.list", items=paid)))
