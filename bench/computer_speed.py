@@ -40,6 +40,7 @@ class Speed:
     cpu_seconds: float
     wall_seconds: float
     deciding_seconds: float  # processor time inside the computer
+    decision_seconds: list[float]  # each decision's processor time, in the order made
 
     @property
     def hands_per_s(self) -> float:
@@ -53,19 +54,23 @@ class Speed:
     def ms_per_decision(self) -> float:
         return 1000 * self.deciding_seconds / self.decisions if self.decisions else 0.0
 
+    def ms_at(self, share: float) -> float:
+        """The decision time (ms) below which `share` of the decisions fall (0.5: the median)."""
+        if not self.decision_seconds:
+            return 0.0
+        ordered = sorted(self.decision_seconds)
+        return 1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
 
 def measure(preset: Preset, level: str, hands: int, seed: int) -> Speed:
     """Play `hands` hands of one seeded session with `level` computers in every seat."""
     computer = computer_for(level)
-    decisions = 0
-    deciding = 0.0
+    times: list[float] = []
 
     def counted(state: HandState, seat: int) -> Action:
-        nonlocal decisions, deciding
-        decisions += 1
         started = time.process_time()
         action = computer(state, seat)
-        deciding += time.process_time() - started
+        times.append(time.process_time() - started)
         return action
 
     session = Session(preset, seed)
@@ -76,7 +81,7 @@ def measure(preset: Preset, level: str, hands: int, seed: int) -> Speed:
         assert outcome is not None
         session.finish_hand(outcome)
     cpu_seconds, wall_seconds = time.process_time() - cpu, time.perf_counter() - wall
-    return Speed(hands, decisions, cpu_seconds, wall_seconds, deciding)
+    return Speed(hands, len(times), cpu_seconds, wall_seconds, sum(times), times)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", nargs="*", default=sorted(LEVELS), choices=sorted(LEVELS))
     args = parser.parse_args(argv)
     results: dict[tuple[str, str], Speed] = {}
-    header = "".join(f"{level + ' hands/s':>18}{'ms/decision':>13}" for level in args.level)
+    columns = f"{'ms/decision':>13}{'median':>8}{'p99':>8}"
+    header = "".join(f"{level + ' hands/s':>18}{columns}" for level in args.level)
     print(f"{'preset (cpu time; wall in brackets)':38}{header}")
     for preset_id in args.preset:
         preset = find_preset(preset_id)
@@ -98,11 +104,16 @@ def main(argv: list[str] | None = None) -> int:
         for level in args.level:
             speed = results[preset_id, level] = measure(preset, level, args.hands, args.seed)
             rate = f"{speed.hands_per_s:.1f} ({speed.wall_hands_per_s:.0f})"
-            cells.append(f"{rate:>18}{speed.ms_per_decision:>13.3f}")
+            cells.append(
+                f"{rate:>18}{speed.ms_per_decision:>13.3f}"
+                f"{speed.ms_at(0.5):>8.3f}{speed.ms_at(0.99):>8.3f}"
+            )
         print(f"{preset_id:38}{''.join(cells)}", flush=True)
     print()
     for (preset_id, level), speed in results.items():
         print(f"hands_per_s[{preset_id}][{level}]: {speed.hands_per_s:.1f}")
+        print(f"decision_ms_median_p99[{preset_id}][{level}]: ", end="")
+        print(f"{speed.ms_at(0.5):.3f} {speed.ms_at(0.99):.3f}")
     return 0
 
 

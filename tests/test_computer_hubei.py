@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from engine.actions import Action, ActionKind
 from engine.computer import strong
+from engine.presets import with_options
 from engine.tiles import RED, Meld, parse_tiles
 from tests.test_computer_presets import HUBEI, OPENED, WILD_9M, claim_view, seat_view, t
 
@@ -100,3 +101,18 @@ def test_hubei_keeps_a_wild_while_the_hand_is_worth_something_with_it() -> None:
     view = seat_view(HUBEI, "456p789p22s6s8s9m", OPENED, wilds=WILD_9M)
     view = replace(view, set_down=((), (RED, RED), (), ()))
     assert strong.choose(view).tile != t("9m")
+
+
+# ---------------------------------------------------------------------- how far a plan looks
+
+
+def test_hubei_at_the_minimum_aims_at_far_plans_and_without_it_at_near_ones() -> None:
+    # at the 3-fan minimum most near shapes are worth nothing and each fan doubles what every
+    # loser pays: an exchange more keeps most of a plan's chance (bench/strength.py measured
+    # the step); without the minimum every open hand wins, and near plans count as elsewhere
+    live = 12
+    at_minimum = strong._Player(seat_view(HUBEI, HAND, wilds=WILD_9M))
+    assert at_minimum.chance(2, live) > 0.5 * at_minimum.chance(1, live)
+    free = with_options(HUBEI, ["no_minimum"])
+    no_minimum = strong._Player(seat_view(free, HAND, wilds=WILD_9M))
+    assert no_minimum.chance(2, live) < 0.2 * no_minimum.chance(1, live)

@@ -203,6 +203,17 @@ def test_hk_fw2_without_a_minimum_takes_the_chow_to_ready() -> None:
     assert computer_for("strong")(_chow_offer(0), 1).kind is ActionKind.CHOW
 
 
+def test_hk_fw2_without_a_minimum_aims_at_nearer_plans() -> None:
+    # a chicken hand wins and every seat pays each win: winning first counts more than a far
+    # flush, so an exchange more keeps less of a plan's chance than at a minimum
+    hand, live = "123m456m78p2s5s99s9m", 12
+    ratios = []
+    for minimum in (0, 1, 3):
+        player = strong._Player(seat_view(with_min_fan(FW2, minimum), hand))
+        ratios.append(player.chance(2, live) / player.chance(1, live))
+    assert ratios[0] < 0.2 < ratios[1] == ratios[2]
+
+
 def test_hk_3fan_refuses_a_pung_that_leaves_no_way_to_three_fan() -> None:
     # after pung 555s the hand is ready but worth a self draw's 1 fan at most
     state = HandState.arranged(

@@ -181,6 +181,9 @@ def test_the_speed_benchmark_prints_hands_per_second_per_level(
     out = capsys.readouterr().out
     assert "hands_per_s[sichuan-bb][easy]: " in out
     assert "hands_per_s[sichuan-bb][strong]: " in out
+    assert "decision_ms_median_p99[sichuan-bb][strong]: " in out
+    # the median and p99 are decisions' own times, in order, within the slowest one
+    assert 0 < speed.ms_at(0.5) <= speed.ms_at(0.99) <= 1000 * max(speed.decision_seconds)
 
 
 def _strong_choices(

@@ -154,10 +154,21 @@ def _fourwinds_gain(score: Score, by: WinBy, payers: int) -> float:
     return points["discarder"] + (payers - 1) * points["others"]
 
 
+# Without a minimum a chicken hand wins and every seat pays each win, so winning first counts
+# more than a far flush: nearer plans. Measured with bench/strength.py at min_fan 0 (points per
+# seat-hand against v1, seed 0): over 2,000 seat-hands 0.1 +0.35, 0.15 +0.55, 0.2 +0.50,
+# 0.25 +0.44, 0.35 -0.65 (each +-0.95); over 8,000, 0.15 +0.99 (+0.52..+1.46), and on seed 1
+# (not tuned on) +0.75 (+0.30..+1.20)
+FOURWINDS_NO_MINIMUM_STEP = 0.15
+
+
 def _fourwinds_tune(know: FamilyKnowledge, preset: Preset) -> FamilyKnowledge:
-    """At a minimum of 2 or 3 a winning hand pays a base of 4 or more: dealing in costs more."""
+    """At a minimum of 2 or 3 a winning hand pays a base of 4 or more: dealing in costs more.
+    Without one, near plans (`FOURWINDS_NO_MINIMUM_STEP`)."""
     if preset.min_fan >= 2:
         return replace(know, opponent_value=8.0, danger_share=0.002)
+    if preset.min_fan == 0:
+        return replace(know, step=FOURWINDS_NO_MINIMUM_STEP)
     return know
 
 

@@ -148,6 +148,15 @@ def gain(score: Score, by: WinBy, payers: int) -> float:
 HOLD_MARGIN = 1.5
 WILD_KONG_MARGIN = 10.0
 DANGER_SHARE = 0.02
+# the chance kept per further exchange a plan needs (engine/computer/strong.py): high, as at the
+# 3-fan minimum most near shapes are worth nothing and a win's fan doubles what every loser pays,
+# so a far line to a big win or more kongs is worth aiming at. Measured with bench/strength.py
+# (points per seat-hand against v1 over 2,000 seat-hands, seed 0, four players; each +-1.2 or
+# so): 0.15 +0.0, 0.25 +0.95, 0.35 +1.46, 0.45 +1.34, 0.55 +2.93, 0.6 +3.40, 0.65 +3.63,
+# 0.7 +3.49, 0.85 +0.65; the middle of the plateau, re-checked on seeds 1 and 2 (not tuned on):
+# +2.15 (+0.88..+3.43) and +2.19 (+0.81..+3.57); at three players +4.63 (+2.91..+6.35), at two
+# +5.30 (+3.63..+6.98), seed 0
+STEP = 0.6
 
 
 def _tune(know: FamilyKnowledge, preset: Preset) -> FamilyKnowledge:
@@ -173,7 +182,7 @@ KNOWLEDGE = FamilyKnowledge(
     ready_per_meld=0.15,
     opponent_value=4.0,  # (a deal-in is priced by `deal_in`)
     flush_value=12.0,
-    step=0.25,
+    step=STEP,
     danger_share=DANGER_SHARE,
     exact_one_away=False,
     no_wild=hubei.FAN["hard_win"],
