@@ -367,3 +367,110 @@ def test_random_legal_play_conserves_tiles_and_points(preset: Preset) -> None:
         outcome = state.outcome()
         assert outcome is not None
         assert sum(outcome.deltas) + outcome.pot == 0
+
+
+def answer_all_but(state: HandState, winner: int) -> None:
+    """The winner takes the tile; every other asked seat passes."""
+    act(state, f"{winner} win")
+    for seat in state.seats_to_act():
+        act(state, f"{seat} pass")
+
+
+def test_double_riichi_and_ippatsu_reach_the_score() -> None:
+    state = HandState.arranged(RIICHI, RIICHI_HANDS, draws="9s", setup=RICH)
+    act(state, "0 riichi 1z", "2 pass", "1 discard 9s")
+    assert has_win(state, 0)
+    answer_all_but(state, 0)
+    outcome = state.outcome()
+    assert outcome is not None
+    ids = {p.id for p in outcome.wins[0].score.patterns}
+    assert {"double_riichi", "ippatsu"} <= ids and "riichi" not in ids
+
+
+def test_a_call_breaks_ippatsu() -> None:
+    state = HandState.arranged(RIICHI, RIICHI_HANDS, draws="5s", setup=RICH)
+    act(state, "0 riichi 1z", "2 pass", "1 discard 5s", "2 chow 567s")
+    riichi = state.part_of(RiichiPart)
+    assert riichi is not None and riichi.declared[0] and not riichi.ippatsu[0]
+
+
+# ------------------------------------------------------------------------------- chankan
+
+ORPHANS_ROB = [
+    "1111z234m567m234p5p",  # the dealer makes a concealed kong of east
+    "19m19p19s2345677z",  # thirteen orphans waiting on east
+    "234m567m234p567p5s",
+    "345s345s678s678s5p",
+]
+
+
+def test_thirteen_orphans_robs_a_concealed_kong_only_in_mahjong_soul() -> None:
+    state = HandState.arranged(RIICHI, ORPHANS_ROB)
+    act(state, "0 concealed_kong 1z")
+    assert state.phase is Phase.TURN and state.turn == 0  # committed: nobody may rob it
+    state = HandState.arranged(RIICHI_MAJSOUL, ORPHANS_ROB)
+    act(state, "0 concealed_kong 1z")
+    assert state.phase is Phase.ROB and has_win(state, 1)
+    act(state, "1 win")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.wins[0].by is WinBy.ROBBING_KONG
+    assert outcome.wins[0].score.patterns[0].id == "kokushi_musou"
+
+
+# ------------------------------------------------------------------------------- exhaustive draw
+
+
+def play_out(state: HandState) -> None:
+    """Every seat passes its calls and discards its drawn tile to the end of the hand."""
+    while not state.is_over:
+        seat = state.seats_to_act()[0]
+        if state.phase is Phase.TURN:
+            state.apply(Action(seat, ActionKind.DISCARD, (state.drawn,)))
+        else:
+            state.apply(Action(seat, ActionKind.PASS))
+
+
+def test_tenpai_payments_count_formal_tenpai_and_not_karaten() -> None:
+    hands = [
+        "234m567m234p567p1z9s",  # discards 9s: tanki on 1z, no yaku (formal tenpai)
+        "456m456m456p457p4s",
+        "9s9s9s234m234p567p2z",  # pons the 9s, discards 2z: tanki on its own fourth 9s
+        "123s124s1m1m1p1p3z3z9m",
+    ]
+    state = HandState.arranged(RIICHI, hands)
+    act(state, "0 discard 9s", "2 pung 9s", "2 discard 2z")
+    play_out(state)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.termination is Termination.WALL_DRAW
+    assert state.waits(state.hands[2]) == [parse_tile("9s")]  # the shape is ready ...
+    assert outcome.ready == (0,)  # ... but karaten is not tenpai
+    assert outcome.deltas == (3000, -1000, -1000, -1000)
+
+
+# ------------------------------------------------------------------------------- the game
+
+
+def test_the_game_is_a_hanchan_or_with_length_east_a_tonpuu() -> None:
+    from engine.game import GameProgress, game_over
+    from engine.options import choose
+
+    rule = RIICHI.game
+    after_south = GameProgress(hands=8, dealer_changes=8, points=(31000, 29000, 20000, 20000))
+    assert game_over(rule, after_south)
+    short = choose(RIICHI, {"length": "east"}).game
+    after_east = GameProgress(hands=4, dealer_changes=4, points=(31000, 29000, 20000, 20000))
+    assert game_over(short, after_east) and not game_over(rule, after_east)
+    # nobody at 30,000: the game extends into the next round
+    level = GameProgress(hands=8, dealer_changes=8, points=(25000, 25000, 25000, 25000))
+    assert not game_over(rule, level)
+    assert game_over(
+        rule, GameProgress(hands=3, dealer_changes=2, points=(-100, 45100, 30000, 25000))
+    )
+
+
+def test_the_final_scores_of_each_platform() -> None:
+    from engine.game import standings
+
+    points = (42600, 28400, 19600, 9400)
+    assert [s.score for s in standings(RIICHI.game, points)] == [53.0, 8.0, -20.0, -41.0]
+    assert [s.score for s in standings(RIICHI_MAJSOUL.game, points)] == [32.6, 8.4, -10.4, -30.6]
