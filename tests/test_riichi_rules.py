@@ -474,3 +474,22 @@ def test_the_final_scores_of_each_platform() -> None:
     points = (42600, 28400, 19600, 9400)
     assert [s.score for s in standings(RIICHI.game, points)] == [53.0, 8.0, -20.0, -41.0]
     assert [s.score for s in standings(RIICHI_MAJSOUL.game, points)] == [32.6, 8.4, -10.4, -30.6]
+
+
+def test_nagashi_mangan_is_paid_as_a_mangan_self_draw_instead() -> None:
+    from engine.scoring.riichi import nagashi, wall_draw_payments
+
+    hands = [
+        "234m567m234p567p1z9s",
+        "456m456m456p457p4s",
+        "9s9s9s234m234p567p2z",
+        "123s124s1m1m1p1p3z3z9m",
+    ]
+    state = HandState.arranged(RIICHI, hands)
+    play_out(state)
+    assert not any(nagashi(state, seat) for seat in state.seats)
+    # seat 1's discards as if every one had been a terminal or an honour, none called
+    state.ponds[1][:] = parse_tiles("19m19p19s1234567z")
+    assert nagashi(state, 1)
+    paid = sorted((p.payer, p.payee, p.amount) for p in wall_draw_payments(RIICHI, state))
+    assert paid == [(0, 1, 4000), (2, 1, 2000), (3, 1, 2000)]
