@@ -493,3 +493,58 @@ def test_nagashi_mangan_is_paid_as_a_mangan_self_draw_instead() -> None:
     assert nagashi(state, 1)
     paid = sorted((p.payer, p.payee, p.amount) for p in wall_draw_payments(RIICHI, state))
     assert paid == [(0, 1, 4000), (2, 1, 2000), (3, 1, 2000)]
+
+
+# ------------------------------------------------------------------------------- pao
+
+
+def test_the_seat_that_fed_the_third_dragon_pays_a_self_drawn_big_three_dragons() -> None:
+    hands = [
+        "5z6z7z147m258p369s4z9m",  # the dealer feeds the three dragons
+        "5z5z6z6z7z7z1m1m2m3m1z2z3z",
+        "2m5m8m1p4p7p1s4s7s8m8p8s9p",
+        "3m6m9m3p6p9p2s5s8s4z4z9s9p",
+    ]
+    state = HandState.arranged(RIICHI, hands, draws="6m6m6m6p6p6p6s6s6s4m")
+    for dragon, discard in (("5z", "1z"), ("6z", "2z"), ("7z", "3z")):
+        play_quietly(state, until_turn=0)
+        act(state, f"0 discard {dragon}", f"1 pung {dragon}", f"1 discard {discard}")
+    play_quietly(state, until_turn=1)
+    assert state.drawn == parse_tile("4m") and has_win(state, 1)
+    act(state, "1 win")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.wins[0].score.patterns[0].id == "daisangen"
+    assert outcome.deltas == (-32000, 32000, 0, 0)
+    assert {p.reason for p in outcome.payments} == {Reason.LIABILITY}
+
+
+def test_four_riichi_abort_the_hand_once_the_fourth_stick_is_paid() -> None:
+    hands = [
+        "234m567m234p567p9s1z",
+        "123m456m789m123p5s",
+        "111s222s333s444s5p",
+        "666s777s888s999s6z",
+    ]
+    state = HandState.arranged(RIICHI, hands, draws="7z7z7z", setup=RICH)
+    act(state, "0 riichi 1z", "1 riichi 7z", "2 riichi 7z")
+    assert not state.is_over
+    act(state, "3 riichi 7z")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.termination is Termination.ABORTIVE_DRAW
+    assert outcome.pot == 4000 and outcome.deltas == (-1000, -1000, -1000, -1000)
+
+
+def test_riichi_needs_four_tiles_left_in_the_live_wall() -> None:
+    state = HandState.arranged(RIICHI, RIICHI_HANDS, setup=RICH)
+    act(state, "0 discard 1z")  # ready on 9s, closed: riichi is offered on each turn while it may
+    offered: dict[int, bool] = {}
+    while not state.is_over:
+        seat = state.seats_to_act()[0]
+        if state.phase is Phase.TURN:
+            if seat == 0:
+                offered[state.wall_left] = RIICHI_KIND in {a.kind for a in state.legal_actions(0)}
+            state.apply(Action(seat, ActionKind.DISCARD, (state.drawn,)))
+        else:
+            state.apply(Action(seat, ActionKind.PASS))
+    assert offered[5] and not offered[1]
+    assert all(offered[left] == (left >= 4) for left in offered)
