@@ -41,7 +41,8 @@ belong to the part that begins them (`state.begin_decisions`): it offers them
 
 Parts change the hand only through `HandState`'s public API for them (`emit`, `add_tile`,
 `remove_tile`, `pay`, `discard`, `draw_replacement`, `draw_next`, `end_hand`, `begin_decisions`,
-`resume_turn`, `open_rob_window`; the wall part alone `take_from_wall`), never through the loop's
+`resume_turn`, `open_rob_window`; the wall part alone `take_from_wall`; `win_context` reads what
+scoring sees of a win, for a part that settles it from the whole hand), never through the loop's
 private state (tests/test_part_api.py). Replacement draws come from the wall part
 (`WallPart.take_replacement`), which owns the dead wall's positions: with
 `WallRule.replacements` set, the replacement tiles and the indicator positions before them.

@@ -548,3 +548,40 @@ def test_riichi_needs_four_tiles_left_in_the_live_wall() -> None:
             state.apply(Action(seat, ActionKind.PASS))
     assert offered[5] and not offered[1]
     assert all(offered[left] == (left >= 4) for left in offered)
+
+
+def test_four_kongs_by_two_players_abort_once_the_next_discard_passes() -> None:
+    hands = [
+        "1111m2222m345p67p9s",  # the dealer makes two concealed kongs
+        "3333s444s5s6s7s8s9s1z",  # seat 1 draws the fourth 4s: two more
+        "3m4m5m6m7m8m9m1p2p3p4z4z7z",
+        "3m4m5m6m7m8m9m9p9p8p8p7z1z",
+    ]
+    state = HandState.arranged(RIICHI, hands, draws="4s", replacements="5z5z6z6z")
+    act(state, "0 concealed_kong 1m", "0 concealed_kong 2m", "0 discard 5z")
+    act(state, "1 concealed_kong 3s", "1 concealed_kong 4s")
+    assert state.kongs_made == 4 and not state.is_over
+    act(state, "1 discard 6z")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.termination is Termination.ABORTIVE_DRAW
+
+
+def test_the_last_discard_may_only_be_won_on() -> None:
+    hands = [*RIICHI_HANDS[:3], "123s123s789s78s5z5z"]  # seat 3 holds a pair of south...
+    back = "6z6z6z6z7z7z7z7z4z4z4z4z3s3s"  # ... and the live wall ends with the other two
+    state = HandState.arranged(RIICHI, hands, replacements=back)
+    pung_offered: dict[int, bool] = {}  # tiles left when a 5z was discarded: a pon for seat 3?
+    while not state.is_over:
+        seat = state.seats_to_act()[0]
+        if state.phase is Phase.TURN:
+            state.apply(Action(seat, ActionKind.DISCARD, (state.drawn or state.hands[seat][-1],)))
+            continue
+        if state.claim_tile == parse_tile("5z") and 3 in state.pending:
+            pung_offered[state.wall_left] = "pung" in legal_kinds(state, 3)
+        state.apply(Action(seat, ActionKind.PASS))
+    # the south before the last was offered to seat 3's pon; the last one, discarded at the
+    # wall's end by another seat, was not (no window opened for a pon)
+    assert state.last_discard is not None
+    last_seat, index = state.last_discard
+    assert state.ponds[last_seat][index] == parse_tile("5z") and last_seat != 3
+    assert pung_offered == {1: True}
