@@ -158,10 +158,12 @@ def _cmd_presets(args: argparse.Namespace) -> int:
         print(f"{preset.id:20} {preset.name} — {preset.summary}")
     for preset_id, name in PLANNED_PRESETS.items():
         print(f"{preset_id:20} (planned) {name}")
+    from engine.presets_riichi import IN_DEVELOPMENT
     from engine.scoring.riichi import RIICHI_RULES
 
     for rules in RIICHI_RULES.values():
-        print(f"{rules.id:20} (`score` only until play lands) {rules.name}")
+        state = "in development: `score` and `simulate`" if rules.id in IN_DEVELOPMENT else None
+        print(f"{rules.id:20} ({state or '`score` only until play lands'}) {rules.name}")
     return 0
 
 
@@ -176,9 +178,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from engine.options import choose, parse_choices
+    from engine.presets_riichi import IN_DEVELOPMENT
     from engine.simulate import simulate
 
-    preset = find_preset(args.preset)
+    # the presets in development play here (and in tests) before tables may choose them
+    found = IN_DEVELOPMENT.get(args.preset)
+    preset = find_preset(args.preset) if found is None else found
     try:
         preset = choose(preset, parse_choices(preset, args.option or ()))
     except ValueError as error:

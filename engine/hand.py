@@ -937,7 +937,9 @@ class HandState:
                 actions += [
                     _ADDED_KONG_ACTIONS[seat][meld.first]
                     for meld in self.melds[seat]
-                    if meld.kind is MeldKind.PUNG and counts[meld.first]
+                    if meld.kind is MeldKind.PUNG
+                    and counts[meld.first]
+                    and all(p.may_kong(seat, meld.first) for p in self._kong_rules)
                 ]
         return self._offered(seat, actions) if self._offer_rules else actions
 
@@ -1061,6 +1063,14 @@ class HandState:
     def is_win_counts(self, counts: list[int], jokers: int = 0) -> bool:
         """Whether these counts (and jokers) form a winning shape of the preset."""
         return shapes.is_win(counts, self._shapes, jokers=jokers)
+
+    def win_context(self, seat: int, tile: Tile, by: WinBy) -> WinContext:
+        """What scoring sees of `seat` winning on `tile` now (a part that settles a win
+        itself values it from this)."""
+        hand = list(self.hands[seat])
+        if by is not _SELF_DRAW:
+            hand.append(tile)
+        return self._win_context(seat, hand, tile, by)
 
     def _win_context(self, seat: int, hand: list[Tile], tile: Tile, by: WinBy) -> WinContext:
         extra: dict[str, object] = {}

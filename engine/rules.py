@@ -16,7 +16,7 @@ Hook points (all on `Part`, defaults say "no objection"):
   seat's waits are `state.waits_of(seat)`, offered a win or not.
 - `ready(seat)` — whether a seat is ready (a special shape); None leaves it to the standard shapes.
 - `discard_choices(seat)` — the tiles a seat must choose its discard from (void suit first).
-- `may_kong(seat, tile)` — an own-turn concealed kong of `tile`.
+- `may_kong(seat, tile)` — an own-turn kong of `tile` (concealed or added).
 - `may_win(seat, counts, tile, by)` — a win with these counts (winning tile included).
 - `win_shape(seat, counts, by)` — decide whether the counts are a winning shape (wilds standing
   in, a special hand such as hubei-laizi's all 2-5-8); None leaves it to the standard shapes.
@@ -41,7 +41,8 @@ belong to the part that begins them (`state.begin_decisions`): it offers them
 
 Parts change the hand only through `HandState`'s public API for them (`emit`, `add_tile`,
 `remove_tile`, `pay`, `discard`, `draw_replacement`, `draw_next`, `end_hand`, `begin_decisions`,
-`resume_turn`, `open_rob_window`; the wall part alone `take_from_wall`), never through the loop's
+`resume_turn`, `open_rob_window`; the wall part alone `take_from_wall`; `win_context` reads what
+scoring sees of a win, for a part that settles it from the whole hand), never through the loop's
 private state (tests/test_part_api.py). Replacement draws come from the wall part
 (`WallPart.take_replacement`), which owns the dead wall's positions: with
 `WallRule.replacements` set, the replacement tiles and the indicator positions before them.
@@ -574,6 +575,15 @@ class AfterWinPart(Part):
         return [t for tiles in self.won_tiles for t in tiles]
 
 
+def kong_keeps_waits(state: HandState, seat: int, tile: Tile) -> bool:
+    """Whether a concealed kong of `tile` (the drawn tile the fourth) leaves a locked hand
+    waiting on the same tiles as before the draw."""
+    hand = list(state.hands[seat])
+    hand.remove(state.drawn)  # type: ignore[arg-type]
+    after_hand = [t for t in state.hands[seat] if t != tile]
+    return state.waits(hand) == state.waits(after_hand)
+
+
 class LockedHandsPart(AfterWinPart):
     """Blood flow: a winner's hand is locked; only its drawn tile moves (or a kong that keeps
     its waits), and it makes no new exposed melds."""
@@ -587,18 +597,11 @@ class LockedHandsPart(AfterWinPart):
         actions = [TILE_ACTIONS[ActionKind.DISCARD][seat][tile]]
         if state.wall_left == 0:
             return actions
-        if state.hands[seat].count(tile) == 4 and self._kong_keeps_waits(seat, tile):
+        if state.hands[seat].count(tile) == 4 and kong_keeps_waits(state, seat, tile):
             actions.append(TILE_ACTIONS[ActionKind.CONCEALED_KONG][seat][tile])
         if any(m.kind is MeldKind.PUNG and m.first == tile for m in state.melds[seat]):
             actions.append(TILE_ACTIONS[ActionKind.ADDED_KONG][seat][tile])
         return actions
-
-    def _kong_keeps_waits(self, seat: int, tile: Tile) -> bool:
-        state = self.state
-        hand = list(state.hands[seat])
-        hand.remove(state.drawn)  # type: ignore[arg-type]
-        after_hand = [t for t in state.hands[seat] if t != tile]
-        return state.waits(hand) == state.waits(after_hand)
 
     def may_claim(self, seat: int, tile: Tile) -> bool:
         return not self.locked[seat]  # no new exposed melds

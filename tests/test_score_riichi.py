@@ -810,11 +810,12 @@ def test_random_hands_agree_with_the_package_called_on_its_own(preset: str) -> N
     assert valid >= 30  # the random hands reach the scoring, not only its refusals
 
 
-def test_presets_names_the_riichi_presets_as_scoring_only(
+def test_presets_names_the_riichi_presets_as_scoring_only_or_in_development(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert cli_main(["presets"]) == 0
     listed = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
-    for preset in RIICHI_RULES:
-        assert "`score` only until play lands" in listed[preset]
+    assert "in development: `score` and `simulate`" in listed["riichi"]
+    assert "in development: `score` and `simulate`" in listed["riichi-majsoul"]
+    assert "`score` only until play lands" in listed["sanma"]
     assert not set(RIICHI_RULES) & set(PRESETS)  # not playable: not among the presets tables use

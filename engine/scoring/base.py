@@ -61,6 +61,11 @@ class WinContext:
     discarder: int | None = None
     players: int = 4
     others: tuple[SeatFacts, ...] = ()
+    # Riichi: the dora and ura indicators turned, and the circumstances a rule part reports
+    # beside `flags` (riichi, double_riichi, ippatsu, chiihou)
+    dora: tuple[Tile, ...] = ()
+    ura: tuple[Tile, ...] = ()
+    rule_flags: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +86,7 @@ class Score:
     points: dict[str, int] = field(default_factory=dict)
     reason: str | None = None  # not_a_winning_hand or below_minimum when not valid
     message: Text | str = ""  # why it is not valid, worded per reader
+    fu: int = 0  # Riichi: the hand's fu (0 where a family counts none)
 
     def to_json(self, language: str = "en") -> dict[str, object]:
         """The answer of `score`; `message` in `language` (pattern ids stay English)."""

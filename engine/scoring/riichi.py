@@ -15,19 +15,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from mahjong.constants import EAST as PACKAGE_EAST
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
 from mahjong.meld import Meld as PackageMeld
 
-from engine.scoring.base import WinBy
+from engine.i18n import Text
+from engine.scoring.base import Pattern, Score, WinBy, WinContext
 from engine.settlement import Payment, Reason, deltas_of
 from engine.tiles import (
     COPIES,
     DRAGONS,
     FIVES,
     NUM_KINDS,
+    ORPHANS,
     WINDS,
     Meld,
     MeldKind,
@@ -37,6 +40,10 @@ from engine.tiles import (
     parse_tiles,
     with_red_fives,
 )
+
+if TYPE_CHECKING:
+    from engine.hand import HandState
+    from engine.presets import Preset
 
 YAKUMAN_HAN = 13  # a yakuman reports 13 han (a double yakuman 26)
 STICK = 1000  # a riichi stick, paid into the pot and taken by the next winner
@@ -411,7 +418,7 @@ def liable_seat(hand: RiichiHand, value: RiichiValue) -> tuple[int, str] | None:
     return None
 
 
-def win_payments(
+def seat_payments(
     rules: RiichiRules, value: RiichiValue, hand: RiichiHand, table: Table
 ) -> list[Payment]:
     """Every seat-to-seat payment of the win (honba included; the pot is not a seat's):
@@ -453,6 +460,112 @@ def win_payments(
 
 def win_deltas(rules: RiichiRules, value: RiichiValue, hand: RiichiHand, table: Table) -> list[int]:
     """Each seat's change from the win: its payments plus the pot to the winner."""
-    deltas = deltas_of(win_payments(rules, value, hand, table), rules.players)
+    deltas = deltas_of(seat_payments(rules, value, hand, table), rules.players)
     deltas[hand.seat] += table.sticks * STICK
     return deltas
+
+
+# ------------------------------------------------------------------------------- the loop's family
+# `engine.scoring`'s interface for the Riichi presets played on the shared loop: a win's value
+# (`score`), its plain price (`win_payments`; engine.rules_riichi.RiichiPayments settles the
+# honba, the pot and pao from the whole hand) and the wall draw's tenpai payments.
+
+TENPAI_TOTAL = {4: 3000, 3: 2000}  # what the noten seats pay the tenpai seats in all
+
+
+def hand_of(ctx: WinContext) -> RiichiHand:
+    """The loop's win as the package's hand: the loop's circumstances named as Riichi names
+    them (a replacement win is rinshan and never haitei too; the last tile is haitei or houtei;
+    the dealer's dealt win tenhou); riichi, ippatsu and chiihou come from the rule parts."""
+    flags = set(ctx.rule_flags)
+    if "kong_replacement" in ctx.flags:
+        flags.add("rinshan")
+    elif "last_tile" in ctx.flags and ctx.by is not WinBy.ROBBING_KONG:
+        flags.add("haitei" if ctx.by is WinBy.SELF_DRAW else "houtei")
+    if "heavenly" in ctx.flags:
+        flags.add("tenhou")
+    return RiichiHand(
+        ctx.concealed,
+        ctx.win_tile,
+        ctx.melds,
+        ctx.by,
+        ctx.seat,
+        ctx.round_wind,
+        ctx.dora,
+        ctx.ura,
+        frozenset(flags),
+    )
+
+
+def score(preset: Preset, ctx: WinContext) -> Score:
+    """A win's value on the loop: invalid without a yaku (`no_yaku`)."""
+    rules = RIICHI_RULES[preset.id]
+    hand = hand_of(ctx)
+    value = value_hand(rules, hand)
+    if not value.valid:
+        key = "score.riichi.no_yaku" if value.reason == "no_yaku" else "score.riichi.not_winning"
+        return Score(valid=False, reason=value.reason, message=Text(key))
+    return Score(
+        valid=True,
+        fan=value.han,
+        unit="han",
+        limit=value.limit is not None,
+        patterns=tuple(Pattern(y.id, y.han) for y in value.yaku),
+        points=points_of(rules, value, hand),
+        fu=value.fu,
+    )
+
+
+def win_payments(
+    preset: Preset,
+    result: Score,
+    winner: int,
+    by: WinBy,
+    discarder: int | None,
+    in_play: Sequence[int],
+) -> list[Payment]:
+    """A win's plain price (no honba, pot or pao): the discarder pays all; a self draw takes
+    the dealer's share and the others' (a dealer's from each)."""
+    points = result.points
+    if by is not WinBy.SELF_DRAW:
+        assert discarder is not None
+        return [Payment(discarder, winner, points["discarder"], Reason.WIN)]
+    return [
+        Payment(
+            payer,
+            winner,
+            points["each" if winner == 0 else "dealer" if payer == 0 else "others"],
+            Reason.WIN,
+        )
+        for payer in in_play
+        if payer != winner
+    ]
+
+
+def nagashi(state: HandState, seat: int) -> bool:
+    """Nagashi mangan: every discard of the seat a terminal or honour, none of them called."""
+    pond = state.ponds[seat]
+    return bool(pond) and not state.claimed[seat] and all(t in ORPHANS for t in pond)
+
+
+def wall_draw_payments(preset: Preset, state: HandState) -> list[Payment]:
+    """An exhaustive draw: each nagashi mangan paid as a mangan self draw (no honba), else the
+    noten seats pay the tenpai seats (formal tenpai counts; all or none tenpai: nothing)."""
+    rules = RIICHI_RULES[preset.id]
+    seats = list(state.seats)
+    mangan = RiichiValue(base=LIMIT_BASE["mangan"], limit=Limit.MANGAN)
+    found = [s for s in seats if nagashi(state, s)]
+    if found:
+        return [
+            payment
+            for seat in found
+            for payment in seat_payments(
+                rules, mangan, RiichiHand((), 0, by=WinBy.SELF_DRAW, seat=seat), Table()
+            )
+        ]
+    ready = [s for s in seats if state.is_ready(s)]
+    noten = [s for s in seats if s not in ready]
+    if not ready or not noten:
+        return []
+    share = TENPAI_TOTAL[len(seats)] // len(noten) // len(ready)
+    return [Payment(payer, payee, share, Reason.NOT_READY) for payer in noten for payee in ready]

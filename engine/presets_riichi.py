@@ -1,0 +1,99 @@
+"""The four-player Riichi presets (RULES.md "Riichi"), in development: a registry apart from
+`engine.presets.PRESETS` (tables cannot be created with them yet), which tests and `simulate`
+reach until every rule of RULES.md is in and the lead makes them playable.
+
+>>> sorted(IN_DEVELOPMENT)
+['riichi', 'riichi-majsoul']
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.game import FinalScore, GameRule, Rounding, Ties
+from engine.kinds import ConcealedRob, MultiWin, Rotation
+from engine.options import OptionValue, TableOption
+from engine.presets import Preset
+from engine.rules_riichi import (
+    Dora,
+    Furiten,
+    KanDora,
+    KongLimit,
+    Kuikae,
+    RiichiAborts,
+    RiichiDeclaration,
+    RiichiPayments,
+)
+from engine.shapes import ShapeRules
+from engine.tiles import COPIES, NUM_KINDS
+
+# Red fives are off until the engine counts kinds (issue 30's physical tiles): then this wall
+# becomes engine.scoring.riichi's full set with 0m 0p 0s.
+_WALL = tuple(t for t in range(NUM_KINDS) for _ in range(COPIES))
+
+ROUNDS = {"south": 2, "east": 1}  # hanchan (East and South), tonpuu (East only)
+
+
+def _length(preset: Preset, value: OptionValue) -> Preset:
+    return replace(preset, game=replace(preset.game, rounds=ROUNDS[str(value)]))
+
+
+LENGTH = TableOption("length", tuple(ROUNDS), "south", _length)
+
+_TENHOU_GAME = GameRule(
+    rounds=ROUNDS["south"],
+    target=30000,
+    extension=1,
+    bust_below=0,
+    leader_stop=True,
+    ties=Ties.SEAT_ORDER,
+    score=FinalScore(30000, 1000, (20, 10, -10, -20), round_from=600, first_takes_rest=True),
+    rates_per_game=True,
+)
+_MAJSOUL_SCORE = FinalScore(25000, 1000, (15, 5, -5, -15), rounding=Rounding.TENTHS)
+
+RIICHI = Preset(
+    id="riichi",
+    name="Riichi (Tenhou rules)",
+    summary="136 tiles, yaku to win, riichi, dora, furiten, honba and the pot; Tenhou's ranked "
+    "rules. In development.",
+    family="riichi",
+    wall=_WALL,
+    multi_win=MultiWin.MULTIPLE,
+    winners_abort=3,
+    shape_rules=ShapeRules(seven_pairs=True, thirteen_orphans=True),
+    concealed_rob=ConcealedRob.NEVER,
+    unit="han",
+    fan_cap=13,
+    time_control="standard",
+    rated_time_control="standard",
+    start_points=25000,
+    dead_wall=14,
+    replacements=4,
+    rotation=Rotation.DEALER_READY,
+    options=(LENGTH,),
+    game=_TENHOU_GAME,
+    rules=(
+        Dora(KanDora.BEFORE_DISCARD),
+        KongLimit(),
+        Kuikae(),
+        RiichiDeclaration(),
+        Furiten(),
+        RiichiAborts(),
+        RiichiPayments(),
+    ),
+)
+
+RIICHI_MAJSOUL = replace(
+    RIICHI,
+    id="riichi-majsoul",
+    name="Riichi (Mahjong Soul rules)",
+    summary="Riichi with Mahjong Soul's differences: triple ron pays, kan dora after the "
+    "discard, thirteen orphans robs a concealed kong. In development.",
+    winners_abort=0,
+    concealed_rob=ConcealedRob.THIRTEEN_ORPHANS,
+    game=replace(_TENHOU_GAME, score=_MAJSOUL_SCORE),
+    rules=(Dora(KanDora.AFTER_DISCARD), *RIICHI.rules[1:]),
+)
+
+IN_DEVELOPMENT: dict[str, Preset] = {p.id: p for p in (RIICHI, RIICHI_MAJSOUL)}
