@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.game import FinalScore, GameRule, Rounding, Ties
+from engine.game import FinalScore, GameRule, RepeatCount, Rounding, Ties
 from engine.kinds import ConcealedRob, MultiWin, Rotation
 from engine.options import OptionValue, TableOption
 from engine.presets import Preset
@@ -27,8 +27,10 @@ from engine.rules_riichi import (
 from engine.shapes import ShapeRules
 from engine.tiles import COPIES, NUM_KINDS
 
-# Red fives are off until the engine counts kinds (issue 30's physical tiles): then this wall
-# becomes engine.scoring.riichi's full set with 0m 0p 0s.
+# Red fives are still off here: the hand loop holds them now (kinds counted, physical tiles
+# kept), but engine.rules_riichi still indexes counts by tile id in places (furiten's passed
+# tile, kuikae's choices, the locked hand's kong); the wall becomes
+# `with_red_fives(..., parse_tiles("0m0p0s"))` once those read `kind_of`
 _WALL = tuple(t for t in range(NUM_KINDS) for _ in range(COPIES))
 
 ROUNDS = {"south": 2, "east": 1}  # hanchan (East and South), tonpuu (East only)
@@ -49,6 +51,8 @@ _TENHOU_GAME = GameRule(
     ties=Ties.SEAT_ORDER,
     score=FinalScore(30000, 1000, (20, 10, -10, -20), round_from=600, first_takes_rest=True),
     rates_per_game=True,
+    repeats=RepeatCount(),  # honba: +1 after a dealer keep or a hand nobody won, else back to 0
+    pot_to_leader=True,  # the pot left when the game ends goes to the leader
 )
 _MAJSOUL_SCORE = FinalScore(25000, 1000, (15, 5, -5, -15), rounding=Rounding.TENTHS)
 
