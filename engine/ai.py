@@ -43,8 +43,9 @@ def choose_action(state: HandState, seat: int) -> Action:
     """The computer's choice for `seat`; the seat must have a decision to make. It reasons on
     kinds: at a table with red fives it decides on `HandState.as_kinds` and plays the physical
     tile its choice names (a plain five before the red)."""
-    if state.has_red_fives:
-        return state.physical_action(choose_action(state.as_kinds(), seat))
+    plain = state.as_kinds(seat)  # the hand itself where the seat sees no red five
+    if plain is not state:
+        return state.physical_action(choose_action(plain, seat))
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has no decision to make in {state.describe()}")

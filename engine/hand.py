@@ -62,6 +62,7 @@ from engine.tiles import (
     counts_of,
     format_tiles,
     is_bonus,
+    is_red,
     kind_of,
     parse_tiles,
     red_five_of,
@@ -438,28 +439,42 @@ class HandState:
         """Whether this hand's wall holds red fives (physical tiles apart from their kinds)."""
         return self._reds
 
-    def as_kinds(self) -> HandState:
+    def _red_in_sight(self, seat: int) -> bool:
+        """Whether `seat` can see a red five: in its own hand, a pond, a meld or a won pile
+        (other hands and the wall it may not read). The copy `as_kinds` makes costs ~3 ms, so a
+        decision pays for it only then."""
+        if any(t is not None and is_red(t) for t in (self.drawn, self.claim_tile)):
+            return True
+        if any(is_red(t) for t in self.hands[seat]):
+            return True
+        places = (self.ponds, self.won_tiles)
+        return any(is_red(t) for place in places for tiles in place for t in tiles) or any(
+            is_red(t) for melds in self.melds for meld in melds for t in meld.tiles
+        )
+
+    def as_kinds(self, seat: int) -> HandState:
         """A copy of the hand in which every tile is its kind (a red five a plain five), for a
         player that reasons on kinds: its choice is mapped back with `physical_action`. The
-        hand itself when it holds no red fives."""
-        if not self._reds:
+        hand itself when `seat` sees no red five: all it may read is then the same as kinds
+        (other seats' hidden tiles and the wall it never reads)."""
+        if not self._reds or not self._red_in_sight(seat):
             return self
         plain = copy.deepcopy(self)
         plain._reds = False
         plain.wall = [kind_of(t) for t in plain.wall]
-        for seat in plain.seats:
-            plain.hands[seat] = [kind_of(t) for t in plain.hands[seat]]
-            plain.ponds[seat] = [kind_of(t) for t in plain.ponds[seat]]
-            plain.melds[seat] = [
+        for other in plain.seats:
+            plain.hands[other] = [kind_of(t) for t in plain.hands[other]]
+            plain.ponds[other] = [kind_of(t) for t in plain.ponds[other]]
+            plain.melds[other] = [
                 Meld(
                     m.kind,
                     m.kinds,
                     None if m.claimed is None else kind_of(m.claimed),
                     m.from_seat,
                 )
-                for m in plain.melds[seat]
+                for m in plain.melds[other]
             ]
-            won = plain.won_tiles[seat]
+            won = plain.won_tiles[other]
             won[:] = [kind_of(t) for t in won]
         if plain.drawn is not None:
             plain.drawn = kind_of(plain.drawn)
@@ -472,7 +487,7 @@ class HandState:
         return plain
 
     def physical_action(self, chosen: Action) -> Action:
-        """The legal action a choice made on `as_kinds()` stands for: the same action, or the
+        """The legal action a choice made on `as_kinds(seat)` stands for: the same action, or the
         one naming the same kinds, a plain five before a red one (a red five is kept: it
         scores more)."""
         legal = self.legal_actions(chosen.seat)

@@ -25,13 +25,11 @@ from engine.rules_riichi import (
     RiichiPayments,
 )
 from engine.shapes import ShapeRules
-from engine.tiles import COPIES, NUM_KINDS
+from engine.tiles import COPIES, NUM_KINDS, parse_tiles, with_red_fives
 
-# Red fives are still off here: the hand loop holds them now (kinds counted, physical tiles
-# kept), but engine.rules_riichi still indexes counts by tile id in places (furiten's passed
-# tile, kuikae's choices, the locked hand's kong); the wall becomes
-# `with_red_fives(..., parse_tiles("0m0p0s"))` once those read `kind_of`
-_WALL = tuple(t for t in range(NUM_KINDS) for _ in range(COPIES))
+# 136 tiles, one five of each suit red (0m 0p 0s): the hand loop counts kinds and keeps the
+# physical tiles, the scoring family counts the red ones as aka dora
+_WALL = with_red_fives((t for t in range(NUM_KINDS) for _ in range(COPIES)), parse_tiles("0m0p0s"))
 
 ROUNDS = {"south": 2, "east": 1}  # hanchan (East and South), tonpuu (East only)
 

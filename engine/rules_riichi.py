@@ -34,7 +34,7 @@ from engine.scoring.riichi import (
     value_hand,
 )
 from engine.settlement import POT, Payment, Reason
-from engine.tiles import COPIES, NUM_KINDS, ORPHANS, WINDS, Meld, MeldKind, Tile
+from engine.tiles import COPIES, NUM_KINDS, ORPHANS, WINDS, Meld, MeldKind, Tile, kind_of
 
 RIICHI = declare_kind("riichi")
 NINE_TERMINALS = declare_kind("nine_terminals")
@@ -141,6 +141,8 @@ def barred_after(kind: MeldKind, tiles: Sequence[Tile], claimed: Tile) -> frozen
     >>> sorted(barred_after(MeldKind.CHOW, (0, 1, 2), 1))
     [1]
     """
+    # a red five is its five: the kinds are compared, whatever physical tiles the meld holds
+    claimed, tiles = kind_of(claimed), [kind_of(t) for t in tiles]
     barred = {claimed}
     if kind is MeldKind.CHOW:
         low, high = min(tiles), max(tiles)
@@ -179,8 +181,8 @@ class KuikaePart(Part):
     def allows_call(self, seat: int, action: Action) -> bool:
         if action.kind not in (ActionKind.CHOW, ActionKind.PUNG):
             return True
-        claimed = self.state.claim_tile
-        assert claimed is not None
+        assert self.state.claim_tile is not None
+        claimed = kind_of(self.state.claim_tile)  # calls name kinds; a red five is its five
         counts = self.state.tile_counts(seat)
         if action.kind is ActionKind.CHOW:
             kind, used = MeldKind.CHOW, [t for t in action.tiles if t != claimed]
@@ -284,15 +286,16 @@ class RiichiPart(Part):
         state = self.state
         tile = state.drawn
         assert tile is not None, "a hand in riichi makes no calls: its turn starts with a draw"
-        actions = [TILE_ACTIONS[ActionKind.DISCARD][seat][tile]]
+        actions = [TILE_ACTIONS[ActionKind.DISCARD][seat][tile]]  # the physical tile drawn
+        kind = kind_of(tile)  # a kong names its kind
         kong_part = state.part_of(KongLimitPart)
         if (
             state.wall_left > 0
-            and state.held_counts(seat)[tile] == COPIES
-            and (kong_part is None or kong_part.may_kong(seat, tile))
-            and kong_keeps_waits(state, seat, tile)
+            and state.held_counts(seat)[kind] == COPIES
+            and (kong_part is None or kong_part.may_kong(seat, kind))
+            and kong_keeps_waits(state, seat, kind)
         ):
-            actions.append(TILE_ACTIONS[ActionKind.CONCEALED_KONG][seat][tile])
+            actions.append(TILE_ACTIONS[ActionKind.CONCEALED_KONG][seat][kind])
         return actions
 
     def may_claim(self, seat: int, tile: Tile) -> bool:
@@ -349,7 +352,7 @@ class FuritenPart(Part):
             if other == seat:
                 continue
             counts = state.tile_counts(other)
-            counts[tile] += 1
+            counts[kind_of(tile)] += 1
             if state.is_win_counts(counts):
                 self._missed(other)
 
@@ -462,8 +465,8 @@ class RiichiPaymentsPart(Part):
         counts = state.tile_counts(seat)
         for meld in state.melds[seat]:
             for tile in meld.tiles:
-                counts[tile] += 1
-        return any(counts[wait] < COPIES for wait in state.waits(hand))
+                counts[kind_of(tile)] += 1
+        return any(counts[kind_of(wait)] < COPIES for wait in state.waits(hand))
 
 
 RiichiPayments.part = RiichiPaymentsPart

@@ -142,7 +142,7 @@ def test_the_computers_play_red_fives_as_fives_and_their_hands_replay(level: str
 
 def test_a_choice_on_kinds_is_played_with_a_plain_five_before_the_red() -> None:
     state = HandState.arranged(MECHANISMS, ["50m123p456p789p11z2z", "55m123s456s789m36z", *OTHERS])
-    plain = state.as_kinds()
+    plain = state.as_kinds(0)
     assert RED_5M not in plain.hands[0] and not plain.has_red_fives
     assert RED_5M in state.hands[0]  # the hand itself is untouched
     assert state.physical_action(Action.parse("0 discard 5m")) == Action.parse("0 discard 5m")

@@ -103,7 +103,7 @@ def test_mahjong_soul_turns_an_open_kongs_indicator_after_the_discard() -> None:
 
 @pytest.mark.parametrize("preset", BOTH, ids=lambda p: p.id)
 def test_a_concealed_kong_turns_its_indicator_at_once(preset: Preset) -> None:
-    hands = ["1111m234p567p789s2z", *KONG_HANDS[1:]]
+    hands = ["1111m234p067p789s2z", *KONG_HANDS[1:]]  # the red 0p: a wall has three plain 5p
     hands[2] = "5s9m9p9p1s1s3z3z4z4z5z5z6z"
     state = HandState.arranged(preset, hands, replacements=KONG_BACK)
     act(state, "0 concealed_kong 1m")
@@ -317,7 +317,7 @@ def test_four_winds_discarded_first_abort_the_hand() -> None:
 # ------------------------------------------------------------------------------- several winners
 
 TRIPLE = [
-    "123m789m123p789p5s6z",  # the dealer discards 5s
+    "123m789m123p789p0s6z",  # the dealer discards the red 0s (a wall has three plain 5s)
     "234m456m345p678p5s",  # three seats wait on it with all simples
     "234m456m345p678p5s",
     "678m678m234p222s5s",
@@ -327,7 +327,7 @@ TRIPLE = [
 def test_triple_ron_aborts_in_tenhou_and_pays_in_mahjong_soul() -> None:
     for preset, ends in ((RIICHI, Termination.ABORTIVE_DRAW), (RIICHI_MAJSOUL, Termination.WIN)):
         state = HandState.arranged(preset, TRIPLE)
-        act(state, "0 discard 5s", "1 win", "2 win", "3 win")
+        act(state, "0 discard 0s", "1 win", "2 win", "3 win")
         outcome = state.outcome()
         assert outcome is not None and outcome.termination is ends
         assert len(outcome.wins) == (3 if ends is Termination.WIN else 0)
@@ -337,7 +337,7 @@ def test_double_ron_gives_honba_and_pot_to_the_first_winner_in_turn() -> None:
     hands = [*TRIPLE[:3], "111z222z333z4z4z1s1s"]
     setup = HandSetup(honba=2, pot=2000, points=(25000,) * 4)
     state = HandState.arranged(RIICHI, hands, setup=setup)
-    act(state, "0 discard 5s", "1 win", "2 win")
+    act(state, "0 discard 0s", "1 win", "2 win")
     outcome = state.outcome()
     assert outcome is not None and [w.seat for w in outcome.wins] == [1, 2]
     first, second = (w.deltas for w in outcome.wins)
@@ -433,7 +433,7 @@ def play_out(state: HandState) -> None:
 def test_tenpai_payments_count_formal_tenpai_and_not_karaten() -> None:
     hands = [
         "234m567m234p567p1z9s",  # discards 9s: tanki on 1z, no yaku (formal tenpai)
-        "456m456m456p457p4s",
+        "456m456m406p457p4s",
         "9s9s9s234m234p567p2z",  # pons the 9s, discards 2z: tanki on its own fourth 9s
         "123s124s1m1m1p1p3z3z9m",
     ]
@@ -481,7 +481,7 @@ def test_nagashi_mangan_is_paid_as_a_mangan_self_draw_instead() -> None:
 
     hands = [
         "234m567m234p567p1z9s",
-        "456m456m456p457p4s",
+        "456m456m406p457p4s",
         "9s9s9s234m234p567p2z",
         "123s124s1m1m1p1p3z3z9m",
     ]

@@ -29,8 +29,9 @@ def choose_strong(state: HandState, seat: int) -> Action:
     whose scoring family it has no knowledge of is played by the easy computer. At a table
     with red fives it decides on the hand's kinds (`HandState.as_kinds`) and plays the
     physical tile its choice names."""
-    if state.has_red_fives:
-        return state.physical_action(choose_strong(state.as_kinds(), seat))
+    plain = state.as_kinds(seat)  # the hand itself where the seat sees no red five
+    if plain is not state:
+        return state.physical_action(choose_strong(plain, seat))
     if not knows(state.preset.family):
         return choose_action(state, seat)
     return strong.choose(SeatView.of(state, seat))
