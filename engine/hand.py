@@ -459,7 +459,10 @@ class HandState:
         (other seats' hidden tiles and the wall it never reads)."""
         if not self._reds or not self._red_in_sight(seat):
             return self
-        plain = copy.deepcopy(self)
+        # what no player changes is shared, not copied: the preset (frozen, with its wall and
+        # rules: most of a copy's cost), the log of frozen actions and the events told
+        shared = (self.preset, self.log, self._events)
+        plain = copy.deepcopy(self, {id(value): value for value in shared})
         plain._reds = False
         plain.wall = [kind_of(t) for t in plain.wall]
         for other in plain.seats:
