@@ -96,6 +96,7 @@ def postgres() -> Iterator[PgAdmin | None]:
             pytest.fail(f"CI runs every test on PostgreSQL too, but: {error}", pytrace=False)
         yield None
         return
+    pg_server.remove_on_sigterm(server)  # a killed run leaves no server behind either
     try:
         yield PgAdmin(server.dsn, server)
     finally:

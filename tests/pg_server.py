@@ -172,6 +172,20 @@ def remove(server: Server) -> None:
     shutil.rmtree(server.folder, ignore_errors=True)
 
 
+def remove_on_sigterm(server: Server) -> None:
+    """On SIGTERM (a killed test run, a CI time-out) stop and delete `server` first, then end
+    as the signal would have: pytest runs no fixture teardown on a signal, and a server left
+    running keeps its port, its memory and a temporary folder."""
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def stop_then_end(signum: int, frame: object) -> None:
+        remove(server)
+        signal.signal(signum, previous if callable(previous) else signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    signal.signal(signal.SIGTERM, stop_then_end)
+
+
 @contextlib.contextmanager
 def running(durable: bool = False) -> Iterator[Server]:
     server = start_server(durable)
