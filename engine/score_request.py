@@ -450,18 +450,32 @@ def check_tiles(preset: Preset, ctx: WinContext) -> None:
     # red, green and wild kongs set down, one tile each, by the winner and the other seats
     set_down = [*ctx.special_kongs, *(t for other in ctx.others for t in other.special_kongs)]
     seen = Counter([*ctx.concealed, *meld_tiles, *ctx.bonus, *set_down])
+    check_copies(preset.id, wall, seen)
+    check_hand_size(preset.id, preset.sets, ctx.concealed, ctx.melds, ctx.win_tile)
+
+
+def check_copies(
+    preset_id: str,
+    wall: Counter[Tile],
+    seen: Counter[Tile],
+    key: str = "fixups.score.too_many",
+    note: Callable[[Tile], dict[str, str]] = lambda tile: {},
+) -> None:
+    """Refuse a request that shows more of a tile than the preset's set holds (`key` words
+    it, with `note`'s fields for the tile)."""
     for tile, count in sorted(seen.items()):
         if count > wall[tile]:
+            fields = note(tile)
             raise RequestError(
                 catalogued(
-                    "fixups.score.too_many",
+                    key,
                     tile=tile_name(tile),
                     count=count,
-                    preset=preset.id,
+                    preset=preset_id,
                     wall=wall[tile],
+                    **fields,
                 )
             )
-    check_hand_size(preset.id, preset.sets, ctx.concealed, ctx.melds, ctx.win_tile)
 
 
 def check_hand_size(

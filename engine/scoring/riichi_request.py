@@ -26,6 +26,7 @@ from engine.score_request import (
     _melds,
     _one_tile,
     _tiles,
+    check_copies,
     check_fields,
     check_hand_size,
     checked_source,
@@ -203,18 +204,9 @@ def check_tiles(rules: RiichiRules, hand: RiichiHand) -> None:
     held = Counter([*hand.concealed, *meld_tiles, *hand.dora, *hand.ura])
     held[NORTH] += hand.nuki
     wall = Counter(rules.wall)
-    for tile, count in sorted(held.items()):
-        if count > wall[tile]:
-            raise RequestError(
-                catalogued(
-                    "fixups.riichi.too_many",
-                    tile=tile_name(tile),
-                    count=count,
-                    preset=rules.id,
-                    wall=wall[tile],
-                    red=_red_note(tile, wall),
-                )
-            )
+    check_copies(
+        rules.id, wall, held, "fixups.riichi.too_many", lambda t: {"red": _red_note(t, wall)}
+    )
     check_hand_size(rules.id, SETS, hand.concealed, hand.melds, hand.win)
     if len(hand.dora) > MOST_INDICATORS:
         raise RequestError(
