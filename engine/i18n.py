@@ -22,6 +22,7 @@ import gettext
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
@@ -175,10 +176,13 @@ class Number:
 
     value: int
     signed: bool = False
+    thousands: bool = False  # in thousands with one decimal: 25000 -> 25.0 (24300 -> 24.3)
 
     def in_language(self, language: str) -> str:
-        pattern = "+#,##0;-#,##0" if self.signed else None
-        return format_decimal(self.value, format=pattern, locale=_babel_locale(language))
+        digits = "#,##0.0" if self.thousands else "#,##0"
+        pattern = f"+{digits};-{digits}" if self.signed else digits if self.thousands else None
+        value = Decimal(self.value) / 1000 if self.thousands else self.value
+        return format_decimal(value, format=pattern, locale=_babel_locale(language))
 
     def __str__(self) -> str:
         return self.in_language(DEFAULT_LANGUAGE)

@@ -30,6 +30,8 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `after_wins(winners, tile, source)` — what a win does to the hand (end, leave, stay).
 - `context(seat)` — extra WinContext fields for scoring (the void suit).
 - `held_tiles()` — tiles the part keeps out of hands, wall and ponds (conservation checks).
+- `table_facts()` — what the part shows everyone at the table (indicators, the pot and repeat
+  count, staked seats, sideways pond tiles, an abortive draw's kind): `engine.table_facts`.
 
 Actions a part owns: `owns` names the action kinds it applies (the loop's own, such as a pass on
 the last draws, or kinds it declares with `engine.actions.declare_kind`). The loop applies a
@@ -69,6 +71,7 @@ from engine.tiles import ORPHANS, Meld, MeldKind, Tile, suit_of
 if TYPE_CHECKING:
     from engine.hand import HandState
     from engine.presets import Preset
+    from engine.table_facts import TableFacts
 
 _SUIT_SLICES = {suit: slice(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
 _SUIT_KINDS = {suit: range(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
@@ -183,6 +186,9 @@ class Part:
     def held_tiles(self) -> list[Tile]:
         return []
 
+    def table_facts(self) -> TableFacts | None:
+        return None
+
     # ---- what an owner of action kinds (and of decisions made at once) answers
 
     def apply_action(self, action: Action) -> None:
@@ -222,6 +228,7 @@ HOOKS = (
     "after_wins",
     "context",
     "held_tiles",
+    "table_facts",
 )
 
 

@@ -17,7 +17,7 @@ The presets themselves live in engine.presets_riichi, outside the playable list.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from engine.actions import TILE_ACTIONS, Action, ActionKind, declare_kind
@@ -30,10 +30,12 @@ from engine.scoring.riichi import (
     STICK,
     Table,
     hand_of,
+    nagashi,
     seat_payments,
     value_hand,
 )
 from engine.settlement import POT, Payment, Reason
+from engine.table_facts import Indicators, TableFacts
 from engine.tiles import COPIES, NUM_KINDS, ORPHANS, WINDS, Meld, MeldKind, Tile, kind_of
 
 RIICHI = declare_kind("riichi")
@@ -102,6 +104,16 @@ class DoraPart(Part):
 
     def context(self, seat: int) -> dict[str, object]:
         return {"dora": self.dora_indicators(), "ura": self.ura_indicators()}
+
+    def table_facts(self) -> TableFacts:
+        """The indicators turned so far and the positions still face down; the ura indicators
+        only once a seat in riichi has won (before, and for any other win, they stay hidden)."""
+        face_down = max(0, self.rule.per_kind - self.turned)
+        shown = [Indicators("dora", self.dora_indicators(), face_down)]
+        riichi = self.state.part_of(RiichiPart)
+        if riichi is not None and any(riichi.declared[w.seat] for w in self.state.wins):
+            shown.append(Indicators("ura", self.ura_indicators()))
+        return TableFacts(indicators=tuple(shown))
 
 
 Dora.part = DoraPart
@@ -223,6 +235,8 @@ class RiichiPart(Part):
         self.ippatsu = [False] * count
         self.declaring: int | None = None  # the seat whose riichi discard is open
         self.declaring_double = False
+        self.discarded_at: list[int | None] = [None] * count  # the riichi discard's pond index
+        self.aborted = False  # the last stick ended the hand (four riichi)
 
     def _closed(self, seat: int) -> bool:
         return all(m.kind is MeldKind.CONCEALED_KONG for m in self.state.melds[seat])
@@ -250,6 +264,7 @@ class RiichiPart(Part):
         self.declaring = seat
         untouched = state.calls_made == 0 and state.kongs_made == 0
         self.declaring_double = untouched and not state.ponds[seat]
+        self.discarded_at[seat] = len(state.ponds[seat])
         state.emit(Event("riichi", seat))
         state.discard(seat, action.tile)
 
@@ -264,6 +279,7 @@ class RiichiPart(Part):
         self.ippatsu[seat] = True
         state.pay([Payment(seat, POT, self.rule.stick, Reason.DEPOSIT)])
         if sum(self.declared) >= self.rule.riichi_abort:
+            self.aborted = True
             state.end_hand(Termination.ABORTIVE_DRAW)
 
     def after_call(self, seat: int, meld: Meld) -> None:
@@ -313,6 +329,25 @@ class RiichiPart(Part):
         if self_draw and seat != 0 and untouched and not state.ponds[seat]:
             flags.add("chiihou")
         return {"rule_flags": frozenset(flags)}
+
+    def table_facts(self) -> TableFacts:
+        """The seats whose stick is down, and each riichi discard turned sideways (when it
+        was called, the seat's next discard instead, as Tenhou shows it)."""
+        state = self.state
+        turned = []
+        for seat, at in enumerate(self.discarded_at):
+            if at is None:
+                continue
+            while at in state.claimed[seat]:
+                at += 1
+            if at < len(state.ponds[seat]):
+                turned.append((seat, at))
+        return TableFacts(
+            stick=self.rule.stick,
+            declared=tuple(s for s, staked in enumerate(self.declared) if staked),
+            turned=tuple(turned),
+            ending="four_riichi" if self.aborted else "",
+        )
 
 
 RiichiDeclaration.part = RiichiPart
@@ -394,6 +429,17 @@ class RiichiAborts(Rule):
 class RiichiAbortsPart(Part):
     owns = frozenset({NINE_TERMINALS})
 
+    def __init__(self, rule: RiichiAborts, state: HandState) -> None:
+        super().__init__(rule, state)
+        self.ended = ""  # the abortive draw's kind, once this rule ended the hand
+
+    def _abort(self, kind: str) -> None:
+        self.ended = kind
+        self.state.end_hand(Termination.ABORTIVE_DRAW)
+
+    def table_facts(self) -> TableFacts | None:
+        return TableFacts(ending=self.ended) if self.ended else None
+
     def _untouched(self) -> bool:
         state = self.state
         return state.calls_made == 0 and state.kongs_made == 0
@@ -409,7 +455,7 @@ class RiichiAbortsPart(Part):
 
     def apply_action(self, action: Action) -> None:
         self.state.emit(Event("nine_terminals", action.seat))
-        self.state.end_hand(Termination.ABORTIVE_DRAW)
+        self._abort("nine_terminals")
 
     def after_discard_passed(self, seat: int, tile: Tile) -> None:
         state = self.state
@@ -419,12 +465,12 @@ class RiichiAbortsPart(Part):
         if self.rule.four_winds and state.discards_made == seats and self._untouched():
             firsts = {pond[0] for pond in state.ponds if len(pond) == 1}
             if len(firsts) == 1 and firsts <= set(WINDS):
-                state.end_hand(Termination.ABORTIVE_DRAW)
+                self._abort("four_winds")
                 return
         if state.kongs_made >= self.rule.kongs:
             owners = [s for s in state.seats if any(m.kind.is_kong for m in state.melds[s])]
             if len(owners) >= 2:
-                state.end_hand(Termination.ABORTIVE_DRAW)
+                self._abort("four_kongs")
 
 
 RiichiAborts.part = RiichiAbortsPart
@@ -467,6 +513,27 @@ class RiichiPaymentsPart(Part):
             for tile in meld.tiles:
                 counts[kind_of(tile)] += 1
         return any(counts[kind_of(wait)] < COPIES for wait in state.waits(hand))
+
+    def table_facts(self) -> TableFacts:
+        """The honba and the pot (the table's and this hand's sticks); once the hand is over,
+        what the honba added to the first win, and at a wall draw the nagashi mangan paid or
+        else who was tenpai (tenpai is paid)."""
+        state = self.state
+        rules = RIICHI_RULES[state.preset.id]
+        honba = state.setup.honba
+        facts = TableFacts(honba=honba, pot=state.setup.pot + state.pot_change)
+        outcome = state.outcome()
+        if outcome is None:
+            return facts
+        if state.wins:
+            first = state.wins[0]
+            ron = first.by is not WinBy.SELF_DRAW
+            paid = rules.honba_ron if ron else rules.honba_each * (state.seat_count - 1)
+            return replace(facts, honba_paid=honba * paid)
+        if outcome.termination is not Termination.WALL_DRAW:
+            return facts
+        found = tuple(s for s in state.seats if nagashi(state, s))
+        return replace(facts, nagashi=found) if found else replace(facts, ready=outcome.ready)
 
 
 RiichiPayments.part = RiichiPaymentsPart

@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from engine.actions import ActionKind
 from engine.ai import choose_action
 from engine.hand import HandState, Phase, WinRecord
-from engine.i18n import Text
-from engine.presets import Opening, find_preset
+from engine.i18n import Number, Text
+from engine.presets import Opening, Preset, find_preset
 from engine.rules import FixedKongsPart, PassEnds, PassPart
 from engine.rules_hubei import TurnedWildPart
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.settlement import Reason
 from engine.simulate import play_out
+from engine.table_facts import TableFacts, table_facts
 from engine.tiles import Tile, tile_name
 from render.style import WIND_NAMES
 from render.views import HandView, Label, ResultView, SeatView, SetAside, TableView, WinView
@@ -37,15 +38,21 @@ _ENDINGS = {
 }
 
 
-def _ending_note(state: HandState, ending: str) -> Text | str:
+def _ending_note(state: HandState, ending: str, facts: TableFacts) -> Text | str:
     """Why a hand ended with no win. Where the wall ends in last draws (hubei-laizi), its last
-    tiles were held back for them, so the wall did not 'run out'."""
+    tiles were held back for them, so the wall did not 'run out'; an abortive draw a rule names
+    (four winds, nine terminals) by its kind."""
+    if facts.ending:
+        return Text(f"pictures.ending.{facts.ending}")
     if ending == "wall_draw" and state.preset.last_draws:
         return Text("pictures.result.last_draws_no_win", {"count": state.preset.last_draws})
     return _ENDINGS.get(ending, "")
 
 
 _SET_ASIDE_LABELS = {"Horse": "horse", "Birds": "birds"}  # rule labels the catalogue words
+# points read in thousands ('25.0k') at tables that start with this many or more (Riichi's
+# 25,000): five characters where '25,000' takes six and a thousands separator that 400 px blurs
+THOUSANDS_FROM = 10_000
 
 
 def hand_view_from_state(
@@ -146,7 +153,10 @@ def table_view_from_state(
     if points is None:
         points = [state.preset.start_points + delta for delta in state.points]
     count = len(state.hands)
-    seats = tuple(_seat_view(state, seat, names[seat], points[seat]) for seat in range(count))
+    facts = table_facts(state)
+    seats = tuple(
+        _seat_view(state, seat, names[seat], points[seat], facts) for seat in range(count)
+    )
     return TableView(
         table_name=table_name,
         channel_name=channel_name,
@@ -158,7 +168,23 @@ def table_view_from_state(
         latest=state.last_discard,
         status=status_text(state, names) if status is None else status,
         wild=state.wild_kinds,
-        set_aside=set_aside_views(state, revealed=False) + wild_indicator(state),
+        set_aside=set_aside_views(state, revealed=False)
+        + wild_indicator(state)
+        + indicator_views(facts, ("dora",)),
+        honba=facts.honba,
+        sticks=facts.sticks if facts.pot is not None else None,
+        thousands=state.preset.start_points >= THOUSANDS_FROM,
+    )
+
+
+def indicator_views(facts: TableFacts, kinds: Sequence[str]) -> tuple[SetAside, ...]:
+    """The rules' indicator tiles of these kinds (dora, ura) as set-aside tiles, face-down
+    positions as backs."""
+    return tuple(
+        SetAside(Text(f"pictures.indicators.{item.kind}"), item.tiles, item.face_down)
+        for kind in kinds
+        for item in (facts.indicator(kind),)
+        if item is not None
     )
 
 
@@ -188,7 +214,9 @@ def set_aside_label(rule_label: str) -> Text | str:
     return Text(f"pictures.set_aside.{key}") if key else rule_label
 
 
-def _seat_view(state: HandState, seat: int, name: Label, points: int) -> SeatView:
+def _seat_view(
+    state: HandState, seat: int, name: Label, points: int, facts: TableFacts
+) -> SeatView:
     finished = state.locked[seat] or state.left[seat]
     revealed = tuple(sorted(state.hands[seat])) if finished else ()
     declared = state.phase.value != "opening"  # a void stays secret until all have chosen
@@ -206,6 +234,8 @@ def _seat_view(state: HandState, seat: int, name: Label, points: int) -> SeatVie
         won=finished,
         revealed=revealed,
         set_aside=special_kongs(state, seat),
+        staked=seat in facts.declared,
+        turned=frozenset(index for s, index in facts.turned if s == seat),
     )
 
 
@@ -261,7 +291,11 @@ def result_view_from_state(
     outcome = state.outcome()
     if outcome is None:
         raise ValueError(f"the hand is not over yet: {state.describe()}")
-    wins = tuple(_win_view(state, win, names) for win in outcome.wins)
+    facts = table_facts(state)
+    wins = tuple(
+        _win_view(state, win, names, facts.honba_paid if i == 0 else 0)
+        for i, win in enumerate(outcome.wins)
+    )
     return ResultView(
         table_name=table_name,
         preset_name=preset_text(state.preset.id, state.preset.name),
@@ -269,7 +303,8 @@ def result_view_from_state(
         wins=wins,
         payments=tuple((names[s], outcome.deltas[s]) for s in range(len(outcome.deltas))),
         channel_name=channel_name,
-        note="" if wins else _ending_note(state, outcome.termination.value),
+        note="" if wins else _ending_note(state, outcome.termination.value, facts),
+        details=ending_details(facts, names),
         other_payments=tuple(
             (label, tuple((names[s], amount) for s, amount in enumerate(ledger) if amount))
             for label, ledger in (
@@ -283,9 +318,28 @@ def result_view_from_state(
         ),
         wild=state.wild_kinds,
         # revealed when the hand ends with a win (RULES.md: the horse, the birds); the wild too
-        set_aside=set_aside_views(state, revealed=bool(wins)) + wild_indicator(state),
+        set_aside=set_aside_views(state, revealed=bool(wins))
+        + wild_indicator(state)
+        + indicator_views(facts, ("dora", "ura")),
         family=state.preset.family,
     )
+
+
+def ending_details(facts: TableFacts, names: Sequence[Label]) -> tuple[Text, ...]:
+    """What a hand with no win says besides why it ended: who was paid a nagashi mangan, or
+    who was ready (tenpai) where being ready is paid."""
+    if facts.nagashi:
+        return (Text("pictures.result.nagashi", {"names": name_list(facts.nagashi, names)}),)
+    if facts.ready is None:
+        return ()
+    if not facts.ready:
+        return (Text("pictures.result.nobody_ready"),)
+    return (Text("pictures.result.ready", {"names": name_list(facts.ready, names)}),)
+
+
+def name_list(seats: Sequence[int], names: Sequence[Label]) -> list[Text]:
+    """The seats' names as a list a catalogue message joins in the reader's way."""
+    return [Text("pictures.name", {"name": names[s]}) for s in seats]
 
 
 def loser_notes(win: WinRecord, names: Sequence[Label]) -> list[Text]:
@@ -299,9 +353,16 @@ def loser_notes(win: WinRecord, names: Sequence[Label]) -> list[Text]:
     ]
 
 
-def _win_view(state: HandState, win: WinRecord, names: Sequence[Label]) -> WinView:
+def _win_view(
+    state: HandState, win: WinRecord, names: Sequence[Label], honba_paid: int = 0
+) -> WinView:
     concealed = list(win.concealed)
     concealed.remove(win.tile)  # the record's concealed tiles include the winning tile
+    notes: list[Text] = loser_notes(win, names)
+    if honba_paid:
+        honba = state.setup.honba
+        notes.append(Text("pictures.win.honba", {"count": honba, "points": Number(honba_paid)}))
+    score = win.score
     return WinView(
         winner=names[win.seat],  # drawn with the seat's wind (seat_wind)
         concealed=tuple(concealed),
@@ -312,20 +373,25 @@ def _win_view(state: HandState, win: WinRecord, names: Sequence[Label]) -> WinVi
         total=win.score.fan,
         limit=win.score.limit,
         by=win_how_text(win, names),
-        notes=tuple(loser_notes(win, names)),
+        notes=tuple(notes),
         seat_wind=win.seat,
         paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),
         seat_count=state.seat_count,
+        fu=score.fu,
+        limit_name=Text(f"pictures.limit.{score.limit_name}") if score.limit_name else "",
+        limit_patterns=frozenset(p.id for p in score.patterns if p.limit),
     )
 
 
-def _new_hand(preset_id: str, seed: int) -> HandState:
-    return HandState(find_preset(preset_id), seed)
+def _new_hand(preset: Preset | str, seed: int) -> HandState:
+    return HandState(find_preset(preset) if isinstance(preset, str) else preset, seed)
 
 
-def engine_table_view(preset_id: str, seed: int, actions: int) -> TableView:
-    """The table after computer players have made `actions` decisions (fewer if it ends)."""
-    state = _new_hand(preset_id, seed)
+def engine_table_view(preset: Preset | str, seed: int, actions: int) -> TableView:
+    """The table after computer players have made `actions` decisions (fewer if it ends);
+    `preset` a Preset or a playable preset's id."""
+    state = _new_hand(preset, seed)
+    preset_id = state.preset.id
     for _ in range(actions):
         seats = state.seats_to_act()
         if not seats:
@@ -335,8 +401,9 @@ def engine_table_view(preset_id: str, seed: int, actions: int) -> TableView:
     return table_view_from_state(state, table_name=label, channel_name="simulated")
 
 
-def engine_result_view(preset_id: str, seed: int) -> ResultView:
+def engine_result_view(preset: Preset | str, seed: int) -> ResultView:
     """The result of a hand that computer players played to its end."""
-    state = play_out(_new_hand(preset_id, seed))
+    state = play_out(_new_hand(preset, seed))
+    preset_id = state.preset.id
     label = f"{preset_id} · seed {seed}"
     return result_view_from_state(state, table_name=label, channel_name="simulated")

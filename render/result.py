@@ -162,8 +162,22 @@ def pattern_line(win: WinView, family: str = "", language: str = "en") -> str:
     parts = []
     for pattern, value in dict.fromkeys(win.patterns):
         times = f" ×{counts[(pattern, value)]}" if counts[(pattern, value)] > 1 else ""
-        parts.append(f"{pattern_name(family, pattern, language)} {value}{times}")
+        # a pattern that is a limit of its own (a yakuman) is named by it, not counted
+        worth = limit_words(win, language) if pattern in win.limit_patterns else value
+        parts.append(f"{pattern_name(family, pattern, language)} {worth}{times}")
     return " · ".join(parts)
+
+
+def limit_words(win: WinView, language: str) -> str:
+    """The limit a win reached: by its name where the family names it ('Mangan'), else
+    'Limit'."""
+    return worded(win.limit_name, language) or say(language, "result.limit")
+
+
+def total_words(win: WinView, unit: str, language: str) -> str:
+    """'13 faan', '4 han 40 fu': the win's value, with its fu where the family counts them."""
+    total = value_text(win.total, unit, language)
+    return f"{total} {say(language, 'fu', fu=win.fu)}" if win.fu else total
 
 
 def _wrap(text: str, px: int, width: int, separator: str = " · ") -> list[str]:
@@ -227,11 +241,11 @@ def _win_panel(
     text_h = (len(lines) + len(ways_lines)) * line_height(PATTERN_PX)
     block = _panel(width, PAD + title_h + tiles_h + 4 + text_h + PAD - 4)
     x0, y = PAD, PAD - 4
-    total = value_text(win.total, view.unit, language)
+    total = total_words(win, view.unit, language)
     right = width - PAD
     total_w = paste_text(block, (right, y), total, WINNER_PX, GOLD, align="r")
     if win.limit:
-        limit = say(language, "result.limit")
+        limit = limit_words(win, language)
         limit_w = text_width(limit, SUB_PX) + SUB_PX
         pill(block, (right - total_w - limit_w - 8, y + 5), limit, SUB_PX, BADGE_RED)
         total_w += limit_w + 8
@@ -265,12 +279,17 @@ def _win_panel(
 
 
 def _draw_panel(view: ResultView, width: int, language: str) -> Image.Image:
-    """No winner: say so plainly, with the reason when there is one."""
-    block = _panel(width, PAD + line_height(WINNER_PX) + line_height(PATTERN_PX) + PAD - 4)
+    """No winner: say so plainly, with the reason when there is one, then the details (who
+    was ready, a nagashi mangan)."""
+    lines = [(worded(view.note, language) or say(language, "result.wall_ran_out"), TEXT_DIM)]
+    lines += [(worded(detail, language), TEXT) for detail in view.details]
+    height = PAD + line_height(WINNER_PX) + len(lines) * line_height(PATTERN_PX) + PAD - 4
+    block = _panel(width, height)
     paste_text(block, (PAD, PAD - 4), say(language, "result.nobody_won"), WINNER_PX, TEXT)
-    note = worded(view.note, language) or say(language, "result.wall_ran_out")
-    note = fit_text(note, PATTERN_PX, width - 2 * PAD)
-    paste_text(block, (PAD, PAD - 4 + line_height(WINNER_PX)), note, PATTERN_PX, TEXT_DIM)
+    y = PAD - 4 + line_height(WINNER_PX)
+    for line, colour in lines:
+        paste_text(block, (PAD, y), fit_text(line, PATTERN_PX, width - 2 * PAD), PATTERN_PX, colour)
+        y += line_height(PATTERN_PX)
     return block
 
 

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 
 from engine.i18n import Number, worded
 from render.compose import TILE_GAP, Group, flow, meld_group, tile_row
+from render.sticks import stick_sprite
 from render.style import (
     BADGE_BLUE,
     BADGE_GREEN,
@@ -41,7 +42,14 @@ from render.style import (
     text_image,
     text_width,
 )
-from render.tiles import Geometry, back_sprite, dimmed_sprite, frame_sprite, tile_sprite
+from render.tiles import (
+    Geometry,
+    back_sprite,
+    dimmed_sprite,
+    frame_sprite,
+    tile_sprite,
+    turned_sprite,
+)
 from render.views import SeatView, SetAside, TableView
 from render.words import say, suit_text, wind_text
 
@@ -142,9 +150,16 @@ def pond_columns(view: TableView) -> int:
     """Six a row, up to seven past 24 discards; a two-seat table's ponds span two cells, so
     twelve a row, up to fifteen. Longer ponds than four rows of those add rows."""
     longest = max(len(seat.pond) for seat in view.seats)
+    # a sideways tile (a riichi discard) widens its row by one tile's turn
+    turned = any(seat.turned for seat in view.seats)
     if seat_count(view) == 2:
-        return min(_columns_that_fit(2), max(2 * POND_COLUMNS, -(-longest // 4)))
-    return min(_columns_that_fit(1), max(POND_COLUMNS, -(-longest // 4)))
+        return min(_columns_that_fit(2) - turned, max(2 * POND_COLUMNS, -(-longest // 4)))
+    return min(_columns_that_fit(1) - turned, max(POND_COLUMNS, -(-longest // 4)))
+
+
+def _turn_extra() -> int:
+    """How much wider a sideways pond tile is than an upright one."""
+    return Geometry(POND).face_h - POND
 
 
 def _pond_step_y() -> int:
@@ -202,16 +217,21 @@ def plan_table(view: TableView, language: str = "en") -> TablePlan:
 def _plan_pond(plan: SeatPlan, seat: SeatView, box: Box, columns: int) -> None:
     """Discards in reading order, the block pushed towards the centre of the table."""
     step_x, step_y = POND + TILE_GAP, _pond_step_y()
-    block_w = columns * step_x - TILE_GAP
+    block_w = columns * step_x - TILE_GAP + (_turn_extra() if seat.turned else 0)
     rows = max(1, -(-len(seat.pond) // columns))
     block_h = _pond_height(rows)
     x0, y0, x1, y1 = box[0] + POND_PAD, box[1] + POND_PAD, box[2] - POND_PAD, box[3] - POND_PAD
     left = {"left": x1 - block_w, "right": x0}.get(plan.side, (x0 + x1 - block_w) // 2)
     steady = max(block_h, _pond_height(4))  # side ponds keep their place as they grow
     top = {"top": y1 - block_h, "bottom": y0}.get(plan.side, (y0 + y1 - steady) // 2)
+    shift = 0  # a sideways tile earlier in the row pushes the rest of it along
     for i in range(len(seat.pond)):
         row, col = divmod(i, columns)
-        plan.pond.append((i, left + col * step_x, top + row * step_y))
+        if col == 0:
+            shift = 0
+        plan.pond.append((i, left + col * step_x + shift, top + row * step_y))
+        if i in seat.turned:
+            shift = _turn_extra()
 
 
 def _count_group(count: int) -> Group:
@@ -316,19 +336,38 @@ def _draw_seat(
     latest = view.latest[1] if view.latest and view.latest[0] == index else None
     wild = view.wild
     for i, x, y in plan.pond:
-        tile = seat.pond[i]
-        sprite = (dimmed_sprite if i in seat.claimed else tile_sprite)(
-            tile, POND, wild=tile in wild
-        )
-        canvas.paste(sprite, (x, y), sprite)
+        _paste_pond_tile(canvas, seat, i, x, y, wild, dim=i in seat.claimed)
     if latest is not None and latest < len(plan.pond):  # drawn last: over the row in front
         _, x, y = plan.pond[latest]
-        tile = seat.pond[latest]
-        sprite = tile_sprite(tile, POND, wild=tile in wild)
-        canvas.paste(sprite, (x, y), sprite)
+        sprite = _paste_pond_tile(canvas, seat, latest, x, y, wild, dim=False)
         frame = frame_sprite(POND, MARK)
-        offset = (frame.width - POND) // 2
+        if latest in seat.turned:
+            frame = frame.rotate(90, expand=True)
+            y += Geometry(POND).height - sprite.height
+        offset = (frame.width - sprite.width) // 2
         canvas.paste(frame, (x - offset, y - offset), frame)
+
+
+def _paste_pond_tile(
+    canvas: Image.Image,
+    seat: SeatView,
+    index: int,
+    x: int,
+    y: int,
+    wild: frozenset[int],
+    *,
+    dim: bool,
+) -> Image.Image:
+    """One pond tile at its place: upright, dimmed when claimed, or sideways (a riichi
+    discard) with its foot on the row's line."""
+    tile = seat.pond[index]
+    if index in seat.turned:
+        sprite = turned_sprite(tile, POND, wild=tile in wild)
+        y += Geometry(POND).height - sprite.height
+    else:
+        sprite = (dimmed_sprite if dim else tile_sprite)(tile, POND, wild=tile in wild)
+    canvas.paste(sprite, (x, y), sprite)
+    return sprite
 
 
 def _clip(box: Box, canvas: Image.Image) -> Box:
@@ -343,6 +382,15 @@ def _badges(seat: SeatView, language: str) -> list[tuple[str, RGB]]:
         won = say(language, "table.won_times", count=seat.wins) if seat.wins > 1 else None
         badges.append((won or say(language, "table.won"), BADGE_GREEN))
     return badges
+
+
+def points_text(points: int, thousands: bool, language: str) -> str:
+    """'Points 30', or at a table of thousands 'Points 25.0k': a seat's points as its card
+    says them, with a true minus sign."""
+    number = Number(points, thousands=thousands).in_language(language)
+    if thousands:
+        number = say(language, "table.thousands", points=number)
+    return say(language, "table.points", points=number.replace("-", "−"))
 
 
 def clock_text(seconds: int) -> str:
@@ -373,10 +421,12 @@ def _seat_info(
     top = y - 3 + (NAME_PX - size) // 2
     paste_text(canvas, (name_x, top), name, size, GOLD if turn else TEXT)
     y += line_height(NAME_PX)
-    points = say(
-        language, "table.points", points=Number(seat.points).in_language(language).replace("-", "−")
-    )
+    points = points_text(seat.points, view.thousands, language)
     x += paste_text(canvas, (x, y), points, INFO_PX, TEXT) + 10
+    if seat.staked:  # a riichi stick before the seat
+        stick = stick_sprite(1000)
+        canvas.paste(stick, (x, y + (line_height(INFO_PX) - stick.height) // 2), stick)
+        x += stick.width + 10
     if seat.clock is not None:
         clock = clock_text(seat.clock)
         x += pill(canvas, (x, y), clock, INFO_PX, GOLD if turn else BADGE_GREY, FELT_DARK) + 6
@@ -473,6 +523,29 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
     for line in stack.status:
         paste_text(canvas, (cx, y), line, stack.status_px, GOLD, align="c")
         y += line_height(stack.status_px)
+    turn_side = plan.seats[view.turn].side if view.turn is not None else ""
+    _draw_counters(canvas, view, plan.centre, "right" if turn_side == "left" else "left", language)
+
+
+def _draw_counters(
+    canvas: Image.Image, view: TableView, box: Box, corner: str, language: str
+) -> None:
+    """The honba (a hundred stick) and the riichi sticks in the pot (a thousand stick), two
+    short rows in a lower corner beside the latest discard: the one the turn arrow leaves
+    free."""
+    rows = []
+    if view.honba is not None:
+        rows.append((stick_sprite(100), say(language, "table.honba", count=view.honba)))
+    if view.sticks is not None:
+        rows.append((stick_sprite(1000), say(language, "table.sticks", count=view.sticks)))
+    row_h = line_height(SUB_PX)
+    y = box[3] - PAD - row_h * len(rows)
+    for stick, label in rows:
+        width = stick.width + 6 + text_width(label, SUB_PX)
+        x = box[0] + PAD if corner == "left" else box[2] - PAD - width
+        canvas.paste(stick, (x, y + (row_h - stick.height) // 2 + 2), stick)
+        paste_text(canvas, (x + stick.width + 6, y), label, SUB_PX, TEXT)
+        y += row_h
 
 
 def _latest_tile(view: TableView) -> tuple[int, int] | None:

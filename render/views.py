@@ -104,6 +104,8 @@ class SeatView:
     clock: int | None = None  # seconds this seat has left to act, when its clock runs
     set_aside: tuple[SetAside, ...] = ()  # tiles this seat laid apart, e.g. red or wild kongs
     wins: int = 0  # wins so far this hand (Blood Flow keeps playing after a win)
+    staked: bool = False  # a stake lies before the seat (a riichi stick)
+    turned: frozenset[int] = frozenset()  # pond indexes drawn sideways (the riichi discard)
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -127,7 +129,10 @@ class TableView:
     latest: tuple[int, int] | None = None  # (seat, pond index) of the latest discard
     status: Label = ""  # one short line, e.g. "South may call"
     wild: frozenset[Tile] = frozenset()
-    set_aside: tuple[SetAside, ...] = ()  # horse, birds, wild indicator: shown in the centre
+    set_aside: tuple[SetAside, ...] = ()  # horse, birds, wild, dora indicators: in the centre
+    honba: int | None = None  # the repeat count, where the table keeps one
+    sticks: int | None = None  # stakes in the pot (riichi sticks), where the table keeps one
+    thousands: bool = False  # points shown in thousands ('25.0k'): tables of 10,000s
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -157,6 +162,9 @@ class WinView:
     paid_by: tuple[tuple[Label, int], ...] = ()  # (payer name, points paid for this win)
     seat_count: int = MAX_SEATS  # seats at the table, with seat_wind
     notes: tuple[Label, ...] = ()  # after how it came, e.g. each loser's fan and payment
+    fu: int = 0  # Riichi: the hand's fu, said beside its han
+    limit_name: Label = ""  # the limit reached by name ('Mangan'), drawn in place of 'Limit'
+    limit_patterns: frozenset[str] = frozenset()  # patterns that are a limit of their own
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -179,6 +187,7 @@ class ResultView:
     wild: frozenset[Tile] = frozenset()
     set_aside: tuple[SetAside, ...] = ()  # revealed at the end: the horse, the birds and hits
     family: str = ""  # the scoring family (preset.family), whose terms name the patterns
+    details: tuple[Label, ...] = ()  # how a hand with no win ended: who was ready, nagashi
 
     def __post_init__(self) -> None:
         _freeze(self)

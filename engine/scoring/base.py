@@ -72,6 +72,7 @@ class WinContext:
 class Pattern:
     id: str
     fan: int
+    limit: bool = False  # a limit hand of its own (a yakuman): named as the limit it is
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,9 @@ class Score:
     reason: str | None = None  # not_a_winning_hand or below_minimum when not valid
     message: Text | str = ""  # why it is not valid, worded per reader
     fu: int = 0  # Riichi: the hand's fu (0 where a family counts none)
+    # the limit the hand reached by name (Riichi: mangan ... yakuman, kazoe for a counted
+    # yakuman); '' where a family names none
+    limit_name: str = ""
 
     def to_json(self, language: str = "en") -> dict[str, object]:
         """The answer of `score`; `message` in `language` (pattern ids stay English)."""

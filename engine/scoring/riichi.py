@@ -510,10 +510,26 @@ def score(preset: Preset, ctx: WinContext) -> Score:
         fan=value.han,
         unit="han",
         limit=value.limit is not None,
-        patterns=tuple(Pattern(y.id, y.han) for y in value.yaku),
+        patterns=tuple(Pattern(y.id, y.han, y.id in YAKUMAN_IDS) for y in value.yaku),
         points=points_of(rules, value, hand),
         fu=value.fu,
+        limit_name=limit_name(value),
     )
+
+
+KAZOE = "kazoe"  # a yakuman reached by counting 13 han, not by a yakuman hand
+
+
+def limit_name(value: RiichiValue) -> str:
+    """The limit's name as the result says it: 'kazoe' for a counted yakuman.
+
+    >>> limit_name(RiichiValue(han=13, fu=30, limit=Limit.YAKUMAN, yaku=(Yaku("dora", 13),)))
+    'kazoe'
+    """
+    if value.limit is None:
+        return ""
+    counted = not any(y.id in YAKUMAN_IDS for y in value.yaku)
+    return KAZOE if value.limit is Limit.YAKUMAN and counted else value.limit.value
 
 
 def win_payments(
