@@ -48,7 +48,7 @@ from engine.actions import Action, ActionKind
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, language_of, text, translate, worded
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
-from render.views import SeatView
+from render.views import SeatView, TableView
 from render.words import preset_text, say, suit_text, wind_text
 
 PLAYER_ID = "local"
@@ -294,6 +294,7 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     )
     if view.wild:
         extras += _say(language, "table.wild", tiles=format_tiles(sorted(view.wild)))
+    extras += counters_text(view, language)
     last_draws = find_preset(public.preset_id).last_draws
     if last_draws and view.wall_left < last_draws:  # the wall's end is held back for them
         extras += _say(language, "table.last_draws", count=last_draws)
@@ -308,6 +309,8 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
         )
         hidden = f"{seat.concealed_count:>2}"
         state = _say(language, "table.out" if seat.won else "table.hidden", count=hidden)
+        if seat.staked:
+            state += _say(language, "table.riichi")
         line = _say(
             language,
             "table.seat",
@@ -326,11 +329,32 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
 
 
 def pond_text(seat: SeatView) -> str:
-    """A seat's discards one by one in the order made, a claimed one in brackets: '3z (5m) 1p'."""
+    """A seat's discards one by one in the order made, a claimed one in brackets, the one
+    lying sideways (the riichi discard) in square brackets: '3z (5m) [1p] 4s'."""
     return " ".join(
-        f"({tile_name(tile)})" if index in seat.claimed else tile_name(tile)
+        f"({tile_name(tile)})"
+        if index in seat.claimed
+        else f"[{tile_name(tile)}]"
+        if index in seat.turned
+        else tile_name(tile)
         for index, tile in enumerate(seat.pond)
     )
+
+
+def counters_text(view: TableView, language: str) -> str:
+    """The table's indicators (dora: the turned ones, and how many wait face down), honba
+    and the pot, where the rules show them: ' · Dora 3s3m (+3 face down) · 1 honba · pot
+    2,000'."""
+    words = ""
+    for item in view.indicators:
+        label, tiles = worded(item.label, language), format_tiles(item.tiles) or "-"
+        words += _say(language, "table.indicators", label=label, tiles=tiles)
+        if item.face_down:
+            words += _say(language, "table.face_down_indicators", count=item.face_down)
+    if view.honba is not None and view.pot is not None:
+        pot = Number(view.pot).in_language(language)
+        words += _say(language, "table.sticks", honba=view.honba, pot=pot)
+    return words
 
 
 def melds_text(seat: SeatView, wilds: frozenset[int], language: str) -> str:

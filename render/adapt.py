@@ -168,10 +168,10 @@ def table_view_from_state(
         latest=state.last_discard,
         status=status_text(state, names) if status is None else status,
         wild=state.wild_kinds,
-        set_aside=set_aside_views(state, revealed=False)
-        + wild_indicator(state)
-        + indicator_views(facts, ("dora",)),
+        set_aside=set_aside_views(state, revealed=False) + wild_indicator(state),
+        indicators=indicator_views(facts, ("dora",)),
         honba=facts.honba,
+        pot=facts.pot,
         sticks=facts.sticks if facts.pot is not None else None,
         thousands=state.preset.start_points >= THOUSANDS_FROM,
     )

@@ -480,7 +480,7 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
     middle_top = y0 + PAD + line_height(INFO_PX) + 4
     bottom = y1 - PAD
     latest_size = LATEST
-    if plan.header is None and view.set_aside:  # no free side: a second line under the round
+    if plan.header is None and centre_items(view):  # no free side: a second line under the round
         box = (x0 + PAD, middle_top, x1 - PAD, bottom)
         _draw_set_aside(canvas, view, box, language, centred=True)
         middle_top += Geometry(SET_ASIDE).height + 6
@@ -488,15 +488,20 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
     show_status = bool(view.status) and view.turn is None and plan.header is None
     status_text = worded(view.status, language) if show_status else ""  # else the arrow says it
     latest = _latest_tile(view)
-    stack = _stack_centre(
-        bottom - middle_top, x1 - x0 - 2 * PAD, status_text, latest is not None, latest_size
-    )
+    # honba and sticks sit beside the latest discard, or in a lower corner: there the status
+    # (shown only with no arrow) keeps clear of them
+    beside = _counters_width(view, language) if latest is None else 0
+    room = x1 - x0 - 2 * PAD - (2 * (beside + 6) if beside else 0)
+    stack = _stack_centre(bottom - middle_top, room, status_text, latest is not None, latest_size)
     y = middle_top + max(0, (bottom - middle_top - stack.height) // 2)
+    counters_at = bottom  # the foot of the honba and sticks rows
     if latest is not None:
         seat, tile = latest
         size = stack.latest_size
         sprite = tile_sprite(tile, size, wild=tile in view.wild)
         top = y + 4  # inside its frame
+        if view.turn is None:  # no arrow: the rows stand beside the tile, the status below
+            counters_at = top + (sprite.height + 2 * line_height(SUB_PX)) // 2
         canvas.paste(sprite, (cx - size // 2, top), sprite)
         frame = frame_sprite(size, MARK, 4)
         offset = (frame.width - size) // 2
@@ -524,20 +529,31 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
         paste_text(canvas, (cx, y), line, stack.status_px, GOLD, align="c")
         y += line_height(stack.status_px)
     turn_side = plan.seats[view.turn].side if view.turn is not None else ""
-    _draw_counters(canvas, view, plan.centre, "right" if turn_side == "left" else "left", language)
+    corner = "right" if turn_side == "left" else "left"  # the corner the arrow leaves free
+    _draw_counters(canvas, view, (x0, y0, x1, counters_at + PAD), corner, language)
+
+
+def _counters(view: TableView, language: str) -> list[tuple[Image.Image, str]]:
+    """(stick, label) rows: the honba, then the sticks in the pot, where the table has them."""
+    rows = []
+    if view.honba is not None:
+        rows.append((stick_sprite(100), say(language, "table.honba", count=view.honba)))
+    if view.sticks is not None:
+        rows.append((stick_sprite(1000), say(language, "table.sticks", count=view.sticks)))
+    return rows
+
+
+def _counters_width(view: TableView, language: str) -> int:
+    rows = _counters(view, language)
+    return max((s.width + 6 + text_width(label, SUB_PX) for s, label in rows), default=0)
 
 
 def _draw_counters(
     canvas: Image.Image, view: TableView, box: Box, corner: str, language: str
 ) -> None:
     """The honba (a hundred stick) and the riichi sticks in the pot (a thousand stick), two
-    short rows in a lower corner beside the latest discard: the one the turn arrow leaves
-    free."""
-    rows = []
-    if view.honba is not None:
-        rows.append((stick_sprite(100), say(language, "table.honba", count=view.honba)))
-    if view.sticks is not None:
-        rows.append((stick_sprite(1000), say(language, "table.sticks", count=view.sticks)))
+    short rows ending at the foot of `box`, in its `corner` side."""
+    rows = _counters(view, language)
     row_h = line_height(SUB_PX)
     y = box[3] - PAD - row_h * len(rows)
     for stick, label in rows:
@@ -593,15 +609,22 @@ def _stack_centre(
     return stack
 
 
+def centre_items(view: TableView) -> tuple[SetAside, ...]:
+    """The tiles shown to everyone in the middle: set aside (horse, birds, wild), then the
+    rules' indicators (dora)."""
+    return view.set_aside + view.indicators
+
+
 def _draw_set_aside(
     canvas: Image.Image, view: TableView, box: Box, language: str, *, centred: bool = False
 ) -> None:
-    groups = [_set_aside_group(item, view.wild, language) for item in view.set_aside]
+    items = centre_items(view)
+    groups = [_set_aside_group(item, view.wild, language) for item in items]
     x = box[0]
     if centred:
         total = sum(g.width for g in groups) + 14 * (len(groups) - 1)
         x = max(box[0], (box[0] + box[2] - total) // 2)
-    for item, group in zip(view.set_aside, groups, strict=True):
+    for item, group in zip(items, groups, strict=True):
         if x + group.width > box[2]:
             break
         group.paste(canvas, x, box[1] + group.height)
@@ -642,5 +665,5 @@ def _draw_header(canvas: Image.Image, view: TableView, box: Box, language: str) 
             paste_text(canvas, (x, y), line, size, GOLD)
             y += line_height(size)
         y += 6
-    if view.set_aside and y + Geometry(SET_ASIDE).height <= y1 - PAD:
+    if centre_items(view) and y + Geometry(SET_ASIDE).height <= y1 - PAD:
         _draw_set_aside(canvas, view, (x, y, x1 - PAD, y1 - PAD), language)

@@ -129,9 +129,11 @@ class TableView:
     latest: tuple[int, int] | None = None  # (seat, pond index) of the latest discard
     status: Label = ""  # one short line, e.g. "South may call"
     wild: frozenset[Tile] = frozenset()
-    set_aside: tuple[SetAside, ...] = ()  # horse, birds, wild, dora indicators: in the centre
+    set_aside: tuple[SetAside, ...] = ()  # horse, birds, wild indicator: shown in the centre
+    indicators: tuple[SetAside, ...] = ()  # the rules' indicator tiles (dora), by the others
     honba: int | None = None  # the repeat count, where the table keeps one
-    sticks: int | None = None  # stakes in the pot (riichi sticks), where the table keeps one
+    pot: int | None = None  # points in the pot, where the table keeps one
+    sticks: int | None = None  # the pot in stakes (riichi sticks)
     thousands: bool = False  # points shown in thousands ('25.0k'): tables of 10,000s
 
     def __post_init__(self) -> None:

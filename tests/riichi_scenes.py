@@ -113,3 +113,34 @@ def nine_terminals(preset: Preset = RIICHI) -> HandState:
     state = HandState.arranged(preset, NINE_KINDS, setup=HandSetup(points=POINTS))
     act(state, "0 nine_terminals")
     return state
+
+
+FOUR_WINDS = [
+    "123m789m123p789p5s1z",
+    "456m456m456p457p1z",
+    "234m234p56s777z1z9s",
+    "124s125s789s789s1z",
+]
+
+
+def four_winds(preset: Preset = RIICHI) -> HandState:
+    """Each seat's first discard is East: an abortive draw."""
+    state = HandState.arranged(preset, FOUR_WINDS, setup=HandSetup(points=POINTS))
+    for seat in range(4):
+        act(state, f"{seat} discard 1z")
+    return state
+
+
+TRIPLE = [
+    "123m789m123p789p0s6z",  # the dealer discards the red 0s
+    "234m456m345p678p5s",  # three seats win on it
+    "234m456m345p678p5s",
+    "678m678m234p222s5s",
+]
+
+
+def triple_ron(preset: Preset = RIICHI) -> HandState:
+    """Three wins on one discard: Tenhou aborts the hand, Mahjong Soul pays all three."""
+    state = HandState.arranged(preset, TRIPLE, setup=HandSetup(points=POINTS))
+    act(state, "0 discard 0s", "1 win", "2 win", "3 win")
+    return state

@@ -16,11 +16,12 @@ from engine.ai import choose_action
 from engine.hand import HandState
 from engine.i18n import LANGUAGES, Text, worded
 from engine.presets import PRESETS
+from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from engine.tiles import Meld, MeldKind, parse_tile, parse_tiles
 from render import hand as hand_module
 from render import render_hand, render_result, render_table, style
 from render import table as table_module
-from render.adapt import engine_table_view, hand_view_from_state
+from render.adapt import engine_table_view, hand_view_from_state, table_view_from_state
 from render.samples import (
     birds_revealed,
     horse_face_down,
@@ -35,6 +36,8 @@ from render.style import FELT, GOLD
 from render.tiles import Geometry, tile_sprite
 from render.views import HandView, TableView
 from render.words import preset_text
+from tests import riichi_scenes
+from tests.riichi_scenes import NAMES
 
 EMBED_W, EMBED_H = 400, 300
 
@@ -94,6 +97,16 @@ def table_cases() -> list[tuple[str, TableView]]:
         ("3-seats", sample_table_view(discards=24, seats=3, set_aside=wild_indicator())),
         ("2-seats", sample_table_view(discards=44, seats=2, set_aside=wild_indicator())),
         ("16-tile-hands", sample_table_view(discards=18, hand_size=16)),
+    ]
+    # Riichi (taken as Preset objects, playable or not): dora, sticks, a sideways discard
+    cases += [
+        (f"{preset.id}-{actions}", engine_table_view(preset, 5, actions))
+        for preset in (RIICHI, RIICHI_MAJSOUL)
+        for actions in (1, 60, 400)
+    ]
+    cases += [
+        ("riichi-kong-sideways", table_view_from_state(riichi_scenes.mid_hand(), NAMES)),
+        ("riichi-won", table_view_from_state(riichi_scenes.riichi_win(), NAMES)),
     ]
     return cases
 

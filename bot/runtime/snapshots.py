@@ -35,7 +35,8 @@ from engine.options import options_text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.scoring.names import pattern_text
-from engine.settlement import WALL_DRAW_REASONS, WIN_REASONS, PaymentDetail, Reason
+from engine.settlement import POT, WALL_DRAW_REASONS, WIN_REASONS, PaymentDetail, Reason
+from engine.table_facts import table_facts
 from engine.tiles import Meld, Tile, format_tiles, parse_tiles, tile_name
 from render.adapt import (
     hand_view_from_state,
@@ -614,17 +615,40 @@ def win_how(win: WinRecord, names: Sequence[Text | str]) -> Text:
 
 
 def win_line(win: WinRecord, names: Sequence[Text | str], unit: str) -> Text:
-    """'Carol won by a discard from Alice: 5 faan' (no tiles)."""
+    """'Carol won by a discard from Alice: 5 faan' (no tiles); where the family counts fu and
+    names its limits, 'Ann won by self draw: 4 han 30 fu, mangan'."""
     how = win_how(win, names)
-    return text("bot.win.line", name=names[win.seat], how=how, value=unit_text(unit, win.score.fan))
+    return text("bot.win.line", name=names[win.seat], how=how, value=value_words(win, unit))
+
+
+def value_words(win: WinRecord, unit: str) -> Text:
+    """A win's value in its unit, with its fu and its limit's name where the score has them."""
+    score = win.score
+    value = unit_text(unit, score.fan)
+    if score.fu:
+        value = text("bot.win.value_fu", value=value, fu=score.fu)
+    if score.limit_name:
+        value = text("bot.win.value_limit", value=value, limit=limit_text(score.limit_name))
+    return value
+
+
+def limit_text(name: str) -> Text:
+    """A limit by name ('mangan', 'kazoe') as a sentence says it, in the pictures' words."""
+    key = f"pictures.limit.{name}"
+    return _InSentence(text(key).key)
 
 
 def patterns_text(win: WinRecord, family: str) -> Text | None:
-    """The win's patterns with their values ('half flush 3, all pungs 3'); None for a basic win."""
-    items = [
-        text("bot.win.pattern", pattern=pattern_name(family, p.id, in_sentence=True), fan=p.fan)
-        for p in win.score.patterns
-    ]
+    """The win's patterns with their values ('half flush 3, all pungs 3'); None for a basic win.
+    A pattern that is a limit of its own is named by it: 'daisangen (yakuman)'."""
+    items = []
+    for p in win.score.patterns:
+        name = pattern_name(family, p.id, in_sentence=True)
+        if p.limit and win.score.limit_name:
+            limit = limit_text(win.score.limit_name)
+            items.append(text("bot.win.pattern_limit", pattern=name, limit=limit))
+        else:
+            items.append(text("bot.win.pattern", pattern=name, fan=p.fan))
     return text("bot.list", items=items) if items else None
 
 
@@ -634,6 +658,9 @@ def ending_text(hand: HandState, ending: str) -> Text:
     last_draws = hand.preset.last_draws
     if ending == "wall_draw" and last_draws:
         return text("bot.ending.last_draws", count=last_draws)
+    kind = table_facts(hand).ending  # an abortive draw a rule names (four winds, triple ron)
+    if ending == "abortive_draw" and kind:
+        return text(f"bot.ending.{kind}")
     return text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
 
 
@@ -727,12 +754,45 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
         for c in (table.last_result.rating_changes if table.last_result else ())
     )
     lines = [text("bot.result.hand_over", number=session.hand_number, summary=summary)]
+    lines += fact_lines(hand, names)
     lines += [
         text("bot.result.points", name=names[s], delta=Number(d, signed=True), total=Number(t))
         for s, (_, d, t) in enumerate(points)
     ]
     view = result_view_from_state(hand, _said_names(table), table_name=picture_title(table))
     return ResultSummary(session.hand_number, summary, points, ratings, tuple(lines), view)
+
+
+def fact_lines(hand: HandState, names: Sequence[Text | str]) -> list[Text]:
+    """The end of a hand in words beyond who won and for what (the summary, and each win's
+    event line with its patterns): the indicators (the ura ones after a riichi win), the honba
+    and the pot a winner took; at a draw, who was ready or paid a nagashi mangan. Only what the
+    rules show everyone (`engine.table_facts`)."""
+    outcome = hand.outcome()
+    assert outcome is not None
+    facts = table_facts(hand)
+    lines = []
+    dora, ura = facts.indicator("dora"), facts.indicator("ura")
+    if dora is not None and ura is not None:
+        shown = {"dora": format_tiles(dora.tiles), "ura": format_tiles(ura.tiles)}
+        lines.append(text("bot.result.indicators_ura", **shown))
+    elif dora is not None:
+        lines.append(text("bot.result.indicators", dora=format_tiles(dora.tiles)))
+    if facts.honba_paid and outcome.wins:
+        first = names[outcome.wins[0].seat]
+        paid = Number(facts.honba_paid)
+        lines.append(text("bot.result.honba", count=facts.honba, name=first, points=paid))
+    taken = [p for p in outcome.payments if p.payer == POT and p.reason is Reason.POT]
+    lines += [
+        text("bot.result.pot_taken", name=names[p.payee], points=Number(p.amount)) for p in taken
+    ]
+    said = [text("pictures.name", name=names[s]) for s in facts.nagashi or facts.ready or ()]
+    if facts.nagashi:
+        lines.append(text("bot.result.nagashi", names=said))
+    elif facts.ready is not None:
+        ready = text("bot.result.ready", names=said) if said else text("bot.result.nobody_ready")
+        lines.append(ready)
+    return lines
 
 
 def _semicolons(items: Sequence[Text]) -> Text:
