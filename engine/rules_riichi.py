@@ -331,8 +331,9 @@ class RiichiPart(Part):
         return {"rule_flags": frozenset(flags)}
 
     def table_facts(self) -> TableFacts:
-        """The seats whose stick is down, and each riichi discard turned sideways (when it
-        was called, the seat's next discard instead, as Tenhou shows it)."""
+        """The seats whose stick is down (until a win takes the pot), and each riichi discard
+        turned sideways (when it was called, the seat's next discard instead, as Tenhou shows
+        it)."""
         state = self.state
         turned = []
         for seat, at in enumerate(self.discarded_at):
@@ -342,9 +343,10 @@ class RiichiPart(Part):
                 at += 1
             if at < len(state.ponds[seat]):
                 turned.append((seat, at))
+        staked = () if state.wins else self.declared  # a win took the sticks off the table
         return TableFacts(
             stick=self.rule.stick,
-            declared=tuple(s for s, staked in enumerate(self.declared) if staked),
+            declared=tuple(s for s, stake in enumerate(staked) if stake),
             turned=tuple(turned),
             ending="four_riichi" if self.aborted else "",
         )

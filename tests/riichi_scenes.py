@@ -76,12 +76,19 @@ DOUBLE_RON = [
 ]
 
 
+def played(
+    preset: Preset, hands: list[str], *moves: str, setup: HandSetup | None = None
+) -> HandState:
+    """The arranged hands after these moves (`tests.hands.act` notation)."""
+    state = HandState.arranged(preset, hands, setup=setup or HandSetup(points=POINTS))
+    act(state, *moves)
+    return state
+
+
 def double_ron(preset: Preset = RIICHI) -> HandState:
     """Two wins on one discard, 2 honba and 2,000 in the pot: both to South, first in turn."""
     setup = HandSetup(honba=2, pot=2000, points=POINTS)
-    state = HandState.arranged(preset, DOUBLE_RON, setup=setup)
-    act(state, "0 discard 0s", "1 win", "2 win")
-    return state
+    return played(preset, DOUBLE_RON, "0 discard 0s", "1 win", "2 win", setup=setup)
 
 
 DRAW_HANDS = [
@@ -94,8 +101,7 @@ DRAW_HANDS = [
 
 def exhaustive_draw(preset: Preset = RIICHI) -> HandState:
     """Nobody wins: East is tenpai, the others pay it 1,000 each."""
-    state = HandState.arranged(preset, DRAW_HANDS, setup=HandSetup(points=POINTS))
-    act(state, "0 discard 9s")
+    state = played(preset, DRAW_HANDS, "0 discard 9s")
     quietly(state, 10_000)
     return state
 
@@ -110,9 +116,7 @@ NINE_KINDS = [
 
 def nine_terminals(preset: Preset = RIICHI) -> HandState:
     """The dealer declares nine terminals and honours: an abortive draw."""
-    state = HandState.arranged(preset, NINE_KINDS, setup=HandSetup(points=POINTS))
-    act(state, "0 nine_terminals")
-    return state
+    return played(preset, NINE_KINDS, "0 nine_terminals")
 
 
 FOUR_WINDS = [
@@ -125,10 +129,7 @@ FOUR_WINDS = [
 
 def four_winds(preset: Preset = RIICHI) -> HandState:
     """Each seat's first discard is East: an abortive draw."""
-    state = HandState.arranged(preset, FOUR_WINDS, setup=HandSetup(points=POINTS))
-    for seat in range(4):
-        act(state, f"{seat} discard 1z")
-    return state
+    return played(preset, FOUR_WINDS, *(f"{seat} discard 1z" for seat in range(4)))
 
 
 TRIPLE = [
@@ -141,6 +142,4 @@ TRIPLE = [
 
 def triple_ron(preset: Preset = RIICHI) -> HandState:
     """Three wins on one discard: Tenhou aborts the hand, Mahjong Soul pays all three."""
-    state = HandState.arranged(preset, TRIPLE, setup=HandSetup(points=POINTS))
-    act(state, "0 discard 0s", "1 win", "2 win", "3 win")
-    return state
+    return played(preset, TRIPLE, "0 discard 0s", "1 win", "2 win", "3 win")

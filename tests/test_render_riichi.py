@@ -150,6 +150,7 @@ def test_ura_indicators_only_after_a_riichi_win() -> None:
     dora = state.part_of(DoraPart)
     assert dora is not None and ura is not None and ura.tiles == dora.ura_indicators()
     assert ura.tiles == (parse_tile("1p"),)
+    assert not any(seat.staked for seat in table(state).seats)  # the win took the stick
     labels = [item.label for item in result_view_from_state(state, NAMES).set_aside]
     assert labels == [text("pictures.indicators.dora"), text("pictures.indicators.ura")]
 
