@@ -658,8 +658,8 @@ def ending_text(hand: HandState, ending: str) -> Text:
     last_draws = hand.preset.last_draws
     if ending == "wall_draw" and last_draws:
         return text("bot.ending.last_draws", count=last_draws)
-    kind = table_facts(hand).ending  # an abortive draw a rule names (four winds, triple ron)
-    if ending == "abortive_draw" and kind:
+    kind = table_facts(hand).ending if ending == "abortive_draw" else ""
+    if kind:  # an abortive draw a rule names (four winds, triple ron)
         return text(f"bot.ending.{kind}")
     return text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
 
