@@ -238,6 +238,12 @@ def game_stats(conn: Db, player_id: str, preset: str | None) -> GameStats:
             "SELECT gp.placement, count(*), sum(gp.score)" + _MY_GAMES + " GROUP BY gp.placement",
             (player_id, preset),
         ).fetchall()
+        # the places counted: as many as the largest of the player's games seats
+        seats = conn.execute(
+            "SELECT coalesce(max(seats), 0) FROM (SELECT count(*) AS seats FROM game_players o"
+            " WHERE o.table_id IN (SELECT g.table_id" + _MY_GAMES + ") GROUP BY o.table_id) AS s",
+            (player_id, preset),
+        ).fetchone()[0]
         hands = conn.execute(
             "SELECT p.hand_id, p.seat, r.wins_json FROM hand_players p"
             " JOIN hand_results r ON r.hand_id = p.hand_id"
@@ -253,8 +259,7 @@ def game_stats(conn: Db, player_id: str, preset: str | None) -> GameStats:
             " GROUP BY d.kind",
             (player_id, preset),
         ).fetchall()
-    most = max((place for place, _, _ in placed), default=0)
-    places = [0] * max(most, rating_math.RATED_SEATS)
+    places = [0] * max([seats, *(place for place, _, _ in placed)])
     for place, count, _ in placed:
         places[place - 1] = int(count)
     return GameStats(
