@@ -7,6 +7,7 @@ On SQLite and on PostgreSQL (the `store` fixture)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -42,8 +43,10 @@ def riichi_known() -> Iterator[None]:
         yield
 
 
-async def _table(store: Store, preset: str, now: float, rated: bool = True) -> int:
-    seats = [SeatRow(i, p, True) for i, p in enumerate(FOUR)]
+async def game_table(
+    store: Store, preset: str, now: float, rated: bool = True, players: Sequence[str] = FOUR
+) -> int:
+    seats = [SeatRow(i, p, True) for i, p in enumerate(players)]
     return await store.create_table(preset, seats=seats, options=TableOptions(rated=rated), now=now)
 
 
@@ -81,7 +84,15 @@ def _game(
     return GameResult(preset, hands, standings, rated=rated, rates=True)
 
 
-async def _play(
+def seated(
+    players: Sequence[str], hands: Sequence[HandResult], game: GameResult
+) -> tuple[list[HandResult], GameResult]:
+    """The hands and game with `players` in the seats."""
+    standings = tuple(replace(s, player_id=players[s.seat]) for s in game.standings)
+    return [replace(h, seats=tuple(players)) for h in hands], replace(game, standings=standings)
+
+
+async def play_game(
     store: Store,
     table: int,
     hands: Sequence[HandResult],
@@ -101,7 +112,7 @@ async def _play(
 
 
 # Ann's first Tenhou game: two hands. Hand 1: Ann declares riichi and wins 3 han on Bob's
-# discard; hand 2: Bob and Cat declare riichi, Cat wins by self draw. Final: Ann 1st, Cat 2nd,
+# discard; hand 2: Bob and Cat declare riichi, Cat wins by self draw. Final: Cat 1st, Ann 2nd,
 # Dan 3rd, Bob 4th.
 TENHOU_HANDS = (
     _hand((5200, -5200, 0, 0), [StoredWin(0, 3, by="discard", discarder=1)], [(0, "riichi")]),
@@ -117,9 +128,9 @@ TENHOU_GAME = _game((28900, 16200, 31200, 23700), (2, 4, 1, 3), (9.0, -34.0, 51.
 async def test_a_finished_game_shows_as_a_game_and_its_hands_count_with_it(
     store: Store,
 ) -> None:
-    tenhou = await _table(store, RIICHI.id, now=1000.0)
-    hand_ids = await _play(store, tenhou, TENHOU_HANDS, TENHOU_GAME, now=1000.0)
-    hkos = await _table(store, HKOS.id, now=2000.0)
+    tenhou = await game_table(store, RIICHI.id, now=1000.0)
+    hand_ids = await play_game(store, tenhou, TENHOU_HANDS, TENHOU_GAME, now=1000.0)
+    hkos = await game_table(store, HKOS.id, now=2000.0)
     hkos_result = HandResult(HKOS.id, FOUR, (True,) * 4, (8, -8, 0, 0), rated=True)
     hid = await store.start_hand(hkos, 0, 9, now=2001.0)
     await store.record_hand_result(hkos, hid, hkos_result, now=2002.0)
@@ -161,12 +172,12 @@ async def test_a_finished_game_shows_as_a_game_and_its_hands_count_with_it(
 
 
 async def test_places_scores_and_ratings_are_counted_in_games_not_hands(store: Store) -> None:
-    first = await _table(store, RIICHI.id, now=1000.0)
-    await _play(store, first, TENHOU_HANDS, TENHOU_GAME, now=1000.0)
-    second = await _table(store, RIICHI.id, now=3000.0)
+    first = await game_table(store, RIICHI.id, now=1000.0)
+    await play_game(store, first, TENHOU_HANDS, TENHOU_GAME, now=1000.0)
+    second = await game_table(store, RIICHI.id, now=3000.0)
     three = (*TENHOU_HANDS, _hand((0, 0, 0, 0)))
     game = _game((40000, 20000, 25000, 15000), (1, 3, 2, 4), (60.0, -20.0, 5.0, -45.0), 3)
-    await _play(store, second, three, game, now=3000.0)
+    await play_game(store, second, three, game, now=3000.0)
     ann = await store.game_stats(ANN, RIICHI.id)
     assert (ann.games, ann.places, ann.average_place) == (2, (1, 1, 0, 0), 1.5)
     assert ann.average_score == pytest.approx(34.5) and ann.hands.hands == 5
@@ -186,8 +197,8 @@ async def test_places_scores_and_ratings_are_counted_in_games_not_hands(store: S
 async def test_a_game_that_never_ended_rates_nothing_and_shows_in_no_stats(
     store: Store, ending: str
 ) -> None:
-    table = await _table(store, RIICHI.id, now=1000.0)
-    await _play(store, table, TENHOU_HANDS, None, now=1000.0)  # no game: two hands of it
+    table = await game_table(store, RIICHI.id, now=1000.0)
+    await play_game(store, table, TENHOU_HANDS, None, now=1000.0)  # no game: two hands of it
     hid = await store.start_hand(table, 2, 77, now=1100.0)  # and one in play
     await store.append_action(table, hid, "0 discard 1z", 0, now=1101.0)
     if ending == "closed":
