@@ -28,8 +28,10 @@ def test_the_audit_sees_a_lost_action_and_a_changed_log(tmp_path: Path) -> None:
     sqlite3.connect(db).executescript(
         "CREATE TABLE actions (hand_id, seq, action);"
         "CREATE TABLE hands (id, table_id, status);"
-        "CREATE TABLE tables (id, rated);"
-        "CREATE TABLE hand_results (hand_id, rated);"
+        "CREATE TABLE tables (id, rated, preset, phase);"
+        "CREATE TABLE hand_results (hand_id, table_id, rated, rates);"
+        "CREATE TABLE game_results (table_id, last_hand_id, hands);"
+        "CREATE TABLE game_players (table_id);"
         "CREATE TABLE hand_players (hand_id);"
         "CREATE TABLE rating_history (hand_id, player_id, preset);"
         "CREATE TABLE table_seats (table_id, human);"
