@@ -20,6 +20,14 @@ def test_random_kills_during_whole_hands_lose_nothing_and_stick_nowhere(
     assert tally.hands >= 2 * tally.tables - 1  # every table but the last played its hands
 
 
+def test_random_kills_during_per_game_tables_leave_no_game_half_stored(tmp_path: Path) -> None:
+    """Tables whose ratings settle per finished game (tests/game_presets.py SHORT_GAME): no
+    result of a game's last hand without the game's standings and ratings, nor the reverse."""
+    tally = soak(kills=6, seed=5, hands=2, folder=tmp_path, modes=("game",))
+    assert tally.kills >= 6 and tally.clean, (tally.line(), tally.other)
+    assert tally.hands >= 2 * tally.tables - 1
+
+
 def test_the_audit_sees_a_lost_action_and_a_changed_log(tmp_path: Path) -> None:
     """The soak's checks can fail: an acknowledged action missing from the log is found."""
     import sqlite3
