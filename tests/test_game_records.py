@@ -30,7 +30,7 @@ from engine.presets import HKOS
 from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from tests.game_presets import registered
 from tests.rule_presets import LAY_ASIDE, MECHANISMS, STAKE, declaring
-from tests.test_runtime import PLAYERS, Recorder, play_out
+from tests.test_runtime import PLAYERS, Recorder, four_humans, play_out
 
 ANN, BOB, CAT, DAN = "a", "b", "c", "d"
 FOUR = (ANN, BOB, CAT, DAN)
@@ -244,12 +244,7 @@ async def test_a_whole_game_through_the_runtime_stores_its_declarations_and_rate
     with registered(MECHANISMS):
         runtime = Runtime(store, Recorder(), ManualTimers(), seed_source=lambda: 7)
         await runtime.open()
-        table = await runtime.create_table(
-            MECHANISMS.id, creator_id=PLAYERS[0][0], creator_name=PLAYERS[0][1], rated=True
-        )
-        for player_id, name in PLAYERS[1:]:
-            await runtime.join(table.id, player_id, name)
-        await runtime.start_table(table.id, PLAYERS[0][0])
+        table = await four_humans(runtime, MECHANISMS.id, rated=True)
         made: dict[str, dict[str, int]] = {p: {} for p, _ in PLAYERS}
         while True:
             hand = table.hand
