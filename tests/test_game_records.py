@@ -13,6 +13,7 @@ import pytest
 
 from bot.runtime.conversions import declarations
 from bot.runtime.manager import Runtime
+from bot.runtime.snapshots import public_snapshot
 from bot.runtime.timers import ManualTimers
 from data import (
     GameResult,
@@ -26,11 +27,22 @@ from data import (
 )
 from engine.actions import Action
 from engine.ai import choose_action
+from engine.hand import HandState
+from engine.i18n import Number
 from engine.presets import HKOS
 from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from tests.game_presets import registered
 from tests.rule_presets import LAY_ASIDE, MECHANISMS, STAKE, declaring
-from tests.test_runtime import PLAYERS, Recorder, four_humans, play_out
+from tests.test_runtime import (
+    PLAYERS,
+    WINNING_DISCARD_HANDS,
+    Recorder,
+    four_humans,
+    make_runtime,
+    play,
+    play_out,
+    wins_when_it_can,
+)
 
 ANN, BOB, CAT, DAN = "a", "b", "c", "d"
 FOUR = (ANN, BOB, CAT, DAN)
@@ -290,3 +302,27 @@ def test_the_games_in_history_migration_is_one_small_numbered_step() -> None:
     conn.executescript(m.MIGRATIONS[6])
     assert {r[0] for r in conn.execute(tables)} - before == {"hand_declarations"}
     assert conn.execute("SELECT rates FROM hand_results").fetchall() == [(1,)]
+
+
+async def test_the_rating_lines_of_a_result_show_ratings_as_everywhere_else(store: Store) -> None:
+    """A hand's result says each rating before and after as the boards show it (halves up, so
+    1502.5 is 1503 and the change adds up) and the change signed, per reader."""
+    await store.import_ratings("hkos-3-v1", [(pid, 1502.5, 20) for pid, _ in PLAYERS])
+    runtime = await make_runtime(
+        store,
+        ManualTimers(),
+        hand_factory=lambda s: HandState.arranged(s.preset, WINNING_DISCARD_HANDS),
+    )
+    table = await four_humans(runtime, rated=True)
+    await play(runtime, table, "0 discard 5m")
+    await play_out(runtime, table, wins_when_it_can)
+    result = public_snapshot(table).result
+    assert result is not None and table.last_result is not None
+    changes = {c.player_id: c for c in table.last_result.rating_changes}
+    names = dict(PLAYERS)
+    said = {line.in_language("zh-CN") for line in result.ratings}
+    for player_id, change in changes.items():
+        delta = Number(change.display_delta, signed=True).in_language("zh-CN")
+        line = f"{names[player_id]}：1503 → {1503 + change.display_delta}（{delta}）"
+        assert line in said, (said, change)
+    assert {c.display_delta > 0 for c in changes.values()} == {True, False}  # a winner, a loser
