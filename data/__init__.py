@@ -24,8 +24,10 @@ from data.errors import (
 )
 from data.rows import (
     ACTIVE_PHASES,
+    GameRecord,
     GameResult,
     GameStanding,
+    GameStats,
     HandLog,
     HandRecord,
     HandResult,
@@ -54,8 +56,10 @@ __all__ = [
     "IDLE_EXPIRY",
     "LEADERBOARD_MIN_GAMES",
     "AlreadyOpenError",
+    "GameRecord",
     "GameResult",
     "GameStanding",
+    "GameStats",
     "HandLog",
     "HandNotActiveError",
     "HandRecord",

@@ -33,6 +33,9 @@ TABLES = (
     "rating_history",
     "table_events",
     "language_preferences",
+    "game_results",
+    "game_players",
+    "hand_declarations",
 )
 # The tables whose ids come from an identity column (PostgreSQL) or the rowid (SQLite): after
 # a copy, the next id must follow the copied ones.

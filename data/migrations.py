@@ -203,7 +203,21 @@ CREATE TABLE dm_inbox (
 CREATE INDEX dm_inbox_table ON dm_inbox (table_id, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+# v7 - games in history and statistics: whether a hand settles ratings itself (1) or is one of a
+# game that does (0: a Riichi game's hands, shown as their game), and the declarations a rule
+# made in each hand by seat (riichi), which the statistics count per hand played.
+_V7 = """
+ALTER TABLE hand_results ADD COLUMN rates INTEGER NOT NULL DEFAULT 1 CHECK (rates IN (0, 1));
+
+CREATE TABLE hand_declarations (
+    hand_id INTEGER NOT NULL REFERENCES hand_results (hand_id),
+    seat    INTEGER NOT NULL,
+    kind    TEXT NOT NULL,
+    PRIMARY KEY (hand_id, seat, kind)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 LATEST_VERSION = len(MIGRATIONS)
 
 

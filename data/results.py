@@ -54,14 +54,15 @@ def record_hand_result(
         if result.rated != bool(rated):
             raise ValueError(f"result says rated={result.rated}, the table is rated={bool(rated)}")
         conn.execute(
-            "INSERT INTO hand_results (hand_id, table_id, preset, rated, outcome,"
+            "INSERT INTO hand_results (hand_id, table_id, preset, rated, rates, outcome,"
             " wins_json, payments_json, fingerprint, finished_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 hand_id,
                 table_id,
                 preset,
                 int(result.rated),
+                int(result.rates),
                 result.outcome,
                 json.dumps([w.to_json() for w in result.wins]),
                 json.dumps([p.to_json() for p in result.payments]),
@@ -79,6 +80,12 @@ def record_hand_result(
                 for value in (hand_id, seat, pid, int(human), delta, place)
             ],
         )
+        if result.declared:
+            conn.execute(
+                "INSERT INTO hand_declarations (hand_id, seat, kind) VALUES "
+                + ", ".join(["(?, ?, ?)"] * len(result.declared)),
+                [value for seat, kind in result.declared for value in (hand_id, seat, kind)],
+            )
         changes: tuple[RatingChange, ...] = ()
         if result.rated and result.rates:
             humans, deltas = result.humans, result.deltas

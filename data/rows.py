@@ -185,6 +185,9 @@ class HandResult:
     payments: tuple[Payment, ...] = ()
     rated: bool = False
     rates: bool = True  # a rated hand settles ratings (False: they settle per finished game)
+    # (table seat, kind) of each action kind a rule declared in the hand (riichi), once a seat:
+    # the per-hand facts the statistics count
+    declared: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.seats)
@@ -197,6 +200,11 @@ class HandResult:
         for w in self.wins:
             if not 0 <= w.seat < n:
                 raise ValueError(f"winner seat {w.seat} out of range")
+        if list(self.declared) != sorted(set(self.declared)):
+            raise ValueError(f"declarations are listed once each, in order: {self.declared}")
+        for seat, kind in self.declared:
+            if not 0 <= seat < n or not kind:
+                raise ValueError(f"a declaration needs a seat of the hand and a kind: {seat, kind}")
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -223,6 +231,7 @@ class HandResult:
                 "rated": self.rated,
                 # said only where it is not the default: older results keep their fingerprint
                 **({} if self.rates else {"rates": False}),
+                **({"declared": [list(d) for d in self.declared]} if self.declared else {}),
             },
             sort_keys=True,
             separators=(",", ":"),
@@ -412,3 +421,53 @@ class RatingPoint:
     @property
     def display(self) -> int:
         return _rating.display(self.rating)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A finished game in history (of a preset whose ratings settle per game): its standings
+    by table seat, and the rating changes it made (kept against its last hand)."""
+
+    table_id: int
+    preset: str
+    finished_at: float
+    hands: int
+    last_hand_id: int
+    rated: bool
+    standings: tuple[GameStanding, ...]
+    rating_changes: tuple[RatingChange, ...]
+
+    def standing_of(self, player_id: str) -> GameStanding | None:
+        return next((s for s in self.standings if s.player_id == player_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """One player's figures over their finished games (of one preset, or of every preset whose
+    ratings settle per game). A game abandoned or expired before its end counts nowhere.
+
+    `places[i]` is how many games the player finished in place i + 1; `hands` are the figures
+    of the games' hands (won, dealt in, as `PlayerStats` counts them); `declared` how many of
+    those hands the player made each declaration in (riichi), by action kind.
+    """
+
+    player_id: str
+    preset: str | None
+    games: int
+    places: tuple[int, ...]
+    score_total: float
+    hands: PlayerStats
+    declared: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def average_place(self) -> float:
+        placed = sum((i + 1) * n for i, n in enumerate(self.places))
+        return placed / self.games if self.games else 0.0
+
+    @property
+    def average_score(self) -> float:
+        return self.score_total / self.games if self.games else 0.0
+
+    def declared_in(self, kind: str) -> int:
+        """Hands in which the player declared `kind` (0 if never)."""
+        return self.declared.get(kind, 0)

@@ -31,7 +31,9 @@ from data.history import LEADERBOARD_MIN_GAMES
 from data.postgres import RECONNECT_FOR, TIMEOUT, Listener, PgConnection, is_dsn
 from data.rows import (
     ACTIVE_PHASES,
+    GameRecord,
     GameResult,
+    GameStats,
     HandLog,
     HandRecord,
     HandResult,
@@ -372,10 +374,24 @@ class Store:
         return await self._call(history.ratings_of, player_id)
 
     async def recent_hands(
-        self, player_id: str, limit: int = 10, *, preset: str | None = None
+        self,
+        player_id: str,
+        limit: int = 10,
+        *,
+        preset: str | None = None,
+        game_hands: bool = True,
     ) -> list[HandRecord]:
-        """A player's most recent finished hands (optionally in one preset), newest first."""
-        return await self._call(history.recent_hands, player_id, limit, preset)
+        """A player's most recent finished hands (optionally in one preset), newest first;
+        with `game_hands` False, not the hands of games whose ratings settle per game (they
+        are in `recent_games`)."""
+        return await self._call(history.recent_hands, player_id, limit, preset, game_hands)
+
+    async def recent_games(
+        self, player_id: str, limit: int = 10, *, preset: str | None = None
+    ) -> list[GameRecord]:
+        """A player's most recent finished games of presets whose ratings settle per game
+        (optionally of one preset), newest first: standings, hands, rating changes."""
+        return await self._call(history.recent_games, player_id, limit, preset)
 
     async def hand_record(self, hand_id: int) -> HandRecord | None:
         """One finished hand's history entry: seats, points, wins, rating changes (None if the
@@ -388,8 +404,15 @@ class Store:
         return await self._call(history.table_row, table_id)
 
     async def player_stats(self, player_id: str, preset: str | None = None) -> PlayerStats:
-        """A player's figures over their finished hands (of `preset`, or of every preset)."""
+        """A player's figures over their finished hands (of `preset`, or of every preset),
+        leaving out the hands of games whose ratings settle per game (`game_stats`)."""
         return await self._call(history.player_stats, player_id, preset)
+
+    async def game_stats(self, player_id: str, preset: str | None = None) -> GameStats:
+        """A player's figures over their finished games whose ratings settle per game (of
+        `preset`, or of every such preset): places, final scores, the hands' wins, deal-ins
+        and declarations. A game abandoned or expired before its end counts nowhere."""
+        return await self._call(history.game_stats, player_id, preset)
 
     async def rating_history(self, player_id: str, preset: str) -> list[RatingPoint]:
         """A player's rating after each of their rated hands of `preset`, oldest first."""

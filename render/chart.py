@@ -1,4 +1,4 @@
-"""A small line chart of a player's rating after each rated hand, for /mahjong stats."""
+"""A small line chart of a player's rating after each rated hand (or game), for /mahjong stats."""
 
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ _MARGIN_LEFT, _MARGIN_RIGHT, _MARGIN_TOP, _MARGIN_BOTTOM = 56, 16, 34, 24
 
 
 def render_rating_chart(
-    ratings: Sequence[int], title: Text | str, language: str = "en"
+    ratings: Sequence[int], title: Text | str, language: str = "en", per_game: bool = False
 ) -> Image.Image:
     """The ratings (oldest first) as a gold line over their range; one rating is one dot.
+    Counted as rated hands, or as rated games where the preset's ratings settle per game.
 
     The vertical range is the ratings' own, widened to at least 20 points so small moves do not
     look like cliffs; its ends are labelled.
@@ -37,13 +38,8 @@ def render_rating_chart(
     draw.text((8, box[1] - 4), str(high), font=font(12), fill=TEXT_DIM)
     draw.text((8, box[3] - 12), str(low), font=font(12), fill=TEXT_DIM)
     count = len(ratings)
-    hands = say(language, "chart.hands", count=count) if count != 1 else None
-    draw.text(
-        (box[0], box[3] + 4),
-        hands or say(language, "chart.one_hand"),
-        font=font(12),
-        fill=TEXT_DIM,
-    )
+    counted = say(language, "chart.games" if per_game else "chart.hands", count=count)
+    draw.text((box[0], box[3] + 4), counted, font=font(12), fill=TEXT_DIM)
 
     def point(index: int, rating: int) -> tuple[float, float]:
         inset = 8  # the line keeps clear of the box's edges

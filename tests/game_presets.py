@@ -32,9 +32,14 @@ SHORT_GAME = replace(
 
 @contextmanager
 def registered(preset: Preset = SHORT_GAME) -> Iterator[Preset]:
-    """`preset` findable by id while the block runs."""
+    """`preset` findable by id while the block runs (a preset already registered under its id,
+    as the Riichi presets once playable, is put back after)."""
+    before = PRESETS.get(preset.id)
     PRESETS[preset.id] = preset
     try:
         yield preset
     finally:
-        del PRESETS[preset.id]
+        if before is None:
+            del PRESETS[preset.id]
+        else:
+            PRESETS[preset.id] = before

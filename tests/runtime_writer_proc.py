@@ -4,16 +4,20 @@
 
 DB is a SQLite file or a `postgresql://…` address.
 
-MODE is `cpu` (one human and three computers, casual) or `rated` (four humans, rated). The
-process opens the runtime on DB (restoring what is there, as the bot does at start-up), opens
-the table if there is none yet, and plays every human decision itself (the computer player's
-choice, as a click would) until HANDS hands are finished; then exits 0.
+MODE is `cpu` (one human and three computers, casual), `rated` (four humans, rated) or `game`
+(four humans, rated, a preset whose games end after two hands and rate once per finished game:
+tests/game_presets.py). The process opens the runtime on DB (restoring what is there, as the bot
+does at start-up), opens the table if there is none yet, and plays every human decision itself
+(the computer player's choice, as a click would) until HANDS hands are finished or the game is
+over; then exits 0.
 
 KILL_AT > 0 makes it SIGKILL itself right after its KILL_AT-th database call returned (every
 store operation is one call: a commit, or a read), which is a kill between two commits; 0
-never. Each call's name goes to ACK as `C <n> <name>` before the kill check, each human action
-the runtime confirmed as `A <hand id> <version> <action>` (confirmed means stored), flushed
-line by line. A restored table nobody can move on writes `STUCK <reason>` and exits 3.
+never; -1 (`KILL_IN_GAME_END`) inside the transaction that ends the game, after the last hand's
+result is written and before the game's standings and ratings are. Each call's name goes to
+ACK as `C <n> <name>` before the kill check, each human action the runtime confirmed as
+`A <hand id> <version> <action>` (confirmed means stored), flushed line by line. A restored
+table nobody can move on writes `STUCK <reason>` and exits 3.
 
 The functions here are also used in-process by the tests: `drive` plays a table on and
 `audit` checks a database (integrity, results and ratings exactly once, acknowledged actions).
@@ -42,8 +46,11 @@ from data import Phase, Store
 from data.postgres import PgSession, is_dsn
 from engine.ai import choose_action
 from engine.hand import HandState
+from engine.presets import PRESETS as REGISTRY
+from tests.game_presets import SHORT_GAME
 
-PRESETS = {"cpu": "hkos-3-v1", "rated": "hkos-3-v1"}
+PRESETS = {"cpu": "hkos-3-v1", "rated": "hkos-3-v1", "game": SHORT_GAME.id}
+KILL_IN_GAME_END = -1
 HUMANS = [("201", "Ann"), ("202", "Bob"), ("203", "Cat"), ("204", "Dan")]
 STEP_LIMIT = 5_000  # far more decisions than one hand has: a table that needs more is stuck
 
@@ -77,7 +84,7 @@ async def open_table(runtime: Runtime, mode: str) -> LiveTable:
     if runtime.tables:
         return next(iter(runtime.tables.values()))
     first_id, first_name = HUMANS[0]
-    rated = mode == "rated"
+    rated = mode != "cpu"
     table = await runtime.create_table(
         PRESETS[mode],
         creator_id=first_id,
@@ -93,8 +100,11 @@ async def open_table(runtime: Runtime, mode: str) -> LiveTable:
 
 
 async def drive(runtime: Runtime, table_id: int, hands: int, ack: Ack | None = None) -> None:
-    """Play the humans' decisions (and Ready presses) until `hands` hands are finished."""
+    """Play the humans' decisions (and Ready presses) until `hands` hands are finished or the
+    table's game is over."""
     for _ in range(STEP_LIMIT):
+        if table_id not in runtime.tables:
+            return  # its game is over: the table closed with the game's last hand
         table = runtime.get(table_id)
         reason = stuck_reason(table)
         if reason is not None:
@@ -168,15 +178,17 @@ def audit(db: str, acked: list[tuple[int, int, str]] = ()) -> Audit:  # type: ig
             if len(lines) <= version or lines[version] != line:
                 found.problems.append(f"lost: hand {hand_id} action {version} {line}")
         rows = conn.execute(
-            "SELECT h.id, h.status, r.rated, t.rated, "
+            "SELECT h.id, h.status, r.rated, t.rated, r.rates,"
             " (SELECT count(*) FROM hand_players p WHERE p.hand_id = h.id),"
             " (SELECT count(*) FROM rating_history g WHERE g.hand_id = h.id),"
             " (SELECT count(*) FROM table_seats s WHERE s.table_id = h.table_id AND s.human = 1),"
-            " (SELECT count(*) FROM table_seats s WHERE s.table_id = h.table_id)"
+            " (SELECT count(*) FROM table_seats s WHERE s.table_id = h.table_id),"
+            " (SELECT count(*) FROM game_results g WHERE g.last_hand_id = h.id)"
             " FROM hands h JOIN tables t ON t.id = h.table_id"
             " LEFT JOIN hand_results r ON r.hand_id = h.id"
         ).fetchall()
-        for hand_id, status, result_rated, table_rated, players, ratings, humans, seats in rows:
+        for hand_id, status, result_rated, table_rated, rates, *counts in rows:
+            players, ratings, humans, seats, ends_game = counts
             recorded = result_rated is not None
             if (status == "finished") != recorded:
                 found.problems.append(f"hand {hand_id} is {status} with result={recorded}")
@@ -184,9 +196,11 @@ def audit(db: str, acked: list[tuple[int, int, str]] = ()) -> Audit:  # type: ig
                 found.finished += 1
                 if players != seats:
                     found.problems.append(f"hand {hand_id}: {players} placement rows")
-                expected = humans if table_rated else 0
+                # a game's hands rate nothing but the last, which rates the game
+                expected = humans if table_rated and (rates or ends_game) else 0
                 if ratings != expected:
                     found.problems.append(f"hand {hand_id}: {ratings} rating rows, not {expected}")
+        found.problems += _game_problems(conn)
         for player, preset, games, history in conn.execute(
             "SELECT r.player_id, r.preset, r.games, (SELECT count(*) FROM rating_history g"
             " WHERE g.player_id = r.player_id AND g.preset = r.preset) FROM ratings r"
@@ -194,6 +208,33 @@ def audit(db: str, acked: list[tuple[int, int, str]] = ()) -> Audit:  # type: ig
             if games != history:
                 found.problems.append(f"{player} {preset}: {games} games, {history} rated hands")
     return found
+
+
+def _game_problems(conn: Any) -> list[str]:
+    """A finished game stored whole (its standings, every hand's result, its table closed),
+    and no table whose game's last hand has a result without the game."""
+    problems = []
+    for table_id, hands, standings, results, phase, seats in conn.execute(
+        "SELECT g.table_id, g.hands,"
+        " (SELECT count(*) FROM game_players p WHERE p.table_id = g.table_id),"
+        " (SELECT count(*) FROM hand_results r WHERE r.table_id = g.table_id), t.phase,"
+        " (SELECT count(*) FROM table_seats s WHERE s.table_id = g.table_id)"
+        " FROM game_results g JOIN tables t ON t.id = g.table_id"
+    ).fetchall():
+        if (standings, results, phase) != (seats, hands, "closed"):
+            problems.append(
+                f"game of table {table_id}: {standings} standings of {seats} seats, {results}"
+                f" results of {hands} hands, table {phase}"
+            )
+    for table_id, preset_id, results in conn.execute(
+        "SELECT t.id, t.preset, (SELECT count(*) FROM hand_results r WHERE r.table_id = t.id)"
+        " FROM tables t WHERE NOT EXISTS (SELECT 1 FROM game_results g WHERE g.table_id = t.id)"
+    ).fetchall():
+        preset = SHORT_GAME if preset_id == SHORT_GAME.id else REGISTRY.get(preset_id)
+        last = preset.game.hands if preset is not None else 0
+        if last and results >= last:
+            problems.append(f"table {table_id}: its game's last hand has a result, no game")
+    return problems
 
 
 @contextlib.contextmanager
@@ -285,6 +326,17 @@ def _count_calls(kill_at: int, ack: Ack) -> None:
     Store._call = counted  # type: ignore[method-assign]
 
 
+def _kill_in_game_end() -> None:
+    """SIGKILL this process inside the transaction that ends the game: the last hand's result
+    is written (not committed), the game's standings and ratings are not."""
+    from data import games
+
+    def killed(*args: object) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    games.record_game = killed  # type: ignore[assignment]
+
+
 async def main(db: str, ack_path: str, mode: str, kill_at: int, hands: int) -> int:
     with open(ack_path, "a", encoding="utf-8", buffering=1) as out:
 
@@ -293,10 +345,15 @@ async def main(db: str, ack_path: str, mode: str, kill_at: int, hands: int) -> i
             out.flush()
 
         _count_calls(kill_at, ack)
+        if kill_at == KILL_IN_GAME_END:
+            _kill_in_game_end()
+        REGISTRY[SHORT_GAME.id] = SHORT_GAME  # as a restart finds it: a preset the bot knows
         store = await Store.open(db)
         runtime = Runtime(store, NullFrontEnd(), ManualTimers(), seed_source=lambda: 4242)
         try:
             await runtime.open()
+            if not runtime.tables and await store.game_result(1) is not None:
+                return 0  # the one table's game is over
             table = await open_table(runtime, mode)
             await drive(runtime, table.id, hands, ack)
         except Stuck as error:

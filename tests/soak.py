@@ -2,16 +2,18 @@
 
     python -m tests.soak --kills 200 [--seed 1] [--hands 3]
 
-Tables of one human and three computers (casual) and of four humans (rated) are played by
-tests/runtime_writer_proc.py, hand after hand. Each run is killed with SIGKILL: either right
-after a random database call (a kill between two commits), or from outside after a random
-delay (anywhere, a commit in flight included); then the writer is started again on the same
-database, restores the table and plays on, until the table has played its hands. After every
-kill the database is checked: `PRAGMA integrity_check` ok, the log only grew (nothing stored
-changed or went), every action the runtime confirmed is in the log, each finished hand has
-its result and (rated) ratings exactly once. A restarted table that cannot move on counts as
-stuck. The last line reads `kills: N, tables stuck: 0, actions lost: 0, doubled: 0`; the exit
-status is 1 if any count but kills is not zero.
+Tables of one human and three computers (casual), of four humans (rated) and of four humans
+playing a game that ends after two hands and rates once (per-game ratings, as Riichi's) are
+played by tests/runtime_writer_proc.py, hand after hand. Each run is killed with SIGKILL:
+either right after a random database call (a kill between two commits), or from outside after
+a random delay (anywhere, a commit in flight included); then the writer is started again on the
+same database, restores the table and plays on, until the table has played its hands. After
+every kill the database is checked: `PRAGMA integrity_check` ok, the log only grew (nothing
+stored changed or went), every action the runtime confirmed is in the log, each finished hand
+has its result and (rated) ratings exactly once, a finished game its standings and ratings
+with its last hand's result. A restarted table that cannot move on counts as stuck. The last
+line reads `kills: N, tables stuck: 0, actions lost: 0, doubled: 0`; the exit status is 1 if
+any count but kills is not zero.
 """
 
 from __future__ import annotations
@@ -24,15 +26,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.runtime_writer_proc import Audit, audit, read_acks
 
 WRITER = Path(__file__).with_name("runtime_writer_proc.py")
-MODES = ("cpu", "rated")
-CALLS_PER_RUN = {"cpu": 25, "rated": 60}  # kill points: about a hand's calls at most
+MODES = ("cpu", "rated", "game")
+CALLS_PER_RUN = {"cpu": 25, "rated": 60, "game": 60}  # kill points: about a hand's calls at most
 RUNS_PER_TABLE = 400  # a table that needs more restarts than this to play its hands is stuck
 
 
@@ -106,16 +108,17 @@ def soak(
     hands: int = 3,
     folder: Path | None = None,
     place: Callable[[str], str] | None = None,
+    modes: Sequence[str] = MODES,
 ) -> Tally:
     """Play tables under random kills until `kills` kills were made; return the counts.
 
     `place(name)` gives each table's database (a fresh PostgreSQL one, say); by default a
-    SQLite file in a temporary folder."""
+    SQLite file in a temporary folder. The tables take turns at `modes`."""
     rng = random.Random(seed)
     tally = Tally()
     with tempfile.TemporaryDirectory(dir=folder) as work:
         while tally.kills < kills:
-            mode = MODES[tally.tables % len(MODES)]
+            mode = modes[tally.tables % len(modes)]
             name = f"table-{tally.tables}-{mode}"
             ack = Path(work) / f"{name}.ack"
             db = place(name) if place is not None else str(Path(work) / f"{name}.db")

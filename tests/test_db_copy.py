@@ -4,6 +4,8 @@ same open tables restored and the same leaderboards shown on the other side."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,9 @@ import pytest
 from bot.cli import main
 from data import SeatRow, Store, TableOptions
 from tests.conftest import PgAdmin
+from tests.game_presets import SHORT_GAME, registered
 from tests.test_data_store import Clock, result
+from tests.test_game_records import TENHOU_GAME, TENHOU_HANDS, game_table, play_game, seated
 
 PRESET = "hkos-3-v1"
 
@@ -53,10 +57,15 @@ async def a_community(path: str) -> dict[str, int]:
             )
         closed = await store.create_table(PRESET)
         await store.close_table(closed, "ended by players")
+        # a finished game whose ratings settle per game, with riichi declared in its hands
+        hands, game = seated(players, TENHOU_HANDS, replace(TENHOU_GAME, preset=SHORT_GAME.id))
+        hands = [replace(h, preset=SHORT_GAME.id) for h in hands]
+        finished = await game_table(store, SHORT_GAME.id, clock(), players=players)
+        await play_game(store, finished, hands, game, clock())
         await store.import_ratings("hk-3fan", [("x", 1612.5, 20), ("y", 1490.0, 3)])
         await store.set_language("guild", "10", "zh-TW")
         await store.set_language("user", "a", "zh-CN")
-        return {"between": between, "playing": playing, "closed": closed}
+        return {"between": between, "playing": playing, "closed": closed, "game": finished}
 
 
 async def what_shows(path: str) -> tuple[object, ...]:
@@ -72,13 +81,23 @@ async def what_shows(path: str) -> tuple[object, ...]:
             await store.rating_history("b", PRESET),
             await store.player_stats("a"),
             await store.languages(),
+            await store.recent_games("a"),
+            await store.game_stats("b"),
         )
+
+
+@pytest.fixture(autouse=True)
+def short_game() -> Iterator[None]:
+    with registered(SHORT_GAME):
+        yield
 
 
 async def test_a_copy_restores_the_same_tables_and_boards(tmp_path: Path, target: str) -> None:
     source = str(tmp_path / "mahjong.db")
     ids = await a_community(source)
     before = await what_shows(source)
+    games, stats = before[-2:]
+    assert games and stats.declared == {"riichi": 1}  # type: ignore[attr-defined]
     assert await asyncio.to_thread(main, ["db", "copy", "--from", source, "--to", target]) == 0
     assert await what_shows(target) == before
     async with await Store.open(target) as store:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import subprocess
 import sys
@@ -12,7 +13,16 @@ import pytest
 from bot.runtime import ManualTimers, NotYourDecisionError, Runtime, StaleActionError, TableError
 from data import Phase, Store
 from tests.conftest import Databases
-from tests.runtime_writer_proc import audit, drive, over_without_result, read_acks, stuck_reason
+from tests.game_presets import SHORT_GAME, registered
+from tests.runtime_writer_proc import (
+    HUMANS,
+    KILL_IN_GAME_END,
+    audit,
+    drive,
+    over_without_result,
+    read_acks,
+    stuck_reason,
+)
 from tests.test_runtime import PLAYERS, Recorder, arranged, four_humans, make_runtime, play
 
 # ------------------------------------------------------------------ 1. only what was offered
@@ -70,7 +80,7 @@ async def test_seed_004_presets_always_use_the_table_clock(store: Store) -> None
 WRITER = Path(__file__).with_name("runtime_writer_proc.py")
 
 
-def run_writer(db: Path, ack: Path, mode: str, kill_at: int, hands: int) -> int:
+def run_writer(db: Path | str, ack: Path, mode: str, kill_at: int, hands: int) -> int:
     command = [sys.executable, str(WRITER), str(db), str(ack), mode, str(kill_at), str(hands)]
     return subprocess.run(command, timeout=60, check=False).returncode
 
@@ -148,6 +158,56 @@ async def test_a_kill_at_each_commit_boundary_of_a_hand_is_carried_on(
         "a Ready press stored",
     }
     assert computer_dealer_killed or mode == "rated"
+
+
+async def test_a_kill_as_a_game_ends_keeps_its_last_result_and_its_ratings_together(
+    db: Databases,
+) -> None:
+    """A preset whose ratings settle per finished game (two hands here): killed just before
+    the last hand's result, inside its transaction after the result is written and before the
+    game's standings and ratings are, and just after, the restart finds both or neither, and
+    the game ends once, rating each player once. (The database is read on a thread of its
+    own: PostgreSQL's reader runs a loop.)"""
+    with registered(SHORT_GAME):
+        clean = db("clean")
+        clean_ack = Path(db.folder) / "clean.ack"
+        assert run_writer(clean, clean_ack, "game", 0, 5) == 0
+        assert (await asyncio.to_thread(audit, str(clean))).ok
+        _, calls = read_acks(str(clean_ack))
+        results = [n for n, name in enumerate(calls, 1) if name == "record_hand_result"]
+        assert len(results) == SHORT_GAME.game.hands
+        points = {
+            results[-1] - 1: "the last move stored, no result",
+            KILL_IN_GAME_END: "the last result written, not the game",
+            results[-1]: "the last result and the game stored",
+        }
+        for kill_at, moment in points.items():
+            path, ack = db(f"kill{kill_at + 1}"), Path(db.folder) / f"kill{kill_at + 1}.ack"
+            assert run_writer(path, ack, "game", kill_at, 5) == -signal.SIGKILL, moment
+            acked, _ = read_acks(str(ack))
+            before = await asyncio.to_thread(audit, str(path), acked)
+            assert before.ok, (moment, before.problems)  # both or neither, as the kill found it
+            store = await Store.open(str(path))
+            runtime = Runtime(store, Recorder(), ManualTimers(), seed_source=lambda: 4242)
+            try:
+                over = await store.game_result(1) is not None
+                assert over == (kill_at == results[-1]), moment
+                if kill_at in (KILL_IN_GAME_END, results[-1] - 1):  # played out, no result
+                    assert len(await asyncio.to_thread(over_without_result, str(path))) == 1, moment
+                await runtime.open()  # records the result of a hand played out, as it ends
+                for table in list(runtime.tables.values()):
+                    await drive(runtime, table.id, 5)
+                assert not runtime.tables  # the game is over and its table closed
+                after = await asyncio.to_thread(audit, str(path), acked)
+                assert after.ok and after.finished == SHORT_GAME.game.hands, (moment, after)
+                game = await store.game_result(1)
+                assert game is not None and game.hands == SHORT_GAME.game.hands
+                for player_id, _ in HUMANS:
+                    (rating,) = await store.ratings_of(player_id)
+                    assert rating.games == 1, moment  # one game, rated once
+            finally:
+                await runtime.close()
+                await store.close()
 
 
 # ------------------------------------------------------------------ 4. what a restart keeps

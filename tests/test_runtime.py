@@ -75,9 +75,9 @@ async def make_runtime(
     return runtime
 
 
-async def four_humans(runtime: Runtime, **options: object) -> LiveTable:
+async def four_humans(runtime: Runtime, preset: str = "hkos-3-v1", **options: object) -> LiveTable:
     table = await runtime.create_table(
-        "hkos-3-v1",
+        preset,
         creator_id=PLAYERS[0][0],
         creator_name=PLAYERS[0][1],
         guild_id=1,

@@ -12,7 +12,7 @@ version) inside the table's options, written by `stored_options` and read back b
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from bot.runtime.clocks import restore_deadlines
@@ -30,6 +30,7 @@ from data import (
     StoredWin,
     TableOptions,
 )
+from engine.actions import Action, DeclaredKind
 from engine.hand import HandState, Outcome
 from engine.hand_setup import HandSetup
 from engine.options import from_stored, stored
@@ -126,6 +127,17 @@ def hand_result(table: LiveTable, outcome: Outcome, by_player: Sequence[int]) ->
         payments=payments,
         rated=table.options.rated,
         rates=not table.preset.game.rates_per_game,
+        declared=declarations(table.hand.log if table.hand else (), at),
+    )
+
+
+def declarations(
+    log: Iterable[Action], player_at: Callable[[int], int]
+) -> tuple[tuple[int, str], ...]:
+    """Each (table seat, kind) of a rule's declaration in a hand's log (riichi), once, in
+    order: the per-hand facts the statistics count."""
+    return tuple(
+        sorted({(player_at(a.seat), a.kind.value) for a in log if isinstance(a.kind, DeclaredKind)})
     )
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from bot.runtime.table import COMPUTER_PREFIX
 from data import Phase
+from data.rating import display
 from engine import names
 from engine.actions import Action, ActionKind, DeclaredKind
 from engine.hand import Event, HandState, WinRecord
@@ -747,9 +748,9 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
         text(
             "bot.result.rating_provisional" if c.provisional else "bot.result.rating",
             name=by_id.get(c.player_id, c.player_id),
-            before=round(c.before),
-            after=round(c.after),
-            delta=f"{c.display_delta:+d}",
+            before=display(c.before),  # as every rating is shown (halves up; round() is
+            after=display(c.after),  # banker's, and would not add up with the change)
+            delta=Number(c.display_delta, signed=True),
         )
         for c in (table.last_result.rating_changes if table.last_result else ())
     )

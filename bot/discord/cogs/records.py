@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -12,28 +13,115 @@ from bot.discord.cogs.base import MahjongCog
 from bot.discord.options import DEFAULT_PRESET, OptionError, check_preset, preset_autocomplete
 from bot.discord.replies import reader_language, tell
 from bot.runtime.snapshots import preset_name
-from data import HandRecord, SeatResult
+from data import GameRecord, HandRecord, RatingChange, SeatResult
 from data.rating import PROVISIONAL_GAMES, START_RATING, display
-from engine.i18n import DEFAULT_LANGUAGE, Text, text, translate
+from engine.i18n import DEFAULT_LANGUAGE, Number, Text, text, translate
+from engine.presets import PRESETS, Preset
+from engine.presets_riichi import IN_DEVELOPMENT
+from render.standings import score_text
 
 Interaction = discord.Interaction[Any]
 PAGE_SIZE = 10
+HISTORY_SIZE = 10
 BOARD_FROM_GAMES = 1  # every rated player is on the board; the first 10 games are marked
 
 
-def hands_text(games: int) -> Text:
-    return text("bot.records.hand" if games == 1 else "bot.records.hands", games=games)
+def record_preset(preset_id: str) -> Preset | None:
+    """The preset of a stored rating or result: playable, or still in development (their
+    games may be recorded too); None for one this bot no longer knows."""
+    return PRESETS.get(preset_id) or IN_DEVELOPMENT.get(preset_id)
+
+
+def check_record_preset(preset_id: str) -> Preset:
+    """The preset a records command was asked about (`check_preset`, and those in
+    development), or an OptionError saying which exist."""
+    return IN_DEVELOPMENT.get(preset_id.strip()) or check_preset(preset_id)
+
+
+def per_game(preset_id: str) -> bool:
+    """Whether the preset's ratings settle once per finished game (counted in games)."""
+    found = record_preset(preset_id)
+    return found is not None and found.game.rates_per_game
+
+
+def counted_text(count: int, games: bool = False) -> Text:
+    """'1 hand', '12 games': what a rating counts, in the catalogue's plural forms."""
+    return text("bot.records.games" if games else "bot.records.hands", count=count)
 
 
 def hand_outcome(record: HandRecord, mine: SeatResult, language: str = DEFAULT_LANGUAGE) -> str:
     """What happened to one player in a finished hand: 'won 1, net -8', 'placed 3, -16'."""
     wins = sum(1 for seat in record.winners if seat == mine.seat)
-    delta = f"{mine.delta:+d}"
+    delta = Number(mine.delta, signed=True)
     if wins:
         return translate(language, "bot.records.won", wins=wins, delta=delta)
     if record.outcome == "draw":
         return translate(language, "bot.records.draw", delta=delta)
     return translate(language, "bot.records.placed", placement=mine.placement, delta=delta)
+
+
+def rating_change(changes: Sequence[RatingChange], player_id: str) -> Text | str:
+    """' · rating +12' where the hand or game moved the player's rating, else nothing."""
+    change = next((c for c in changes if c.player_id == player_id), None)
+    if change is None:
+        return ""
+    return text("bot.records.rating_change", delta=Number(change.display_delta, signed=True))
+
+
+def hand_line(record: HandRecord, player_id: str, language: str) -> str | None:
+    """One finished hand in a player's history (None if they had no seat in it)."""
+    mine = next((s for s in record.seats if s.player_id == player_id), None)
+    if mine is None:
+        return None
+    return translate(
+        language,
+        "bot.records.history_line",
+        when=f"<t:{math.floor(record.finished_at)}:d>",
+        table=record.table_id,
+        number=record.hand_no + 1,
+        preset=record.preset,
+        outcome=hand_outcome(record, mine, language),
+        rated=rating_change(record.rating_changes, player_id),
+        hand=record.hand_id,
+    )
+
+
+def game_line(record: GameRecord, player_id: str, language: str) -> str | None:
+    """One finished game in a player's history: date, preset, place, points, final score,
+    hands (None if they had no seat in it)."""
+    mine = record.standing_of(player_id)
+    if mine is None:
+        return None
+    return translate(
+        language,
+        "bot.records.game_line",
+        when=f"<t:{math.floor(record.finished_at)}:d>",
+        table=record.table_id,
+        preset=record.preset,
+        place=mine.place,
+        points=Number(mine.points),
+        score=score_text(mine.score),
+        hands=counted_text(record.hands),
+        rated=rating_change(record.rating_changes, player_id),
+        hand=record.last_hand_id,
+    )
+
+
+def history_lines(
+    hands: Sequence[HandRecord],
+    games: Sequence[GameRecord],
+    player_id: str,
+    language: str,
+    limit: int = HISTORY_SIZE,
+) -> list[str]:
+    """A player's latest hands and games, newest first: games for presets whose ratings
+    settle per game, hands for the others."""
+    entries: list[tuple[float, str | None]] = [
+        (h.finished_at, hand_line(h, player_id, language)) for h in hands
+    ]
+    entries += [(g.finished_at, game_line(g, player_id, language)) for g in games]
+    entries.sort(key=lambda entry: entry[0], reverse=True)
+    return [line for _, line in entries if line is not None][:limit]
 
 
 def who(player_id: str) -> Text | str:
@@ -54,7 +142,7 @@ class RecordsCog(MahjongCog, name="Records"):
         page: app_commands.Range[int, 1, 10_000] = 1,
     ) -> None:
         """One page of a preset's leaderboard: every rated player, provisional ones marked."""
-        found = check_preset(preset)
+        found = check_record_preset(preset)
         if page < 1:
             raise OptionError(text("bot.records.page"))
         await interaction.response.defer(thinking=True)
@@ -62,11 +150,15 @@ class RecordsCog(MahjongCog, name="Records"):
             found.id, page, PAGE_SIZE, min_games=BOARD_FROM_GAMES
         )
         language = reader_language(interaction)
+        games = found.game.rates_per_game
         title = text("bot.records.board_title", preset=preset_name(found)).in_language(language)
         embed = discord.Embed(title=title, colour=discord.Colour.gold())
         if not board.entries:
             empty = (
-                text("bot.records.board_empty", preset=found.id)
+                text(
+                    "bot.records.board_empty_games" if games else "bot.records.board_empty",
+                    preset=found.id,
+                )
                 if board.total == 0
                 else text("bot.records.board_past_end", page=page, pages=board.pages)
             )
@@ -80,12 +172,12 @@ class RecordsCog(MahjongCog, name="Records"):
                     rank=e.rank,
                     who=who(e.player_id),
                     rating=e.display,
-                    hands=hands_text(e.games),
+                    hands=counted_text(e.games, games),
                 ).in_language(language)
                 for e in board.entries
             )
         footer = text(
-            "bot.records.board_footer",
+            "bot.records.board_footer_games" if games else "bot.records.board_footer",
             page=board.page,
             pages=board.pages,
             total=board.total,
@@ -111,39 +203,24 @@ class RecordsCog(MahjongCog, name="Records"):
             embed.description = none.in_language(language)
         for row in rows:
             key = "bot.records.rating_provisional" if row.provisional else "bot.records.rating"
-            value = text(key, rating=row.display, hands=hands_text(row.games))
+            value = text(
+                key, rating=row.display, hands=counted_text(row.games, per_game(row.preset))
+            )
             embed.add_field(name=row.preset, value=value.in_language(language))
         await interaction.followup.send(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="history", description="Your last hands")
+    @app_commands.command(name="history", description="Your last hands and games")
     async def history(self, interaction: Interaction) -> None:
-        """Your ten most recent finished hands: result, points, rating change."""
+        """Your ten most recent finished hands and games: a game for presets whose ratings
+        settle per game (place, points, final score), a hand for the others."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         user_id = str(interaction.user.id)
-        records = await self.bot.store.recent_hands(user_id, 10)
-        if not records:
-            return await tell(interaction, text("bot.records.no_hands"))
+        hands = await self.bot.store.recent_hands(user_id, HISTORY_SIZE, game_hands=False)
+        games = await self.bot.store.recent_games(user_id, HISTORY_SIZE)
         language = reader_language(interaction)
-        lines = []
-        for record in records:
-            mine = next((s for s in record.seats if s.player_id == user_id), None)
-            if mine is None:
-                continue
-            change = next((c for c in record.rating_changes if c.player_id == user_id), None)
-            rated: Text | str = ""
-            if change:
-                rated = text("bot.records.rating_change", delta=f"{change.display_delta:+d}")
-            line = text(
-                "bot.records.history_line",
-                when=f"<t:{math.floor(record.finished_at)}:d>",
-                table=record.table_id,
-                number=record.hand_no + 1,
-                preset=record.preset,
-                outcome=hand_outcome(record, mine, language),
-                rated=rated,
-                hand=record.hand_id,
-            )
-            lines.append(line.in_language(language))
+        lines = history_lines(hands, games, user_id, language)
+        if not lines:
+            return await tell(interaction, text("bot.records.no_hands"))
         title = text("bot.records.history_title").in_language(language)
         embed = discord.Embed(title=title, description="\n".join(lines))
         await interaction.followup.send(embed=embed, ephemeral=True)

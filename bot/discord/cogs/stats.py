@@ -1,21 +1,27 @@
-"""/mahjong stats: a player's figures over their finished hands and their rating history."""
+"""/mahjong stats: a player's figures over their finished hands (games, for presets whose
+ratings settle per game) and their rating history."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Iterable
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.discord.cogs.base import MahjongCog
-from bot.discord.options import check_preset, preset_autocomplete
+from bot.discord.cogs.records import check_record_preset, per_game
+from bot.discord.options import preset_autocomplete
 from bot.discord.replies import reader_language, tell
 from bot.runtime.snapshots import preset_name
-from data import PlayerStats
+from data import GameStats, PlayerStats
 from data.rows import RatingPoint
-from engine.i18n import DEFAULT_LANGUAGE, text, translate
+from engine.actions import DeclaredKind
+from engine.i18n import DEFAULT_LANGUAGE, has, text, translate
+from engine.presets import Preset
+from render.standings import score_text
 
 Interaction = discord.Interaction[Any]
 CHART = "rating.png"
@@ -52,11 +58,54 @@ def stats_fields(
     return [(translate(language, key, unit=unit_name), value) for key, value in fields]
 
 
-def chart_png(points: list[RatingPoint], title: str) -> bytes:
+def game_fields(
+    stats: GameStats, kinds: Iterable[str] = (), language: str = DEFAULT_LANGUAGE
+) -> list[tuple[str, str]]:
+    """A player's games as (name, value) pairs in `language`: games, placements, average
+    place and final score; with `kinds` (a preset's counted declarations), the games' hands:
+    how many, the rate won, dealt in and of each declaration, per hand played."""
+    hands = stats.hands
+    fields = [
+        ("bot.stats.games", str(stats.games)),
+        ("bot.stats.places", " / ".join(str(count) for count in stats.places)),
+        ("bot.stats.average_place", f"{stats.average_place:.2f}"),
+        ("bot.stats.average_score", score_text(round(stats.average_score, 1))),
+    ]
+    if kinds:
+        fields += [
+            ("bot.stats.hands", str(hands.hands)),
+            ("bot.stats.win_rate", share(hands.hands_won, hands.hands, language)),
+            ("bot.stats.deal_in_rate", share(hands.hands_dealt_in, hands.hands, language)),
+        ]
+        fields += [
+            (declared_key(kind), share(stats.declared_in(kind), hands.hands, language))
+            for kind in kinds
+        ]
+    return [(translate(language, key), value) for key, value in fields]
+
+
+def declared_key(kind: str) -> str:
+    return f"bot.stats.declared.{kind}"
+
+
+def counted_declarations(preset: Preset) -> list[str]:
+    """The declarations of the preset's rules the statistics count per hand (those the
+    catalogue words as a rate: riichi), in the order of the rules."""
+    kinds = [
+        kind
+        for rule in preset.rules
+        for kind in sorted(rule.part.owns, key=str)
+        if isinstance(kind, DeclaredKind)
+    ]
+    return [kind for kind in dict.fromkeys(kinds) if has(declared_key(kind))]
+
+
+def chart_png(points: list[RatingPoint], title: str, language: str, per_game: bool) -> bytes:
     from render.chart import render_rating_chart
     from render.style import to_png
 
-    return to_png(render_rating_chart([p.display for p in points], title))
+    ratings = [p.display for p in points]
+    return to_png(render_rating_chart(ratings, title, language, per_game=per_game))
 
 
 class StatsCog(MahjongCog, name="Stats"):
@@ -71,20 +120,21 @@ class StatsCog(MahjongCog, name="Stats"):
         """Hands, win and deal-in rates, average value of wins, self draws, the best hand and
         (for a rated preset) the rating after each rated hand as a small chart."""
         target = user or interaction.user
-        found = check_preset(preset) if preset else None
+        found = check_record_preset(preset) if preset else None
         if target.bot:
             return await tell(interaction, text("bot.stats.bot"))
         await interaction.response.defer(ephemeral=True, thinking=True)
         language = reader_language(interaction)
         player_id = str(target.id)
-        stats = await self.bot.store.player_stats(player_id, found.id if found else None)
         scope = preset_name(found) if found else text("bot.stats.all_presets")
         title = text("bot.stats.title", name=target.display_name, scope=scope)
         embed = discord.Embed(title=title.in_language(language), colour=discord.Colour.blue())
-        if not stats.hands:
-            embed.description = text("bot.stats.none").in_language(language)
+        fields = await self._fields(player_id, found, language)
+        if not fields:
+            none = "bot.stats.no_games" if found and found.game.rates_per_game else "bot.stats.none"
+            embed.description = text(none).in_language(language)
             return await interaction.followup.send(embed=embed, ephemeral=True)
-        for name, value in stats_fields(stats, found.unit if found else "fan", language):
+        for name, value in fields:
             embed.add_field(name=name, value=value)
         chart_preset = found.id if found else await self._most_rated(player_id)
         files: list[discord.File] = []
@@ -93,10 +143,29 @@ class StatsCog(MahjongCog, name="Stats"):
             if points:
                 chart_title = text("bot.stats.chart", preset=chart_preset, now=points[-1].display)
                 chart_words = chart_title.in_language(language)
-                data = await asyncio.to_thread(chart_png, points, chart_words)
+                by_game = per_game(chart_preset)
+                data = await asyncio.to_thread(chart_png, points, chart_words, language, by_game)
                 files.append(discord.File(io.BytesIO(data), filename=CHART))
                 embed.set_image(url=f"attachment://{CHART}")
         await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+
+    async def _fields(
+        self, player_id: str, found: Preset | None, language: str
+    ) -> list[tuple[str, str]]:
+        """The embed's figures: a per-game preset's games and their hands, another preset's
+        hands, or (every preset) the hands of the others and a summary of the games."""
+        store = self.bot.store
+        if found is not None and found.game.rates_per_game:
+            games = await store.game_stats(player_id, found.id)
+            return game_fields(games, counted_declarations(found), language) if games.games else []
+        stats = await store.player_stats(player_id, found.id if found else None)
+        fields = (
+            stats_fields(stats, found.unit if found else "fan", language) if stats.hands else []
+        )
+        if found is None:
+            games = await store.game_stats(player_id)
+            fields += game_fields(games, (), language) if games.games else []
+        return fields
 
     async def _most_rated(self, player_id: str) -> str | None:
         """The preset the player has the most rated hands in, if any."""
