@@ -31,6 +31,12 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `context(seat)` — extra WinContext fields for scoring (the void suit).
 - `held_tiles()` — tiles the part keeps out of hands, wall and ponds (conservation checks).
 
+Advice for computer players (engine.ai reads it; the loop never does): `computer_declares` names
+the owned declarations made with a discard that a beginner makes whenever offered with the
+discard it chose (riichi), and `call_keeps_a_way(seat, call)` whether a call leaves the hand a
+way to a win the rules accept (Riichi: a yaku). A preset whose parts keep the defaults plays as
+before.
+
 Actions a part owns: `owns` names the action kinds it applies (the loop's own, such as a pass on
 the last draws, or kinds it declares with `engine.actions.declare_kind`). The loop applies a
 seat's win, discard and kongs itself and hands every other turn action to its owner's
@@ -85,6 +91,9 @@ class Part:
     # owned declarations made with a discard: a front end asks which tile, offering the ones
     # the rule offers
     with_discard: ClassVar[frozenset[DeclaredKind]] = frozenset()
+    # advice for computer players (engine.ai), not a rule: the owned declarations made with a
+    # discard that a beginner makes whenever the discard it chose is offered with one (riichi)
+    computer_declares: ClassVar[frozenset[DeclaredKind]] = frozenset()
 
     def __init__(self, rule: Any, state: HandState) -> None:
         self.rule = rule
@@ -183,6 +192,11 @@ class Part:
     def held_tiles(self) -> list[Tile]:
         return []
 
+    def call_keeps_a_way(self, seat: int, call: Action) -> bool:
+        """Advice for computer players, not a rule: whether the hand after this offered call
+        still has a way to a win the rules accept (Riichi: a yaku an open hand may have)."""
+        return True
+
     # ---- what an owner of action kinds (and of decisions made at once) answers
 
     def apply_action(self, action: Action) -> None:
@@ -222,6 +236,7 @@ HOOKS = (
     "after_wins",
     "context",
     "held_tiles",
+    "call_keeps_a_way",
 )
 
 

@@ -40,6 +40,7 @@ from engine.scoring.riichi import (
 from engine.settlement import POT, Payment, Reason
 from engine.tiles import (
     COPIES,
+    DRAGONS,
     NUM_KINDS,
     ORPHANS,
     WINDS,
@@ -49,6 +50,7 @@ from engine.tiles import (
     counts_of,
     kind_of,
 )
+from engine.yaku_routes import open_yaku_route
 
 RIICHI = declare_kind("riichi")
 NINE_TERMINALS = declare_kind("nine_terminals")
@@ -229,6 +231,7 @@ class RiichiDeclaration(Rule):
 
 class RiichiPart(Part):
     owns = frozenset({RIICHI})
+    computer_declares = frozenset({RIICHI})  # a beginner declares whenever it may
 
     def __init__(self, rule: RiichiDeclaration, state: HandState) -> None:
         super().__init__(rule, state)
@@ -322,6 +325,26 @@ class RiichiPart(Part):
 
     def may_claim(self, seat: int, tile: Tile) -> bool:
         return not self.declared[seat]  # a locked hand only wins
+
+    def call_keeps_a_way(self, seat: int, call: Action) -> bool:
+        """A call gives up riichi (and menzen tsumo, pinfu): the open hand needs a yaku of its
+        own within reach (engine.yaku_routes)."""
+        state = self.state
+        tile = state.claim_tile
+        assert tile is not None
+        claimed = kind_of(tile)
+        if call.kind is ActionKind.CHOW:
+            meld = [kind_of(t) for t in call.tiles]
+        else:  # a pung or an open kong names the claimed tile only
+            meld = [claimed] * (COPIES if call.kind is ActionKind.KONG else 3)
+        counts = state.tile_counts(seat)
+        taken = list(meld)
+        taken.remove(claimed)
+        for kind in taken:
+            counts[kind] -= 1
+        melds = [list(m.kinds) for m in state.melds[seat]] + [meld]
+        valued = {*DRAGONS, WINDS[seat], WINDS[state.round_wind]}
+        return open_yaku_route(counts, melds, valued)
 
     def context(self, seat: int) -> dict[str, object]:
         state = self.state
