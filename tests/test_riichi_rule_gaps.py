@@ -89,9 +89,11 @@ def test_the_called_tiles_furiten_ends_with_the_seats_own_discard() -> None:
 OTHERS = ["258m258p258s5z5z6z6z", "369m369p369s5z6z2z2z", "147p147s9m9p9s7z7z3z3z"]
 
 
-def locked_after_riichi(preset: Preset, dealer: str, fourth: str) -> HandState:
+def locked_after_riichi(
+    preset: Preset, dealer: str, fourth: str, others: list[str] = OTHERS
+) -> HandState:
     """The dealer declares riichi with its 7z and draws `fourth` on its next turn."""
-    state = HandState.arranged(preset, [dealer, *OTHERS], draws="4z4z4z" + fourth, setup=RICH)
+    state = HandState.arranged(preset, [dealer, *others], draws="4z4z4z" + fourth, setup=RICH)
     act(state, "0 riichi 7z")
     play_quietly(state, until_turn=0)
     assert state.drawn == parse_tile(fourth)
@@ -108,6 +110,15 @@ def test_a_locked_hand_may_kong_an_isolated_triplet(preset: Preset) -> None:
     assert concealed_kongs(state, 0) == [parse_tile("1z")]
     act(state, "0 concealed_kong 1z")
     assert state.drawn is not None and state.hands[0].count(parse_tile("1z")) == 0
+
+
+@pytest.mark.parametrize("preset", BOTH, ids=lambda p: p.id)
+def test_a_locked_hand_may_kong_a_triplet_holding_the_red_five(preset: Preset) -> None:
+    others = ["147m147p147s1z2z3z4z", *OTHERS[1:]]  # no other seat holds a 5m
+    state = locked_after_riichi(preset, "550m234p678p345s9s7z", "5m", others)
+    assert concealed_kongs(state, 0) == [parse_tile("5m")]  # a kong names its kind
+    act(state, "0 concealed_kong 5m")
+    assert sorted(state.melds[0][0].tiles) == sorted(parse_tiles("550m5m"))
 
 
 @pytest.mark.parametrize("preset", BOTH, ids=lambda p: p.id)
