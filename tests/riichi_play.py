@@ -1,9 +1,11 @@
 """Seeded Riichi play for the property tests: a beginner that takes every declaration, kong and
-win it is offered (so that rare ends come within a few hundred hands), and what ended a hand."""
+win it is offered (so that rare ends come within a few hundred hands), in one of a few styles,
+and what ended a hand."""
 
 from __future__ import annotations
 
 import random
+from enum import StrEnum
 
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
@@ -18,28 +20,46 @@ EAGER = (ActionKind.WIN, NINE_TERMINALS, RIICHI, ActionKind.CONCEALED_KONG, Acti
 CALLS = (ActionKind.KONG, ActionKind.PUNG)
 
 
-def eager_choice(state: HandState, seat: int, rng: random.Random) -> Action:
-    """Every win, declaration and kong offered; a pung or open kong half the time; else the
-    easy computer's choice (a random legal action one time in ten)."""
+class Style(StrEnum):
+    CALLING = "calling"  # a pung or an open kong half the time it is offered
+    CLOSED = "closed"  # no call but a win: closed hands in riichi (four riichi, triple ron)
+    WINDS = "winds"  # the first discard follows the dealer's first wind where it can
+
+
+def eager_choice(
+    state: HandState, seat: int, rng: random.Random, style: Style = Style.CALLING
+) -> Action:
+    """Every win, declaration and kong offered; calls as the style makes them; else the easy
+    computer's choice (a random legal action one time in ten)."""
     legal = state.legal_actions(seat)
     for kind in EAGER:
         for action in legal:
             if action.kind is kind:
                 return action
     calls = [a for a in legal if a.kind in CALLS]
-    if calls and rng.random() < 0.5:
+    if calls and style is Style.CALLING and rng.random() < 0.5:
         return calls[0]
+    if style is Style.CLOSED and any(a.kind is ActionKind.PASS for a in legal):
+        return next(a for a in legal if a.kind is ActionKind.PASS)
+    if style is Style.WINDS and not state.ponds[seat] and state.discards_made < 4:
+        first = state.ponds[0][0] if state.ponds[0] else None
+        winds = [a for a in legal if a.kind is ActionKind.DISCARD and a.tile in WINDS]
+        same = [a for a in winds if first is None or a.tile == first]
+        if same:
+            return same[0]
     if rng.random() < 0.1:
         return rng.choice(legal)
     return choose_action(state, seat)
 
 
-def play_eagerly(preset: Preset, seed: int, setup: HandSetup = RICH) -> HandState:
+def play_eagerly(
+    preset: Preset, seed: int, style: Style = Style.CALLING, setup: HandSetup = RICH
+) -> HandState:
     state = HandState(preset, seed, setup)
     rng = random.Random(seed)
     while not state.is_over:
         seat = state.seats_to_act()[0]
-        state.apply(eager_choice(state, seat, rng))
+        state.apply(eager_choice(state, seat, rng, style))
     return state
 
 

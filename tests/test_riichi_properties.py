@@ -16,9 +16,10 @@ from engine.hand import HandSetup, HandState
 from engine.presets import Preset
 from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from engine.simulate import simulate_games
-from tests.riichi_play import abortive_kind, eager_choice, play_eagerly
+from tests.riichi_play import Style, abortive_kind, eager_choice, play_eagerly
 
 BOTH = [RIICHI, RIICHI_MAJSOUL]
+DORA = {"dora", "aka_dora", "ura_dora"}
 
 
 def check_invariants(state: HandState) -> None:
@@ -27,6 +28,8 @@ def check_invariants(state: HandState) -> None:
     outcome = state.outcome()
     if outcome is not None:
         assert sum(outcome.deltas) + outcome.pot == 0, outcome
+        for win in outcome.wins:  # never a win without a yaku: dora alone is none
+            assert {p.id for p in win.score.patterns} - DORA, win
         assert outcome.pot <= state.setup.pot + 4000  # at most four sticks paid in a hand
     else:
         assert all(state.legal_actions(seat) for seat in state.seats_to_act())
@@ -69,41 +72,39 @@ def test_random_play_conserves_tiles_and_points_and_replays(
     assert again.outcome() == live.outcome() and again.version == live.version
 
 
-# Seeds found by playing hands 0.. eagerly (tests/riichi_play.py) and reading what ended them.
+# Seeds found by playing hands 0.. eagerly in a style (tests/riichi_play.py) and reading what
+# ended them; the deal is the same at both tables, and so is play until their rules differ.
 ABORTIVE_SEEDS = {
-    "riichi": {},
+    "nine_terminals": (Style.CALLING, 105),
+    "four_winds": (Style.WINDS, 114),
+    "four_riichi": (Style.CLOSED, 140),
+    "four_kongs": (Style.CALLING, 58),
+}
+
+
+@pytest.mark.parametrize("preset", BOTH, ids=lambda p: p.id)
+@pytest.mark.parametrize("kind", sorted(ABORTIVE_SEEDS))
+def test_every_abortive_draw_comes_up_in_a_seeded_hand(preset: Preset, kind: str) -> None:
+    style, seed = ABORTIVE_SEEDS[kind]
+    state = play_eagerly(preset, seed, style)
+    check_invariants(state)
+    assert abortive_kind(state) == kind
+    again = HandState.replay(preset, seed, [str(a) for a in state.log], state.setup)
+    assert again.outcome() == state.outcome()
+
+
+# Session seeds of whole games of easy computers (`simulate --games 1 --seed S`) by how they end.
+GAME_END_SEEDS = {
+    "riichi": {GameEnd.BUST: 4, GameEnd.LENGTH: 1, GameEnd.EXTENSION: 25, GameEnd.LEADER_STOP: 0},
     "riichi-majsoul": {},
 }
 
 
 @pytest.mark.parametrize(
-    ("preset", "kind", "seed"),
-    [
-        (preset, kind, seed)
-        for preset in BOTH
-        for kind, seed in ABORTIVE_SEEDS[preset.id].items()
-    ],
+    ("preset", "end", "seed"),
+    [(preset, end, seed) for preset in BOTH for end, seed in GAME_END_SEEDS[preset.id].items()],
     ids=str,
 )
-def test_every_abortive_draw_comes_up_in_a_seeded_hand(preset: Preset, kind: str, seed: int) -> None:
-    state = play_eagerly(preset, seed)
-    check_invariants(state)
-    assert abortive_kind(state) == kind
-
-
-def test_the_seeded_hands_cover_every_abortive_draw() -> None:
-    assert set(ABORTIVE_SEEDS["riichi"]) == {
-        "nine_terminals", "four_winds", "four_riichi", "four_kongs", "triple_ron"
-    }
-    # Mahjong Soul pays a triple ron: the other four abort there too
-    assert set(ABORTIVE_SEEDS["riichi-majsoul"]) == set(ABORTIVE_SEEDS["riichi"]) - {"triple_ron"}
-
-
-# Session seeds of whole games of easy computers (`simulate --games 1 --seed S`) by how they end.
-GAME_END_SEEDS = {}
-
-
-@pytest.mark.parametrize(("preset", "end", "seed"), [], ids=str)
 def test_every_game_end_comes_up_in_a_seeded_game(preset: Preset, end: GameEnd, seed: int) -> None:
     (game,) = simulate_games(preset, 1, seed)
     assert game.end is end
