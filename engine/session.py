@@ -57,9 +57,9 @@ class Session:
     over: bool = False  # the preset's game rule ended the game after the last hand
     honba: int = 0  # the repeat count the next hand is dealt with (the game rule's `repeats`)
     pot: int = 0  # points in the pot (stakes no win has taken yet), carried to the next hand
-    # why the game ended, known to the session that played its last hand (not stored: a
-    # restored session that is over says only `over`)
-    end: GameEnd | None = None
+    # why the game ended, known to the session that played its last hand (not stored, nor
+    # compared: a restored session that is over says only `over`)
+    end: GameEnd | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.seat_count:
