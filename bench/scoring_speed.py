@@ -1,4 +1,5 @@
-"""Scoring speed: µs per `engine.scoring.score` call on the hands the strong computer asks about.
+"""Scoring speed: µs per `engine.scoring.score` call on the hands the strong computer asks about,
+and per hand played.
 
     python bench/scoring_speed.py [--hands N] [--seed S] [--presets a,b] [--repeats R]
                                   [--old TREE] [--profile PRESET]
@@ -8,7 +9,10 @@ computer in every seat and records every call that reaches `engine.scoring.score
 computer's hypothetical wins and the engine's own win checks), in order. Then, in a fresh process
 per preset and repeat (empty caches, as a new table has them), it replays those calls in the same
 order and times them with this process's CPU time (the machine may be shared), median of R
-repeats. With `--old TREE` each repeat also runs in that tree (`PYTHONPATH=TREE`), side by side,
+repeats; `µs/hand` is that time over the hands played (fewer than N where a game ends first;
+Riichi: the `mahjong` package's han, fu and yaku for every win the loop checks and every one
+the computer weighs). The Riichi presets in development (engine.presets_riichi) are measured
+too. With `--old TREE` each repeat also runs in that tree (`PYTHONPATH=TREE`), side by side,
 and each line says whether every score (`Score.to_json()` and `message`) is the same in both.
 
 `--profile PRESET` prints a cProfile of one replay of that preset instead (distorts small
@@ -39,16 +43,26 @@ _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
 
 from engine import scoring  # noqa: E402
-from engine.presets import PRESETS, find_preset  # noqa: E402
+from engine.presets import PRESETS, Preset, find_preset  # noqa: E402
+from engine.presets_riichi import IN_DEVELOPMENT  # noqa: E402
 from engine.scoring.base import Score, WinContext  # noqa: E402
 from engine.simulate import play_session  # noqa: E402
 
 Calls = dict[str, list[WinContext]]  # preset id -> its score calls, in order
+ALL_PRESETS = sorted({*PRESETS, *IN_DEVELOPMENT})  # the Riichi presets, playable yet or not
 
 
-def record(presets: list[str], hands: int, seed: int) -> Calls:
-    """Every score call of N strong hands per preset."""
+def preset_of(preset_id: str) -> Preset:
+    found = IN_DEVELOPMENT.get(preset_id)
+    return find_preset(preset_id) if found is None else found
+
+
+def record(
+    presets: list[str], hands: int, seed: int, played: dict[str, int] | None = None
+) -> Calls:
+    """Every score call of N strong hands per preset (and in `played` the hands played)."""
     calls: Calls = {}
+    played = {} if played is None else played
     real = scoring.score
     for preset_id in presets:
         asked: list[WinContext] = calls.setdefault(preset_id, [])
@@ -59,8 +73,8 @@ def record(presets: list[str], hands: int, seed: int) -> Calls:
 
         scoring.score = recording  # type: ignore[assignment]
         try:
-            for _ in play_session(find_preset(preset_id), hands, seed, level="strong"):
-                pass
+            session = play_session(preset_of(preset_id), hands, seed, level="strong")
+            played[preset_id] = sum(1 for _ in session)
         finally:
             scoring.score = real
     return calls
@@ -68,7 +82,7 @@ def record(presets: list[str], hands: int, seed: int) -> Calls:
 
 def replay(preset_id: str, asked: list[WinContext]) -> tuple[float, str]:
     """CPU seconds to score every call in order, and a digest of all the answers."""
-    preset = find_preset(preset_id)
+    preset = preset_of(preset_id)
     scoring.family_module(preset)  # imported before the clock starts
     started = time.process_time()
     answers = [scoring.score(preset, ctx) for ctx in asked]
@@ -92,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20, help="strong hands per preset")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--presets", default=",".join(sorted(PRESETS)))
+    parser.add_argument("--presets", default=",".join(ALL_PRESETS))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--old", type=Path, help="another tree to time side by side")
     parser.add_argument("--profile", metavar="PRESET")
@@ -109,9 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         profile.runcall(replay, args.profile, asked)
         pstats.Stats(profile).sort_stats("cumulative").print_stats(30)
         return 0
-    calls = record(presets, args.hands, args.seed)
+    played: dict[str, int] = {}
+    calls = record(presets, args.hands, args.seed, played)
     trees = [("new", ROOT)] + ([("old", args.old.resolve())] if args.old else [])
-    header = "".join(f"{name + ' µs/score':>16}" for name, _ in trees)
+    header = "".join(f"{name + ' µs/score':>16}{name + ' µs/hand':>16}" for name, _ in trees)
     print(f"{'preset (cpu time, median of ' + str(args.repeats) + ')':34}{'calls':>8}{header}")
     with tempfile.TemporaryDirectory() as folder:
         calls_file = Path(folder) / "calls.pickle"
@@ -127,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                     digests.add(digest)
             cells = "".join(
                 f"{1e6 * statistics.median(times[name]) / max(count, 1):>16.1f}"
+                f"{1e6 * statistics.median(times[name]) / played[preset_id]:>16.0f}"
                 for name, _ in trees
             )
             same = "" if not args.old else ("  same" if len(digests) == 1 else "  DIFFERS")

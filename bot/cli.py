@@ -99,7 +99,10 @@ def _parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="computer-only hands: results and hands per second")
     sim.add_argument("--preset", required=True)
-    sim.add_argument("--hands", type=int, default=100)
+    sim.add_argument("--hands", type=int, default=None, help="hands of one session (default 100)")
+    sim.add_argument(
+        "--games", type=int, help="whole games instead (the i-th seeded SEED+i): standings each"
+    )
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--players", type=int, default=0, help="seats (default: the preset's first)")
     sim.add_argument("--json", action="store_true", help="one JSON object per hand")
@@ -189,6 +192,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"error: --option: {error}", file=sys.stderr)
         return 2
+    if args.games is not None:
+        if args.hands is not None:
+            print("error: --games plays whole games: give --hands or --games", file=sys.stderr)
+            return 2
+        if args.games < 1:
+            print("error: --games must be at least 1", file=sys.stderr)
+            return 2
+        if not preset.game.ends:
+            print(f"error: --games: {preset.id} games never end: use --hands", file=sys.stderr)
+            return 2
+    args.hands = 100 if args.hands is None else args.hands
     if args.hands < 1:
         print("error: --hands must be at least 1", file=sys.stderr)
         return 2
@@ -199,6 +213,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.games is not None:
+        from bot.simulate_games import print_games
+
+        return print_games(preset, args)
     started = time.perf_counter()
     wins = draws = total_wins = 0
     for hand in simulate(preset, args.hands, args.seed, args.players, level=args.level):

@@ -72,7 +72,18 @@ def choose_action(state: HandState, seat: int) -> Action:
             return kong
     if legal[-1].kind is _PASS:  # a turn with no discard (a last draw): keep the tile
         return legal[-1]
-    return _discard_choice(state, seat, discards)
+    return _declared_with(state, legal, _discard_choice(state, seat, discards))
+
+
+def _declared_with(state: HandState, legal: Sequence[Action], discard: Action) -> Action:
+    """The declaration made with `discard` that a rule advises a beginner to make (riichi), or
+    the discard itself."""
+    declares = state.computer_declares
+    if declares:
+        for action in legal:
+            if action.kind in declares and action.tiles == discard.tiles:
+                return action
+    return discard
 
 
 def _shanten(state: HandState, tiles: list[Tile]) -> int:
@@ -231,10 +242,14 @@ def _claim_choice(state: HandState, seat: int, legal: Sequence[Action]) -> Actio
     valuable = is_honour(tile) and (
         tile in DRAGONS or tile in (WINDS[seat], WINDS[state.round_wind])
     )
+    # rules that advise against calls into a hand that cannot win (Riichi: no yaku left)
+    advisers = state.call_advisers
     best: tuple[int, Action] | None = None
     for action in legal:
         kind = action.kind
         if kind is _PASS:
+            continue
+        if advisers and not all(part.call_keeps_a_way(seat, action) for part in advisers):
             continue
         # a chow rarely reaches a minimum-faan hand unless the hand is one suit
         if kind is _CHOW and state.preset.min_fan and _off_suit(counts, tile):

@@ -142,27 +142,50 @@ class GameProgress:
         return len(self.points)
 
 
+class GameEnd(StrEnum):
+    """Why a game ended."""
+
+    BUST = "bust"  # someone's points fell below the bust line
+    LENGTH = "length"  # the game's hands or rounds were played (its target reached, if any)
+    EXTENSION = "extension"  # in the rounds beyond the length: the target reached, or the last
+    LEADER_STOP = "leader_stop"  # the last dealer kept the deal as the leader at the target
+
+
 def game_over(rule: GameRule, progress: GameProgress) -> bool:
     """Whether the game ends after the hand just finished."""
+    return game_end(rule, progress) is not None
+
+
+def game_end(rule: GameRule, progress: GameProgress) -> GameEnd | None:
+    """Why the game ends after the hand just finished; None while it goes on.
+
+    >>> hanchan = GameRule(rounds=2, target=30000, extension=1)
+    >>> game_end(hanchan, GameProgress(9, 9, (31000, 29000, 20000, 20000)))
+    <GameEnd.EXTENSION: 'extension'>
+    """
     if not rule.ends:
-        return False
+        return None
     points = progress.points
     if rule.bust_below is not None and min(points) < rule.bust_below:
-        return True
+        return GameEnd.BUST
     if rule.hands and progress.hands >= rule.hands:
-        return True
+        return GameEnd.LENGTH
     if not rule.rounds:
-        return False
+        return None
     seats = progress.seat_count
     rounds_done = progress.dealer_changes // seats
     reached = max(points) >= rule.target
     if rounds_done >= rule.rounds and (reached or rounds_done >= rule.rounds + rule.extension):
-        return True
+        # the length's last hand passed the deal on to the first hand beyond it; any later hand
+        # (a kept deal there included) was played in the extension
+        last_of_length = progress.dealer_changes == rule.rounds * seats and not progress.dealer_kept
+        return GameEnd.LENGTH if last_of_length else GameEnd.EXTENSION
     on_last_hand = progress.dealer_changes == rule.rounds * seats - 1
     if rule.leader_stop and progress.dealer_kept and on_last_hand and reached:
         first = placements(rule, points, progress.first_dealer).index(1)
-        return first == progress.dealer
-    return False
+        if first == progress.dealer:
+            return GameEnd.LEADER_STOP
+    return None
 
 
 def placements(rule: GameRule, points: Sequence[int], first_dealer: int = 0) -> list[int]:

@@ -397,6 +397,8 @@ class HandState:
             self.declaration_labels.update({k.value: key for k, key in part.labels.items()})
             with_discard.update(kind.value for kind in part.with_discard)
         self.declared_with_discard = frozenset(with_discard)
+        # advice the computer players read (engine.rules: not rules, the loop never asks)
+        self.computer_declares = frozenset(k for part in parts for k in part.computer_declares)
         self._wilds = self.part_of(rules.WildsPart)
         # the per-seat list the seat loops read on every discard, shared with its owner
         self._left = self._after_win.left
@@ -424,6 +426,7 @@ class HandState:
         self._ready_rules = answering("ready")
         self._context_rules = answering("context")
         self._settle_rules = answering("settle_win")
+        self.call_advisers = answering("call_keeps_a_way")
 
     def __deepcopy__(self, memo: dict[int, object]) -> HandState:
         clone = HandState.__new__(HandState)

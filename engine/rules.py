@@ -33,6 +33,12 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `table_facts()` — what the part shows everyone at the table (indicators, the pot and repeat
   count, staked seats, sideways pond tiles, an abortive draw's kind): `engine.table_facts`.
 
+Advice for computer players (engine.ai reads it; the loop never does): `computer_declares` names
+the owned declarations made with a discard that a beginner makes whenever offered with the
+discard it chose (riichi), and `call_keeps_a_way(seat, call)` whether a call leaves the hand a
+way to a win the rules accept (Riichi: a yaku). A preset whose parts keep the defaults plays as
+before.
+
 Actions a part owns: `owns` names the action kinds it applies (the loop's own, such as a pass on
 the last draws, or kinds it declares with `engine.actions.declare_kind`). The loop applies a
 seat's win, discard and kongs itself and hands every other turn action to its owner's
@@ -66,7 +72,7 @@ from engine.events import Event, Termination
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening
 from engine.scoring.base import WinBy
 from engine.settlement import Payment
-from engine.tiles import ORPHANS, Meld, MeldKind, Tile, suit_of
+from engine.tiles import ORPHANS, Meld, MeldKind, Tile, kind_of, suit_of
 
 if TYPE_CHECKING:
     from engine.hand import HandState
@@ -88,6 +94,9 @@ class Part:
     # owned declarations made with a discard: a front end asks which tile, offering the ones
     # the rule offers
     with_discard: ClassVar[frozenset[DeclaredKind]] = frozenset()
+    # advice for computer players (engine.ai), not a rule: the owned declarations made with a
+    # discard that a beginner makes whenever the discard it chose is offered with one (riichi)
+    computer_declares: ClassVar[frozenset[DeclaredKind]] = frozenset()
 
     def __init__(self, rule: Any, state: HandState) -> None:
         self.rule = rule
@@ -189,6 +198,11 @@ class Part:
     def table_facts(self) -> TableFacts | None:
         return None
 
+    def call_keeps_a_way(self, seat: int, call: Action) -> bool:
+        """Advice for computer players, not a rule: whether the hand after this offered call
+        still has a way to a win the rules accept (Riichi: a yaku an open hand may have)."""
+        return True
+
     # ---- what an owner of action kinds (and of decisions made at once) answers
 
     def apply_action(self, action: Action) -> None:
@@ -229,6 +243,7 @@ HOOKS = (
     "context",
     "held_tiles",
     "table_facts",
+    "call_keeps_a_way",
 )
 
 
@@ -587,7 +602,7 @@ def kong_keeps_waits(state: HandState, seat: int, tile: Tile) -> bool:
     waiting on the same tiles as before the draw."""
     hand = list(state.hands[seat])
     hand.remove(state.drawn)  # type: ignore[arg-type]
-    after_hand = [t for t in state.hands[seat] if t != tile]
+    after_hand = [t for t in state.hands[seat] if kind_of(t) != tile]  # a red five is a five
     return state.waits(hand) == state.waits(after_hand)
 
 

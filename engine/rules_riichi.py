@@ -5,9 +5,12 @@ shared loop, each as data plus a part on the loop's hooks (engine.rules' docstri
 - `KongLimit`: four kongs a hand at most, and only while a replacement tile is left.
 - `Kuikae`: after a chi or pon, no discard of the called kind (nor a chi's other end).
 - `RiichiDeclaration`: riichi with its discard (owned), the stick, ippatsu, double riichi, the
-  locked hand, four riichi aborting; it reports the win's circumstances to scoring.
-- `Furiten`: own discards, a passed winning tile (to the own discard), riichi (to the end).
-- `RiichiAborts`: nine terminals (owned declaration), four winds, four kongs.
+  locked hand (a kong only where waits and readings stay), four riichi aborting; it reports
+  the win's circumstances to scoring.
+- `Furiten`: own discards, a winning tile passed or called by another (to the own discard; yaku
+  or not), riichi (to the end).
+- `RiichiAborts`: nine terminals (owned declaration), four winds, four kongs (the discard after
+  the fourth may only be ronned).
 - `RiichiPayments`: a win's payments from the whole hand (honba and the pot to the first winner
   in turn, pao), a seat's formal tenpai without karaten.
 
@@ -21,6 +24,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from engine.actions import TILE_ACTIONS, Action, ActionKind, declare_kind
+from engine.decompose import decompositions
 from engine.events import Event, Termination
 from engine.hand import HandState, Phase
 from engine.rules import Part, Rule, kong_keeps_waits
@@ -36,12 +40,25 @@ from engine.scoring.riichi import (
 )
 from engine.settlement import POT, Payment, Reason
 from engine.table_facts import Indicators, TableFacts
-from engine.tiles import COPIES, NUM_KINDS, ORPHANS, WINDS, Meld, MeldKind, Tile, kind_of
+from engine.tiles import (
+    COPIES,
+    DRAGONS,
+    NUM_KINDS,
+    ORPHANS,
+    WINDS,
+    Meld,
+    MeldKind,
+    Tile,
+    counts_of,
+    kind_of,
+)
+from engine.yaku_routes import open_yaku_route
 
 RIICHI = declare_kind("riichi")
 NINE_TERMINALS = declare_kind("nine_terminals")
 
 _CALLS_BARRING = (MeldKind.CHOW, MeldKind.PUNG)
+_CALLS_FROM_DISCARD = (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)
 
 
 # ------------------------------------------------------------------------------- dora
@@ -226,6 +243,7 @@ class RiichiDeclaration(Rule):
 
 class RiichiPart(Part):
     owns = frozenset({RIICHI})
+    computer_declares = frozenset({RIICHI})  # a beginner declares whenever it may
 
     def __init__(self, rule: RiichiDeclaration, state: HandState) -> None:
         super().__init__(rule, state)
@@ -310,12 +328,39 @@ class RiichiPart(Part):
             and state.held_counts(seat)[kind] == COPIES
             and (kong_part is None or kong_part.may_kong(seat, kind))
             and kong_keeps_waits(state, seat, kind)
+            and self._keeps_readings(seat, kind)
         ):
             actions.append(TILE_ACTIONS[ActionKind.CONCEALED_KONG][seat][kind])
         return actions
 
+    def _keeps_readings(self, seat: int, kind: Tile) -> bool:
+        state = self.state
+        hand = list(state.hands[seat])
+        hand.remove(state.drawn)  # type: ignore[arg-type]
+        return kong_keeps_readings(hand, kind, state.waits(hand))
+
     def may_claim(self, seat: int, tile: Tile) -> bool:
         return not self.declared[seat]  # a locked hand only wins
+
+    def call_keeps_a_way(self, seat: int, call: Action) -> bool:
+        """A call gives up riichi (and menzen tsumo, pinfu): the open hand needs a yaku of its
+        own within reach (engine.yaku_routes)."""
+        state = self.state
+        tile = state.claim_tile
+        assert tile is not None
+        claimed = kind_of(tile)
+        if call.kind is ActionKind.CHOW:
+            meld = [kind_of(t) for t in call.tiles]
+        else:  # a pung or an open kong names the claimed tile only
+            meld = [claimed] * (COPIES if call.kind is ActionKind.KONG else 3)
+        counts = state.tile_counts(seat)
+        taken = list(meld)
+        taken.remove(claimed)
+        for kind in taken:
+            counts[kind] -= 1
+        melds = [list(m.kinds) for m in state.melds[seat]] + [meld]
+        valued = {*DRAGONS, WINDS[seat], WINDS[state.round_wind]}
+        return open_yaku_route(counts, melds, valued)
 
     def context(self, seat: int) -> dict[str, object]:
         state = self.state
@@ -355,13 +400,34 @@ class RiichiPart(Part):
 RiichiDeclaration.part = RiichiPart
 
 
+def kong_keeps_readings(hand: Sequence[Tile], kind: Tile, waits: Sequence[Tile]) -> bool:
+    """Whether `kind` is a triplet in every reading of the ready `hand` completed by each of its
+    `waits` (Tenhou: a locked hand's kong may not change what the hand means, even where the
+    waits stay: 1112344m reads 11 + 123 + 444 with a 4m, so 1m may not be set aside).
+
+    >>> from engine.tiles import parse_tile, parse_tiles
+    >>> kong_keeps_readings(parse_tiles("1112344m567p234s"), 0, parse_tiles("1m4m"))
+    False
+    >>> kong_keeps_readings(parse_tiles("111z234m567p345s9s"), parse_tile("1z"), [parse_tile("9s")])
+    True
+    """
+    kinds = [kind_of(t) for t in hand]
+    triplet = (MeldKind.PUNG, kind)
+    for wait in waits:
+        readings = decompositions(counts_of([*kinds, kind_of(wait)]))
+        if any(triplet not in reading.sets for reading in readings):
+            return False
+    return True
+
+
 # ------------------------------------------------------------------------------- furiten
 
 
 @dataclass(frozen=True, slots=True)
 class Furiten(Rule):
-    """No win on another's tile while a wait is in the own discards, after passing a winning
-    tile since the own last discard, or (in riichi) after passing one at all."""
+    """No win on another's tile while a wait is in the own discards, after a winning tile went
+    by since the own last discard (passed, or called by another seat; with or without a yaku),
+    or (in riichi) after one went by at all."""
 
 
 class FuritenPart(Part):
@@ -382,16 +448,27 @@ class FuritenPart(Part):
         if any(a.kind is ActionKind.WIN for a in offered):
             self._missed(seat)
 
-    def after_discard_passed(self, seat: int, tile: Tile) -> None:
-        """A tile that completes a hand's shape passes it too (a win with no yaku not offered)."""
+    def _went_by(self, tile: Tile, *skipped: int) -> None:
+        """A discard that completes a seat's shape went by it, a win offered or not (Tenhou: the
+        tile is among the waits, yaku or no yaku)."""
         state = self.state
         for other in state.seats:
-            if other == seat:
+            if other in skipped:
                 continue
             counts = state.tile_counts(other)
             counts[kind_of(tile)] += 1
             if state.is_win_counts(counts):
                 self._missed(other)
+
+    def after_discard_passed(self, seat: int, tile: Tile) -> None:
+        self._went_by(tile, seat)
+
+    def after_call(self, seat: int, meld: Meld) -> None:
+        """A discard another seat called went by every seat but the caller's and its own (an
+        added kong keeps its pung's claimed tile: that tile went by when it was called)."""
+        if meld.kind in _CALLS_FROM_DISCARD and meld.from_seat is not None:
+            assert meld.claimed is not None
+            self._went_by(meld.claimed, seat, meld.from_seat)
 
     def on_discard(self, seat: int, tile: Tile) -> None:
         self.passed[seat] = False
@@ -459,6 +536,18 @@ class RiichiAbortsPart(Part):
         self.state.emit(Event("nine_terminals", action.seat))
         self._abort("nine_terminals")
 
+    def _four_kongs_shared(self) -> bool:
+        state = self.state
+        if state.kongs_made < self.rule.kongs:
+            return False
+        owners = [s for s in state.seats if any(m.kind.is_kong for m in state.melds[s])]
+        return len(owners) >= 2
+
+    def may_claim(self, seat: int, tile: Tile) -> bool:
+        """The discard after a fourth kong by two or more players may only be won on: the hand
+        ends when it passes (Tenhou: no call comes between)."""
+        return not self._four_kongs_shared()
+
     def after_discard_passed(self, seat: int, tile: Tile) -> None:
         state = self.state
         if state.is_over:
@@ -469,10 +558,8 @@ class RiichiAbortsPart(Part):
             if len(firsts) == 1 and firsts <= set(WINDS):
                 self._abort("four_winds")
                 return
-        if state.kongs_made >= self.rule.kongs:
-            owners = [s for s in state.seats if any(m.kind.is_kong for m in state.melds[s])]
-            if len(owners) >= 2:
-                self._abort("four_kongs")
+        if self._four_kongs_shared():
+            self._abort("four_kongs")
 
 
 RiichiAborts.part = RiichiAbortsPart

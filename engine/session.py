@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from engine.game import GameProgress, Standing, game_over, standings
+from engine.game import GameEnd, GameProgress, Standing, game_end, standings
 from engine.hand import HandState, Outcome
 from engine.hand_setup import HandSetup
 from engine.options import from_stored, stored
@@ -57,6 +57,9 @@ class Session:
     over: bool = False  # the preset's game rule ended the game after the last hand
     honba: int = 0  # the repeat count the next hand is dealt with (the game rule's `repeats`)
     pot: int = 0  # points in the pot (stakes no win has taken yet), carried to the next hand
+    # why the game ended, known to the session that played its last hand (not stored, nor
+    # compared: a restored session that is over says only `over`)
+    end: GameEnd | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.seat_count:
@@ -125,7 +128,8 @@ class Session:
         if rule.repeats is not None:
             self.honba = rule.repeats.next(self.honba, kept, bool(outcome.wins))
         self.pot += outcome.pot  # what the hand paid in less what a winner took out
-        self.over = game_over(rule, self._progress(kept))
+        self.end = game_end(rule, self._progress(kept))
+        self.over = self.end is not None
         if self.over and self.pot and rule.pot_to_leader:
             leader = next(s.player for s in self.standings() if s.place == 1)
             self.points[leader] += self.pot  # in the final points, not in the hand's deltas

@@ -8,9 +8,14 @@ from dataclasses import dataclass
 from engine.actions import Action
 from engine.ai import choose_action
 from engine.computer import computer_for
+from engine.game import GameEnd, Standing
 from engine.hand import HandState, Outcome, WinRecord
 from engine.presets import Preset
 from engine.session import Session
+
+# a whole game's hands at most: a game rule ends a game long before (a Riichi hanchan with its
+# extension and renchan stays far below); more means a rule that does not end, a bug
+MAX_GAME_HANDS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,3 +103,46 @@ def simulate(
             dealer=played.dealer,
             wins=outcome.wins,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedGame:
+    """One whole game of computer players: its session seed, hands, end and final standings
+    (by player, 0-3 in seating order)."""
+
+    seed: int
+    hands: int
+    end: GameEnd
+    standings: tuple[Standing, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seed": self.seed,
+            "hands": self.hands,
+            "end": self.end.value,
+            "standings": [
+                {"player": s.player, "place": s.place, "points": s.points, "score": s.score}
+                for s in self.standings
+            ],
+        }
+
+
+def simulate_games(
+    preset: Preset, games: int, seed: int, seat_count: int = 0, level: str = "easy"
+) -> Iterator[SimulatedGame]:
+    """Play `games` whole games, the i-th (from 0) a session seeded `seed + i`, with computer
+    players of `level`; the preset's game rule must end games."""
+    if not preset.game.ends:
+        raise ValueError(f"{preset.id} plays hand after hand: its games never end")
+    computer = computer_for(level)
+    for number in range(games):
+        session = Session(preset, seed + number, seat_count=seat_count)
+        while not session.over:
+            if session.hand_number >= MAX_GAME_HANDS:
+                raise RuntimeError(f"{preset.id} game {seed + number} did not end")
+            state = play_out(session.new_hand(), computer=computer)
+            outcome = state.outcome()
+            assert outcome is not None
+            session.finish_hand(outcome)
+        assert session.end is not None
+        yield SimulatedGame(seed + number, session.hand_number, session.end, session.standings())
