@@ -271,6 +271,9 @@ class RiichiPart(Part):
             self._stands(self.declaring)
         self.ippatsu = [False] * len(self.ippatsu)  # any call breaks every ippatsu
 
+    def after_interruption(self, seat: int) -> None:
+        self.ippatsu = [False] * len(self.ippatsu)  # as a call does (sanma's nuki)
+
     def after_discard_passed(self, seat: int, tile: Tile) -> None:
         self._stands(seat)
 
