@@ -4,11 +4,13 @@ in development (engine.presets_riichi.SANMA) on the shared loop, with its nuki p
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
 import pytest
 
+from bot.cli import main as cli_main
 from engine.actions import Action, ActionKind
 from engine.events import Termination
 from engine.game import GameProgress, game_over, standings
@@ -175,6 +177,49 @@ def test_a_north_is_set_aside_as_nuki_dora_with_a_replacement_and_rinshan() -> N
     # the dealt hand was complete only with the north set aside: no tenhou (a nuki is a call)
     assert found["nuki_dora"] == 1 and found["rinshan"] == 1 and "tenhou" not in found
     assert sorted(state.tiles_in_play()) == sorted(SANMA.wall)
+
+
+def test_the_score_command_takes_nuki_and_values_the_loops_win_alike(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    state = HandState.arranged(SANMA, NUKI_HANDS, replacements=NUKI_BACK)
+    act(state, "0 nuki 4z", "0 win")
+    outcome = state.outcome()
+    assert outcome is not None
+    won = outcome.wins[0].score
+    request = {
+        "preset": "sanma",
+        "hand": "123p456p789p11s555z",
+        "win": "5z",
+        "by": "self_draw",
+        "seat": "E",
+        "dora": "4p",
+        "flags": ["rinshan"],
+        "nuki": 1,
+    }
+    assert cli_main(["score", "--json", json.dumps(request)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["han"] == won.fan and answer["fu"] == won.fu
+    assert {(y["id"], y["han"]) for y in answer["yaku"]} == {(p.id, p.fan) for p in won.patterns}
+    assert answer["deltas"] == {
+        "E": outcome.deltas[0],
+        "S": outcome.deltas[1],
+        "W": outcome.deltas[2],
+    }
+    assert ("nuki_dora", 1) in {(y["id"], y["han"]) for y in answer["yaku"]}
+
+
+def test_the_score_command_refuses_first_draw_wins_after_a_nuki() -> None:
+    from engine.score_request import RequestError, score_request
+
+    request = {"preset": "sanma", "hand": "123p456p789p11s555z", "win": "5z", "by": "self_draw"}
+    assert score_request({**request, "seat": "E", "flags": ["tenhou"]})["valid"]
+    with pytest.raises(RequestError, match="no nuki"):
+        score_request({**request, "seat": "E", "flags": ["tenhou"], "nuki": 1})
+    with pytest.raises(RequestError, match="no nuki"):
+        score_request({**request, "seat": "S", "flags": ["chiihou"], "nuki": 1})
+    with pytest.raises(RequestError, match="nuki"):
+        score_request({**request, "seat": "E", "flags": ["rinshan"]})
 
 
 def test_a_north_set_aside_is_not_robbed() -> None:
