@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -351,6 +352,32 @@ def test_tenpai_payments_are_2000_in_all() -> None:
     assert outcome.ready == (0,) and outcome.deltas == (2000, -1000, -1000)
 
 
+def test_nagashi_mangan_is_a_mangan_self_draw_with_its_tsumo_loss() -> None:
+    from engine.scoring.riichi import nagashi, wall_draw_payments
+
+    hands = ["123p456p789p11s5z5z7z", "234s567s19m19p1z2z3z", "258p258s369p369s2z"]
+    state = HandState.arranged(SANMA, hands, replacements=QUIET_BACK)
+    play_out(state)
+    # seat 1's discards as if every one had been a terminal or an honour, none called
+    state.ponds[1][:] = parse_tiles("19m19p19s1234567z")
+    assert nagashi(state, 1)
+    paid = sorted((p.payer, p.payee, p.amount) for p in wall_draw_payments(SANMA, state))
+    assert paid == [(0, 1, 4000), (2, 1, 2000)]  # 6,000: no fourth seat pays
+
+
+def test_a_double_ron_gives_honba_and_pot_to_the_first_winner_in_turn() -> None:
+    hands = [*RON_HANDS[:2], "22p33p44s66s88s99s7z"]  # both wait on 7z
+    setup = HandSetup(honba=2, pot=1000, points=(35000, 35000, 35000))
+    state = HandState.arranged(SANMA, hands, replacements=QUIET_BACK, setup=setup)
+    act(state, "0 discard 7z", "1 win", "2 win")
+    outcome = state.outcome()
+    assert outcome is not None and [w.seat for w in outcome.wins] == [1, 2]
+    first, second = outcome.wins
+    assert first.deltas[1] == first.score.points["discarder"] + 2 * 200 + 1000
+    assert second.deltas[2] == second.score.points["discarder"]  # no honba, no pot
+    assert outcome.pot == -1000 and sum(outcome.deltas) + outcome.pot == 0
+
+
 def test_the_same_first_wind_from_all_three_does_not_abort() -> None:
     hands = ["123p456p789p11s5z1z7z", "234s567s19m19p1z2z3z", "258p258s369p369s1z"]
     state = HandState.arranged(SANMA, hands, draws="9m9m", replacements=QUIET_BACK)
@@ -378,6 +405,11 @@ def test_a_hanchan_of_three_dealers_a_round_extends_into_west_without_40000() ->
     assert game_over(rule, GameProgress(hands=9, dealer_changes=9, points=level))
     east = choose(SANMA, {"length": "east"}).game
     assert game_over(east, GameProgress(hands=3, dealer_changes=3, points=reached))
+    # below zero ends it at once; the last dealer keeping the deal as the leader at 40,000 stops
+    assert game_over(rule, GameProgress(hands=2, dealer_changes=1, points=(71000, 35000, -1000)))
+    last = GameProgress(hands=7, dealer_changes=5, points=(30000, 34000, 41000), dealer=2)
+    assert not game_over(rule, last)
+    assert game_over(rule, replace(last, dealer_kept=True))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
