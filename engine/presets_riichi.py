@@ -126,14 +126,12 @@ SANMA = replace(
     indicators=10,
     replacements=8,
     game=_SANMA_GAME,
+    # Tenhou's rules without the four winds abort (three seats), and nuki
     rules=(
-        Dora(KanDora.BEFORE_DISCARD),
-        KongLimit(),
-        Kuikae(),
-        RiichiDeclaration(),
-        Furiten(),
-        RiichiAborts(four_winds=False),
-        RiichiPayments(),
+        *(
+            RiichiAborts(four_winds=False) if isinstance(r, RiichiAborts) else r
+            for r in RIICHI.rules
+        ),
         Nuki(),
     ),
 )

@@ -26,6 +26,7 @@ from engine.session import Session
 from engine.simulate import simulate
 from engine.tiles import NORTH, format_tiles, kind_of, parse_tile, parse_tiles
 from tests.hands import act
+from tests.test_riichi_rules import play_quietly
 
 RICH = HandSetup(points=(35000, 35000, 35000))
 NUKI_ACTION = {seat: Action(seat, NUKI, (NORTH,)) for seat in range(3)}
@@ -48,16 +49,6 @@ def patterns(state: HandState, win: int = 0) -> dict[str, int]:
     outcome = state.outcome()
     assert outcome is not None and outcome.wins
     return {p.id: p.fan for p in outcome.wins[win].score.patterns}
-
-
-def play_quietly(state: HandState, until_turn: int) -> None:
-    """Every seat passes its calls and discards its drawn tile until `until_turn` has drawn."""
-    while not (state.phase is Phase.TURN and state.turn == until_turn):
-        seat = state.seats_to_act()[0]
-        if state.phase is Phase.TURN:
-            state.apply(Action(seat, ActionKind.DISCARD, (state.drawn,)))
-        else:
-            state.apply(Action(seat, ActionKind.PASS))
 
 
 def play_out(state: HandState) -> None:
