@@ -18,7 +18,7 @@ from engine.game import GameProgress, game_over, standings
 from engine.hand import HandSetup, HandState, Phase
 from engine.options import choose
 from engine.presets_riichi import IN_DEVELOPMENT, RIICHI, SANMA
-from engine.rules_riichi import NINE_TERMINALS, DoraPart, RiichiPart
+from engine.rules_riichi import NINE_TERMINALS, DoraPart, RiichiPart, dora_kind
 from engine.rules_riichi import RIICHI as RIICHI_KIND
 from engine.rules_sanma import NUKI, NukiPart
 from engine.scoring.base import WinBy
@@ -292,6 +292,23 @@ def test_the_1m_indicator_makes_9m_dora() -> None:
     state = HandState.arranged(SANMA, hands, draws="9p2s5z", replacements=back)
     act(state, "0 discard 7z", "1 discard 9p", "2 discard 2s", "0 win")
     assert patterns(state)["dora"] == 3  # 999m: the 1m indicator points at 9m, not 2m
+
+
+@pytest.mark.parametrize(("indicator", "dora"), [("1m", "9m"), ("9m", "1m"), ("9p", "1p")])
+def test_the_dora_part_names_the_dora_in_sanmas_set(indicator: str, dora: str) -> None:
+    back = dead_wall(f"{indicator}4p4p7p7p", "4p7p3s6s6s")
+    state = HandState.arranged(SANMA, NUKI_HANDS, replacements=back)
+    part = state.part_of(DoraPart)
+    assert part is not None and part.dora_kinds() == (parse_tile(dora),)
+
+
+def test_in_four_player_riichi_1m_still_makes_2m_dora() -> None:
+    state = HandState(RIICHI, 7)
+    part = state.part_of(DoraPart)
+    assert part is not None
+    kinds = [dora_kind(parse_tile(t), RIICHI.tile_kinds) for t in ("1m", "9m", "4z", "7z")]
+    assert kinds == parse_tiles("2m1m1z5z")
+    assert part.dora_kinds() == (dora_kind(part.dora_indicators()[0], RIICHI.tile_kinds),)
 
 
 def test_a_west_indicator_makes_each_north_set_aside_two_dora() -> None:
