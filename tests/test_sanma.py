@@ -427,6 +427,13 @@ def test_simulate_plays_whole_games(seed: int) -> None:
     assert all(len(h.deltas) == 3 for h in hands)
 
 
+def test_the_simulate_command_plays_a_whole_sanma_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["simulate", "--preset", "sanma", "--hands", "200", "--seed", "1"]) == 0
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert lines["preset"] == "sanma" and lines["players"] == "3"
+    assert 3 <= int(lines["hands"].split()[0]) < 200  # the game's end, not the count asked
+
+
 # ------------------------------------------------------------------------------- random play
 
 
