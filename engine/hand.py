@@ -547,7 +547,8 @@ class HandState:
 
         `hands` gives each seat's dealt tiles (the dealer's with its 14th last); `draws` the
         tiles drawn from the front in order; `replacements` the tiles taken from the back in
-        order. The rest of the wall is filled with the remaining tiles in a fixed order.
+        order (a dead wall's indicators set apart at the deal first: `WallRule.indicators`).
+        The rest of the wall is filled with the remaining tiles in a fixed order.
         """
         preset = find_preset(preset) if isinstance(preset, str) else preset
         dealt = [parse_tiles(h) for h in hands]
