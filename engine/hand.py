@@ -322,7 +322,6 @@ class HandState:
         self.wall = list(wall)
         self.front = 0
         self.back = len(wall)
-        self._dead_wall = preset.dead_wall
         # red fives in the wall: a held five may be either physical tile (see _held_id)
         self._reds = _has_red_fives(preset)
         # preset values read on every discard's claim checks, bound once for the hand
@@ -381,6 +380,8 @@ class HandState:
         self._robbing = next(r for r in components if isinstance(r, rules.Robbing))
         self._conditions = next(r for r in components if isinstance(r, rules.WinConditions))
         self._wall_part = self._require(WallPart)
+        # the tiles left in the wall when the live wall ends (the wall part's dead wall)
+        self._dead_wall: int = self._wall_part.rule.left_in_wall
         self._after_win = self._require(AfterWinPart)
         self._openings = self.part_of(OpeningsPart)
         # who applies each action kind a part declares (`Part.owns`): one owner per kind
@@ -422,6 +423,7 @@ class HandState:
         self._draw_rules = answering("on_draw")
         self._discard_watchers = answering("on_discard")
         self._call_watchers = answering("after_call")
+        self._interruption_watchers = answering("after_interruption")
         self._passed_watchers = answering("after_discard_passed")
         self._ready_rules = answering("ready")
         self._context_rules = answering("context")
@@ -548,7 +550,8 @@ class HandState:
 
         `hands` gives each seat's dealt tiles (the dealer's with its 14th last); `draws` the
         tiles drawn from the front in order; `replacements` the tiles taken from the back in
-        order. The rest of the wall is filled with the remaining tiles in a fixed order.
+        order (a dead wall's indicators set apart at the deal first: `WallRule.indicators`).
+        The rest of the wall is filled with the remaining tiles in a fixed order.
         """
         preset = find_preset(preset) if isinstance(preset, str) else preset
         dealt = [parse_tiles(h) for h in hands]
@@ -658,6 +661,14 @@ class HandState:
         """Offer `tile` of a declaration to robbing wins; when nobody robs it, the owner of
         the declaration's kind carries it out (`Part.commit`)."""
         self._open_window(Phase.ROB, tile, declared.seat, declared)
+
+    def interrupt(self, seat: int) -> None:
+        """`seat` made a declaration that interrupts the go-around as a call does, with no meld
+        (sanma's nuki): it counts as a call for the first-turn facts (`calls_made`: double
+        riichi, the first-draw wins, nine terminals), and the parts hear it (ippatsu ends)."""
+        self.calls_made += 1
+        for part in self._interruption_watchers:
+            part.after_interruption(seat)
 
     def waits_of(self, seat: int) -> list[Tile]:
         """The tiles that would complete the seat's concealed hand now (a part reads every

@@ -137,6 +137,7 @@ class Preset:
     set_aside: int = 0
     dead_wall: int = 0
     replacements: int = 0  # the dead wall's replacement positions (engine.rules.WallRule)
+    indicators: int = 0  # the dead wall's indicators, set apart at the deal (engine.rules.WallRule)
     last_draws: int = 0
     concealed_rob: ConcealedRob = ConcealedRob.THIRTEEN_ORPHANS
     rotation: Rotation = Rotation.HONG_KONG

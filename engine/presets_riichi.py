@@ -1,9 +1,11 @@
-"""The four-player Riichi presets (RULES.md "Riichi"), in development: a registry apart from
+"""The Riichi presets (RULES.md "Riichi"), in development: a registry apart from
 `engine.presets.PRESETS` (tables cannot be created with them yet), which tests and `simulate`
 reach until every rule of RULES.md is in and the lead makes them playable.
 
 >>> sorted(IN_DEVELOPMENT)
-['riichi', 'riichi-majsoul']
+['riichi', 'riichi-majsoul', 'sanma']
+>>> SANMA.seat_counts
+(3,)
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from engine.rules_riichi import (
     RiichiDeclaration,
     RiichiPayments,
 )
+from engine.rules_sanma import Nuki
+from engine.scoring.riichi import RIICHI_RULES
 from engine.shapes import ShapeRules
 from engine.tiles import COPIES, NUM_KINDS, parse_tiles, with_red_fives
 
@@ -98,4 +102,38 @@ RIICHI_MAJSOUL = replace(
     rules=(Dora(KanDora.AFTER_DISCARD), *RIICHI.rules[1:]),
 )
 
-IN_DEVELOPMENT: dict[str, Preset] = {p.id: p for p in (RIICHI, RIICHI_MAJSOUL)}
+# Tenhou's three-player game: start 35,000, return 40,000 (the target), uma +20/0/-20
+_SANMA_GAME = replace(
+    _TENHOU_GAME,
+    target=40000,
+    score=FinalScore(40000, 1000, (20, 0, -20), round_from=600, first_takes_rest=True),
+)
+
+SANMA = replace(
+    RIICHI,
+    id="sanma",
+    name="Sanma (Tenhou three-player rules)",
+    summary="Three-player Riichi: 108 tiles without 2m-8m, no chi, north set aside as nuki "
+    "dora, tsumo loss; Tenhou's ranked rules. In development.",
+    # 1m 9m, all pins and sous, the honours; red 0p and 0s
+    wall=RIICHI_RULES["sanma"].wall,
+    chow=False,
+    seat_counts=(3,),
+    start_points=35000,
+    # a dead wall of 14: its 10 indicators set apart at the deal, 4 replacement tiles, and as
+    # many more as the live wall's end moves into it, 8 replacements in all (kongs and nuki)
+    dead_wall=14,
+    indicators=10,
+    replacements=8,
+    game=_SANMA_GAME,
+    # Tenhou's rules without the four winds abort (three seats), and nuki
+    rules=(
+        *(
+            RiichiAborts(four_winds=False) if isinstance(r, RiichiAborts) else r
+            for r in RIICHI.rules
+        ),
+        Nuki(),
+    ),
+)
+
+IN_DEVELOPMENT: dict[str, Preset] = {p.id: p for p in (RIICHI, RIICHI_MAJSOUL, SANMA)}

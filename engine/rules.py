@@ -12,6 +12,8 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `turn_actions(seat)` — replace a seat's whole turn (a locked blood-flow hand, the last draws).
 - `offer(seat)` — actions of the kinds the part owns, added to a seat's turn (a declaration).
 - `after_call(seat, meld)` — a call or a kong was made (before any replacement draw).
+- `after_interruption(seat)` — a declaration interrupted the go-around as a call does, with no
+  meld (sanma's nuki, through `state.interrupt`): ippatsu ends.
 - `after_discard_passed(seat, tile)` — nobody claimed a discard (before the next draw); every
   seat's waits are `state.waits_of(seat)`, offered a win or not.
 - `ready(seat)` — whether a seat is ready (a special shape); None leaves it to the standard shapes.
@@ -49,11 +51,12 @@ belong to the part that begins them (`state.begin_decisions`): it offers them
 
 Parts change the hand only through `HandState`'s public API for them (`emit`, `add_tile`,
 `remove_tile`, `pay`, `discard`, `draw_replacement`, `draw_next`, `end_hand`, `begin_decisions`,
-`resume_turn`, `open_rob_window`; the wall part alone `take_from_wall`; `win_context` reads what
-scoring sees of a win, for a part that settles it from the whole hand), never through the loop's
-private state (tests/test_part_api.py). Replacement draws come from the wall part
-(`WallPart.take_replacement`), which owns the dead wall's positions: with
-`WallRule.replacements` set, the replacement tiles and the indicator positions before them.
+`resume_turn`, `open_rob_window`, `interrupt`; the wall part alone `take_from_wall`;
+`win_context` reads what scoring sees of a win, for a part that settles it from the whole
+hand), never through the loop's private state (tests/test_part_api.py). Replacement draws
+come from the wall part (`WallPart.take_replacement`), which owns the dead wall's positions:
+with `WallRule.replacements` set, the replacement tiles and the indicator positions before
+them (or, with `WallRule.indicators`, the indicators set apart at the deal).
 """
 
 from __future__ import annotations
@@ -175,6 +178,9 @@ class Part:
     def after_call(self, seat: int, meld: Meld) -> None:
         return None
 
+    def after_interruption(self, seat: int) -> None:
+        return None
+
     def after_discard_passed(self, seat: int, tile: Tile) -> None:
         return None
 
@@ -236,6 +242,7 @@ HOOKS = (
     "on_draw",
     "on_discard",
     "after_call",
+    "after_interruption",
     "after_discard_passed",
     "ready",
     "settle_win",
@@ -280,21 +287,40 @@ class WallRule(Rule):
 
     Replacements (for kongs, bonus tiles, a rule's declaration) come from the back. With
     `replacements` 0 they walk the wall from its end, as far as they go; with `replacements`
-    set, the dead wall's last `replacements` positions are the only replacement tiles and the
-    positions before them hold indicators (`WallPart.indicators`), which a replacement never
-    takes. Each replacement shortens the live wall by one (the dead wall keeps its size).
+    set, at most that many are drawn, and the positions of the dead wall before the last
+    `replacements` hold indicators (`WallPart.indicators`), which a replacement never takes.
+    Each replacement shortens the live wall by one (the dead wall keeps its size: the live
+    wall's last tile moves into it).
+
+    With `indicators` set, the dead wall's indicator tiles are set apart at the deal instead
+    (the first `indicators` tiles taken from the back, before the replacement positions): the
+    replacements are then the rest of the dead wall and, beyond it, the tiles the live wall's
+    end moved into the dead wall, in the order they moved (sanma: 10 indicators, 4 replacement
+    positions and 8 replacements in a dead wall of 14).
     """
 
     set_aside: int = 0  # taken from the back before the deal, out of play until revealed
     dead_wall: int = 0  # the last tiles of the wall: never drawn; the hand ends when they remain
     last_draws: int = 0  # from this many tiles left, a turn may only win by self draw or pass
-    replacements: int = 0  # the dead wall's replacement positions (0: the back, unbounded)
+    replacements: int = 0  # the replacements the dead wall gives (0: the back, unbounded)
+    indicators: int = 0  # indicator tiles set apart at the deal (0: positions in the dead wall)
 
     def __post_init__(self) -> None:
         if self.replacements and not 0 < self.replacements <= self.dead_wall:
             raise ValueError(
                 f"{self.replacements} replacement tiles do not fit a dead wall of {self.dead_wall}"
             )
+        if self.indicators and not (self.replacements and self.indicators < self.dead_wall):
+            raise ValueError(
+                f"{self.indicators} indicators set apart need a dead wall larger than them"
+                f" ({self.dead_wall}) and a number of replacements ({self.replacements})"
+            )
+
+    @property
+    def left_in_wall(self) -> int:
+        """The tiles left in the wall when the live wall ends: the dead wall, less the
+        indicators set apart at the deal."""
+        return self.dead_wall - self.indicators
 
     def bind(self, state: HandState) -> Part:
         return (LastDrawsPart if self.last_draws else WallPart)(self, state)
@@ -304,6 +330,7 @@ class WallPart(Part):
     def __init__(self, rule: WallRule, state: HandState) -> None:
         super().__init__(rule, state)
         self.set_aside: list[Tile] = []
+        self.apart: list[Tile] = []  # the indicators set apart at the deal (`indicators`)
         self.replaced = 0  # replacement tiles drawn so far
         self.dead_end = 0  # the wall's end once tiles are set aside: the dead wall ends here
 
@@ -312,6 +339,8 @@ class WallPart(Part):
         for _ in range(self.rule.set_aside):
             self.set_aside.append(state.take_from_wall(front=False))
         self.dead_end = len(state.wall) - len(self.set_aside)
+        for _ in range(self.rule.indicators):
+            self.apart.append(state.take_from_wall(front=False))
 
     def can_replace(self) -> bool:
         """Whether a replacement tile is left (rules offer a kong or a declaration only then)."""
@@ -328,15 +357,18 @@ class WallPart(Part):
 
     def indicators(self) -> tuple[Tile, ...]:
         """The tiles at the dead wall's indicator positions (in wall order), fixed from the deal
-        whatever is replaced; empty unless the rule sets `replacements`."""
+        whatever is replaced; empty unless the rule sets `replacements`. Indicators set apart
+        at the deal come in the order they were taken from the back."""
         rule = self.rule
+        if rule.indicators:
+            return tuple(self.apart)
         if not rule.replacements:
             return ()
         end = self.dead_end
         return tuple(self.state.wall[end - rule.dead_wall : end - rule.replacements])
 
     def held_tiles(self) -> list[Tile]:
-        return list(self.set_aside)
+        return [*self.set_aside, *self.apart]
 
     def in_last_draws(self) -> bool:
         rule = self.rule
@@ -845,7 +877,13 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
             f" (multi_win 'multiple'), not {preset.winners_abort} with {preset.multi_win.value!r}"
         )
     found: list[Rule] = [
-        WallRule(preset.set_aside, preset.dead_wall, preset.last_draws, preset.replacements),
+        WallRule(
+            preset.set_aside,
+            preset.dead_wall,
+            preset.last_draws,
+            preset.replacements,
+            preset.indicators,
+        ),
         Robbing(preset.concealed_rob),
         WinConditions(),
     ]

@@ -71,6 +71,24 @@ class KanDora(StrEnum):
     AFTER_DISCARD = "after_discard"  # Mahjong Soul: once the discard is not won on
 
 
+def dora_kind(indicator: Tile, kinds: frozenset[Tile]) -> Tile:
+    """The dora an indicator points at: the next kind of its group that the tile set `kinds`
+    holds (9 to 1 in each suit, N to E, Red to White), so sanma's 1m points at 9m.
+
+    >>> dora_kind(0, frozenset(range(NUM_KINDS))), dora_kind(0, frozenset({0, 8}))
+    (1, 8)
+    >>> dora_kind(30, frozenset(WINDS)), dora_kind(33, frozenset(range(NUM_KINDS)))
+    (27, 31)
+    """
+    kind = kind_of(indicator)
+    start, size = (kind // 9 * 9, 9) if kind < 27 else (27, 4) if kind < 31 else (31, 3)
+    for step in range(1, size + 1):
+        found = start + (kind - start + step) % size
+        if found in kinds:
+            return found
+    raise ValueError(f"no kind of {indicator}'s group in the tile set")
+
+
 @dataclass(frozen=True, slots=True)
 class Dora(Rule):
     """The dead wall's indicators: the first five of `WallPart.indicators()` are the dora
@@ -91,6 +109,11 @@ class DoraPart(Part):
 
     def dora_indicators(self) -> tuple[Tile, ...]:
         return self.state.wall_part.indicators()[: self.turned]
+
+    def dora_kinds(self) -> tuple[Tile, ...]:
+        """The kinds the turned indicators make dora (one per indicator), in the preset's set."""
+        kinds = self.state.preset.tile_kinds
+        return tuple(dora_kind(t, kinds) for t in self.dora_indicators())
 
     def ura_indicators(self) -> tuple[Tile, ...]:
         per_kind = self.rule.per_kind
@@ -304,6 +327,9 @@ class RiichiPart(Part):
         if self.declaring is not None and meld.from_seat == self.declaring:
             self._stands(self.declaring)
         self.ippatsu = [False] * len(self.ippatsu)  # any call breaks every ippatsu
+
+    def after_interruption(self, seat: int) -> None:
+        self.ippatsu = [False] * len(self.ippatsu)  # as a call does (sanma's nuki)
 
     def after_discard_passed(self, seat: int, tile: Tile) -> None:
         self._stands(seat)

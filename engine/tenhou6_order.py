@@ -242,7 +242,9 @@ class _Walk:
             return at.actions
         ends = []
         for win in result.wins:
-            wanted = (ActionKind.DRAW,) if win.tsumo else (ActionKind.DISCARD, ActionKind.KAKAN)
+            # a ron takes a discard, a robbed added kong, or (Tenhou's sanma) a north set aside
+            robbed = (ActionKind.DISCARD, ActionKind.KAKAN, ActionKind.NUKI)
+            wanted = (ActionKind.DRAW,) if win.tsumo else robbed
             if last is None or last.kind not in wanted or last.seat != win.from_seat:
                 info = [win.winner, win.from_seat, win.pao]
                 self.fail(at, win.winner, info, "the win does not follow its tile")

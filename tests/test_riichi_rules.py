@@ -53,7 +53,7 @@ def has_win(state: HandState, seat: int) -> bool:
 def test_the_presets_are_in_development_not_playable() -> None:
     from engine.presets import PRESETS
 
-    assert set(IN_DEVELOPMENT) == {"riichi", "riichi-majsoul"}
+    assert set(IN_DEVELOPMENT) == {"riichi", "riichi-majsoul", "sanma"}
     assert not set(IN_DEVELOPMENT) & set(PRESETS)
 
 

@@ -817,5 +817,5 @@ def test_presets_names_the_riichi_presets_as_scoring_only_or_in_development(
     listed = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     assert "in development: `score` and `simulate`" in listed["riichi"]
     assert "in development: `score` and `simulate`" in listed["riichi-majsoul"]
-    assert "`score` only until play lands" in listed["sanma"]
+    assert "in development: `score` and `simulate`" in listed["sanma"]
     assert not set(RIICHI_RULES) & set(PRESETS)  # not playable: not among the presets tables use

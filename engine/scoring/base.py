@@ -66,6 +66,7 @@ class WinContext:
     dora: tuple[Tile, ...] = ()
     ura: tuple[Tile, ...] = ()
     rule_flags: frozenset[str] = frozenset()
+    nuki: int = 0  # sanma: the winner's norths set aside (each one dora)
 
 
 @dataclass(frozen=True, slots=True)

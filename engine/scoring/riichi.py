@@ -476,7 +476,8 @@ TENPAI_TOTAL = {4: 3000, 3: 2000}  # what the noten seats pay the tenpai seats i
 def hand_of(ctx: WinContext) -> RiichiHand:
     """The loop's win as the package's hand: the loop's circumstances named as Riichi names
     them (a replacement win is rinshan and never haitei too; the last tile is haitei or houtei;
-    the dealer's dealt win tenhou); riichi, ippatsu and chiihou come from the rule parts."""
+    the dealer's dealt win tenhou); riichi, ippatsu and chiihou come from the rule parts, the
+    norths set aside from sanma's nuki part."""
     flags = set(ctx.rule_flags)
     if "kong_replacement" in ctx.flags:
         flags.add("rinshan")
@@ -494,6 +495,7 @@ def hand_of(ctx: WinContext) -> RiichiHand:
         ctx.dora,
         ctx.ura,
         frozenset(flags),
+        ctx.nuki,
     )
 
 

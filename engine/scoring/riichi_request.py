@@ -274,14 +274,16 @@ def check_flags(hand: RiichiHand) -> None:
         raise RequestError(
             catalogued("fixups.riichi.ura_count", ura=len(hand.ura), dora=len(hand.dora))
         )
-    has_kan = any(m.kind.is_kong for m in hand.melds)
+    # a replacement tile follows a kan, or (sanma) a north set aside, which is a call too
+    replaced = hand.nuki > 0 or any(m.kind.is_kong for m in hand.melds)
+    called = hand.nuki > 0 or bool(hand.melds)
     refused = {
-        "rinshan": not (self_draw and has_kan),
+        "rinshan": not (self_draw and replaced),
         "chankan": by is not WinBy.ROBBING_KONG,
         "haitei": not self_draw or "rinshan" in flags,
         "houtei": by is not WinBy.DISCARD,
-        "tenhou": not self_draw or hand.seat != 0 or bool(hand.melds),
-        "chiihou": not self_draw or hand.seat == 0 or bool(hand.melds),
+        "tenhou": not self_draw or hand.seat != 0 or called,
+        "chiihou": not self_draw or hand.seat == 0 or called,
     }
     for flag, wrong in refused.items():
         if flag in flags and wrong:

@@ -1,0 +1,79 @@
+"""What three-player Riichi (`sanma`, RULES.md "Riichi") adds to Riichi's parts: nuki.
+
+- `Nuki`: on the own turn a held north may be set aside (not a call, not a meld): it is one dora
+  for its owner (nuki dora), the owner draws a replacement from the dead wall, and the go-around
+  counts as interrupted as by a call (`HandState.interrupt`: ippatsu, double riichi, the
+  first-draw wins and nine terminals end). A hand in riichi sets aside only a drawn north (its
+  waits stay as they are); right after a pon (no draw) nothing is set aside. RULES.md names no
+  win on a north set aside, so nobody may rob it.
+
+The rest of sanma is data in engine.presets_riichi (the 108 tiles, three seats, no chi, the dead
+wall of 14 with its indicators set apart and 8 replacements) and Riichi's own parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from engine.actions import Action, DeclaredKind, declare_kind
+from engine.events import Event
+from engine.rules import Part, Rule
+from engine.rules_riichi import RiichiPart
+from engine.tiles import NORTH, Tile, kind_of
+
+if TYPE_CHECKING:
+    from engine.hand import HandState
+
+NUKI = declare_kind("nuki")
+
+
+@dataclass(frozen=True, slots=True)
+class Nuki(Rule):
+    """A held `kind` (the north) set aside on the own turn as one dora, replaced from the dead
+    wall while a replacement and a live-wall tile are left."""
+
+    kind: Tile = NORTH
+
+
+class NukiPart(Part):
+    owns = frozenset({NUKI})
+    labels: ClassVar[Mapping[DeclaredKind, str]] = {NUKI: "bot.declare.nuki"}
+
+    def __init__(self, rule: Nuki, state: HandState) -> None:
+        super().__init__(rule, state)
+        self.set_aside: list[list[Tile]] = [[] for _ in range(state.seat_count)]
+
+    def offer(self, seat: int) -> list[Action]:
+        state, kind = self.state, self.rule.kind
+        drawn = state.drawn
+        if drawn is None or not state.held_counts(seat)[kind]:
+            return []  # right after a pon the turn has no draw: a discard first
+        if state.wall_left <= 0 or not state.wall_part.can_replace():
+            return []
+        riichi = state.part_of(RiichiPart)
+        if riichi is not None and riichi.declared[seat] and kind_of(drawn) != kind:
+            return []  # a locked hand keeps its tiles: only a drawn north leaves it
+        return [Action(seat, NUKI, (kind,))]
+
+    def apply_action(self, action: Action) -> None:
+        state, seat = self.state, action.seat
+        state.remove_tile(seat, action.tile)
+        self.set_aside[seat].append(action.tile)
+        state.emit(Event("nuki", seat, action.tile))
+        state.interrupt(seat)
+        state.draw_replacement(seat)
+
+    def count(self, seat: int) -> int:
+        """The norths `seat` has set aside: public, each one dora for it."""
+        return len(self.set_aside[seat])
+
+    def context(self, seat: int) -> dict[str, object]:
+        return {"nuki": self.count(seat)}
+
+    def held_tiles(self) -> list[Tile]:
+        return [t for tiles in self.set_aside for t in tiles]
+
+
+Nuki.part = NukiPart
