@@ -162,6 +162,8 @@ def _cmd_presets(args: argparse.Namespace) -> int:
     from engine.scoring.riichi import RIICHI_RULES
 
     for rules in RIICHI_RULES.values():
+        if rules.id in PRESETS:  # playable: listed above
+            continue
         state = "in development: `score` and `simulate`" if rules.id in IN_DEVELOPMENT else None
         print(f"{rules.id:20} ({state or '`score` only until play lands'}) {rules.name}")
     return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from importlib import import_module
 
 from engine.actions import ActionKind
 from engine.game import ENDLESS, GameRule
@@ -408,3 +409,8 @@ def find_preset(preset_id: str) -> Preset:
         raise UnknownPresetError(
             text("fixups.preset.unknown", preset=repr(preset_id), known=known)
         ) from None
+
+
+# the Riichi presets register themselves in PRESETS: their rule components build on the hand
+# loop, which reads this module, so their module comes last (either may be imported first)
+import_module("engine.presets_riichi")
