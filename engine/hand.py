@@ -816,6 +816,16 @@ class HandState:
         """Tiles set aside face down at the deal (a horse, birds), out of play."""
         return self._wall_part.set_aside
 
+    def private_facts(self, seat: int) -> tuple[str, ...]:
+        """What the rules know about `seat` that only its player may be told ("furiten"):
+        names whose words are `pictures.fact.<name>`; never for a public view."""
+        return tuple(
+            fact
+            for part in self.parts
+            if rules.overrides(part, "private_facts")
+            for fact in part.private_facts(seat)
+        )
+
     def sets_down(self, tile: Tile) -> bool:
         """Whether discarding `tile` sets it down as a kong instead (a fixed kong kind, a turned
         wild): for the words of a menu, not for play."""

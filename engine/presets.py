@@ -153,6 +153,9 @@ class Preset:
     options: tuple[TableOption, ...] = ()  # what a table may choose (engine.options)
     chosen: tuple[tuple[str, OptionValue], ...] = ()  # this value's choices away from defaults
     game: GameRule = ENDLESS  # when a session's game ends and how it ranks (engine.game)
+    # the words its players use for the actions: a catalogue key K is said as K.<words> where
+    # the catalogue has that ("riichi": Chi, Pon, Kan, Ron, Tsumo); "" the catalogue's own
+    vocabulary: str = ""
 
     @property
     def sets(self) -> int:

@@ -79,6 +79,7 @@ RIICHI = Preset(
     rotation=Rotation.DEALER_READY,
     options=(LENGTH,),
     game=_TENHOU_GAME,
+    vocabulary="riichi",  # Chi, Pon, Kan, Ron, Tsumo (catalogue keys bot.call.win.riichi, ...)
     rules=(
         Dora(KanDora.BEFORE_DISCARD),
         KongLimit(),

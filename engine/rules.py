@@ -30,6 +30,8 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `after_wins(winners, tile, source)` — what a win does to the hand (end, leave, stay).
 - `context(seat)` — extra WinContext fields for scoring (the void suit).
 - `held_tiles()` — tiles the part keeps out of hands, wall and ponds (conservation checks).
+- `private_facts(seat)` — what the part knows about a seat that only its owner may be told
+  (furiten), as fact names: the front ends word `pictures.fact.<name>` on the own hand only.
 
 Actions a part owns: `owns` names the action kinds it applies (the loop's own, such as a pass on
 the last draws, or kinds it declares with `engine.actions.declare_kind`). The loop applies a
@@ -183,6 +185,9 @@ class Part:
     def held_tiles(self) -> list[Tile]:
         return []
 
+    def private_facts(self, seat: int) -> tuple[str, ...]:
+        return ()
+
     # ---- what an owner of action kinds (and of decisions made at once) answers
 
     def apply_action(self, action: Action) -> None:
@@ -222,6 +227,7 @@ HOOKS = (
     "after_wins",
     "context",
     "held_tiles",
+    "private_facts",
 )
 
 

@@ -21,6 +21,7 @@ from bot.runtime import PrivateSnapshot, PublicSnapshot
 from bot.runtime.snapshots import (
     Decision,
     action_text,
+    in_words,
     seat_name,
     standing_lines,
     suit_text,
@@ -219,7 +220,7 @@ def _table_controls(public: PublicSnapshot, language: str) -> discord.ui.View | 
         view.add_item(button("start"))
     elif public.phase is Phase.PLAYING:
         for kind in public.calls:  # the same set on every claim window
-            call = CallButton(table_id, stamp, kind, language)
+            call = CallButton(table_id, stamp, kind, language, public.vocabulary)
             call.row = 0
             view.add_item(call)
         mine = button("hand")
@@ -367,16 +368,20 @@ def _button_for(
     kind = action.kind
     tiles = "".join(tile_name(t) for t in action.tiles)
     style = discord.ButtonStyle.secondary
+    vocabulary = decision.vocabulary if decision is not None else ""
     if kind is ActionKind.DISCARD:
         if action.tile == drawn:
             style = discord.ButtonStyle.primary
         return ActButton.of(table_id, version, action, label=tiles, style=style)
     if kind is ActionKind.WIN:
-        label, style = text("bot.control.win_self_draw"), discord.ButtonStyle.success
+        label = in_words("bot.control.win_self_draw", vocabulary)
+        style = discord.ButtonStyle.success
     elif kind is ActionKind.CONCEALED_KONG:
-        label, style = text("bot.control.kong", tiles=tiles), discord.ButtonStyle.danger
+        label = in_words("bot.control.kong", vocabulary, tiles=tiles)
+        style = discord.ButtonStyle.danger
     elif kind is ActionKind.ADDED_KONG:
-        label, style = text("bot.control.add_kong", tiles=tiles), discord.ButtonStyle.danger
+        label = in_words("bot.control.add_kong", vocabulary, tiles=tiles)
+        style = discord.ButtonStyle.danger
     elif kind is ActionKind.VOID:
         label = text("bot.control.void", suit=suit_text(action.suit))
         style = discord.ButtonStyle.primary
@@ -502,12 +507,18 @@ def _declaration_menus(
 
 
 def chow_choice(
-    table_id: int, version: ids.Stamp, actions: list[Action], language: str = "en"
+    table_id: int,
+    version: ids.Stamp,
+    actions: list[Action],
+    language: str = "en",
+    vocabulary: str = "",
 ) -> discord.ui.View:
-    """A private menu of the chows a seat may make on the discard."""
+    """A private menu of the chows a seat may make on the discard (in the preset's words)."""
     options = [
         discord.SelectOption(
-            label=text("bot.control.chow", tiles=format_tiles(a.tiles)).in_language(language),
+            label=in_words("bot.control.chow", vocabulary, tiles=format_tiles(a.tiles)).in_language(
+                language
+            ),
             value=ids.action_value(a),
         )
         for a in actions

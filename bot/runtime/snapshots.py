@@ -21,7 +21,7 @@ The `*_lines`/`*_words` functions give the same in English, for readers without 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.runtime.table import COMPUTER_PREFIX
@@ -30,7 +30,7 @@ from engine import names
 from engine.actions import Action, ActionKind, DeclaredKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
-from engine.i18n import DEFAULT_LANGUAGE, Number, Text, text
+from engine.i18n import DEFAULT_LANGUAGE, Number, Text, has, text
 from engine.options import options_text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
@@ -237,6 +237,7 @@ class PublicSnapshot:
     stamp: tuple[int, int] = (0, 0)  # what its controls name (`control_stamp`)
     deadline: float | None = None
     calls: tuple[str, ...] = ()
+    vocabulary: str = ""  # the preset's words for the calls (Preset.vocabulary: "riichi")
     wall_left: int | None = None
     table_view: TableView | None = None
     result: ResultSummary | None = None
@@ -279,6 +280,7 @@ class Decision:
     # the ones made with a discard (Part.with_discard)
     labels: tuple[tuple[str, str], ...] = ()
     with_discard: frozenset[str] = frozenset()
+    vocabulary: str = ""  # the preset's words for actions (Preset.vocabulary: "riichi")
 
     def options(self, kind: str) -> tuple[Action, ...]:
         return tuple(a for a in self.actions if a.kind.value == kind)
@@ -288,7 +290,7 @@ class Decision:
         key = dict(self.labels).get(action.kind.value)
         if key is not None:
             return text(key, tiles=format_tiles(action.tiles))
-        return action_text(action, self.set_down)
+        return action_text(action, self.set_down, self.vocabulary, self_draw=self.kind == "turn")
 
     def declared(self, action: Action) -> str | None:
         """The catalogue key of a declaration's words with its tiles left open ("discard …
@@ -325,6 +327,9 @@ class PrivateSnapshot:
     drawn: int | None = None
     void: str | None = None
     events: tuple[Text, ...] = ()  # what happened to this player's hand, privately
+    # what the rules know about this seat that only its player is told ("Furiten: no ron");
+    # the hand picture and the terminal's hand line carry them among the view's notes
+    facts: tuple[Text, ...] = ()
 
     @property
     def has_hand(self) -> bool:
@@ -365,6 +370,7 @@ def public_snapshot(
         "closed_reason": closed,
         "quickplay": table.name == "Quick Play",
         "stamp": control_stamp(table),
+        "vocabulary": table.preset.vocabulary,
     }
     if hand is None or session is None or table.phase is Phase.LOBBY:
         seats = tuple(
@@ -557,6 +563,9 @@ def private_snapshot(
         table_name=table_title(table.id, table.name),  # worded per reader, not in English
         player_name=seat.name,
     )
+    facts = tuple(text(f"pictures.fact.{name}") for name in hand.private_facts(wind))
+    if facts:
+        view = replace(view, blocked=view.blocked + facts)
     return PrivateSnapshot(
         **base,  # type: ignore[arg-type]
         version=hand.decision_version,
@@ -569,6 +578,7 @@ def private_snapshot(
         drawn=view.drawn,
         void=hand.void[wind],
         events=tuple(_private_lines(table, wind, events, timeouts)),
+        facts=facts,
     )
 
 
@@ -590,6 +600,7 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
         set_down_tiles(hand, seat),
         tuple(hand.declaration_labels.items()),
         hand.declared_with_discard,
+        table.preset.vocabulary,
     )
 
 
@@ -892,9 +903,17 @@ def event_lines(
     return [line.in_language(language) for line in event_texts(table, events, names, wins_before)]
 
 
-def action_text(action: Action, set_down: frozenset[Tile] = frozenset()) -> Text:
+def action_text(
+    action: Action,
+    set_down: frozenset[Tile] = frozenset(),
+    vocabulary: str = "",
+    *,
+    self_draw: bool = False,
+) -> Text:
     """An action in words and notation: 'discard 5m', 'pung 7p', 'declare bamboo void'; a
-    discard of a tile in `set_down` (`Decision.set_down`) is said as the kong it makes."""
+    discard of a tile in `set_down` (`Decision.set_down`) is said as the kong it makes. In a
+    preset's `vocabulary` where it has its own words ('pon 7p'; a win 'ron', or 'tsumo' on
+    the seat's own turn, `self_draw`)."""
     if action.kind is ActionKind.DISCARD and action.tiles and action.tiles[0] in set_down:
         return text("bot.action.set_down", tiles=format_tiles(action.tiles))
     if action.kind is ActionKind.VOID:
@@ -902,7 +921,21 @@ def action_text(action: Action, set_down: frozenset[Tile] = frozenset()) -> Text
     key = f"bot.action.{action.kind.value}"
     if key not in _ACTION_KEYS:
         return Text("bot.action.other", {"action": str(action)})
-    return text(key, tiles=format_tiles(action.tiles))
+    if self_draw and action.kind is ActionKind.WIN:
+        key = "bot.action.win_self_draw"
+    return in_words(key, vocabulary, tiles=format_tiles(action.tiles))
+
+
+def in_words(key: str, vocabulary: str, /, **fields: object) -> Text:
+    """`key` as the players of a preset say it (`Preset.vocabulary`): the catalogue's
+    `<key>.<vocabulary>` where it has one ('Ron' for `bot.call.win` at a Riichi table), else
+    `key` itself.
+
+    >>> str(in_words("bot.call.win", "riichi")), str(in_words("bot.call.win", ""))
+    ('Ron', 'Win')
+    """
+    own = f"{key}.{vocabulary}"
+    return text(own if vocabulary and has(own) else key, **fields)
 
 
 _ACTION_KEYS = frozenset(
