@@ -24,6 +24,7 @@ from bot.runtime.snapshots import (
     in_words,
     seat_name,
     standing_lines,
+    standings_line,
     suit_text,
     wind_text,
 )
@@ -276,7 +277,10 @@ def result_surface(public: PublicSnapshot, channel_name: str = "", language: str
     filename = f"result-{public.table_id}.png"
     if picture is not None:
         embed.set_image(url=f"attachment://{filename}")
-    return Surface(result_text(public).in_language(language), embed, None, picture, filename)
+    content = result_text(public).in_language(language)
+    if public.standings is not None:  # the hand ended the game: its standings, in a line
+        content += "\n" + standings_line(public.standings).in_language(language)
+    return Surface(content, embed, None, picture, filename)
 
 
 # ------------------------------------------------------------------ a player's hand

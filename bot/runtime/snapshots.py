@@ -469,6 +469,21 @@ def standing_lines(view: StandingsView) -> list[Text]:
     ]
 
 
+def standings_line(view: StandingsView) -> Text:
+    """The final standings on one line: "Final standings: 1. Ann 35,200 (+45.2), 2. …"."""
+    items = [
+        text(
+            "bot.standing.short",
+            place=row.place,
+            name=row.name,
+            points=Number(row.points),
+            score=score_text(row.score),
+        )
+        for row in view.rows
+    ]
+    return text("bot.result.standings", standings=text("bot.list", items=items))
+
+
 def seat_name(name: str, player_id: str | None) -> Text | str:
     """A seat's name as a reader is told it: a computer's ("Computer 2") in their language,
     a person's as they chose it."""
