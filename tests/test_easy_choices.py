@@ -40,6 +40,8 @@ DIGESTS = {
     "hubei-laizi@3": "5cfc20afb8f6ae3ae26d1f20e31bfdb2",
     "hubei-laizi@2": "9270eb94e2fa9141e7374d5447bbd4a6",
     "redwild": "d9d925d3e0eb59ee955fdb0733db4009",
+    "riichi": "b88d8db76c33e58a4b1397b8308c1f50",
+    "riichi-majsoul": "f3442a6ed2bad7df14a3b96b9cf6261a",
     "sichuan-bb": "0446104d57c9f93c93deb537250a9d73",
     "sichuan-swap3": "d7e829d1e84e3d4747ab6a4515170907",
     "tw-16": "58c76fb83938b644e4f9a260536ea377",
