@@ -5,14 +5,19 @@ Pass on every claim window), and furiten told to its owner only."""
 from __future__ import annotations
 
 import copy
+import io
+import re
+from argparse import Namespace
 
 import pytest
 
 from bot.discord import ids
 from bot.discord.pictures import draw
 from bot.discord.surface import hand_controls, hand_surface, table_surface
+from bot.runtime import ManualTimers
 from bot.runtime.snapshots import Decision, private_snapshot, public_snapshot
-from bot.terminal import Ask, hand_line, read_answer
+from bot.terminal import Ask, hand_line, play, read_answer
+from data import Phase, Store
 from engine.actions import Action, ActionKind
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
@@ -22,6 +27,7 @@ from engine.rules_riichi import NINE_TERMINALS, FuritenPart
 from engine.rules_riichi import RIICHI as RIICHI_KIND
 from tests.hands import act
 from tests.test_discord_units import flat
+from tests.test_runtime import make_runtime
 from tests.test_snapshots import live_table, payload
 
 BOTH = [RIICHI, RIICHI_MAJSOUL]
@@ -193,3 +199,30 @@ def test_nothing_public_shows_furiten() -> None:
 def test_the_riichi_presets_are_table_choices() -> None:
     assert PRESETS["riichi"] is RIICHI and PRESETS["riichi-majsoul"] is RIICHI_MAJSOUL
     assert [o.name for o in RIICHI.options] == ["length"]
+
+
+@pytest.mark.parametrize("preset_id", ["riichi", "riichi-majsoul"])
+async def test_quick_play_seats_a_riichi_table(store: Store, preset_id: str) -> None:
+    timers = ManualTimers()
+    runtime = await make_runtime(store, timers, quickplay_fill_after=30)
+    assert await runtime.quickplay(preset_id, "201", "Eve") is None
+    await timers.advance(31)  # a casual queue fills with computers
+    [table] = runtime.tables_of("201")
+    assert table.phase is Phase.PLAYING and table.preset.id == preset_id
+    assert table.options.time_control == "standard" and len(table.humans) == 1
+    assert table.hand is not None and table.hand.preset.vocabulary == "riichi"
+
+
+async def test_the_terminal_plays_a_tonpuu_game_to_its_standings_and_final_score() -> None:
+    out = io.StringIO()
+    args = Namespace(
+        preset="riichi", seed=1, images=None, hands=0, time=None, players=None,
+        level="easy", lang="en", option=["length=east"],
+    )  # fmt: skip
+    assert await play(args, lambda: "", out) == 0  # Enter: the suggested move, every time
+    said = out.getvalue()
+    assert "The game is over" in said
+    standings = said[said.rindex("Final standings") :].splitlines()[1:5]
+    assert [line[:3] for line in standings] == ["1. ", "2. ", "3. ", "4. "]
+    assert all(" points, final score " in line for line in standings)
+    assert re.search(r"\btsumo\b|\bron\b|\bpon \w+|\bchi \w+", said)  # the menus' words
