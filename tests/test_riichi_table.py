@@ -13,7 +13,7 @@ import pytest
 
 from bot.discord import ids
 from bot.discord.pictures import draw
-from bot.discord.surface import hand_controls, hand_surface, table_surface
+from bot.discord.surface import hand_controls, hand_surface, hand_text, table_surface
 from bot.runtime import ManualTimers
 from bot.runtime.snapshots import Decision, private_snapshot, public_snapshot
 from bot.terminal import Ask, hand_line, play, read_answer
@@ -101,6 +101,8 @@ def test_a_self_draw_win_is_tsumo() -> None:
     assert "Tsumo" in labels and "Win (self draw)" not in labels
     assert decision.words(Action(0, ActionKind.WIN)).in_language("en") == "tsumo"
     assert decision.words(Action(0, ActionKind.WIN)).in_language("zh-CN") == "自摸"
+    private = private_snapshot(live_table(HandState.arranged(RIICHI, hands), 4), 0)
+    assert "Your turn: discard a tile, or tsumo." in hand_text(private).in_language("en")
     hk = HandState.arranged("hk-3fan", hands)
     hk_decision = private_snapshot(live_table(hk, 4), 0).decision
     assert hk_decision is not None

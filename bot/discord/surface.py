@@ -337,7 +337,7 @@ def _hand_line(private: PrivateSnapshot) -> Text:
     win = ActionKind.WIN in kinds
     kong = bool(kinds & {ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG})
     offer = "_win_kong" if win and kong else "_win" if win else "_kong" if kong else ""
-    return text(f"bot.hand.turn{offer}", drew=drew, clock=clock)
+    return in_words(f"bot.hand.turn{offer}", decision.vocabulary, drew=drew, clock=clock)
 
 
 def hand_surface(private: PrivateSnapshot, channel_name: str = "", language: str = "en") -> Surface:
