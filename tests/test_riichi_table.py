@@ -11,6 +11,7 @@ from argparse import Namespace
 
 import pytest
 
+from bot.cli import _parser
 from bot.discord import ids
 from bot.discord.pictures import draw
 from bot.discord.surface import hand_controls, hand_surface, hand_text, table_surface
@@ -228,3 +229,12 @@ async def test_the_terminal_plays_a_tonpuu_game_to_its_standings_and_final_score
     assert [line[:3] for line in standings] == ["1. ", "2. ", "3. ", "4. "]
     assert all(" points, final score " in line for line in standings)
     assert re.search(r"\btsumo\b|\bron\b|\bpon \w+|\bchi \w+", said)  # the menus' words
+
+
+def test_play_length_is_the_length_table_option() -> None:
+    args = _parser().parse_args(["play", "--preset", "riichi", "--length", "east"])
+    assert args.option == ["length=east"]
+    both = _parser().parse_args(
+        ["play", "--preset", "riichi", "--option", "x", "--length", "south"]
+    )
+    assert both.option == ["x", "length=south"]
