@@ -396,6 +396,7 @@ SECOND_PERSON = {
     "You deals": "You deal",
     "You is out": "You are out",
     "You's hand": "Your hand",
+    "You calls": "You call",  # Riichi's words: 'You call pon on 5z'
 }
 
 
@@ -408,7 +409,8 @@ def as_you(line: str, language: str = DEFAULT_LANGUAGE) -> str:
         if third.startswith("You") and third in line:
             line = line.replace(third, second)
     if line.startswith("You "):
-        line = line.replace("their pung", "your pung").replace(" and draws ", " and draw ")
+        line = line.replace("their pung", "your pung").replace("their pon", "your pon")
+        line = line.replace(" and draws ", " and draw ")
     return line
 
 

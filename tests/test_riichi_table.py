@@ -16,16 +16,18 @@ from bot.discord import ids
 from bot.discord.pictures import draw
 from bot.discord.surface import hand_controls, hand_surface, hand_text, table_surface
 from bot.runtime import ManualTimers
-from bot.runtime.snapshots import Decision, private_snapshot, public_snapshot
+from bot.runtime.snapshots import Decision, event_lines, private_snapshot, public_snapshot
 from bot.terminal import Ask, hand_line, play, read_answer
 from data import Phase, Store
 from engine.actions import Action, ActionKind
+from engine.events import Event
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
 from engine.presets import PRESETS, Preset
 from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from engine.rules_riichi import NINE_TERMINALS, FuritenPart
 from engine.rules_riichi import RIICHI as RIICHI_KIND
+from engine.tiles import parse_tile
 from tests.hands import act
 from tests.test_discord_units import flat
 from tests.test_runtime import make_runtime
@@ -238,3 +240,24 @@ def test_play_length_is_the_length_table_option() -> None:
         ["play", "--preset", "riichi", "--option", "x", "--length", "south"]
     )
     assert both.option == ["x", "length=south"]
+
+
+def test_the_table_tells_riichi_and_the_calls_in_riichi_words() -> None:
+    state = HandState.arranged(RIICHI, READY)
+    events = state.apply(Action.parse("0 riichi 6z"))
+    names = ["Ann", "Bob", "Cat", "Dan"]
+    lines = event_lines(live_table(state, 4), events, names)
+    assert lines[:2] == ["Ann declares riichi.", "Ann discards 6z."]
+    assert event_lines(live_table(state, 4), events, names, language="zh-TW")[0] == "Ann立直。"
+    calls = [
+        Event("call", 1, parse_tile("6z"), "pung 666z"),
+        Event("call", 1, parse_tile("3m"), "chow 234m"),
+        Event("kong_declared", 2, parse_tile("1z"), "concealed_kong"),
+    ]
+    assert event_lines(live_table(state, 4), calls, names) == [
+        "Bob calls pon on 6z.",
+        "Bob calls chi on 3m (234m).",
+        "Cat declares a closed kan of 1z.",
+    ]
+    hk = HandState.arranged("hk-3fan", READY)
+    assert event_lines(live_table(hk, 4), calls[:1], names) == ["Bob pungs 6z."]

@@ -813,9 +813,14 @@ def _call(told: _Telling, event: Event) -> list[Text]:
     verb = event.detail.split(" ", 1)[0]
     if verb == "chow":
         shape = format_tiles(_meld_tiles(event.detail))
-        return [text("bot.event.chow", who=told.who(event), tile=_tile(event), shape=shape)]
+        vocabulary = told.hand.preset.vocabulary
+        return [
+            in_words(
+                "bot.event.chow", vocabulary, who=told.who(event), tile=_tile(event), shape=shape
+            )
+        ]
     key = f"bot.event.{verb}" if verb in CALL_VERBS else "bot.event.call"
-    return [text(key, who=told.who(event), tile=_tile(event))]
+    return [in_words(key, told.hand.preset.vocabulary, who=told.who(event), tile=_tile(event))]
 
 
 def _fixed_kong(told: _Telling, event: Event) -> list[Text]:
@@ -828,7 +833,7 @@ def _fixed_kong(told: _Telling, event: Event) -> list[Text]:
 def _kong_declared(told: _Telling, event: Event) -> list[Text]:
     added = event.detail == ActionKind.ADDED_KONG.value
     key = "bot.event.added_kong" if added else "bot.event.concealed_kong"
-    return [text(key, who=told.who(event), tile=_tile(event))]
+    return [in_words(key, told.hand.preset.vocabulary, who=told.who(event), tile=_tile(event))]
 
 
 def _win(told: _Telling, event: Event) -> list[Text]:
@@ -846,6 +851,11 @@ def _win(told: _Telling, event: Event) -> list[Text]:
     elif after is AfterWin.STAY and not hand.is_over:
         lines.append(text("bot.event.locked", who=told.who(event)))
     return lines
+
+
+def _declared(told: _Telling, event: Event) -> list[Text]:
+    """A rule's own declaration made in public (riichi, nine terminals): who declared what."""
+    return [text(f"bot.event.{event.kind}", who=told.who(event))]
 
 
 def _payment(told: _Telling, event: Event) -> list[Text]:
@@ -889,6 +899,8 @@ EVENT_WORDING: Mapping[str, EventWording] = {
     "swap": _swap,
     "void_revealed": _void_revealed,
     "hand_over": _hand_over,
+    "riichi": _declared,
+    "nine_terminals": _declared,
 }
 
 
