@@ -78,6 +78,14 @@ def _parser() -> argparse.ArgumentParser:
         help="the table's minimum faan where the preset has the option (hk-fw2: 0-3, default 0)",
     )
     play.add_argument("--option", action="append", metavar="NAME[=VALUE]", help=OPTION_HELP)
+    play.add_argument(
+        "--length",
+        dest="option",
+        action="append",
+        type="length={}".format,  # the table option, as `--option length=VALUE`
+        metavar="{south,east}",
+        help="a Riichi game's length: south (East and South rounds, the default) or east",
+    )
     play.add_argument("--time", metavar="CONTROL", help=time_controls_help())
     play.add_argument(
         "--players", type=int, help="seats at the table, you included (default: the preset's)"
@@ -165,6 +173,8 @@ def _cmd_presets(args: argparse.Namespace) -> int:
     from engine.scoring.riichi import RIICHI_RULES
 
     for rules in RIICHI_RULES.values():
+        if rules.id in PRESETS:  # playable: listed above
+            continue
         state = "in development: `score` and `simulate`" if rules.id in IN_DEVELOPMENT else None
         print(f"{rules.id:20} ({state or '`score` only until play lands'}) {rules.name}")
     return 0

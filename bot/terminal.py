@@ -82,6 +82,8 @@ CHINESE_WORDS = {
     "換": "swap",
     "缺": "void",
 }
+# the Riichi words for the calls (Preset.vocabulary "riichi" words its menus so), typed anywhere
+RIICHI_WORDS = {"ron": "win", "tsumo": "win", "chi": "chow", "pon": "pung", "kan": "kong"}
 CHINESE_SUITS = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s"}
 
 
@@ -108,7 +110,8 @@ def _pick(candidates: list[Action], what: str, language: str) -> Action | Ask:
 
 
 def _in_english(text: str) -> str:
-    """An answer typed with Chinese call and suit words, in the menu's English words."""
+    """An answer typed with Chinese call and suit words (or Riichi's: 'pon 5m', 'ron'), in
+    the menu's English words."""
     word, _, rest = text.partition(" ")
     glued = word[1:2].isdigit() or word[1:] in CHINESE_SUITS  # '碰5m', '缺万'
     if word[:1] in CHINESE_WORDS and (len(word) == 1 or glued):
@@ -117,7 +120,7 @@ def _in_english(text: str) -> str:
     rest = CHINESE_SUITS.get(rest, rest)
     if text in CHINESE_SUITS:
         return CHINESE_SUITS[text]
-    return f"{word} {rest}".strip()
+    return f"{RIICHI_WORDS.get(word, word)} {rest}".strip()
 
 
 def _tiles(text: str) -> list[int] | None:
@@ -417,6 +420,7 @@ SECOND_PERSON = {
     "You deals": "You deal",
     "You is out": "You are out",
     "You's hand": "Your hand",
+    "You calls": "You call",  # Riichi's words: 'You call pon on 5z'
 }
 
 
@@ -429,7 +433,8 @@ def as_you(line: str, language: str = DEFAULT_LANGUAGE) -> str:
         if third.startswith("You") and third in line:
             line = line.replace(third, second)
     if line.startswith("You "):
-        line = line.replace("their pung", "your pung").replace(" and draws ", " and draw ")
+        line = line.replace("their pung", "your pung").replace("their pon", "your pon")
+        line = line.replace(" and draws ", " and draw ")
     return line
 
 

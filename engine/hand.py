@@ -10,6 +10,7 @@ swap, pass rules, wilds, fixed kongs, a dead wall, last draws, ...) is one of it
 (`engine.rules`), asked at named hook points; every point that moves is a `Payment`
 (`engine.settlement`). Seats are 0..seat_count-1 from the dealer (2, 3 or 4 seats).
 
+>>> from engine.presets import find_preset
 >>> state = HandState(find_preset("hkos-3-v1"), seed=7)
 >>> state.phase, state.turn, len(state.hands[0]) + len(state.bonus[0]) >= 14
 (<Phase.TURN: 'turn'>, 0, True)
@@ -24,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import compress
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from engine import rules, scoring, shapes
 from engine.actions import (
@@ -37,7 +38,7 @@ from engine.actions import (
 )
 from engine.events import Event, Termination
 from engine.hand_setup import HandSetup
-from engine.presets import MultiWin, Preset, find_preset
+from engine.kinds import MultiWin
 from engine.rules import AfterWinPart, OpeningsPart, Part, VoidPart, WallPart
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.settlement import (
@@ -69,6 +70,10 @@ from engine.tiles import (
     sort_tiles,
     tile_name,
 )
+
+if TYPE_CHECKING:
+    from engine.presets import Preset
+
 
 __all__ = ["Event", "HandSetup", "HandState", "Outcome", "Phase", "Termination", "WinRecord"]
 
@@ -251,6 +256,15 @@ def shuffled(tiles: Sequence[Tile], seed: int) -> list[Tile]:
 
 
 _P = TypeVar("_P", bound=Part)
+
+
+def _preset(preset: Preset | str) -> Preset:
+    """The preset, found by id where a name is given. engine.presets is read here, not at the
+    top: it registers the Riichi presets, whose rule components build on this module."""
+    from engine.presets import find_preset
+
+    return find_preset(preset) if isinstance(preset, str) else preset
+
 
 # Per sequence of part types (the same for every hand of a preset): for each hook, the positions
 # of the parts that answer it. Worked out once, not at every deal.
@@ -531,7 +545,7 @@ class HandState:
     ) -> HandState:
         """Rebuild a hand from its seed (or arranged wall), its setup and its action log (parsed
         once the hand's rules are bound: a rule's module declares the kinds it owns)."""
-        preset = find_preset(preset) if isinstance(preset, str) else preset
+        preset = _preset(preset)
         state = cls(preset, seed, setup, wall=wall, seat_count=seat_count, always_ask=always_ask)
         for action in actions:
             state.apply(Action.parse(action) if isinstance(action, str) else action)
@@ -553,7 +567,7 @@ class HandState:
         order (a dead wall's indicators set apart at the deal first: `WallRule.indicators`).
         The rest of the wall is filled with the remaining tiles in a fixed order.
         """
-        preset = find_preset(preset) if isinstance(preset, str) else preset
+        preset = _preset(preset)
         dealt = [parse_tiles(h) for h in hands]
         # the deal takes 13 per seat in seat order, then the dealer's 14th
         order = dealt[0][: preset.hand_size]
@@ -815,6 +829,16 @@ class HandState:
     def set_aside(self) -> list[Tile]:
         """Tiles set aside face down at the deal (a horse, birds), out of play."""
         return self._wall_part.set_aside
+
+    def private_facts(self, seat: int) -> tuple[str, ...]:
+        """What the rules know about `seat` that only its player may be told ("furiten"):
+        names whose words are `pictures.fact.<name>`; never for a public view."""
+        return tuple(
+            fact
+            for part in self.parts
+            if rules.overrides(part, "private_facts")
+            for fact in part.private_facts(seat)
+        )
 
     def sets_down(self, tile: Tile) -> bool:
         """Whether discarding `tile` sets it down as a kong instead (a fixed kong kind, a turned

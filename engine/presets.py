@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from importlib import import_module
 
 from engine.actions import ActionKind
 from engine.game import ENDLESS, GameRule
@@ -153,6 +154,9 @@ class Preset:
     options: tuple[TableOption, ...] = ()  # what a table may choose (engine.options)
     chosen: tuple[tuple[str, OptionValue], ...] = ()  # this value's choices away from defaults
     game: GameRule = ENDLESS  # when a session's game ends and how it ranks (engine.game)
+    # the words its players use for the actions: a catalogue key K is said as K.<words> where
+    # the catalogue has that ("riichi": Chi, Pon, Kan, Ron, Tsumo); "" the catalogue's own
+    vocabulary: str = ""
 
     @property
     def sets(self) -> int:
@@ -409,3 +413,8 @@ def find_preset(preset_id: str) -> Preset:
         raise UnknownPresetError(
             text("fixups.preset.unknown", preset=repr(preset_id), known=known)
         ) from None
+
+
+# the Riichi presets register themselves in PRESETS: their rule components build on the hand
+# loop, which reads this module, so their module comes last (either may be imported first)
+import_module("engine.presets_riichi")

@@ -1,11 +1,15 @@
-"""The Riichi presets (RULES.md "Riichi"), in development: a registry apart from
-`engine.presets.PRESETS` (tables cannot be created with them yet), which tests and `simulate`
-reach until every rule of RULES.md is in and the lead makes them playable.
+"""The four-player Riichi presets (RULES.md "Riichi"): `riichi` (Tenhou) and `riichi-majsoul`.
 
->>> sorted(IN_DEVELOPMENT)
-['riichi', 'riichi-majsoul', 'sanma']
->>> SANMA.seat_counts
-(3,)
+They are playable: this module registers them in `engine.presets.PRESETS` when it is imported
+(engine.presets imports it at its end, so either module may be imported first). Presets still in
+development live in `IN_DEVELOPMENT` instead, which `simulate` and the tests reach before tables
+may choose them.
+
+>>> from engine.presets import PRESETS
+>>> PRESETS["riichi"] is RIICHI
+True
+>>> sorted(IN_DEVELOPMENT), SANMA.seat_counts
+(['sanma'], (3,))
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import replace
 from engine.game import FinalScore, GameRule, RepeatCount, Rounding, Ties
 from engine.kinds import ConcealedRob, MultiWin, Rotation
 from engine.options import OptionValue, TableOption
-from engine.presets import Preset
+from engine.presets import PRESETS, Preset
 from engine.rules_riichi import (
     Dora,
     Furiten,
@@ -62,7 +66,7 @@ RIICHI = Preset(
     id="riichi",
     name="Riichi (Tenhou rules)",
     summary="136 tiles, yaku to win, riichi, dora, furiten, honba and the pot; Tenhou's ranked "
-    "rules. In development.",
+    "rules.",
     family="riichi",
     wall=_WALL,
     multi_win=MultiWin.MULTIPLE,
@@ -79,6 +83,7 @@ RIICHI = Preset(
     rotation=Rotation.DEALER_READY,
     options=(LENGTH,),
     game=_TENHOU_GAME,
+    vocabulary="riichi",  # Chi, Pon, Kan, Ron, Tsumo (catalogue keys bot.call.win.riichi, ...)
     rules=(
         Dora(KanDora.BEFORE_DISCARD),
         KongLimit(),
@@ -95,7 +100,7 @@ RIICHI_MAJSOUL = replace(
     id="riichi-majsoul",
     name="Riichi (Mahjong Soul rules)",
     summary="Riichi with Mahjong Soul's differences: triple ron pays, kan dora after the "
-    "discard, thirteen orphans robs a concealed kong. In development.",
+    "discard, thirteen orphans robs a concealed kong.",
     winners_abort=0,
     concealed_rob=ConcealedRob.THIRTEEN_ORPHANS,
     game=replace(_TENHOU_GAME, score=_MAJSOUL_SCORE),
@@ -136,4 +141,8 @@ SANMA = replace(
     ),
 )
 
-IN_DEVELOPMENT: dict[str, Preset] = {p.id: p for p in (RIICHI, RIICHI_MAJSOUL, SANMA)}
+
+PRESETS.update((preset.id, preset) for preset in (RIICHI, RIICHI_MAJSOUL))
+
+# presets whose rules are not all in yet: `simulate` and the tests play them, tables may not
+IN_DEVELOPMENT: dict[str, Preset] = {SANMA.id: SANMA}

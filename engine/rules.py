@@ -40,6 +40,8 @@ the owned declarations made with a discard that a beginner makes whenever offere
 discard it chose (riichi), and `call_keeps_a_way(seat, call)` whether a call leaves the hand a
 way to a win the rules accept (Riichi: a yaku). A preset whose parts keep the defaults plays as
 before.
+- `private_facts(seat)` — what the part knows about a seat that only its owner may be told
+  (furiten), as fact names: the front ends word `pictures.fact.<name>` on the own hand only.
 
 Actions a part owns: `owns` names the action kinds it applies (the loop's own, such as a pass on
 the last draws, or kinds it declares with `engine.actions.declare_kind`). The loop applies a
@@ -209,6 +211,9 @@ class Part:
         still has a way to a win the rules accept (Riichi: a yaku an open hand may have)."""
         return True
 
+    def private_facts(self, seat: int) -> tuple[str, ...]:
+        return ()
+
     # ---- what an owner of action kinds (and of decisions made at once) answers
 
     def apply_action(self, action: Action) -> None:
@@ -251,6 +256,7 @@ HOOKS = (
     "held_tiles",
     "table_facts",
     "call_keeps_a_way",
+    "private_facts",
 )
 
 

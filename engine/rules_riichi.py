@@ -19,11 +19,12 @@ The presets themselves live in engine.presets_riichi, outside the playable list.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import ClassVar
 
-from engine.actions import TILE_ACTIONS, Action, ActionKind, declare_kind
+from engine.actions import TILE_ACTIONS, Action, ActionKind, DeclaredKind, declare_kind
 from engine.decompose import decompositions
 from engine.events import Event, Termination
 from engine.hand import HandState, Phase
@@ -267,6 +268,8 @@ class RiichiDeclaration(Rule):
 class RiichiPart(Part):
     owns = frozenset({RIICHI})
     computer_declares = frozenset({RIICHI})  # a beginner declares whenever it may
+    labels: ClassVar[Mapping[DeclaredKind, str]] = {RIICHI: "bot.declare.riichi"}
+    with_discard = frozenset({RIICHI})  # the front ends ask which tile, offering these only
 
     def __init__(self, rule: RiichiDeclaration, state: HandState) -> None:
         super().__init__(rule, state)
@@ -513,6 +516,9 @@ class FuritenPart(Part):
     def may_win(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
         return by is WinBy.SELF_DRAW or not self.is_furiten(seat)
 
+    def private_facts(self, seat: int) -> tuple[str, ...]:
+        return ("furiten",) if self.is_furiten(seat) else ()  # the owner's hand says so
+
 
 Furiten.part = FuritenPart
 
@@ -533,6 +539,7 @@ class RiichiAborts(Rule):
 
 class RiichiAbortsPart(Part):
     owns = frozenset({NINE_TERMINALS})
+    labels: ClassVar[Mapping[DeclaredKind, str]] = {NINE_TERMINALS: "bot.declare.nine_terminals"}
 
     def __init__(self, rule: RiichiAborts, state: HandState) -> None:
         super().__init__(rule, state)

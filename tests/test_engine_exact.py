@@ -23,7 +23,7 @@ from engine.presets import PRESETS, find_preset
 from engine.scoring import hubei as hubei_scoring
 from engine.scoring.base import WinBy
 from engine.seat_view import SeatView
-from engine.tiles import NUM_KINDS, Meld, MeldKind, counts_of, parse_tiles
+from engine.tiles import NUM_KINDS, Meld, MeldKind, counts_of, is_bonus, parse_tiles
 
 ALL_PRESETS = sorted(PRESETS)
 
@@ -58,8 +58,9 @@ def _played(preset_id: str, seed: int) -> list[HandState]:
         for seat in state.seats:
             assert state._counts[seat] == counts_of(state.hands[seat])
             if state.phase in (Phase.TURN, Phase.CLAIMS, Phase.ROB):
-                # a draw asks for bonus replacements only when the drawn tile is one
-                assert all(tile < NUM_KINDS for tile in state.hands[seat])
+                # a draw asks for bonus replacements only when the drawn tile is one (a red
+                # five is a tile of its own, not a bonus tile)
+                assert not any(is_bonus(tile) for tile in state.hands[seat])
         checks += 1
         state.apply(choose_action(state, state.seats_to_act()[0]))
     assert checks > 10

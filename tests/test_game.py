@@ -50,6 +50,9 @@ def _old_next_dealer_seat(rotation: Rotation, outcome: Outcome) -> int:
         return first.seat
     dealer_won = any(win.seat == 0 for win in wins)
     keeps = dealer_won or (rotation is Rotation.HONG_KONG and not wins)
+    if rotation is Rotation.DEALER_READY:  # RULES.md "Riichi": renchan
+        aborted = outcome.termination is Termination.ABORTIVE_DRAW
+        keeps = dealer_won or aborted or (not wins and 0 in outcome.ready)
     return 0 if keeps else 1
 
 
@@ -109,7 +112,8 @@ def _progress(**fields: object) -> GameProgress:
 def test_endless_games_never_end() -> None:
     assert not ENDLESS.ends
     assert not game_over(ENDLESS, _progress(hands=10_000, dealer_changes=999, points=(-9, 9)))
-    assert all(not p.game.ends for p in PRESETS.values())
+    # the presets whose games end are Riichi's (RULES.md "The game")
+    assert {p.id for p in PRESETS.values() if p.game.ends} <= {"riichi", "riichi-majsoul", "sanma"}
 
 
 def test_a_game_of_n_hands_ends_after_the_nth() -> None:

@@ -7,7 +7,7 @@ import pytest
 from engine.i18n import LANGUAGES
 from engine.presets import PRESETS
 from engine.score_request import score_request
-from engine.scoring import fourwinds, hk3fan, hkos, hubei, sichuan, taiwan
+from engine.scoring import fourwinds, hk3fan, hkos, hubei, riichi, sichuan, taiwan
 from engine.scoring.names import named_patterns, pattern_name, pattern_text, pattern_words
 from render.views import pretty_pattern
 
@@ -22,6 +22,7 @@ SCORED = {
     "guangdong": {*sichuan.FAN, "thirteen_orphans"},
     "redwild": {"four_red_dragons"},
     "hubei": set(hubei.FAN),
+    "riichi": set(riichi.YAKU_IDS.values()),
 }
 
 

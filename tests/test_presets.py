@@ -35,6 +35,9 @@ SHAPES = {
     "guangdong": ShapeRules(seven_pairs=True, thirteen_orphans=True, kong_as_two_pairs=True),
     "redwild": ShapeRules(seven_pairs=True, kong_as_two_pairs=True),
     "hubei-laizi": SETS_AND_PAIR,
+    # seven pairs without a four of a kind as two pairs, thirteen orphans
+    "riichi": ShapeRules(seven_pairs=True, thirteen_orphans=True),
+    "riichi-majsoul": ShapeRules(seven_pairs=True, thirteen_orphans=True),
 }
 
 

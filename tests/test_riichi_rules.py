@@ -50,11 +50,13 @@ def has_win(state: HandState, seat: int) -> bool:
 # ------------------------------------------------------------------------------- the presets
 
 
-def test_the_presets_are_in_development_not_playable() -> None:
-    from engine.presets import PRESETS
+def test_the_presets_are_playable_and_not_in_development() -> None:
+    from engine.presets import PRESETS, find_preset
 
-    assert set(IN_DEVELOPMENT) == {"riichi", "riichi-majsoul", "sanma"}
-    assert not set(IN_DEVELOPMENT) & set(PRESETS)
+    assert find_preset("riichi") is RIICHI and find_preset("riichi-majsoul") is RIICHI_MAJSOUL
+    assert not {"riichi", "riichi-majsoul"} & set(IN_DEVELOPMENT)
+    assert not set(IN_DEVELOPMENT) & set(PRESETS)  # in development: not a table's choice
+    assert set(IN_DEVELOPMENT) == {"sanma"}
 
 
 # ------------------------------------------------------------------------------- dead wall, dora

@@ -810,12 +810,14 @@ def test_random_hands_agree_with_the_package_called_on_its_own(preset: str) -> N
     assert valid >= 30  # the random hands reach the scoring, not only its refusals
 
 
-def test_presets_names_the_riichi_presets_as_scoring_only_or_in_development(
+def test_presets_lists_the_riichi_presets_as_playable_and_sanma_as_scoring_only(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert cli_main(["presets"]) == 0
     listed = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
-    assert "in development: `score` and `simulate`" in listed["riichi"]
-    assert "in development: `score` and `simulate`" in listed["riichi-majsoul"]
+    for playable in ("riichi", "riichi-majsoul"):
+        assert playable in PRESETS
+        assert "in development" not in listed[playable] and "`score` only" not in listed[playable]
+        assert PRESETS[playable].name in listed[playable]
     assert "in development: `score` and `simulate`" in listed["sanma"]
-    assert not set(RIICHI_RULES) & set(PRESETS)  # not playable: not among the presets tables use
+    assert "sanma" not in PRESETS  # not playable: not among the presets tables use

@@ -54,7 +54,14 @@ def hidden_elsewhere(state: HandState, rng: random.Random) -> HandState:
     hidden = [
         seat for seat in range(len(other.hands)) if not (other.locked[seat] or other.left[seat])
     ]
-    wall_slots = [i for i in range(other.front, other.back) if not is_bonus(other.wall[i])]
+    # the dead wall's indicator positions stay: their turned tiles are public (Riichi's dora)
+    wall_part = other.wall_part
+    rule = wall_part.rule
+    shown = range(wall_part.dead_end - rule.dead_wall, wall_part.dead_end - rule.replacements)
+    shown = shown if rule.replacements else range(0)
+    wall_slots = [
+        i for i in range(other.front, other.back) if not is_bonus(other.wall[i]) and i not in shown
+    ]
     pool = [t for seat in hidden for t in other.hands[seat]] + [other.wall[i] for i in wall_slots]
     rng.shuffle(pool)
     for seat in hidden:

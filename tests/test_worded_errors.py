@@ -28,7 +28,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 def _chinese(said: str) -> bool:
     """Chinese, with nothing English beyond ids, notation and quoted values."""
     bare = re.sub(r"'[^']*'|`[^`]*`|<[^>]*>|\b[mps]\b", " ", said)
-    for preset_id in PRESETS:  # ids stay English
+    for preset_id in sorted(PRESETS, key=len, reverse=True):  # ids stay English (longest first)
         bare = bare.replace(preset_id, " ")
     return bool(CJK.search(said)) and not re.search(r"[A-Za-z]{3,}", bare)
 

@@ -21,6 +21,7 @@ from discord.ui import Button, DynamicItem, Select
 from bot.discord import ids
 from bot.discord.ids import Stamp
 from bot.discord.replies import clicked_id, guarded, tell
+from bot.runtime.snapshots import in_words
 from engine.actions import Action, ActionKind
 from engine.i18n import text
 from engine.tiles import InvalidNotationError, parse_tile
@@ -136,9 +137,11 @@ class TableButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.TABLE_TEMPL
 class CallButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.CALL_TEMPLATE):
     """A public call on the latest discard (or a kong to rob): Chow, Pung, Kong, Win, Pass."""
 
-    def __init__(self, table: int, stamp: Stamp, kind: str, language: str = "en") -> None:
+    def __init__(
+        self, table: int, stamp: Stamp, kind: str, language: str = "en", vocabulary: str = ""
+    ) -> None:
         button: Button[Any] = Button(
-            label=text(f"bot.call.{kind}").in_language(language),
+            label=in_words(f"bot.call.{kind}", vocabulary).in_language(language),
             style=CALL_STYLES[kind],
             custom_id=ids.call_id(table, stamp, kind),
         )

@@ -21,8 +21,10 @@ from bot.runtime import PrivateSnapshot, PublicSnapshot
 from bot.runtime.snapshots import (
     Decision,
     action_text,
+    in_words,
     seat_name,
     standing_lines,
+    standings_line,
     suit_text,
     wind_text,
 )
@@ -219,7 +221,7 @@ def _table_controls(public: PublicSnapshot, language: str) -> discord.ui.View | 
         view.add_item(button("start"))
     elif public.phase is Phase.PLAYING:
         for kind in public.calls:  # the same set on every claim window
-            call = CallButton(table_id, stamp, kind, language)
+            call = CallButton(table_id, stamp, kind, language, public.vocabulary)
             call.row = 0
             view.add_item(call)
         mine = button("hand")
@@ -275,7 +277,10 @@ def result_surface(public: PublicSnapshot, channel_name: str = "", language: str
     filename = f"result-{public.table_id}.png"
     if picture is not None:
         embed.set_image(url=f"attachment://{filename}")
-    return Surface(result_text(public).in_language(language), embed, None, picture, filename)
+    content = result_text(public).in_language(language)
+    if public.standings is not None:  # the hand ended the game: its standings, in a line
+        content += "\n" + standings_line(public.standings).in_language(language)
+    return Surface(content, embed, None, picture, filename)
 
 
 # ------------------------------------------------------------------ a player's hand
@@ -332,7 +337,7 @@ def _hand_line(private: PrivateSnapshot) -> Text:
     win = ActionKind.WIN in kinds
     kong = bool(kinds & {ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG})
     offer = "_win_kong" if win and kong else "_win" if win else "_kong" if kong else ""
-    return text(f"bot.hand.turn{offer}", drew=drew, clock=clock)
+    return in_words(f"bot.hand.turn{offer}", decision.vocabulary, drew=drew, clock=clock)
 
 
 def hand_surface(private: PrivateSnapshot, channel_name: str = "", language: str = "en") -> Surface:
@@ -367,16 +372,20 @@ def _button_for(
     kind = action.kind
     tiles = "".join(tile_name(t) for t in action.tiles)
     style = discord.ButtonStyle.secondary
+    vocabulary = decision.vocabulary if decision is not None else ""
     if kind is ActionKind.DISCARD:
         if action.tile == drawn:
             style = discord.ButtonStyle.primary
         return ActButton.of(table_id, version, action, label=tiles, style=style)
     if kind is ActionKind.WIN:
-        label, style = text("bot.control.win_self_draw"), discord.ButtonStyle.success
+        label = in_words("bot.control.win_self_draw", vocabulary)
+        style = discord.ButtonStyle.success
     elif kind is ActionKind.CONCEALED_KONG:
-        label, style = text("bot.control.kong", tiles=tiles), discord.ButtonStyle.danger
+        label = in_words("bot.control.kong", vocabulary, tiles=tiles)
+        style = discord.ButtonStyle.danger
     elif kind is ActionKind.ADDED_KONG:
-        label, style = text("bot.control.add_kong", tiles=tiles), discord.ButtonStyle.danger
+        label = in_words("bot.control.add_kong", vocabulary, tiles=tiles)
+        style = discord.ButtonStyle.danger
     elif kind is ActionKind.VOID:
         label = text("bot.control.void", suit=suit_text(action.suit))
         style = discord.ButtonStyle.primary
@@ -502,12 +511,18 @@ def _declaration_menus(
 
 
 def chow_choice(
-    table_id: int, version: ids.Stamp, actions: list[Action], language: str = "en"
+    table_id: int,
+    version: ids.Stamp,
+    actions: list[Action],
+    language: str = "en",
+    vocabulary: str = "",
 ) -> discord.ui.View:
-    """A private menu of the chows a seat may make on the discard."""
+    """A private menu of the chows a seat may make on the discard (in the preset's words)."""
     options = [
         discord.SelectOption(
-            label=text("bot.control.chow", tiles=format_tiles(a.tiles)).in_language(language),
+            label=in_words("bot.control.chow", vocabulary, tiles=format_tiles(a.tiles)).in_language(
+                language
+            ),
             value=ids.action_value(a),
         )
         for a in actions

@@ -21,7 +21,7 @@ The `*_lines`/`*_words` functions give the same in English, for readers without 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.runtime.table import COMPUTER_PREFIX
@@ -31,7 +31,7 @@ from engine import names
 from engine.actions import Action, ActionKind, DeclaredKind
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
-from engine.i18n import DEFAULT_LANGUAGE, Number, Text, text
+from engine.i18n import DEFAULT_LANGUAGE, Number, Text, has, text
 from engine.options import options_text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.rules_selfdraw import SetAsideSettlementPart
@@ -239,6 +239,7 @@ class PublicSnapshot:
     stamp: tuple[int, int] = (0, 0)  # what its controls name (`control_stamp`)
     deadline: float | None = None
     calls: tuple[str, ...] = ()
+    vocabulary: str = ""  # the preset's words for the calls (Preset.vocabulary: "riichi")
     wall_left: int | None = None
     table_view: TableView | None = None
     result: ResultSummary | None = None
@@ -281,6 +282,7 @@ class Decision:
     # the ones made with a discard (Part.with_discard)
     labels: tuple[tuple[str, str], ...] = ()
     with_discard: frozenset[str] = frozenset()
+    vocabulary: str = ""  # the preset's words for actions (Preset.vocabulary: "riichi")
 
     def options(self, kind: str) -> tuple[Action, ...]:
         return tuple(a for a in self.actions if a.kind.value == kind)
@@ -290,7 +292,7 @@ class Decision:
         key = dict(self.labels).get(action.kind.value)
         if key is not None:
             return text(key, tiles=format_tiles(action.tiles))
-        return action_text(action, self.set_down)
+        return action_text(action, self.set_down, self.vocabulary, self_draw=self.kind == "turn")
 
     def declared(self, action: Action) -> str | None:
         """The catalogue key of a declaration's words with its tiles left open ("discard …
@@ -327,6 +329,9 @@ class PrivateSnapshot:
     drawn: int | None = None
     void: str | None = None
     events: tuple[Text, ...] = ()  # what happened to this player's hand, privately
+    # what the rules know about this seat that only its player is told ("Furiten: no ron");
+    # the hand picture and the terminal's hand line carry them among the view's notes
+    facts: tuple[Text, ...] = ()
 
     @property
     def has_hand(self) -> bool:
@@ -367,6 +372,7 @@ def public_snapshot(
         "closed_reason": closed,
         "quickplay": table.name == "Quick Play",
         "stamp": control_stamp(table),
+        "vocabulary": table.preset.vocabulary,
     }
     if hand is None or session is None or table.phase is Phase.LOBBY:
         seats = tuple(
@@ -465,6 +471,21 @@ def standing_lines(view: StandingsView) -> list[Text]:
     ]
 
 
+def standings_line(view: StandingsView) -> Text:
+    """The final standings on one line: "Final standings: 1. Ann 35,200 (+45.2), 2. …"."""
+    items = [
+        text(
+            "bot.standing.short",
+            place=row.place,
+            name=row.name,
+            points=Number(row.points),
+            score=score_text(row.score),
+        )
+        for row in view.rows
+    ]
+    return text("bot.result.standings", standings=text("bot.list", items=items))
+
+
 def seat_name(name: str, player_id: str | None) -> Text | str:
     """A seat's name as a reader is told it: a computer's ("Computer 2") in their language,
     a person's as they chose it."""
@@ -559,6 +580,9 @@ def private_snapshot(
         table_name=table_title(table.id, table.name),  # worded per reader, not in English
         player_name=seat.name,
     )
+    facts = tuple(text(f"pictures.fact.{name}") for name in hand.private_facts(wind))
+    if facts:
+        view = replace(view, blocked=view.blocked + facts)
     return PrivateSnapshot(
         **base,  # type: ignore[arg-type]
         version=hand.decision_version,
@@ -571,6 +595,7 @@ def private_snapshot(
         drawn=view.drawn,
         void=hand.void[wind],
         events=tuple(_private_lines(table, wind, events, timeouts)),
+        facts=facts,
     )
 
 
@@ -592,6 +617,7 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
         set_down_tiles(hand, seat),
         tuple(hand.declaration_labels.items()),
         hand.declared_with_discard,
+        table.preset.vocabulary,
     )
 
 
@@ -848,9 +874,14 @@ def _call(told: _Telling, event: Event) -> list[Text]:
     verb = event.detail.split(" ", 1)[0]
     if verb == "chow":
         shape = format_tiles(_meld_tiles(event.detail))
-        return [text("bot.event.chow", who=told.who(event), tile=_tile(event), shape=shape)]
+        vocabulary = told.hand.preset.vocabulary
+        return [
+            in_words(
+                "bot.event.chow", vocabulary, who=told.who(event), tile=_tile(event), shape=shape
+            )
+        ]
     key = f"bot.event.{verb}" if verb in CALL_VERBS else "bot.event.call"
-    return [text(key, who=told.who(event), tile=_tile(event))]
+    return [in_words(key, told.hand.preset.vocabulary, who=told.who(event), tile=_tile(event))]
 
 
 def _fixed_kong(told: _Telling, event: Event) -> list[Text]:
@@ -863,7 +894,7 @@ def _fixed_kong(told: _Telling, event: Event) -> list[Text]:
 def _kong_declared(told: _Telling, event: Event) -> list[Text]:
     added = event.detail == ActionKind.ADDED_KONG.value
     key = "bot.event.added_kong" if added else "bot.event.concealed_kong"
-    return [text(key, who=told.who(event), tile=_tile(event))]
+    return [in_words(key, told.hand.preset.vocabulary, who=told.who(event), tile=_tile(event))]
 
 
 def _win(told: _Telling, event: Event) -> list[Text]:
@@ -881,6 +912,11 @@ def _win(told: _Telling, event: Event) -> list[Text]:
     elif after is AfterWin.STAY and not hand.is_over:
         lines.append(text("bot.event.locked", who=told.who(event)))
     return lines
+
+
+def _declared(told: _Telling, event: Event) -> list[Text]:
+    """A rule's own declaration made in public (riichi, nine terminals): who declared what."""
+    return [text(f"bot.event.{event.kind}", who=told.who(event))]
 
 
 def _payment(told: _Telling, event: Event) -> list[Text]:
@@ -924,6 +960,8 @@ EVENT_WORDING: Mapping[str, EventWording] = {
     "swap": _swap,
     "void_revealed": _void_revealed,
     "hand_over": _hand_over,
+    "riichi": _declared,
+    "nine_terminals": _declared,
 }
 
 
@@ -953,9 +991,17 @@ def event_lines(
     return [line.in_language(language) for line in event_texts(table, events, names, wins_before)]
 
 
-def action_text(action: Action, set_down: frozenset[Tile] = frozenset()) -> Text:
+def action_text(
+    action: Action,
+    set_down: frozenset[Tile] = frozenset(),
+    vocabulary: str = "",
+    *,
+    self_draw: bool = False,
+) -> Text:
     """An action in words and notation: 'discard 5m', 'pung 7p', 'declare bamboo void'; a
-    discard of a tile in `set_down` (`Decision.set_down`) is said as the kong it makes."""
+    discard of a tile in `set_down` (`Decision.set_down`) is said as the kong it makes. In a
+    preset's `vocabulary` where it has its own words ('pon 7p'; a win 'ron', or 'tsumo' on
+    the seat's own turn, `self_draw`)."""
     if action.kind is ActionKind.DISCARD and action.tiles and action.tiles[0] in set_down:
         return text("bot.action.set_down", tiles=format_tiles(action.tiles))
     if action.kind is ActionKind.VOID:
@@ -963,7 +1009,21 @@ def action_text(action: Action, set_down: frozenset[Tile] = frozenset()) -> Text
     key = f"bot.action.{action.kind.value}"
     if key not in _ACTION_KEYS:
         return Text("bot.action.other", {"action": str(action)})
-    return text(key, tiles=format_tiles(action.tiles))
+    if self_draw and action.kind is ActionKind.WIN:
+        key = "bot.action.win_self_draw"
+    return in_words(key, vocabulary, tiles=format_tiles(action.tiles))
+
+
+def in_words(key: str, vocabulary: str, /, **fields: object) -> Text:
+    """`key` as the players of a preset say it (`Preset.vocabulary`): the catalogue's
+    `<key>.<vocabulary>` where it has one ('Ron' for `bot.call.win` at a Riichi table), else
+    `key` itself.
+
+    >>> str(in_words("bot.call.win", "riichi")), str(in_words("bot.call.win", ""))
+    ('Ron', 'Win')
+    """
+    own = f"{key}.{vocabulary}"
+    return text(own if vocabulary and has(own) else key, **fields)
 
 
 _ACTION_KEYS = frozenset(

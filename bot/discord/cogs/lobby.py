@@ -55,7 +55,8 @@ class LobbyCog(MahjongCog, name="Lobby"):
         min_fan="the minimum faan to win, where the rules let a table choose (hk-fw2: 0-3)",
         players="how many play (2-4, as the preset allows; rated tables seat four)",
         level="how well the computer players play",
-        options="table options: green_white no_minimum (hubei-laizi), min_fan=2 (hk-fw2)",
+        options="table options: green_white no_minimum (hubei-laizi), min_fan=2 (hk-fw2), "
+        "length=east (riichi)",
     )
     @app_commands.autocomplete(preset=preset_autocomplete)
     @app_commands.choices(visibility=VISIBILITY_CHOICES, time=TIME_CHOICES, level=LEVEL_CHOICES)

@@ -14,7 +14,7 @@ from bot.discord.options import pick_table
 from bot.discord.replies import reader_language, tell
 from bot.discord.surface import chow_choice, hand_surface
 from bot.runtime import LiveTable, PrivateSnapshot
-from bot.runtime.snapshots import suit_text
+from bot.runtime.snapshots import in_words, suit_text
 from data import Phase
 from engine.actions import Action
 from engine.i18n import Text, text
@@ -108,12 +108,13 @@ class PlayCog(MahjongCog, name="Play"):
             # only about the presser's own tiles: nothing about anyone else's
             if kind == "pass":
                 return await tell(interaction, text("bot.play.no_call"))
-            return await tell(interaction, text(f"bot.play.cannot.{kind}"))
+            vocabulary = table.preset.vocabulary
+            return await tell(interaction, in_words(f"bot.play.cannot.{kind}", vocabulary))
         if len(options) > 1:
             language = reader_language(interaction)
             await interaction.followup.send(
                 text("bot.play.which_chow").in_language(language),
-                view=chow_choice(table_id, stamp, list(options), language),
+                view=chow_choice(table_id, stamp, list(options), language, table.preset.vocabulary),
                 ephemeral=True,
             )
             return
