@@ -64,7 +64,7 @@ from engine.events import Event, Termination
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening
 from engine.scoring.base import WinBy
 from engine.settlement import Payment
-from engine.tiles import ORPHANS, Meld, MeldKind, Tile, suit_of
+from engine.tiles import ORPHANS, Meld, MeldKind, Tile, kind_of, suit_of
 
 if TYPE_CHECKING:
     from engine.hand import HandState
@@ -580,7 +580,7 @@ def kong_keeps_waits(state: HandState, seat: int, tile: Tile) -> bool:
     waiting on the same tiles as before the draw."""
     hand = list(state.hands[seat])
     hand.remove(state.drawn)  # type: ignore[arg-type]
-    after_hand = [t for t in state.hands[seat] if t != tile]
+    after_hand = [t for t in state.hands[seat] if kind_of(t) != tile]  # a red five is its five
     return state.waits(hand) == state.waits(after_hand)
 
 
