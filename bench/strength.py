@@ -24,8 +24,20 @@ referee reads shapes without jokers.
 others keep theirs. `--players N` seats N players (walls = hands / N) at the presets played by N
 (hubei-laizi: 2-4); the others keep their own number.
 
-The last lines per preset are for the bar: `points_per_hand_gain: X` (candidate minus baseline per
-seat-hand, with its 95% interval in the line before) and `dead_hand_rate: Y` (the candidate's).
+Presets whose games end (Riichi: `riichi`, `riichi-majsoul`, also named though not in PRESETS)
+are played as whole duplicate games instead: `--games` game seeds (each seed fixes every hand's
+wall), each played once with the baseline in every seat and once per player with the candidate
+there (`--option length=east` for tonpuu). Per side: average placement, final score (uma
+included) and points per game, then per hand the win, deal-in and riichi rates and the deal-in
+rate in hands where another seat declared riichi, and decisions per second; the candidate's
+place is compared with the baseline's of the same player in the same game seed. `--baseline
+v1-riichi` is the easy computer declaring riichi whenever its discard is offered as one (so that
+the defence against a riichi can be measured where the easy computer never declares). The last
+lines: `placement_gain: X` (negative: better) and `deal_in_facing_riichi_ratio: Y`.
+
+The last lines per preset (hands) are for the bar: `points_per_hand_gain: X` (candidate minus
+baseline per seat-hand, with its 95% interval in the line before) and `dead_hand_rate: Y` (the
+candidate's).
 """
 
 from __future__ import annotations

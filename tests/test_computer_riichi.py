@@ -18,6 +18,7 @@ from engine.computer.knowledge_riichi import danger, declare, dora_of, stakes, w
 from engine.hand import HandState
 from engine.hand_setup import HandSetup
 from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
+from engine.rules import kong_keeps_waits
 from engine.rules_riichi import RIICHI as RIICHI_KIND
 from engine.seat_view import SeatView
 from engine.session import Session
@@ -255,3 +256,10 @@ def test_the_choice_depends_only_on_what_the_seat_can_see(preset: object) -> Non
             checked += 1
             state.apply(choose(state, seat))
     assert checked > 30
+
+
+def test_a_locked_hands_kong_check_reads_a_red_five_as_its_five() -> None:
+    # the fourth 5m drawn beside 0m5m5m: the kong keeps the 1s wait (the red five goes too)
+    state = HandState.arranged(RIICHI, ["1m2m3m4p5p6p7s8s9s1s0m5m5m5m", *FILL])
+    assert any(is_red(tile) for tile in state.hands[0])
+    assert kong_keeps_waits(state, 0, t("5m"))

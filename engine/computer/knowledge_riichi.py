@@ -90,9 +90,12 @@ _PAIR_WAIT = (0.0, 0.015, 0.03, 0.03, 0.03)  # by copies unseen
 _HONOUR_WAIT = (0.0, 0.015, 0.04, 0.06, 0.06)
 _OTHER_SUIT = 0.1  # a kind outside the suit a flush-looking hand collects
 # what a win costs the discarder: a riichi (with ura and tsumo chances) and an open hand, a
-# dealer's half as much again; each dora shown in its melds adds about one han
+# dealer's half as much again; each dora shown in its melds adds about one han. An open hand is
+# priced low: many have no yaku in reach, or a cheap one (measured with bench/strength.py against
+# v1-riichi, 800 seat-hands, seed 1: 3,500 +219 points per hand, 1,500 +311, each +-260)
 _RIICHI_COST = 5500
-_OPEN_COST = 3500
+_OPEN_COST = 1500
+_QUIET_READY = 0.2  # at most, for a closed hand without riichi
 _DORA_SHOWN = 2000
 _DEALER = 1.5
 # stakes in the game's last hand: the leader protects its place, the last place pushes
@@ -153,7 +156,8 @@ def _ready_and_cost(view: SeatView, seat: int) -> tuple[float, float]:
     if opened:
         ready = min(0.8, 0.15 * opened + 0.02 * discards)
     else:
-        ready = min(0.35, max(0.0, 0.025 * (discards - 7)))
+        # a closed hand that is ready mostly declares riichi: a quiet one is seldom ready
+        ready = min(_QUIET_READY, max(0.0, 0.02 * (discards - 8)))
     return ready, (_OPEN_COST + _DORA_SHOWN * shown) * dealer
 
 
@@ -275,6 +279,9 @@ KNOWLEDGE = FamilyKnowledge(
     step=STEP,
     danger_share=1.0,
     exact_one_away=False,
+    # the first win ends the hand: a call that speeds a hand with a yaku up is taken (margin
+    # 1.0: +370 points per hand against v1-riichi, 1.15: +325, 800 seat-hands, each +-260)
+    call_margin=1.0,
     closed_hand=1,  # riichi, which every closed ready hand may declare
     closed_flags=frozenset({"riichi"}),
     offered_safe=True,
