@@ -43,12 +43,13 @@ candidate's).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -331,7 +332,9 @@ def play_game(
     return session
 
 
-def compare_games(preset: Preset, candidate: str, baseline: str, games: int, seed: int) -> None:
+def compare_games(
+    preset: Preset, candidate: str, baseline: str, games: int, seed: int, raw: Path | None = None
+) -> None:
     """Duplicate games: each game seed (its hands' walls) played once with the baseline in
     every seat, and once per player with the candidate there; places compared per player."""
     players = preset.seat_counts[0]
@@ -396,6 +399,11 @@ def compare_games(preset: Preset, candidate: str, baseline: str, games: int, see
     ratio = facing[0] / facing[1] if facing[1] else float("nan")
     print(f"deal_in_facing_riichi_ratio: {ratio:.3f}")
     print()
+    if raw is not None:  # runs on other seeds are pooled from these lines
+        record = {"preset": preset.id, "seed": seed, "place_gains": place_gains}
+        record |= {"score_gains": score_gains, "candidate": asdict(cand), "baseline": asdict(base)}
+        with raw.open("a") as out:
+            out.write(json.dumps(record) + "\n")
 
 
 def _share(count: int, total: int) -> float:
@@ -436,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=0, help="seats, where the preset allows")
     parser.add_argument("--games", type=int, default=200, help="game seeds, where games end")
     parser.add_argument("--option", nargs="*", default=[], help="table options: length=east")
+    parser.add_argument("--raw", type=Path, help="games: append each side's figures (JSON lines)")
     args = parser.parse_args(argv)
     for preset_id in args.preset:
         preset = IN_DEVELOPMENT.get(preset_id) or find_preset(preset_id)
@@ -445,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
             preset = choose(preset, parse_choices(preset, args.option))
         players = args.players if args.players in preset.seat_counts else preset.seat_counts[0]
         if preset.game.ends:
-            compare_games(preset, args.candidate, args.baseline, args.games, args.seed)
+            compare_games(preset, args.candidate, args.baseline, args.games, args.seed, args.raw)
         else:
             compare(preset, args.candidate, args.baseline, args.hands, args.seed, players)
     return 0
