@@ -33,7 +33,8 @@ rate in hands where another seat declared riichi, and decisions per second; the 
 place is compared with the baseline's of the same player in the same game seed. `--baseline
 v1-riichi` is the easy computer declaring riichi whenever its discard is offered as one (so that
 the defence against a riichi can be measured where the easy computer never declares). The last
-lines: `placement_gain: X` (negative: better) and `deal_in_facing_riichi_ratio: Y`.
+lines: `placement_gain: X` (negative: better) and `deal_in_facing_riichi_ratio: Y`. `--raw FILE`
+appends each run's figures to FILE; `--pool FILE` reports the runs it holds pooled.
 
 The last lines per preset (hands) are for the bar: `points_per_hand_gain: X` (candidate minus
 baseline per seat-hand, with its 95% interval in the line before) and `dead_hand_rate: Y` (the
@@ -51,6 +52,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -369,11 +371,30 @@ def compare_games(
             place_gains.append(cand.places[-1] - base.places[-players + player])
             score_gains.append(cand.scores[-1] - base.scores[-players + player])
     elapsed = time.perf_counter() - started
-    print(
+    title = (
         f"preset: {preset.id} ({options_text(preset) or 'default options'})  game seeds: {games}"
         f"  seat-games per side: {players * games}  ({elapsed:.0f} s)"
     )
-    print(f"{'':32}{candidate:>22}{baseline:>22}")
+    report_games(title, (candidate, baseline), cand, base, place_gains, score_gains)
+    if raw is not None:  # runs on other seeds are pooled from these lines (`--pool`)
+        record = {"preset": preset.id, "seed": seed, "levels": [candidate, baseline]}
+        record |= {"place_gains": place_gains, "score_gains": score_gains}
+        record |= {"candidate": asdict(cand), "baseline": asdict(base)}
+        with raw.open("a") as out:
+            out.write(json.dumps(record) + "\n")
+
+
+def report_games(
+    title: str,
+    levels: tuple[str, str],
+    cand: GameSide,
+    base: GameSide,
+    place_gains: list[float],
+    score_gains: list[float],
+) -> None:
+    """Print the two sides' game figures and the gains (see the module's docstring)."""
+    print(title)
+    print(f"{'':32}{levels[0]:>22}{levels[1]:>22}")
     rows = [
         ("average placement (95% CI)", _ci_text(cand.places), _ci_text(base.places)),
         ("final score per game", _ci_text(cand.scores), _ci_text(base.scores)),
@@ -399,11 +420,30 @@ def compare_games(
     ratio = facing[0] / facing[1] if facing[1] else float("nan")
     print(f"deal_in_facing_riichi_ratio: {ratio:.3f}")
     print()
-    if raw is not None:  # runs on other seeds are pooled from these lines
-        record = {"preset": preset.id, "seed": seed, "place_gains": place_gains}
-        record |= {"score_gains": score_gains, "candidate": asdict(cand), "baseline": asdict(base)}
-        with raw.open("a") as out:
-            out.write(json.dumps(record) + "\n")
+
+
+def pool(raw: Path) -> None:
+    """Report the runs of `--raw` files pooled, per preset and pair of levels."""
+    runs: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for line in raw.read_text().splitlines():
+        record = json.loads(line)
+        runs.setdefault((record["preset"], *record["levels"]), []).append(record)
+    for (preset_id, candidate, baseline), records in runs.items():
+        sides = [_pooled_side([r[side] for r in records]) for side in ("candidate", "baseline")]
+        place_gains = [g for r in records for g in r["place_gains"]]
+        score_gains = [g for r in records for g in r["score_gains"]]
+        seeds = ", ".join(str(r["seed"]) for r in records)
+        title = f"preset: {preset_id}  pooled runs on seeds {seeds}"
+        title += f"  seat-games per side: {len(place_gains)}"
+        report_games(title, (candidate, baseline), *sides, place_gains, score_gains)
+
+
+def _pooled_side(parts: list[dict[str, Any]]) -> GameSide:
+    side = GameSide()
+    for part in parts:
+        for name, value in part.items():
+            setattr(side, name, getattr(side, name) + value)
+    return side
 
 
 def _share(count: int, total: int) -> float:
@@ -445,7 +485,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="game seeds, where games end")
     parser.add_argument("--option", nargs="*", default=[], help="table options: length=east")
     parser.add_argument("--raw", type=Path, help="games: append each side's figures (JSON lines)")
+    parser.add_argument("--pool", type=Path, help="report the runs a --raw file holds, pooled")
     args = parser.parse_args(argv)
+    if args.pool:
+        pool(args.pool)
+        return 0
     for preset_id in args.preset:
         preset = IN_DEVELOPMENT.get(preset_id) or find_preset(preset_id)
         if min_fan_choices(preset):
