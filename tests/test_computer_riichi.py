@@ -7,8 +7,11 @@ not in PRESETS while in development).
 from __future__ import annotations
 
 import copy
+import json
 import random
-from dataclasses import replace
+import sys
+from dataclasses import asdict, replace
+from pathlib import Path
 
 import pytest
 
@@ -26,6 +29,9 @@ from engine.simulate import play_out
 from engine.tiles import counts_of, is_red, parse_tile, parse_tiles
 
 # the other seats' deals, of tiles the positions below leave free
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import strength  # bench/strength.py: the duplicate-game benchmark
+
 FILL = ["2p2p2p3p3p3p4s4s4s5s5s5s4z", "6p6p6p7p7p7p6s6s6s7s7s7s4z", "8p8p8p9p9p9p1p1p1p8s8s8s4z"]
 OFFER_FILL = ["2p2p2p8p8p8p2s2s2s8s8s8s6z", "3p3p3p7p7p7p3s3s3s7s7s7s1z"]
 
@@ -263,3 +269,33 @@ def test_a_locked_hands_kong_check_reads_a_red_five_as_its_five() -> None:
     state = HandState.arranged(RIICHI, ["1m2m3m4p5p6p7s8s9s1s0m5m5m5m", *FILL])
     assert any(is_red(tile) for tile in state.hands[0])
     assert kong_keeps_waits(state, 0, t("5m"))
+
+
+# ---------------------------------------------------------------------------- the bench
+
+
+def test_the_bench_baseline_declares_riichi_where_the_easy_computer_discards() -> None:
+    state = HandState.arranged(RIICHI, ["1m2m3m4p5p6p7s8s9s1s1s5m7m3z", *FILL])
+    choice = strength.easy_with_riichi(state, 0)
+    assert choice.kind is RIICHI_KIND and choice in state.legal_actions(0)
+
+
+def test_the_bench_pools_runs_on_several_seeds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raw = tmp_path / "runs.jsonl"
+    lines = []
+    for seed, places in ((1, [1, 2]), (2, [4, 3])):
+        zeros = {"scores": [0.0, 0.0], "points": [0, 0], "hands": 10}
+        side = strength.GameSide(places=places, wins=seed, facing_riichi=4, **zeros)  # type: ignore[arg-type]
+        other = strength.GameSide(places=[2, 3], **zeros)  # type: ignore[arg-type]
+        record = {"preset": "riichi", "seed": seed, "levels": ["strong", "v1-riichi"]}
+        record |= {"place_gains": [p - 2.5 for p in places], "score_gains": [0.0, 0.0]}
+        record |= {"candidate": asdict(side), "baseline": asdict(other)}
+        lines.append(json.dumps(record))
+    raw.write_text("\n".join(lines) + "\n")
+    strength.pool(raw)
+    out = capsys.readouterr().out
+    assert "seeds 1, 2  seat-games per side: 4" in out
+    assert "placement_gain: 0.000" in out  # (1 + 2 + 4 + 3) / 4 - 2.5
+    assert "0.150" in out  # win rate: 3 wins in 20 hands
