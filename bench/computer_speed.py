@@ -27,6 +27,7 @@ from engine.computer import LEVELS, computer_for
 from engine.computer.knowledge import knows
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset
+from engine.presets_riichi import IN_DEVELOPMENT
 from engine.session import Session
 from engine.simulate import play_out
 
@@ -88,7 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     known = sorted(p for p in PRESETS if knows(PRESETS[p].family))
     parser.add_argument(
-        "--preset", nargs="*", default=known, help="default: the presets the strong level knows"
+        "--preset",
+        nargs="*",
+        default=known,
+        help="default: the presets the strong level knows (riichi, riichi-majsoul: named)",
     )
     parser.add_argument("--hands", type=int, default=300, help="hands per preset and level")
     parser.add_argument("--seed", type=int, default=1)
@@ -99,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     header = "".join(f"{level + ' hands/s':>18}{columns}" for level in args.level)
     print(f"{'preset (cpu time; wall in brackets)':38}{header}")
     for preset_id in args.preset:
-        preset = find_preset(preset_id)
+        preset = IN_DEVELOPMENT.get(preset_id) or find_preset(preset_id)
         cells = []
         for level in args.level:
             speed = results[preset_id, level] = measure(preset, level, args.hands, args.seed)

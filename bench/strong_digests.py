@@ -2,7 +2,7 @@
 
     python bench/strong_digests.py [--hands N] [--seed S] [--save FILE | --check FILE]
 
-Per preset (and hubei-laizi with 3 and 2 players) it runs
+Per preset (and hubei-laizi with 3 and 2 players, and the Riichi presets in development) it runs
 `python -m bot simulate --preset P --hands N --seed S --level strong --json` and prints the md5 of
 its output. `--save` writes the digests to a file; `--check` compares with one and exits 1 when
 any differs. Each table runs in its own process, as the simulate command does (nothing
@@ -23,11 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.presets import PRESETS  # noqa: E402
+from engine.presets_riichi import IN_DEVELOPMENT  # noqa: E402
 
 
 def tables() -> list[tuple[str, int]]:
-    """Every preset at its own number of players, and hubei-laizi at three and two."""
-    return [(p, 0) for p in sorted(PRESETS)] + [("hubei-laizi", 3), ("hubei-laizi", 2)]
+    """Every preset at its own number of players, hubei-laizi at three and two, and the Riichi
+    presets in development (simulate plays them)."""
+    riichi = [(p, 0) for p in sorted(IN_DEVELOPMENT) if p not in PRESETS]
+    return [(p, 0) for p in sorted(PRESETS)] + [("hubei-laizi", 3), ("hubei-laizi", 2), *riichi]
 
 
 def digest(preset: str, players: int, hands: int, seed: int) -> str:

@@ -14,17 +14,22 @@ internals change, only `SeatView.of` needs to follow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind
+from engine.hand_setup import HandSetup
 from engine.presets import Preset
 from engine.rules import FixedKongsPart
 from engine.rules_hubei import TurnedWildPart
-from engine.tiles import NUM_KINDS, Meld, Tile
+from engine.rules_riichi import RIICHI, DoraPart
+from engine.tiles import NUM_KINDS, Meld, Tile, is_red, kind_of
 
 if TYPE_CHECKING:
     from engine.hand import HandState
+
+
+_NO_SETUP = HandSetup()  # a table that keeps no points (tests)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +63,15 @@ class SeatView:
     # per seat, tiles it could have won on since its own last discard (others' discards, tiles
     # added to kongs) and did not: its hand has not changed since (engine/computer reads them)
     offered: tuple[tuple[Tile, ...], ...] = ()
+    # Riichi's public facts: the dora indicators turned; per seat, the pond index of its riichi
+    # discard (-1: none) and the tiles others discarded since (it cannot win on them: furiten);
+    # the table as the hand started (points, honba, pot); own red fives (a computer deciding on
+    # kinds sees fives only)
+    dora: tuple[Tile, ...] = ()
+    riichi_at: tuple[int, ...] = ()
+    after_riichi: tuple[tuple[Tile, ...], ...] = ()
+    setup: HandSetup = _NO_SETUP
+    own_reds: int = 0
 
     @classmethod
     def of(cls, state: HandState, seat: int) -> SeatView:
@@ -122,7 +136,17 @@ class SeatView:
             wilds=state.wild_kinds,
             set_down=set_down,
             offered=_offered(state),
+            dora=_dora(state),
+            **_riichi_facts(state),  # type: ignore[arg-type]
+            setup=state.setup,
         )
+
+    def with_own_reds(self, state: HandState) -> SeatView:
+        """This view (made on the hand's kinds) with the seat's own red fives counted from the
+        physical hand `state`: its concealed tiles and melds."""
+        seat = self.seat
+        tiles = [*state.hands[seat], *(t for m in state.melds[seat] for t in m.tiles)]
+        return replace(self, own_reds=sum(1 for t in tiles if is_red(t)))
 
     def unseen(self, tile: Tile) -> int:
         """Copies of `tile` this seat cannot account for (in others' hands or the wall)."""
@@ -161,3 +185,33 @@ def _offered(state: HandState) -> tuple[tuple[Tile, ...], ...]:
             if seat != action.seat:
                 offered[seat].append(action.tiles[0])
     return tuple(tuple(tiles) for tiles in offered)
+
+
+def _dora(state: HandState) -> tuple[Tile, ...]:
+    """The dora indicators turned so far (shown to all), where the preset has them."""
+    part = state.part_of(DoraPart)
+    return () if part is None else tuple(kind_of(t) for t in part.dora_indicators())
+
+
+def _riichi_facts(state: HandState) -> dict[str, object]:
+    """Per seat, the pond index of its riichi discard (-1: none) and the tiles others discarded
+    since (read back from the log: a riichi is declared with its discard)."""
+    count = state.seat_count
+    at = [-1] * count
+    after: list[list[Tile]] = [[] for _ in range(count)]
+    discards = [0] * count
+    declared = False
+    for action in state.log:
+        kind = action.kind
+        if kind == RIICHI:  # by name: a deep copy of the hand copies the kind too
+            at[action.seat] = discards[action.seat]
+            declared = True
+        elif kind is not ActionKind.DISCARD:
+            continue
+        discards[action.seat] += 1
+        for seat in range(count):
+            if at[seat] >= 0 and seat != action.seat:
+                after[seat].append(kind_of(action.tiles[0]))
+    if not declared:
+        return {}
+    return {"riichi_at": tuple(at), "after_riichi": tuple(tuple(t) for t in after)}

@@ -29,12 +29,14 @@ def choose_strong(state: HandState, seat: int) -> Action:
     whose scoring family it has no knowledge of is played by the easy computer. At a table
     with red fives it decides on the hand's kinds (`HandState.as_kinds`) and plays the
     physical tile its choice names."""
-    plain = state.as_kinds(seat)  # the hand itself where the seat sees no red five
-    if plain is not state:
-        return state.physical_action(choose_strong(plain, seat))
     if not knows(state.preset.family):
         return choose_action(state, seat)
-    return strong.choose(SeatView.of(state, seat))
+    plain = state.as_kinds(seat)  # the hand itself where the seat sees no red five
+    if plain is state:
+        return strong.choose(SeatView.of(state, seat))
+    # its own red fives are counted from the hand itself (they score: a red five is kept)
+    view = SeatView.of(plain, seat).with_own_reds(state)
+    return state.physical_action(strong.choose(view))
 
 
 LEVELS: dict[str, Computer] = {"easy": choose_action, "strong": choose_strong}

@@ -15,7 +15,7 @@ bench/strength.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +99,20 @@ class FamilyKnowledge:
     context: Callable[[SeatView, tuple[Tile, ...]], dict[str, Any]] | None = None
     # the entry as a table with these options plays it (a minimum chosen per table)
     tune: Callable[[FamilyKnowledge, Preset], FamilyKnowledge] | None = None
+    # fan of a hand with none of a suit's terminals nor any honour (Riichi's tanyao): a plan
+    all_simples: int = 0
+    # fan that adds to a win's value but never makes its minimum (Riichi's dora): per kind the
+    # fan of each copy held or melded, and a fixed fan (own red fives); None: there is none
+    tile_fan: Callable[[SeatView], tuple[tuple[tuple[Tile, int], ...], int]] | None = None
+    # per kind, the points a discard of it is expected to cost against seat `other` (the
+    # unseen copies given), or None where the general guess stands (engine/computer/strong.py)
+    danger: Callable[[SeatView, int, Sequence[int]], list[float] | None] | None = None
+    # the circumstances a closed hand's win is valued with (Riichi's riichi: declared, or to be
+    # declared once ready)
+    closed_flags: frozenset[str] = frozenset()
+    # whether to make the declaration offered with this discard (Riichi's riichi) instead of
+    # the plain discard; None: a declaration with a discard is never made
+    declare: Callable[[SeatView, Tile], bool] | None = None
 
 
 def _hkos_pay(fan: int) -> tuple[int, int]:
@@ -348,7 +362,16 @@ def _knowledge_hubei() -> FamilyKnowledge:
     return knowledge_hubei.KNOWLEDGE
 
 
-_FAMILY_MODULES: dict[str, Callable[[], FamilyKnowledge]] = {"hubei": _knowledge_hubei}
+def _knowledge_riichi() -> FamilyKnowledge:
+    from engine.computer import knowledge_riichi  # it builds on this module's dataclass
+
+    return knowledge_riichi.KNOWLEDGE
+
+
+_FAMILY_MODULES: dict[str, Callable[[], FamilyKnowledge]] = {
+    "hubei": _knowledge_hubei,
+    "riichi": _knowledge_riichi,
+}
 
 
 def knows(family: str) -> bool:

@@ -26,7 +26,7 @@ from bisect import insort
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
@@ -141,6 +141,10 @@ class _Player:
         self.minimum = self.preset.min_fan if self.know.minimum is None else self.know.minimum(view)
         self.active = active
         self._chance_factors = [self._chance_factor(s) for s in range(_CHANCE_FACTORS)]
+        self._tile_weights: tuple[tuple[Tile, int], ...] | None = None
+        self._fixed_tile_fan = 0
+        if self.know.tile_fan is not None:
+            self._tile_weights, self._fixed_tile_fan = self.know.tile_fan(view)
         # a table's options change its scores (a minimum), so the caches tell tables apart
         self._table = (self.preset.id, self.preset.min_fan, len(self.preset.wall))
         self._set_context(())
@@ -202,6 +206,9 @@ class _Player:
             if not honour_melds:
                 shape = PlanShape(counts, sets, kinds)
                 plans.append(_Plan("pure", shape, know.pure_flush, False))
+        if know.all_simples and all(_simple_meld(m) for m in melds):
+            shape = PlanShape(counts, sets, _simples(self.allowed))
+            plans.append(_Plan("simples", shape, know.all_simples, False))
         pairs = sum(1 for c in counts if c >= 2)
         if know.all_pungs and not chow_melds and pairs + len(melds) >= 3:
             shape = PlanShape(counts, sets, self.allowed, chows=False)
@@ -389,13 +396,17 @@ class _Player:
             fixed += self._seat_fan(melds)
         honour_fan, hope = self._honour_fan(counts, melds)
         minimum = self.minimum - self.know.self_draw
+        # fan that adds value but never makes the minimum (dora)
+        tiles_fan = self._tile_fan(counts, melds) if self._tile_weights is not None else 0
         paying = []
         for index, plan in enumerate(plans):
             fan = fixed + plan.fan + (honour_fan if plan.honours else 0)
             extra = hope if plan.honours else 0
             if fan + extra < minimum:
                 continue
-            if self.know.honour_hope is None:
+            if tiles_fan:
+                value = self.value(fan + 0.5 * extra + tiles_fan)
+            elif self.know.honour_hope is None:
                 value = self.value(fan + 0.5 * extra)
             else:
                 low = self.value(fan)
@@ -403,6 +414,14 @@ class _Player:
             if value > 0:
                 paying.append((index, plan, value))
         return paying
+
+    def _tile_fan(self, counts: Sequence[int], melds: tuple[Meld, ...]) -> int:
+        """The family's `tile_fan` of these tiles: per copy held or melded, and the fixed part."""
+        assert self._tile_weights is not None
+        fan = self._fixed_tile_fan
+        for kind, weight in self._tile_weights:
+            fan += weight * (counts[kind] + sum(m.tiles.count(kind) for m in melds))
+        return fan
 
     def _pairs_reading(self, counts: list[int]) -> tuple[int, int]:
         """Seven pairs' shanten from the counts, and the live tiles that pair a single."""
@@ -667,6 +686,9 @@ class _Player:
         """The score of winning on `tile` (`concealed`: the counts' tiles with it, if known)."""
         if concealed is None:
             concealed = _with_tile(counts, tile)
+        flags: dict[str, Any] = {}
+        if self._closed_flags(melds):
+            flags["rule_flags"] = self.know.closed_flags
         ctx = WinContext(
             concealed=concealed,
             win_tile=tile,
@@ -677,10 +699,15 @@ class _Player:
             round_wind=self.view.round_wind,
             void_suit=self.void,
             **self.extra,
+            **flags,
         )
         # not remembered here: the worth of a wait is (_wait_worth), and little else repeats
         found = _family_score(self.preset)(self.preset, ctx)
         return found if found.valid else None
+
+    def _closed_flags(self, melds: tuple[Meld, ...]) -> bool:
+        """Whether a win with these melds carries the family's `closed_flags` (riichi)."""
+        return bool(self.know.closed_flags) and not _opened(melds)
 
     def holds_for_self_draw(self) -> bool:
         """Whether passing a discard win for a self draw pays (see `_weighs_self_draw`).
@@ -730,6 +757,12 @@ class _Player:
         for other in range(view.seat_count):
             if other == self.seat or view.left[other]:
                 continue
+            if know.danger is not None:
+                found = know.danger(view, other, self.unseen)
+                if found is not None:
+                    for kind in held:
+                        danger[kind] += found[kind]
+                    continue
             pond = view.ponds[other]
             melds = view.melds[other]
             void = view.void[other]
@@ -814,6 +847,19 @@ class _Player:
             worth = self._kong_worth(counts, melds, kong)
             if worth >= best_worth * 0.95:
                 return kong
+        return self._declared(best, legal)
+
+    def _declared(self, best: Action, legal: Sequence[Action]) -> Action:
+        """The declaration made with the chosen discard (riichi), where one is offered with it
+        and the family's `declare` says to make it; else the discard itself."""
+        declare = self.know.declare
+        if declare is None or best.kind is not _DISCARD:
+            return best
+        for action in legal:
+            if action.tiles == best.tiles and not isinstance(action.kind, ActionKind):
+                if declare(self.view, best.tile):
+                    return action
+                break
         return best
 
     def best_discard(
@@ -1191,6 +1237,18 @@ def _weighs_self_draw(view: SeatView) -> bool:
     if view.preset.after_win is AfterWin.LEAVE:
         return True
     return knowledge_for_table(view.preset).hold_margin is not None
+
+
+_SIMPLES = frozenset(k for k in range(27) if k % 9 not in (0, 8))
+
+
+def _simples(allowed: frozenset[Tile]) -> frozenset[Tile]:
+    """The allowed kinds that are neither a terminal nor an honour."""
+    return allowed & _SIMPLES
+
+
+def _simple_meld(meld: Meld) -> bool:
+    return all(t in _SIMPLES for t in meld.tiles)
 
 
 def _opened(melds: Sequence[Meld]) -> bool:
