@@ -94,14 +94,8 @@ def claim_view(view: SeatView, tile: str, source: int, *calls: Action) -> SeatVi
     )
 
 
-# the Riichi family's values come with engine/computer's Riichi (issue 33): until then the
-# strong computer plays those presets as the easy one does
-PLAYED_AS_EASY = {"riichi"}
-
-
 def test_the_strong_computer_knows_every_preset() -> None:
-    unknown = {preset.family for preset in PRESETS.values() if not knows(preset.family)}
-    assert unknown <= PLAYED_AS_EASY
+    assert all(knows(preset.family) for preset in PRESETS.values())
 
 
 # ---------------------------------------------------------------------------- hubei-laizi
