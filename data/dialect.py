@@ -30,10 +30,8 @@ _BEGINS = {
 
 
 class Cursor(Protocol):
-    """What the data/ functions read of a statement's result."""
-
-    @property
-    def rowcount(self) -> int: ...
+    """What the data/ functions read of a statement's result (no row count: an UPDATE that
+    must know whether it matched says `RETURNING`, data/postgres.py `PgCursor`)."""
 
     def fetchone(self) -> Any: ...
 
