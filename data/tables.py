@@ -59,6 +59,14 @@ def owned(shards: Shards | None, alias: str = "t") -> tuple[str, list[int]]:
     return condition, [count, *ids]
 
 
+def owns(shards: Shards | None, guild_id: int | None) -> bool:
+    """Whether the guild (None: no guild, shard 0's) is among `shards`' (`owned` in Python)."""
+    if shards is None:
+        return True
+    count, ids = shards
+    return (0 if guild_id is None else (guild_id >> 22) % count) in ids
+
+
 # ------------------------------------------------------------------ rows (shared)
 
 

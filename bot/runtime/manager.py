@@ -166,6 +166,7 @@ class Runtime:
             except Exception:  # one table failing to move on must not keep the others down
                 log.exception("table %s could not carry on after the restore", table.id)
         self._schedule_expiry()
+        await self._quickplay.resume()
         return quarantined
 
     async def _carry_on(self, table: LiveTable) -> None:
@@ -530,11 +531,12 @@ class Runtime:
         entry = QueueEntry(player_id, name, guild_id, channel_id)
         return await self._quickplay.join(_playable(preset_id), entry, rated)
 
-    def quickplay_waiting(self, preset_id: str, rated: bool = False) -> int:
-        return self._quickplay.waiting(preset_id, rated)
+    async def quickplay_waiting(self, preset_id: str, rated: bool = False) -> int:
+        """How many people wait in the queue, on every process sharing the database."""
+        return await self._quickplay.waiting(preset_id, rated)
 
     async def leave_queue(self, player_id: str) -> bool:
-        return self._quickplay.leave(player_id)
+        return await self._quickplay.leave(player_id)
 
     # ------------------------------------------------------------------ internals: hands
 
