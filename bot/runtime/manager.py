@@ -160,13 +160,15 @@ class Runtime:
                 continue
             self.tables[table.id] = table
         self.timers.start()
+        # before the tables carry on: the caller marks the restored tables once open() returns,
+        # and an await after their last notices would let their DMs go out unmarked first
+        await self._quickplay.resume()
         for table in list(self.tables.values()):
             try:
                 await self._carry_on(table)
             except Exception:  # one table failing to move on must not keep the others down
                 log.exception("table %s could not carry on after the restore", table.id)
         self._schedule_expiry()
-        await self._quickplay.resume()
         return quarantined
 
     async def _carry_on(self, table: LiveTable) -> None:
