@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator
 
 import pytest
 
 from data import Store
 from data.quickplay import LAPSE, QueueEntry
-from tests.conftest import Databases, PgAdmin, memory_or
+from tests import test_data_store
+from tests.conftest import PgAdmin
 from tests.test_data_store import Clock
 
 PRESET = "hkos-3-v1"
@@ -28,16 +28,9 @@ def person(name: str, shard: int = 0) -> QueueEntry:
     return QueueEntry(name, name.title(), guild, guild + 1)
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def store(clock: Clock, db: Databases) -> AsyncIterator[Store]:
-    s = await Store.open(memory_or(db, "store"), clock=clock)
-    yield s
-    await s.close()
+# the store test file's fixtures: a controllable clock, and a store on it on both databases
+clock = test_data_store.clock
+store = test_data_store.store
 
 
 async def test_a_full_queue_is_taken_out_once_in_the_order_people_came(store: Store) -> None:
