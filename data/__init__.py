@@ -1,6 +1,7 @@
 """Persistence on SQLite (aiosqlite) or PostgreSQL (asyncpg, `postgresql://…`): tables as action
-logs, ratings per preset, history, leaderboards, expiry, the DM inbox between processes. The
-only package that talks to the database; it imports only `engine`.
+logs, ratings per preset, history, leaderboards, expiry, and the Quick Play queues and the DM
+inbox shared between processes. The only package that talks to the database; it imports only
+`engine`.
 
 >>> import asyncio
 >>> async def demo():

@@ -4,8 +4,9 @@
 Both stores are opened (and so migrated) to the same schema version first, then every table of
 the schema is copied in one transaction of the target, ids kept (a hand's log still names its
 table, a rating history its hands); foreign keys are checked at the commit, so the rows may
-come in any order. A target that holds any row already is refused unless `replace` is given,
-which empties it first (in the same transaction): two communities' ids would collide.
+come in any order. The DM inbox and the Quick Play queues are not copied (NOT_COPIED). A
+target that holds any row already is refused unless `replace` is given, which empties it first
+(in the same transaction): two communities' ids would collide.
 """
 
 from __future__ import annotations
@@ -28,15 +29,20 @@ TABLES = (
     "clock_deadlines",
     "hand_results",
     "hand_players",
+    "game_results",
+    "game_players",
     "ratings",
     "rating_counts",
     "rating_history",
     "table_events",
     "language_preferences",
-    "game_results",
-    "game_players",
     "hand_declarations",
 )
+# The tables not copied: what they hold lives only while the processes that wrote it run, and a
+# copy is made with the bot stopped. A DM click in the inbox was answered "played" to nobody
+# yet, but its interaction expires within minutes; a Quick Play entry lapses 90 s after its
+# process stops renewing it (data/quickplay.py), and its person was never told of a table.
+NOT_COPIED = ("dm_inbox", "quickplay_queue")
 # The tables whose ids come from an identity column (PostgreSQL) or the rowid (SQLite): after
 # a copy, the next id must follow the copied ones.
 WITH_IDS = ("tables", "hands", "table_events")

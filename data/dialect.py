@@ -30,10 +30,8 @@ _BEGINS = {
 
 
 class Cursor(Protocol):
-    """What the data/ functions read of a statement's result."""
-
-    @property
-    def rowcount(self) -> int: ...
+    """What the data/ functions read of a statement's result (no row count: an UPDATE that
+    must know whether it matched says `RETURNING`, data/postgres.py `PgCursor`)."""
 
     def fetchone(self) -> Any: ...
 
@@ -82,8 +80,15 @@ def lock_ratings(conn: Db, preset: str) -> None:
     """Inside a write transaction, before a preset's ratings are read to be changed: on
     PostgreSQL, processes finishing rated hands of one preset at once take turns (each reads the
     ratings the other wrote); SQLite's write transaction already holds the only write lock."""
+    take_turns(conn, "ratings " + preset)
+
+
+def take_turns(conn: Db, name: str) -> None:
+    """Inside a write transaction: on PostgreSQL, processes whose transactions read and then
+    change the same thing (`name`) run them one after the other (an advisory lock held to the
+    end of the transaction); on SQLite the write transaction already holds the only write lock."""
     if not isinstance(conn, sqlite3.Connection):
-        conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", ("ratings " + preset,))
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (name,))
 
 
 INTEGRITY_ERRORS: tuple[type[Exception], ...] = (

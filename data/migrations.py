@@ -217,7 +217,26 @@ CREATE TABLE hand_declarations (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+# v8 - Quick Play queues, shared by the processes on one database: a person queued on one is
+# matched with people queued on another. Each entry lives while the process serving its guild
+# renews `alive_until`; a crashed process's entries lapse (data/quickplay.py).
+_V8 = """
+CREATE TABLE quickplay_queue (
+    id          INTEGER PRIMARY KEY, -- the order people queued in
+    preset      TEXT NOT NULL,
+    rated       INTEGER NOT NULL CHECK (rated IN (0, 1)),
+    player_id   TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    guild_id    INTEGER,
+    channel_id  INTEGER,
+    queued_at   REAL NOT NULL,
+    alive_until REAL NOT NULL,
+    UNIQUE (preset, rated, player_id)
+);
+CREATE INDEX quickplay_queue_player ON quickplay_queue (player_id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 LATEST_VERSION = len(MIGRATIONS)
 
 

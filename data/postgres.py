@@ -6,7 +6,17 @@ so every function serves both stores unchanged. As on SQLite, one connection a p
 function at a time on its own thread, each function one transaction: the thread holds its own
 event loop and its asyncpg connection, and each statement is one turn of that loop (the bot's
 loop never waits on the database). Statements are `$N`-parameterised (translated once per text)
-and prepared once per connection (asyncpg's statement cache).
+and prepared once per connection (asyncpg's statement cache), and run through asyncpg's public
+`fetch`: a function that must know what an UPDATE changed says `RETURNING` and counts the rows.
+
+Why one connection on a thread, not STYLE.md's asyncpg pool in `setup_hook`: a pool serves
+coroutines, and the data/ functions are plain functions written once for both stores (each one
+transaction, run where it cannot yield halfway); a pool would need every one of them written
+again as a coroutine for PostgreSQL alone. One connection is also what a process's work needs:
+its writes are already batched into shared commits (data/action_log.py `GroupCommit`), its
+reads are short, and several processes (not several connections of one) are how the bot grows
+(README "Scaling"). The measured cost is in the README: a process on PostgreSQL reaches most of
+its SQLite rate with strong computers, whose CPU, not the store, sets the rate.
 
 A connection that is lost (the server restarted, the network cut) is logged, opened again and
 the function run again from its start, for up to `reconnect_for` seconds: each function is one
@@ -70,11 +80,12 @@ def redact(dsn: str) -> str:
 
 
 class PgCursor:
-    """A statement's rows (tuples, as sqlite3 gives them) and how many rows it changed."""
+    """A statement's rows, tuples as sqlite3 gives them. No `rowcount`: asyncpg's public calls
+    give the rows or the status, not both, so a function that needs to know what an UPDATE
+    changed says `RETURNING` and reads the rows (on both stores)."""
 
-    def __init__(self, rows: list[tuple[Any, ...]], rowcount: int) -> None:
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
         self._rows = rows
-        self.rowcount = rowcount
 
     def fetchone(self) -> tuple[Any, ...] | None:
         return self._rows[0] if self._rows else None
@@ -103,28 +114,16 @@ class PgSession:
         if verb in ("COMMIT", "ROLLBACK"):
             self.in_transaction = False
             if verb == "ROLLBACK" and self._conn.is_closed():
-                return PgCursor([], -1)  # the server ended the transaction with the connection
-        rows, status, _ = self._loop.run_until_complete(
-            # asyncpg's public calls give either the rows or the status (the count of rows
-            # changed), not both; this one is what they both call
-            self._conn._execute(text, tuple(parameters), 0, None, return_status=True)
-        )
+                return PgCursor([])  # the server ended the transaction with the connection
+        rows = self._loop.run_until_complete(self._conn.fetch(text, *parameters))
         if verb == "BEGIN":
             self.in_transaction = True
-        return PgCursor([tuple(r) for r in rows], _rowcount(status))
+        return PgCursor([tuple(r) for r in rows])
 
     def executemany(self, sql: str, parameters: Sequence[Sequence[Any]], /) -> None:
         rows = [tuple(p) for p in parameters]
         if rows:
             self._loop.run_until_complete(self._conn.executemany(dialect.statement(sql), rows))
-
-
-def _rowcount(status: bytes | str | None) -> int:
-    """'UPDATE 3' -> 3, 'INSERT 0 2' -> 2; -1 when the status carries no count."""
-    if not status:
-        return -1
-    last = (status.decode() if isinstance(status, bytes) else status).rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else -1
 
 
 class PgConnection:

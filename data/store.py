@@ -13,6 +13,7 @@ the module that owns the concern on the connection's worker thread:
   data/games.py       a finished game's standings, with its last hand's result
   data/history.py     leaderboard, ratings and hand history reads
   data/preferences.py language preferences of servers and people
+  data/quickplay.py   Quick Play queues, shared by the processes on one database
 
 Time comes from the injected `clock` (default time.time) unless a method is given `now`, so tests
 control it.
@@ -25,7 +26,17 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from data import action_log, games, history, inbox, preferences, restore, results, tables
+from data import (
+    action_log,
+    games,
+    history,
+    inbox,
+    preferences,
+    quickplay,
+    restore,
+    results,
+    tables,
+)
 from data.connection import Connection, resolve_path
 from data.history import LEADERBOARD_MIN_GAMES
 from data.postgres import RECONNECT_FOR, TIMEOUT, Listener, PgConnection, is_dsn
@@ -441,6 +452,51 @@ class Store:
         if not isinstance(self._db, PgConnection):
             return None
         return await Listener.start(self._db.path, inbox.INBOX_CHANNEL, wake)
+
+    # ------------------------------------------------------------------ Quick Play queues
+
+    async def quickplay_join(
+        self,
+        preset: str,
+        rated: bool,
+        entry: quickplay.QueueEntry,
+        seats: int,
+        *,
+        now: float | None = None,
+    ) -> quickplay.JoinOutcome:
+        """Queue `entry` for (preset, rated); once `seats` people wait, the first `seats` are
+        taken out and returned (each person matched once, whichever process queued them)."""
+        if seats < 1:
+            raise ValueError(f"a table seats 1 or more, not {seats}")
+        return await self._call(quickplay.join, preset, rated, entry, seats, self._now(now))
+
+    async def quickplay_fill(
+        self,
+        preset: str,
+        seats: int,
+        fill_after: float,
+        *,
+        shards: Shards | None = None,
+        now: float | None = None,
+    ) -> quickplay.FillOutcome:
+        """A casual queue's wait ending for the process of `shards`: its first `seats` taken
+        out once this process's earliest person among them waited `fill_after` seconds."""
+        return await self._call(quickplay.fill, preset, seats, self._now(now), fill_after, shards)
+
+    async def quickplay_leave(self, player_id: str) -> bool:
+        """Take the person out of every queue; whether they were in one."""
+        return await self._call(quickplay.leave, player_id)
+
+    async def quickplay_waiting(self, preset: str, rated: bool, *, now: float | None = None) -> int:
+        """How many people wait in the queue, on every process."""
+        return await self._call(quickplay.waiting, preset, rated, self._now(now))
+
+    async def quickplay_renew(
+        self, *, shards: Shards | None = None, now: float | None = None
+    ) -> list[quickplay.OwnQueue]:
+        """Keep the entries of `shards`' guilds alive (a crashed process's lapse), sweep the
+        lapsed ones; the queues holding this process's people."""
+        return await self._call(quickplay.renew, shards, self._now(now))
 
     # ------------------------------------------------------------------ language preferences
 

@@ -59,6 +59,14 @@ def owned(shards: Shards | None, alias: str = "t") -> tuple[str, list[int]]:
     return condition, [count, *ids]
 
 
+def owns(shards: Shards | None, guild_id: int | None) -> bool:
+    """Whether the guild (None: no guild, shard 0's) is among `shards`' (`owned` in Python)."""
+    if shards is None:
+        return True
+    count, ids = shards
+    return (0 if guild_id is None else (guild_id >> 22) % count) in ids
+
+
 # ------------------------------------------------------------------ rows (shared)
 
 
@@ -126,8 +134,9 @@ def read_table(conn: Db, table_id: int) -> TableRow:
 
 
 def found(cur: Cursor, table_id: int) -> None:
-    """TableNotFoundError if the UPDATE in `cur` matched no table."""
-    if cur.rowcount == 0:
+    """TableNotFoundError if the `UPDATE … RETURNING id` in `cur` matched no table (the
+    returned rows count what changed, on both stores)."""
+    if cur.fetchone() is None:
         raise TableNotFoundError(f"no table {table_id}")
 
 
@@ -209,7 +218,7 @@ def set_options(conn: Db, table_id: int, options: TableOptions) -> None:
         cur = conn.execute(
             "UPDATE tables SET visibility = ?, rated = ?, time_control = ?,"
             " invite_code = ?, options_json = ?"
-            " WHERE id = ? AND (phase = 'lobby' OR rated = ?2)",  # ?2: the new rated
+            " WHERE id = ? AND (phase = 'lobby' OR rated = ?2) RETURNING id",  # ?2: the new rated
             (
                 options.visibility,
                 int(options.rated),
@@ -219,14 +228,16 @@ def set_options(conn: Db, table_id: int, options: TableOptions) -> None:
                 table_id,
             ),
         )
-        if cur.rowcount == 0:
+        if cur.fetchone() is None:
             read_table(conn, table_id)  # raises if there is no such table
             raise StoreError(f"table {table_id} has left the lobby; rated is fixed")
 
 
 def set_seats(conn: Db, table_id: int, seats: Sequence[SeatTuple], at: float) -> None:
     with transaction(conn):
-        cur = conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (at, table_id))
+        cur = conn.execute(
+            "UPDATE tables SET last_action_at = ? WHERE id = ? RETURNING id", (at, table_id)
+        )
         found(cur, table_id)
         conn.execute("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
         conn.executemany(
@@ -239,23 +250,27 @@ def set_phase(conn: Db, table_id: int, phase: Phase, at: float) -> None:
     with transaction(conn):
         cur = conn.execute(
             f"UPDATE tables SET phase = ?, last_action_at = ?"
-            f" WHERE id = ? AND phase IN {ACTIVE_SQL}",
+            f" WHERE id = ? AND phase IN {ACTIVE_SQL} RETURNING id",
             (phase.value, at, table_id),
         )
-        if cur.rowcount == 0:
+        if cur.fetchone() is None:
             read_table(conn, table_id)  # raises if missing
             raise StoreError(f"table {table_id} is closed; its phase cannot change")
 
 
 def set_message_id(conn: Db, table_id: int, message_id: int | None) -> None:
     with transaction(conn):
-        cur = conn.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+        cur = conn.execute(
+            "UPDATE tables SET message_id = ? WHERE id = ? RETURNING id", (message_id, table_id)
+        )
         found(cur, table_id)
 
 
 def touch(conn: Db, table_id: int, at: float) -> None:
     with transaction(conn):
-        cur = conn.execute("UPDATE tables SET last_action_at = ? WHERE id = ?", (at, table_id))
+        cur = conn.execute(
+            "UPDATE tables SET last_action_at = ? WHERE id = ? RETURNING id", (at, table_id)
+        )
         found(cur, table_id)
 
 

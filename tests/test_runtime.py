@@ -321,7 +321,7 @@ async def test_quick_play_fills_and_starts_tables(store: Store) -> None:
     await timers.advance(31)
     [filled] = runtime.tables_of("201")
     assert filled.phase is Phase.PLAYING and len(filled.humans) == 1
-    assert runtime.quickplay_waiting("hkos-3-v1") == 0
+    assert await runtime.quickplay_waiting("hkos-3-v1") == 0
 
 
 async def test_idle_tables_expire_after_24_hours(tmp_path: Path) -> None:

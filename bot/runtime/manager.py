@@ -160,6 +160,9 @@ class Runtime:
                 continue
             self.tables[table.id] = table
         self.timers.start()
+        # before the tables carry on: the caller marks the restored tables once open() returns,
+        # and an await after their last notices would let their DMs go out unmarked first
+        await self._quickplay.resume()
         for table in list(self.tables.values()):
             try:
                 await self._carry_on(table)
@@ -530,11 +533,12 @@ class Runtime:
         entry = QueueEntry(player_id, name, guild_id, channel_id)
         return await self._quickplay.join(_playable(preset_id), entry, rated)
 
-    def quickplay_waiting(self, preset_id: str, rated: bool = False) -> int:
-        return self._quickplay.waiting(preset_id, rated)
+    async def quickplay_waiting(self, preset_id: str, rated: bool = False) -> int:
+        """How many people wait in the queue, on every process sharing the database."""
+        return await self._quickplay.waiting(preset_id, rated)
 
     async def leave_queue(self, player_id: str) -> bool:
-        return self._quickplay.leave(player_id)
+        return await self._quickplay.leave(player_id)
 
     # ------------------------------------------------------------------ internals: hands
 

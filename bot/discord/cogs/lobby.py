@@ -249,7 +249,7 @@ class LobbyCog(MahjongCog, name="Lobby"):
             rated=rated,
         )
         if table is None:
-            waiting = runtime.quickplay_waiting(found.id, rated)
+            waiting = await runtime.quickplay_waiting(found.id, rated)
             fill = (
                 ""
                 if rated
