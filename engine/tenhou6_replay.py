@@ -1,0 +1,459 @@
+"""A tenhou.net/6 log played on our engine, hand by hand, each hand's result beside the log's
+(DESIGN.md, "Games in the format other tools read").
+
+Each hand is dealt from a wall arranged to deal and draw what the log says (engine.tenhou6_wall)
+and played in the log's order of play (engine.tenhou6_order): every decision the log shows is
+asked of our engine as a legal action, and every claim window the log passes by is answered
+with passes. The first hand starts from the log's round info; later hands start from our own
+session (dealer, round, honba, pot, points), and where that differs from the log's next round
+info the difference is reported (and the log's taken, to go on).
+
+The log's seats are players in seating order (seat 0 dealt first); our hand seats count from the
+dealer, so hand seat s is player (dealer + s) % seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+from engine.actions import Action as EngineAction
+from engine.actions import ActionKind as Kind
+from engine.actions import kind_named
+from engine.events import Termination
+from engine.hand import HandState, Outcome, Phase
+from engine.options import choose, has_option
+from engine.presets import PRESETS, Preset
+from engine.presets_riichi import IN_DEVELOPMENT
+from engine.rules_riichi import NINE_TERMINALS, RIICHI
+from engine.scoring.base import WinBy
+from engine.session import Session
+from engine.settlement import Reason, deltas_of
+from engine.tenhou6 import ABORTIVE_DRAWS, EXHAUSTIVE_DRAWS, WIN, Hand, Log, Tenhou6Error
+from engine.tenhou6_order import Action, ActionKind, describe, order_of_play
+from engine.tenhou6_results import WinWordsError, read_win_texts
+from engine.tenhou6_wall import arranged_wall
+from engine.tiles import Tile, kind_of, tile_name
+
+TRIPLE_RON = "三家和了"
+ROUND_LETTERS = "ESWN"
+SANMA_MARK = "三"
+# Mahjong Soul's rooms as its converters write the rule ("玉の間南喰赤", "Gold Room South")
+MAJSOUL_MARKS = ("の間", "雀魂", "Room")
+EAST_ONLY = ("東", "East")  # a game of the East round only (tonpuu)
+_WINDOWS = (Phase.CLAIMS, Phase.ROB)
+
+
+class ReplayRefused(Tenhou6Error):
+    """Our engine does not accept an action of the log: the message names the hand, the action
+    and why."""
+
+
+def riichi_preset(preset_id: str) -> Preset | None:
+    """A Riichi preset by id, playable or still in development."""
+    return PRESETS.get(preset_id) or IN_DEVELOPMENT.get(preset_id)
+
+
+def preset_for(log: Log) -> Preset:
+    """The preset the log's rule names: Tenhou's four-player ranked rules are `riichi`, Mahjong
+    Soul's rooms `riichi-majsoul`, three players `sanma`; the rule's length (東 or 南) is the
+    table's `length`. An error for a rule we do not play."""
+    disp = log.disp or ""
+    majsoul = any(mark in disp for mark in MAJSOUL_MARKS)
+    if log.seats == 3:
+        preset = riichi_preset("sanma")
+        if preset is None:
+            raise Tenhou6Error("a three-player log: the sanma preset does not exist yet")
+    else:
+        preset = riichi_preset("riichi-majsoul" if majsoul else "riichi")
+        assert preset is not None, "the four-player Riichi presets exist"
+    if disp and not majsoul and "喰" not in disp:
+        raise Tenhou6Error(f"rule {disp!r}: a ruleset without open tanyao, which we do not play")
+    expected = tuple(min(1, tile_count(preset, red)) for red in (42, 43, 44))
+    if log.red_fives != expected:
+        raise Tenhou6Error(
+            f"rule: red fives {list(log.red_fives)} (5m 5p 5s), but {preset.id} plays "
+            f"{list(expected)}: a ruleset we do not play"
+        )
+    if any(mark in disp for mark in EAST_ONLY) and has_option(preset, "length"):
+        preset = choose(preset, {"length": "east"})
+    return preset
+
+
+def tile_count(preset: Preset, tile: Tile) -> int:
+    return preset.wall.count(tile)
+
+
+def round_name(kyoku: int) -> str:
+    """`E1` ... `S4` (`W1` in an extension) from Tenhou's kyoku (wind * 4 + dealer)."""
+    return f"{ROUND_LETTERS[kyoku // 4 % 4]}{kyoku % 4 + 1}"
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class WinResult:
+    """One win as ours or the log's: players (log seats), han, fu (None: the log names a limit
+    without fu), and yaku with han (sorted, none worth 0)."""
+
+    winner: int
+    source: int  # the discarder (the robbed kong's owner), or the winner on a self draw
+    han: int
+    fu: int | None
+    yaku: tuple[tuple[str, int], ...]
+    deltas: tuple[int, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seat": self.winner,
+            "from": self.source,
+            "han": self.han,
+            "fu": self.fu,
+            "yaku": dict(self.yaku),
+            "deltas": list(self.deltas),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    outcome: str  # ron, tsumo, exhaustive, abortive
+    deltas: tuple[int, ...]  # by player, the riichi sticks paid in during the hand left out
+    wins: tuple[WinResult, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "outcome": self.outcome,
+            "deltas": list(self.deltas),
+            "wins": [win.to_json() for win in self.wins],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandReport:
+    number: int
+    kyoku: int
+    honba: int
+    ours: HandResult
+    log: HandResult
+    differs: tuple[str, ...] = ()  # what differs, the result first, then the next deal
+    notes: tuple[str, ...] = ()  # what was bent to go on (a red five our engine held instead)
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "hand": self.number,
+            "round": round_name(self.kyoku),
+            "honba": self.honba,
+            **self.ours.to_json(),
+            "log": self.log.to_json(),
+        }
+        if self.differs:
+            data["differs"] = list(self.differs)
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class FinalReport:
+    points: tuple[int, ...]
+    score: tuple[float, ...] | None  # None: the game is not over after the log's last hand
+    over: bool
+
+    def to_json(self) -> dict[str, object]:
+        score = None if self.score is None else list(self.score)
+        return {"final": {"points": list(self.points), "score": score, "over": self.over}}
+
+
+def log_result(hand: Hand, number: int) -> HandResult:
+    """The log's own result of a hand, in our words."""
+    result = hand.result
+    seats = len(hand.starts)
+    if result.name == WIN:
+        wins = []
+        for win in result.wins:
+            try:
+                words = read_win_texts(win.texts)
+            except WinWordsError as error:
+                raise Tenhou6Error(f"hand {number}, win of seat {win.winner}: {error}") from None
+            fu = None if words.limit is not None else words.fu
+            yaku = tuple(sorted(words.yaku))
+            wins.append(WinResult(win.winner, win.from_seat, words.han, fu, yaku, win.deltas))
+        deltas = [sum(d[s] for d in (w.deltas for w in result.wins)) for s in range(seats)]
+        kind = "tsumo" if result.wins[0].tsumo else "ron"
+        return HandResult(kind, tuple(deltas), tuple(wins))
+    deltas = [sum(d[s] for d in result.deltas) for s in range(seats)]
+    kind = "exhaustive" if result.name in EXHAUSTIVE_DRAWS else "abortive"
+    assert result.name in EXHAUSTIVE_DRAWS | ABORTIVE_DRAWS
+    return HandResult(kind, tuple(deltas))
+
+
+def our_result(state: HandState, outcome: Outcome, dealer: int) -> HandResult:
+    """Our hand's result by player, as the log keeps it: deposits into the pot left out."""
+    seats = state.seat_count
+
+    def player(seat: int) -> int:
+        return (dealer + seat) % seats
+
+    def by_player(deltas: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+        out = [0] * seats
+        for seat, delta in enumerate(deltas):
+            out[player(seat)] += delta
+        return tuple(out)
+
+    paid = [p for p in outcome.payments if p.reason is not Reason.DEPOSIT]
+    deltas = by_player(deltas_of(paid, seats))
+    wins = []
+    for win in outcome.wins:
+        score = win.score
+        source = win.seat if win.discarder is None else win.discarder
+        yaku = tuple(sorted((p.id, p.fan) for p in score.patterns if p.fan))
+        fu = None if score.limit else score.fu
+        wins.append(
+            WinResult(player(win.seat), player(source), score.fan, fu, yaku, by_player(win.deltas))
+        )
+    if outcome.wins:
+        kind = "tsumo" if outcome.wins[0].by is WinBy.SELF_DRAW else "ron"
+    elif outcome.termination is Termination.WALL_DRAW:
+        kind = "exhaustive"
+    else:
+        kind = "abortive"
+    return HandResult(kind, deltas, tuple(wins))
+
+
+def differences(ours: HandResult, log: HandResult) -> list[str]:
+    """What differs between our result and the log's, in words (empty: the same)."""
+    found = []
+    if ours.outcome != log.outcome:
+        found.append(f"outcome: ours {ours.outcome}, the log's {log.outcome}")
+    if ours.deltas != log.deltas:
+        found.append(f"deltas: ours {list(ours.deltas)}, the log's {list(log.deltas)}")
+    mine = sorted(ours.wins, key=lambda w: w.winner)
+    theirs = sorted(log.wins, key=lambda w: w.winner)
+    if [w.winner for w in mine] != [w.winner for w in theirs]:
+        found.append(
+            f"winners: ours {[w.winner for w in mine]}, the log's {[w.winner for w in theirs]}"
+        )
+        return found
+    for a, b in zip(mine, theirs, strict=True):
+        who = f"seat {a.winner}'s win"
+        if a.yaku != b.yaku:
+            found.append(f"{who}: yaku ours {dict(a.yaku)}, the log's {dict(b.yaku)}")
+        if a.han != b.han:
+            found.append(f"{who}: ours {a.han} han, the log's {b.han}")
+        if b.fu is not None and a.fu != b.fu:
+            found.append(f"{who}: ours {a.fu} fu, the log's {b.fu}")
+    return found
+
+
+# ---------------------------------------------------------------- playing a hand
+
+
+@dataclass
+class _Driver:
+    """Feeds one hand's order of play to our engine."""
+
+    state: HandState
+    dealer: int  # the player who deals
+    number: int
+    notes: list[str] = field(default_factory=list)
+    step: int = 0
+
+    @property
+    def seats(self) -> int:
+        return self.state.seat_count
+
+    def seat(self, player: int) -> int:
+        return (player - self.dealer) % self.seats
+
+    def refuse(self, action: Action | None, why: str) -> ReplayRefused:
+        what = "the hand's end" if action is None else f"action {self.step} ({describe(action)})"
+        return ReplayRefused(f"hand {self.number}, {what}: our engine refuses it: {why}")
+
+    def play(self, played: tuple[Action, ...], triple_ron: bool) -> Outcome:
+        for self.step, action in enumerate(played, 1):
+            if self.state.is_over:
+                over = self.state.outcome()
+                assert over is not None
+                raise self.refuse(action, f"our hand is over already ({over.termination.value})")
+            if action.kind is ActionKind.DRAW:
+                self.check_draw(action)
+                continue
+            if action.kind is ActionKind.RIICHI:
+                continue  # declared with the discard that follows it
+            riichi = self.step >= 2 and played[self.step - 2].kind is ActionKind.RIICHI
+            self.answer_windows(action)
+            self.apply(action, self.engine_action(action, riichi))
+        if triple_ron:
+            for seat in self.state.seats_to_act():
+                self.apply(None, EngineAction(seat, Kind.WIN))
+        self.answer_windows(None)
+        outcome = self.state.outcome()
+        if outcome is None:
+            seats = [(s + self.dealer) % self.seats for s in self.state.seats_to_act()]
+            raise self.refuse(None, f"the log's hand ends where ours waits for seat(s) {seats}")
+        return outcome
+
+    def check_draw(self, action: Action) -> None:
+        state = self.state
+        self.answer_windows(action)
+        seat = self.seat(action.seat)
+        if state.phase is not Phase.TURN or state.turn != seat or state.drawn is None:
+            raise self.refuse(action, "it is not that seat's draw in our hand")
+        if state.drawn != action.tile:
+            assert action.tile is not None
+            drawn = tile_name(state.drawn)
+            raise self.refuse(action, f"our seat draws {drawn}, not {tile_name(action.tile)}")
+
+    def answer_windows(self, coming: Action | None) -> None:
+        """Every seat asked in an open window passes, unless the coming action is its claim."""
+        state = self.state
+        while state.phase in _WINDOWS:
+            pending = state.seats_to_act()
+            if coming is not None and coming.kind in _CLAIMS and self.seat(coming.seat) in pending:
+                return
+            for seat in pending:
+                self.apply(coming, EngineAction(seat, Kind.PASS))
+
+    def engine_action(self, action: Action, riichi: bool) -> EngineAction:
+        """The log's action as our engine's (tiles as physical tiles or kinds, as it names
+        them)."""
+        seat = self.seat(action.seat)
+        tile = action.tile
+        match action.kind:
+            case ActionKind.DISCARD:
+                assert tile is not None
+                return EngineAction(seat, RIICHI if riichi else Kind.DISCARD, (tile,))
+            case ActionKind.CHI:
+                return EngineAction(seat, Kind.CHOW, tuple(sorted(map(kind_of, action.tiles))))
+            case ActionKind.PON | ActionKind.DAIMINKAN:
+                claimed = self.state.claim_tile if tile is None else tile
+                assert claimed is not None
+                kind = Kind.PUNG if action.kind is ActionKind.PON else Kind.KONG
+                return EngineAction(seat, kind, (claimed,))
+            case ActionKind.ANKAN | ActionKind.KAKAN:
+                assert tile is not None
+                kind = Kind.CONCEALED_KONG if action.kind is ActionKind.ANKAN else Kind.ADDED_KONG
+                return EngineAction(seat, kind, (kind_of(tile),))
+            case ActionKind.TSUMO | ActionKind.RON:
+                return EngineAction(seat, Kind.WIN)
+            case ActionKind.NINE_TERMINALS:
+                return EngineAction(seat, NINE_TERMINALS)
+            case ActionKind.NUKI:
+                nuki = kind_named("nuki")
+                if nuki is None or tile is None:
+                    raise self.refuse(action, "no rule of ours sets a north aside")
+                return EngineAction(seat, nuki, (tile,))
+        raise self.refuse(action, "an action our engine has no counterpart for")
+
+    def apply(self, action: Action | None, wanted: EngineAction) -> None:
+        """Apply the legal action that is `wanted`, or the one naming the same kinds (our
+        engine chose the other of a five and its red five for an earlier call: noted)."""
+        state = self.state
+        legal = state.legal_actions(wanted.seat)
+        if wanted not in legal:
+            same = [
+                a
+                for a in legal
+                if a.kind is wanted.kind and tuple(map(kind_of, a.tiles)) == _kinds(wanted)
+            ]
+            if not same:
+                raise self.refuse(action, self.why_not(wanted, legal))
+            self.notes.append(f"hand {self.number}, action {self.step}: played {same[0]}")
+            wanted = same[0]
+        state.apply(wanted)
+
+    def why_not(self, wanted: EngineAction, legal: tuple[EngineAction, ...]) -> str:
+        if not legal:
+            return "that seat has no decision to make here"
+        if wanted.kind is Kind.WIN:
+            return "our engine offers no win here (furiten, no yaku, or not complete)"
+        offered = ", ".join(str(a) for a in legal[:12])
+        more = ", ..." if len(legal) > 12 else ""
+        return f"not among our legal actions ({offered}{more})"
+
+
+_CLAIMS = frozenset({ActionKind.CHI, ActionKind.PON, ActionKind.DAIMINKAN, ActionKind.RON})
+
+
+def _kinds(action: EngineAction) -> tuple[Tile, ...]:
+    return tuple(map(kind_of, action.tiles))
+
+
+def play_hand(
+    preset: Preset, hand: Hand, number: int, session: Session
+) -> tuple[HandState, Outcome, list[str]]:
+    """Our engine's hand played as the log's hand `number`, dealt from `session`: the state at
+    the end, its outcome and the notes."""
+    played = order_of_play(hand, number)
+    wall = arranged_wall(preset, hand, played, number)
+    state = HandState(preset, 0, session.hand_setup(), wall=wall, seat_count=session.seat_count)
+    driver = _Driver(state, session.dealer, number)
+    outcome = driver.play(played, hand.result.name == TRIPLE_RON)
+    return state, outcome, driver.notes
+
+
+# ---------------------------------------------------------------- a whole log
+
+
+def session_from(preset: Preset, hand: Hand) -> Session:
+    """A session standing where the log's hand starts."""
+    seats = len(hand.starts)
+    wind, dealer = divmod(hand.kyoku, 4)
+    return Session(
+        preset,
+        seed=0,
+        dealer=dealer,
+        round_wind=wind % 4,
+        dealer_changes=wind * seats + dealer,
+        points=list(hand.points),
+        seat_count=seats,
+        honba=hand.honba,
+        pot=hand.sticks * 1000,
+    )
+
+
+def deal_differences(session: Session, hand: Hand) -> list[str]:
+    """How the deal our session gives differs from the log's round info for this hand."""
+    ours = (
+        session.round_wind * 4 + session.dealer,
+        session.honba,
+        session.pot // 1000,
+        tuple(session.points),
+    )
+    theirs = (hand.kyoku, hand.honba, hand.sticks, hand.points)
+    if ours == theirs:
+        return []
+    return [
+        f"next deal: ours {round_name(ours[0])} {ours[1]} honba {ours[2]} sticks points "
+        f"{list(ours[3])}, the log's {round_name(theirs[0])} {theirs[1]} honba {theirs[2]} "
+        f"sticks points {list(theirs[3])}"
+    ]
+
+
+def replay_log(log: Log, preset: Preset | None = None) -> Iterator[HandReport | FinalReport]:
+    """Every hand of the log played on our engine, with its report, then the final report.
+    A hand whose next deal differs from ours says so, and the log's deal is taken to go on.
+    Raises ReplayRefused when our engine refuses an action of the log."""
+    preset = preset_for(log) if preset is None else preset
+    if not log.hands:
+        raise Tenhou6Error("the log has no hands")
+    session = session_from(preset, log.hands[0])
+    for number, hand in enumerate(log.hands, 1):
+        state, outcome, notes = play_hand(preset, hand, number, session)
+        ours = our_result(state, outcome, session.dealer)
+        theirs = log_result(hand, number)
+        differs = differences(ours, theirs)
+        report = HandReport(number, hand.kyoku, hand.honba, ours, theirs, (), tuple(notes))
+        session.finish_hand(outcome)
+        if number < len(log.hands):
+            following = log.hands[number]
+            differs += deal_differences(session, following)
+            if session.over:
+                differs.append("next deal: our game is over, the log plays on")
+            if differs:
+                session = session_from(preset, following)
+        yield replace(report, differs=tuple(differs))
+    standings = session.standings()
+    score = tuple(s.score for s in standings) if session.over else None
+    yield FinalReport(tuple(session.points), score, session.over)
