@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.replay import ReplayError
+from bot.replay import ReplayError, ReplayLog
 from data import HandLog, HandNotActiveError, HandStatus, Store
 from data.connection import resolve_path
 from data.errors import StoreError
@@ -88,6 +88,16 @@ async def game_export(
     names = [str(known.get(player, player)) for player in players]
     log = game_log([stored_hand(hand) for hand in hands], names, f"mahjong-bot table {table_id}")
     return GameExport(table_id, write(log))
+
+
+async def finished_game_export(store: Store, log: ReplayLog, viewer_id: str) -> GameExport | None:
+    """The game of a replayed hand as a tenhou.net/6 log, for `/mahjong replay export:true`:
+    None unless the hand is Riichi and its game has finished."""
+    if riichi_preset(log.preset) is None or log.table_id is None:
+        return None
+    if await store.game_result(log.table_id) is None:
+        return None
+    return await game_export(store, table_id=log.table_id, viewer_id=viewer_id)
 
 
 def parse_reference(text: str) -> tuple[int | None, int | None]:

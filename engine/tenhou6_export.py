@@ -255,13 +255,19 @@ def _abort(state: HandState, actions: Sequence[EngineAction]) -> str:
     return "four_winds"
 
 
+def liable_seat(outcome: Outcome, winner: int) -> int | None:
+    """The hand seat that pays for feeding the winner's yakuman (pao), if one does."""
+    for payment in outcome.payments:
+        if payment.reason is Reason.LIABILITY and payment.payee == winner:
+            return payment.payer
+    return None
+
+
 def _win(
     state: HandState, outcome: Outcome, win: WinRecord, writer: _Writer, deltas: tuple[int, ...]
 ) -> Win:
     score = win.score
-    liable = [
-        p.payer for p in outcome.payments if p.reason is Reason.LIABILITY and p.payee == win.seat
-    ]
+    liable = liable_seat(outcome, win.seat)
     source = win.seat if win.by is WinBy.SELF_DRAW else win.discarder
     assert source is not None
     yakuman = sum(p.fan for p in score.patterns if p.id in YAKUMAN_IDS) // YAKUMAN_HAN
@@ -271,5 +277,5 @@ def _win(
         points_text(score.fan, score.fu, limit, score.points, dealer=win.seat == 0),
         *(yaku_text(p.id, p.fan, seat_wind, round_wind) for p in score.patterns),
     )
-    pao = writer.player(liable[0]) if liable else writer.player(win.seat)
+    pao = writer.player(win.seat if liable is None else liable)
     return Win(deltas, writer.player(win.seat), writer.player(source), pao, texts)

@@ -30,6 +30,7 @@ from engine.scoring.base import WinBy
 from engine.session import Session
 from engine.settlement import Reason, deltas_of
 from engine.tenhou6 import ABORTIVE_DRAWS, EXHAUSTIVE_DRAWS, WIN, Hand, Log, Tenhou6Error
+from engine.tenhou6_export import liable_seat
 from engine.tenhou6_order import Action, ActionKind, describe, order_of_play
 from engine.tenhou6_results import WinWordsError, read_win_texts
 from engine.tenhou6_wall import arranged_wall
@@ -68,7 +69,7 @@ def preset_for(log: Log) -> Preset:
         preset = riichi_preset("riichi-majsoul" if majsoul else "riichi")
         assert preset is not None, "the four-player Riichi presets exist"
     if disp and not majsoul and "喰" not in disp:
-        raise Tenhou6Error(f"rule {disp!r}: a ruleset without open tanyao, which we do not play")
+        raise Tenhou6Error(f"rule {disp!r}: no open tanyao: a ruleset we do not play")
     expected = tuple(min(1, tile_count(preset, red)) for red in (42, 43, 44))
     if log.red_fives != expected:
         raise Tenhou6Error(
@@ -103,9 +104,10 @@ class WinResult:
     fu: int | None
     yaku: tuple[tuple[str, int], ...]
     deltas: tuple[int, ...]
+    liable: int | None = None  # the seat that pays for feeding the yakuman (pao)
 
     def to_json(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "seat": self.winner,
             "from": self.source,
             "han": self.han,
@@ -113,6 +115,7 @@ class WinResult:
             "yaku": dict(self.yaku),
             "deltas": list(self.deltas),
         }
+        return data if self.liable is None else data | {"liable": self.liable}
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +181,10 @@ def log_result(hand: Hand, number: int) -> HandResult:
                 raise Tenhou6Error(f"hand {number}, win of seat {win.winner}: {error}") from None
             fu = None if words.limit is not None else words.fu
             yaku = tuple(sorted(words.yaku))
-            wins.append(WinResult(win.winner, win.from_seat, words.han, fu, yaku, win.deltas))
+            liable = None if win.pao == win.winner else win.pao
+            wins.append(
+                WinResult(win.winner, win.from_seat, words.han, fu, yaku, win.deltas, liable)
+            )
         deltas = [sum(d[s] for d in (w.deltas for w in result.wins)) for s in range(seats)]
         kind = "tsumo" if result.wins[0].tsumo else "ron"
         return HandResult(kind, tuple(deltas), tuple(wins))
@@ -209,8 +215,17 @@ def our_result(state: HandState, outcome: Outcome, dealer: int) -> HandResult:
         source = win.seat if win.discarder is None else win.discarder
         yaku = tuple(sorted((p.id, p.fan) for p in score.patterns if p.fan))
         fu = None if score.limit else score.fu
+        liable = liable_seat(outcome, win.seat)
         wins.append(
-            WinResult(player(win.seat), player(source), score.fan, fu, yaku, by_player(win.deltas))
+            WinResult(
+                player(win.seat),
+                player(source),
+                score.fan,
+                fu,
+                yaku,
+                by_player(win.deltas),
+                None if liable is None else player(liable),
+            )
         )
     if outcome.wins:
         kind = "tsumo" if outcome.wins[0].by is WinBy.SELF_DRAW else "ron"
@@ -243,6 +258,8 @@ def differences(ours: HandResult, log: HandResult) -> list[str]:
             found.append(f"{who}: ours {a.han} han, the log's {b.han}")
         if b.fu is not None and a.fu != b.fu:
             found.append(f"{who}: ours {a.fu} fu, the log's {b.fu}")
+        if a.liable != b.liable:
+            found.append(f"{who}: liable seat ours {a.liable}, the log's {b.liable}")
     return found
 
 
@@ -364,10 +381,10 @@ class _Driver:
         state.apply(wanted)
 
     def why_not(self, wanted: EngineAction, legal: tuple[EngineAction, ...]) -> str:
-        if not legal:
-            return "that seat has no decision to make here"
         if wanted.kind is Kind.WIN:
             return "our engine offers no win here (furiten, no yaku, or not complete)"
+        if not legal:
+            return "that seat has no decision to make here"
         offered = ", ".join(str(a) for a in legal[:12])
         more = ", ..." if len(legal) > 12 else ""
         return f"not among our legal actions ({offered}{more})"
