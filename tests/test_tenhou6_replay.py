@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from bot.replay import ReplayError
-from bot.replay_tenhou6 import game_export, parse_reference, run_tenhou6
+from bot.replay import ReplayError, stored_replay
+from bot.replay_tenhou6 import finished_game_export, game_export, parse_reference, run_tenhou6
 from bot.runtime.manager import Runtime
 from bot.runtime.timers import ManualTimers
 from data import Phase, Store
@@ -262,6 +262,9 @@ async def check_stored_games(db: str, preset: Preset, seeds: tuple[int, ...]) ->
             hands = await store.table_hands(table_id)
             export = await game_export(store, hand_id=hands[-1].hand_id)
             assert export.table_id == table_id
+            # what /mahjong replay export:true attaches beside the hand
+            viewed = await stored_replay(store, hands[0].hand_id, PLAYERS[0][0])
+            assert await finished_game_export(store, viewed, PLAYERS[0][0]) == export
             log = read(export.text)
             assert log.names == ("Ann", "Bob", "Cy", "Di")
             found = list(replay_log(log))
@@ -300,6 +303,8 @@ async def test_only_a_finished_riichi_game_exports(tmp_path: Path) -> None:
         hand_id = await finished_hand(store, "hkos-3-v1")
         with pytest.raises(ReplayError, match="no finished game"):
             await game_export(store, hand_id=hand_id)
+        viewed = await stored_replay(store, hand_id, PLAYERS[0][0])
+        assert await finished_game_export(store, viewed, PLAYERS[0][0]) is None
         with pytest.raises(ReplayError, match="no hand 999"):
             await game_export(store, hand_id=999)
     assert parse_reference("12") == (12, None) and parse_reference("table:3") == (None, 3)
