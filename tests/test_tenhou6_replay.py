@@ -28,7 +28,7 @@ from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from engine.simulate import play_session
 from engine.tenhou6 import Tenhou6Error, from_json, read, write
 from engine.tenhou6_export import StoredHand, game_log
-from engine.tenhou6_replay import FinalReport, HandReport, preset_for, replay_log
+from engine.tenhou6_replay import FinalReport, HandReport, preset_for, replay_log, riichi_preset
 from tests import tenhou6_hands as written
 from tests.replay_fixtures import PLAYERS, seated_table
 
@@ -324,3 +324,16 @@ REAL_LOGS = sorted(REAL.glob("*.json")) if REAL.is_dir() else []
 def test_real_logs_replay_to_their_results(path: Path) -> None:
     code, _, err = run(path, check=True)
     assert code == 0, err
+
+
+def test_a_three_player_log_plays_on_sanma_or_says_it_cannot() -> None:
+    three = written.log(written.NINE_TERMINALS)
+    three["name"][3] = ""
+    for index in (13, 14, 15):
+        three["log"][0][index] = []
+    three["log"][0][1][3] = 0
+    log = from_json(three)
+    if riichi_preset("sanma") is not None:
+        pytest.skip("the sanma preset exists: its own tests replay three-player logs")
+    with pytest.raises(Tenhou6Error, match="a three-player log: the sanma preset does not exist"):
+        preset_for(log)
