@@ -9,7 +9,7 @@ import copy
 import io
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -233,15 +233,21 @@ def playable(preset: Preset) -> Iterator[None]:
             del PRESETS[preset.id]
 
 
-async def whole_game(store: Store, preset: Preset, seed: int) -> int:
-    """A whole game of `preset` at a new table, every seat playing as the easy computer;
-    returns the table id."""
+async def whole_game(
+    store: Store,
+    preset: Preset,
+    seed: int,
+    players: Sequence[tuple[str, str]] = PLAYERS,
+    **options: object,
+) -> int:
+    """A whole game of `preset` at a new table of `players` (id, name), every seat playing as
+    the easy computer; returns the table id."""
     runtime = Runtime(store, None, ManualTimers(), seed_source=lambda: seed)
     await runtime.open()
-    table = await seated_table(runtime, preset.id)
+    table = await seated_table(runtime, preset.id, players, **options)
     while table.phase is not Phase.GAME_OVER:
         if table.phase is Phase.BETWEEN_HANDS:
-            for player_id, _ in PLAYERS:
+            for player_id, _ in players:
                 await runtime.ready(table.id, player_id)
             continue
         assert table.hand is not None
