@@ -37,7 +37,7 @@ from engine.tenhou6 import (
     Win,
 )
 from engine.tenhou6_results import points_text, yaku_text
-from engine.tiles import Meld, MeldKind, Tile, is_red, kind_of
+from engine.tiles import RED_FIVES, Meld, MeldKind, Tile, is_red, kind_of
 
 # Where the marker of a call from the seat `offset` seats forward stands (four-seat geometry).
 _SLOTS = {
@@ -76,18 +76,23 @@ def display(preset: Preset) -> str:
     return f"{DISPLAYS.get(preset.id, '般')}{length}喰赤"
 
 
+def red_fives_of(preset: Preset) -> tuple[int, int, int]:
+    """The red fives of each suit (5m, 5p, 5s) in the preset's wall, as a log's rule says them."""
+    man, pin, sou = (preset.wall.count(red) for red in RED_FIVES)
+    return man, pin, sou
+
+
 def game_log(hands: Sequence[StoredHand], names: Sequence[str], title: str = "") -> Log:
     """A whole game's hands as one log."""
     if not hands:
         raise ValueError("a game log needs at least one hand")
     preset = hands[0].preset
     seats = hands[0].seat_count
-    reds = tuple(min(1, preset.wall.count(red)) for red in (42, 43, 44))
     return Log(
         title=(title, ""),
         names=tuple(names),
         disp=display(preset),
-        red_fives=(reds[0], reds[1], reds[2]),
+        red_fives=red_fives_of(preset),
         seats=seats,
         hands=tuple(hand_of(stored) for stored in hands),
     )

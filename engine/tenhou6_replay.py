@@ -30,11 +30,11 @@ from engine.scoring.base import WinBy
 from engine.session import Session
 from engine.settlement import Reason, deltas_of
 from engine.tenhou6 import ABORTIVE_DRAWS, EXHAUSTIVE_DRAWS, WIN, Hand, Log, Tenhou6Error
-from engine.tenhou6_export import liable_seat
+from engine.tenhou6_export import liable_seat, red_fives_of
 from engine.tenhou6_order import Action, ActionKind, describe, order_of_play
 from engine.tenhou6_results import WinWordsError, read_win_texts
 from engine.tenhou6_wall import arranged_wall
-from engine.tiles import Tile, kind_of, tile_name
+from engine.tiles import Tile, format_tiles, kind_of, tile_name
 
 TRIPLE_RON = "三家和了"
 ROUND_LETTERS = "ESWN"
@@ -70,7 +70,7 @@ def preset_for(log: Log) -> Preset:
         assert preset is not None, "the four-player Riichi presets exist"
     if disp and not majsoul and "喰" not in disp:
         raise Tenhou6Error(f"rule {disp!r}: no open tanyao: a ruleset we do not play")
-    expected = tuple(min(1, tile_count(preset, red)) for red in (42, 43, 44))
+    expected = red_fives_of(preset)
     if log.red_fives != expected:
         raise Tenhou6Error(
             f"rule: red fives {list(log.red_fives)} (5m 5p 5s), but {preset.id} plays "
@@ -79,10 +79,6 @@ def preset_for(log: Log) -> Preset:
     if any(mark in disp for mark in EAST_ONLY) and has_option(preset, "length"):
         preset = choose(preset, {"length": "east"})
     return preset
-
-
-def tile_count(preset: Preset, tile: Tile) -> int:
-    return preset.wall.count(tile)
 
 
 def round_name(kyoku: int) -> str:
@@ -376,7 +372,12 @@ class _Driver:
             ]
             if not same:
                 raise self.refuse(action, self.why_not(wanted, legal))
-            self.notes.append(f"hand {self.number}, action {self.step}: played {same[0]}")
+            what = "the answer" if action is None else describe(action)
+            played = format_tiles(same[0].tiles)
+            self.notes.append(
+                f"hand {self.number}, action {self.step} ({what}): played with {played}, the "
+                "five our engine holds (it kept the other of a five and its red five earlier)"
+            )
             wanted = same[0]
         state.apply(wanted)
 

@@ -183,3 +183,17 @@ def _exhaustive() -> list[Any]:
 
 
 EXHAUSTIVE = _exhaustive()
+
+# Seat 1 holds 5p 5p 0p and pons seat 0's 5p with the red one, keeping a plain five that it
+# discards on its next turn; our engine calls with the plain fives (it keeps a red five in
+# hand), so it discards the red one there. Seat 2 then wins by self draw on a single wait:
+# menzen tsumo, 30 fu, 300 and 500.
+RED_FIVE_KEPT = hand(
+    [
+        ("5p1m1m9m9m1s1s9s9s2z2z3z3z", ["4z", "4z"], ["5p", 60]),
+        ("5p5p0p1p2p3p7m8m9m4s5s6s6z", ["p252552", "9p"], ["6z", "5p"]),
+        ("234m567m234s678s7z", ["8p", "7z"], [60]),
+        ("2p3p4p6p7p8p2s3s5m6m4m1z1z", ["9p"], [60]),
+    ],
+    ["和了", [-500, -300, 1100, -300], [2, 2, 2, "30符1飜300-500点", "門前清自摸和(1飜)"]],
+)  # fmt: skip

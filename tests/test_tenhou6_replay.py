@@ -69,6 +69,15 @@ def test_what_the_written_hands_say_our_engine_scores() -> None:
     assert reports(written.log(written.FOUR_RIICHI))[0].ours.outcome == "abortive"
 
 
+def test_a_red_five_our_engine_kept_is_played_and_noted() -> None:
+    (report,) = reports(written.log(written.RED_FIVE_KEPT))
+    assert report.differs == () and report.ours == report.log
+    assert report.notes == (
+        "hand 1, action 12 (1 discard 5p): played with 0p, the five our engine holds (it kept "
+        "the other of a five and its red five earlier)",
+    )
+
+
 def test_the_next_deal_carries_honba_sticks_and_points_from_our_engine() -> None:
     """After four riichi the sticks stay on the table and the dealer deals again, one honba on:
     the second hand's round info must be what our session deals."""
