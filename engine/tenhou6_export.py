@@ -36,7 +36,7 @@ from engine.tenhou6 import (
     Take,
     Win,
 )
-from engine.tenhou6_results import points_text, yaku_text
+from engine.tenhou6_results import TENHOU_ORDER, points_text, yaku_text
 from engine.tiles import RED_FIVES, Meld, MeldKind, Tile, is_red, kind_of
 
 # Where the marker of a call from the seat `offset` seats forward stands (four-seat geometry).
@@ -280,7 +280,10 @@ def _win(
     seat_wind, round_wind = win.seat, state.round_wind
     texts = (
         points_text(score.fan, score.fu, limit, score.points, dealer=win.seat == 0),
-        *(yaku_text(p.id, p.fan, seat_wind, round_wind) for p in score.patterns),
+        *(
+            yaku_text(p.id, p.fan, seat_wind, round_wind)
+            for p in sorted(score.patterns, key=lambda p: TENHOU_ORDER[p.id])
+        ),
     )
     pao = writer.player(win.seat if liable is None else liable)
     return Win(deltas, writer.player(win.seat), writer.player(source), pao, texts)

@@ -21,7 +21,8 @@ from engine.scoring.riichi import YAKUMAN_HAN, YAKUMAN_IDS, Limit
 WIND_NAMES = "東南西北"
 SEAT_WIND, ROUND_WIND = "自風", "場風"
 
-# Our yaku ids as Tenhou writes them (the winds apart: see the module's docstring).
+# Our yaku ids as Tenhou writes them (the winds with their wind: see the module's docstring), in
+# the order Tenhou lists them.
 YAKU_NAMES: dict[str, str] = {
     "menzen_tsumo": "門前清自摸和",
     "riichi": "立直",
@@ -33,6 +34,8 @@ YAKU_NAMES: dict[str, str] = {
     "pinfu": "平和",
     "tanyao": "断幺九",
     "iipeikou": "一盃口",
+    "yakuhai_seat_wind": SEAT_WIND,  # written with the seat's wind
+    "yakuhai_round_wind": ROUND_WIND,  # written with the round's wind
     "yakuhai_haku": "役牌 白",
     "yakuhai_hatsu": "役牌 發",
     "yakuhai_chun": "役牌 中",
@@ -72,6 +75,7 @@ YAKU_NAMES: dict[str, str] = {
     "nuki_dora": "抜きドラ",
 }
 _IDS = {name: yaku for yaku, name in YAKU_NAMES.items()}
+TENHOU_ORDER = {yaku: place for place, yaku in enumerate(YAKU_NAMES)}
 # Mahjong Soul's names, as logs converted from it write them (Japanese and English)
 _IDS |= {
     "役牌:自風牌": "yakuhai_seat_wind",

@@ -69,7 +69,7 @@ RIICHI_URA = hand(
         ("5m5m6m6m8m8m5p5p6z6z7z1z2z", ["7s", "7s"], [60, 60]),
     ],
     ["和了", [19000, -6000, -6000, -6000],
-     [0, 0, 0, "跳満6000点∀", "立直(1飜)", "一発(1飜)", "門前清自摸和(1飜)", "平和(1飜)",
+     [0, 0, 0, "跳満6000点∀", "門前清自摸和(1飜)", "立直(1飜)", "一発(1飜)", "平和(1飜)",
       "断幺九(1飜)", "裏ドラ(1飜)"]],
     dora="9p",
     ura="1m",
@@ -92,6 +92,18 @@ DOUBLE_RON = hand(
     sticks=1,
     points=[25000, 25000, 24000, 25000],
 )  # fmt: skip
+
+# Seat 0's first discard, 6s, completes three hands at once (seat 3 waits on 3s-6s with
+# tanyao): Tenhou's rules abort the hand (三家和了), nobody paying.
+TRIPLE_RON = hand(
+    [
+        ("1z2z3z4z5z6z7z1m9m1p9p1s2m", ["6s"], [60]),
+        ("234m678m345p66s78s", [], []),
+        ("456m234p678p88s57s", [], []),
+        ("777p345m33p45s567m", [], []),
+    ],
+    ["三家和了"],
+)
 
 # Seat 2 pons seat 0's 2p (from across), later adds the fourth 2p, and seat 3 robs it:
 # chankan and ittsu (3 han), 40 fu with the kanchan wait: 5,200 from seat 2.

@@ -25,10 +25,20 @@ from data import Phase, Store
 from engine.ai import choose_action
 from engine.presets import PRESETS, Preset
 from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
+from engine.scoring.riichi import YAKU_IDS, YAKUMAN_IDS
 from engine.simulate import play_session
 from engine.tenhou6 import Tenhou6Error, from_json, read, write
-from engine.tenhou6_export import StoredHand, game_log
-from engine.tenhou6_replay import FinalReport, HandReport, preset_for, replay_log, riichi_preset
+from engine.tenhou6_export import StoredHand, game_log, hand_of
+from engine.tenhou6_replay import (
+    FinalReport,
+    HandReport,
+    play_hand,
+    preset_for,
+    replay_log,
+    riichi_preset,
+    session_from,
+)
+from engine.tenhou6_results import WinWordsError, read_win_texts, yaku_text
 from tests import tenhou6_hands as written
 from tests.replay_fixtures import PLAYERS, seated_table
 
@@ -41,6 +51,8 @@ HANDS = {
     "exhaustive": written.EXHAUSTIVE,
     "kan_dora": written.KAN_DORA,
     "pao": written.PAO,
+    "triple_ron": written.TRIPLE_RON,
+    "red_five_kept": written.RED_FIVE_KEPT,
 }
 
 
@@ -51,8 +63,35 @@ def reports(data: dict[str, Any]) -> list[HandReport]:
 @pytest.mark.parametrize("name", sorted(HANDS))
 def test_each_written_hand_replays_to_its_result(name: str) -> None:
     (report,) = reports(written.log(HANDS[name]))
-    assert report.differs == () and report.notes == ()
+    assert report.differs == ()
     assert report.ours == report.log
+
+
+@pytest.mark.parametrize("name", sorted(HANDS))
+def test_our_replay_of_each_written_hand_exports_its_result_as_the_log_writes_it(
+    name: str,
+) -> None:
+    """Our hand, written back as a log: the same result name, deltas, winners, pao and yaku
+    (the yaku in Tenhou's words), and the same deal, draws and indicators."""
+    log = from_json(written.log(HANDS[name]))
+    original = log.hands[0]
+    preset = preset_for(log)
+    state, _, _ = play_hand(preset, original, 1, session_from(preset, original))
+    stored = StoredHand(preset, state.setup, 0, 4, tuple(state.log), tuple(state.wall))
+    exported = hand_of(stored)
+    assert exported.result.name == original.result.name
+    assert exported.result.deltas == original.result.deltas
+    for ours, theirs in zip(exported.result.wins, original.result.wins, strict=True):
+        assert (ours.deltas, ours.winner, ours.from_seat, ours.pao) == (
+            theirs.deltas,
+            theirs.winner,
+            theirs.from_seat,
+            theirs.pao,
+        )
+        assert read_win_texts(ours.texts) == read_win_texts(theirs.texts)
+    assert (exported.starts, exported.dora) == (original.starts, original.dora)
+    assert exported.ura == original.ura
+    assert [len(t) for t in exported.takes] == [len(t) for t in original.takes]
 
 
 def test_what_the_written_hands_say_our_engine_scores() -> None:
@@ -352,3 +391,16 @@ def test_a_three_player_log_plays_on_sanma_or_says_it_cannot() -> None:
         pytest.skip("the sanma preset exists: its own tests replay three-player logs")
     with pytest.raises(Tenhou6Error, match="a three-player log: the sanma preset does not exist"):
         preset_for(log)
+
+
+def test_every_yaku_we_score_has_its_tenhou_name_and_reads_back() -> None:
+    for yaku in sorted(set(YAKU_IDS.values())):
+        han = 13 if yaku in YAKUMAN_IDS else 2
+        text = yaku_text(yaku, han, seat_wind=1, round_wind=0)
+        assert read_win_texts(("満貫8000点", text)).yaku == ((yaku, han),), text
+    assert yaku_text("yakuhai_seat_wind", 1, 1, 0) == "自風 南(1飜)"
+    assert yaku_text("daisangen", 13, 0, 0) == "大三元(役満)"
+    with pytest.raises(WinWordsError, match="'焼き鳥' is not a yaku we know"):
+        read_win_texts(("満貫8000点", "焼き鳥(1飜)"))
+    with pytest.raises(WinWordsError, match="is not a points line"):
+        read_win_texts(("8000",))
