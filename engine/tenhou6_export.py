@@ -47,6 +47,7 @@ _SLOTS = {
 }
 _CALL_KINDS = {MeldKind.CHOW: CallKind.CHI, MeldKind.PUNG: CallKind.PON}
 _CALL_KINDS[MeldKind.KONG] = CallKind.DAIMINKAN
+_DECLARED_KONGS = frozenset({MeldKind.CONCEALED_KONG, MeldKind.ADDED_KONG})
 ABORT_NAMES = {
     "nine_terminals": "九種九牌",
     "four_riichi": "四家立直",
@@ -127,41 +128,47 @@ class _Writer:
     def apply(self, action: EngineAction) -> None:
         state = self.state
         before = [list(melds) for melds in state.melds]
+        player = self.player(action.seat)
         if action.kind is Kind.DISCARD or action.kind is RIICHI:
             tile = action.tile
             drawn = state.drawn is not None and state.drawn == tile
             discard = Discard(None if drawn else tile, riichi=action.kind is RIICHI)
-            self.discards[self.player(action.seat)].append(discard)
+            self.discards[player].append(discard)
+        elif action.kind is Kind.CONCEALED_KONG or action.kind is Kind.ADDED_KONG:
+            # written as declared: a robbed kong is in the log too, with the win after it
+            self.discards[player].append(self.kong(action))
         state.apply(action)
         for seat, melds in enumerate(state.melds):
             self.melds_changed(seat, before[seat], melds)
         self.draws()
 
     def melds_changed(self, seat: int, before: list[Meld], after: list[Meld]) -> None:
+        """A chi, pon or open kong the last action made (kongs from the hand are written as
+        declared)."""
         player = self.player(seat)
-        for index, meld in enumerate(after):
-            old = before[index] if index < len(before) else None
-            if old == meld:
+        for meld in after[len(before) :]:
+            if meld.kind in _DECLARED_KONGS:
                 continue
-            if meld.kind is MeldKind.CONCEALED_KONG:
-                plain = sorted(t for t in meld.tiles if not is_red(t))
-                tiles = (*plain, *(t for t in meld.tiles if is_red(t)))
-                self.discards[player].append(Call(CallKind.ANKAN, tiles, 3))
-            elif meld.kind is MeldKind.ADDED_KONG:
-                assert old is not None
-                pon = self.pons[player, kind_of(meld.tiles[0])]
-                added = list(meld.tiles)
-                for tile in old.tiles:
-                    added.remove(tile)
-                tiles = (*pon.tiles[: pon.slot], added[0], *pon.tiles[pon.slot :])
-                self.discards[player].append(Call(CallKind.KAKAN, tiles, pon.slot))
-            else:
-                call = self.call(seat, meld)
-                self.takes[player].append(call)
-                if call.kind is CallKind.PON:
-                    self.pons[player, kind_of(meld.tiles[0])] = call
-                if call.kind is CallKind.DAIMINKAN:
-                    self.discards[player].append(KanGap())
+            call = self.call(seat, meld)
+            self.takes[player].append(call)
+            if call.kind is CallKind.PON:
+                self.pons[player, kind_of(meld.tiles[0])] = call
+            if call.kind is CallKind.DAIMINKAN:
+                self.discards[player].append(KanGap())
+
+    def kong(self, action: EngineAction) -> Call:
+        """A concealed or added kong as declared: the physical tiles it sets down (the added
+        tile as our loop takes it, a plain five before a red one), in the log's order."""
+        hand = self.state.hands[action.seat]
+        kind = action.tile
+        held = [t for t in hand if kind_of(t) == kind]
+        if action.kind is Kind.CONCEALED_KONG:
+            tiles = (*sorted(t for t in held if not is_red(t)), *(t for t in held if is_red(t)))
+            return Call(CallKind.ANKAN, tiles, 3)
+        added = kind if kind in hand else max(held)  # the red five when no plain one is held
+        pon = self.pons[self.player(action.seat), kind]
+        tiles = (*pon.tiles[: pon.slot], added, *pon.tiles[pon.slot :])
+        return Call(CallKind.KAKAN, tiles, pon.slot)
 
     def call(self, seat: int, meld: Meld) -> Call:
         """A chi, pon or open kong as the log writes it: the called tile where the marker
