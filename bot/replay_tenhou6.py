@@ -23,8 +23,9 @@ from data.errors import StoreError
 from engine.hand_setup import HandSetup
 from engine.session import Session
 from engine.tenhou6 import Tenhou6Error, read, write
+from engine.tenhou6_compare import FinalReport, HandReport
 from engine.tenhou6_export import StoredHand, game_log
-from engine.tenhou6_replay import FinalReport, HandReport, replay_log, riichi_preset
+from engine.tenhou6_replay import replay_log, riichi_preset
 from engine.tiles import parse_tiles
 
 TABLE_PREFIXES = ("table:", "t")

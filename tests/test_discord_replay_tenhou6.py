@@ -13,7 +13,8 @@ from bot.discord import MahjongBot
 from data import Store
 from engine.presets_riichi import RIICHI
 from engine.tenhou6 import read
-from engine.tenhou6_replay import FinalReport, HandReport, replay_log
+from engine.tenhou6_compare import FinalReport, HandReport
+from engine.tenhou6_replay import replay_log
 from tests.fakediscord import FakeDiscord
 from tests.test_discord_e2e import make_bot
 from tests.test_discord_replay import replay, viewer

@@ -28,11 +28,10 @@ from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from engine.scoring.riichi import YAKU_IDS, YAKUMAN_IDS
 from engine.simulate import play_session
 from engine.tenhou6 import Tenhou6Error, from_json, read, write
+from engine.tenhou6_compare import FinalReport, HandReport
 from engine.tenhou6_export import StoredHand, game_log, hand_of
 from engine.tenhou6_order import describe, order_of_play
 from engine.tenhou6_replay import (
-    FinalReport,
-    HandReport,
     play_hand,
     preset_for,
     replay_log,
