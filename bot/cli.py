@@ -126,7 +126,9 @@ def _parser() -> argparse.ArgumentParser:
         "--tenhou6", metavar="FILE", help="replay a tenhou.net/6 JSON log on our engine"
     )
     replay.add_argument(
-        "--check", action="store_true", help="--tenhou6: stop at the first hand that differs"
+        "--check",
+        action="store_true",
+        help="--tenhou6: exit 2 at the first hand whose result differs from the log's",
     )
     replay.add_argument("--lang", choices=LANGUAGES, help="the language of its steps and pictures")
 

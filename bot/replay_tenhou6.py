@@ -145,9 +145,9 @@ def run_game_export(args: Any) -> int:
 
 def run_tenhou6(path: str, check: bool, out: TextIO, err: TextIO) -> int:
     """`mahjong-bot replay --tenhou6 FILE [--check]`: one JSON line a hand, then the final
-    line; with `check`, exit 1 at the first hand whose result (or next deal) differs. A file
-    that is not such a log, a rule we do not play, or an action our engine refuses: one line
-    on `err`, exit 2."""
+    line; with `check`, exit 2 at the first hand whose result differs. A file that is not such
+    a log, a rule we do not play, an action our engine refuses, or a next deal of ours that is
+    not the log's next round info: one line on `err`, exit 2."""
     try:
         log = read(Path(path).read_text(encoding="utf-8"))
         hands = same = 0
@@ -159,7 +159,7 @@ def run_tenhou6(path: str, check: bool, out: TextIO, err: TextIO) -> int:
             same += not report.differs
             if check and report.differs:
                 print(f"error: {differs_line(report)}", file=err)
-                return 1
+                return 2
         print(f"{same} of {hands} hands replay to the log's results", file=err)
     except (OSError, UnicodeDecodeError, Tenhou6Error) as error:
         print(f"error: {path}: {error}", file=err)

@@ -6,7 +6,7 @@ and played in the log's order of play (engine.tenhou6_order): every decision the
 asked of our engine as a legal action, and every claim window the log passes by is answered
 with passes. The first hand starts from the log's round info; later hands start from our own
 session (dealer, round, honba, pot, points), and where that differs from the log's next round
-info the difference is reported (and the log's taken, to go on).
+info (round and dealer, honba, sticks, points) the replay stops: NextDealDiffers names the hand.
 
 The log's seats are players in seating order (seat 0 dealt first); our hand seats count from the
 dealer, so hand seat s is player (dealer + s) % seats.
@@ -15,7 +15,7 @@ dealer, so hand seat s is player (dealer + s) % seats.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine.actions import Action as EngineAction
 from engine.actions import ActionKind as Kind
@@ -45,6 +45,11 @@ TRIPLE_RON = "三家和了"
 MAJSOUL_MARKS = ("の間", "雀魂", "Room")
 EAST_ONLY = ("東", "East")  # a game of the East round only (tonpuu)
 _WINDOWS = (Phase.CLAIMS, Phase.ROB)
+
+
+class NextDealDiffers(Tenhou6Error):
+    """The deal our engine's session gives after a hand is not the log's next round info
+    (round and dealer, honba, sticks on the table, points): the replay stops there."""
 
 
 class ReplayRefused(Tenhou6Error):
@@ -267,7 +272,7 @@ def deal_differences(session: Session, hand: Hand) -> list[str]:
     if ours == theirs:
         return []
     return [
-        f"next deal: ours {round_name(ours[0])} {ours[1]} honba {ours[2]} sticks points "
+        f"ours {round_name(ours[0])} {ours[1]} honba {ours[2]} sticks points "
         f"{list(ours[3])}, the log's {round_name(theirs[0])} {theirs[1]} honba {theirs[2]} "
         f"sticks points {list(theirs[3])}"
     ]
@@ -275,8 +280,8 @@ def deal_differences(session: Session, hand: Hand) -> list[str]:
 
 def replay_log(log: Log, preset: Preset | None = None) -> Iterator[HandReport | FinalReport]:
     """Every hand of the log played on our engine, with its report, then the final report.
-    A hand whose next deal differs from ours says so, and the log's deal is taken to go on.
-    Raises ReplayRefused when our engine refuses an action of the log."""
+    Raises ReplayRefused when our engine refuses an action of the log, and NextDealDiffers
+    (after the hand's report) when our next deal is not the log's next round info."""
     preset = preset_for(log) if preset is None else preset
     if not log.hands:
         raise Tenhou6Error("the log has no hands")
@@ -285,17 +290,18 @@ def replay_log(log: Log, preset: Preset | None = None) -> Iterator[HandReport | 
         state, outcome, notes = play_hand(preset, hand, number, session)
         ours = our_result(state, outcome, session.dealer)
         theirs = log_result(hand, number)
-        differs = differences(ours, theirs)
-        report = HandReport(number, hand.kyoku, hand.honba, ours, theirs, (), tuple(notes))
+        differs = tuple(differences(ours, theirs))
+        yield HandReport(number, hand.kyoku, hand.honba, ours, theirs, differs, tuple(notes))
         session.finish_hand(outcome)
         if number < len(log.hands):
             following = log.hands[number]
-            differs += deal_differences(session, following)
+            deal = deal_differences(session, following)
             if session.over:
-                differs.append("next deal: our game is over, the log plays on")
-            if differs:
-                session = session_from(preset, following)
-        yield replace(report, differs=tuple(differs))
+                deal.append("our game is over after it, the log plays on")
+            if deal:
+                raise NextDealDiffers(
+                    f"hand {number + 1}, the deal after hand {number}: " + "; ".join(deal)
+                )
     standings = session.standings()
     score = tuple(s.score for s in standings) if session.over else None
     yield FinalReport(tuple(session.points), score, session.over)

@@ -32,6 +32,7 @@ from engine.tenhou6_compare import FinalReport, HandReport
 from engine.tenhou6_export import StoredHand, game_log, hand_of
 from engine.tenhou6_order import describe, order_of_play
 from engine.tenhou6_replay import (
+    NextDealDiffers,
     play_hand,
     preset_for,
     replay_log,
@@ -128,10 +129,43 @@ def test_the_next_deal_carries_honba_sticks_and_points_from_our_engine() -> None
     second[0], second[1] = [0, 1, 4], [24000] * 4
     found = reports(written.log(written.FOUR_RIICHI, second))
     assert [r.differs for r in found] == [(), ()]
-    wrong = copy.deepcopy(second)
-    wrong[0] = [0, 1, 3]
-    first = reports(written.log(written.FOUR_RIICHI, wrong))[0]
-    assert first.differs and "next deal" in first.differs[0] and "4 sticks" in first.differs[0]
+
+
+@pytest.mark.parametrize(
+    ("info", "points", "words"),
+    [
+        ([1, 1, 4], [24000] * 4, "ours E1 1 honba 4 sticks points [24000, 24000, 24000, "
+         "24000], the log's E2 1 honba"),
+        ([0, 0, 4], [24000] * 4, "the log's E1 0 honba 4 sticks"),
+        ([0, 1, 3], [24000] * 4, "the log's E1 1 honba 3 sticks"),
+        ([0, 1, 4], [25000, 24000, 24000, 23000], "sticks points [25000, 24000, 24000, 23000]"),
+    ],
+)  # fmt: skip
+def test_a_next_deal_other_than_ours_stops_the_replay_naming_the_hand(
+    info: list[int], points: list[int], words: str
+) -> None:
+    """Round and dealer, honba, sticks on the table and points are each compared in full."""
+    wrong = copy.deepcopy(written.NINE_TERMINALS)
+    wrong[0], wrong[1] = info, points
+    found = replay_log(from_json(written.log(written.FOUR_RIICHI, wrong)))
+    first = next(found)
+    assert isinstance(first, HandReport) and first.differs == ()
+    with pytest.raises(NextDealDiffers, match=r"^hand 2, the deal after hand 1: ") as stopped:
+        next(found)
+    assert words in str(stopped.value)
+
+
+def test_the_cli_stops_with_exit_2_at_a_next_deal_other_than_ours(tmp_path: Path) -> None:
+    wrong = copy.deepcopy(written.NINE_TERMINALS)
+    wrong[0], wrong[1] = [0, 1, 3], [24000] * 4
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(written.log(written.FOUR_RIICHI, wrong)))
+    for check in (False, True):
+        code, out, err = run(path, check=check)
+        assert code == 2 and len(out) == 1 and json.loads(out[0])["hand"] == 1
+        assert err == [f"error: {path}: hand 2, the deal after hand 1: ours E1 1 honba 4 sticks "
+                       "points [24000, 24000, 24000, 24000], the log's E1 1 honba 3 sticks "
+                       "points [24000, 24000, 24000, 24000]"]  # fmt: skip
 
 
 def test_a_changed_result_is_a_difference_named_in_words() -> None:
@@ -193,11 +227,11 @@ def test_check_stops_at_the_first_hand_that_differs(tmp_path: Path) -> None:
     path = tmp_path / "pao.json"
     path.write_text(json.dumps(written.log(changed, written.RIICHI_URA)))
     code, out, err = run(path, check=True)
-    assert code == 1 and len(out) == 1 and len(err) == 1
-    assert err[0].startswith(
+    assert code == 2 and len(out) == 1 and len(err) == 1
+    assert err[0] == (
         "error: hand 1 (E1, 0 honba) differs from the log: deltas: ours [0, 32000, 0, -32000], "
         "the log's [-16000, 32000, -8000, -8000]; seat 1's win: liable seat ours 3, the log's "
-        "None; next deal: ours E2 0 honba"
+        "None"
     )
 
 
