@@ -154,6 +154,13 @@ def run_tenhou6(path: str, check: bool, out: TextIO, err: TextIO) -> int:
         for report in replay_log(log):
             print(json.dumps(report.to_json(), ensure_ascii=False), file=out)
             if isinstance(report, FinalReport):
+                if check and report.differs:
+                    print(
+                        f"error: the final result differs from the log's: "
+                        f"{'; '.join(report.differs)}",
+                        file=err,
+                    )
+                    return 2
                 continue
             hands += 1
             same += not report.differs

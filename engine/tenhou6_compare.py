@@ -15,7 +15,7 @@ from engine.events import Termination
 from engine.hand import HandState, Outcome
 from engine.scoring.base import WinBy
 from engine.settlement import Reason, deltas_of
-from engine.tenhou6 import ABORTIVE_DRAWS, EXHAUSTIVE_DRAWS, WIN, Hand, Tenhou6Error
+from engine.tenhou6 import ABORTIVE_DRAWS, EXHAUSTIVE_DRAWS, WIN, Hand, Log, Tenhou6Error
 from engine.tenhou6_export import liable_seat
 from engine.tenhou6_results import WinWordsError, read_win_texts
 
@@ -99,10 +99,30 @@ class FinalReport:
     points: tuple[int, ...]
     score: tuple[float, ...] | None  # None: the game is not over after the log's last hand
     over: bool
+    differs: tuple[str, ...] = ()  # how it differs from the log's own final line (`sc`)
 
     def to_json(self) -> dict[str, object]:
         score = None if self.score is None else list(self.score)
-        return {"final": {"points": list(self.points), "score": score, "over": self.over}}
+        data: dict[str, object] = {
+            "final": {"points": list(self.points), "score": score, "over": self.over}
+        }
+        return data | {"differs": list(self.differs)} if self.differs else data
+
+
+def final_differences(ours: FinalReport, log: Log) -> list[str]:
+    """How our final points and score differ from the log's `sc` line (none without one)."""
+    if log.final is None:
+        return []
+    points = tuple(p for p, _ in log.final)
+    scores = tuple(s for _, s in log.final)
+    found = []
+    if ours.points != points:
+        found.append(f"final points: ours {list(ours.points)}, the log's {list(points)}")
+    if ours.score is None:
+        found.append(f"final score: our game is not over, the log's {list(scores)}")
+    elif ours.score != scores:
+        found.append(f"final score: ours {list(ours.score)}, the log's {list(scores)}")
+    return found
 
 
 def log_result(hand: Hand, number: int) -> HandResult:

@@ -15,7 +15,7 @@ dealer, so hand seat s is player (dealer + s) % seats.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.actions import Action as EngineAction
 from engine.actions import ActionKind as Kind
@@ -31,6 +31,7 @@ from engine.tenhou6_compare import (
     FinalReport,
     HandReport,
     differences,
+    final_differences,
     log_result,
     our_result,
     round_name,
@@ -304,4 +305,5 @@ def replay_log(log: Log, preset: Preset | None = None) -> Iterator[HandReport | 
                 )
     standings = session.standings()
     score = tuple(s.score for s in standings) if session.over else None
-    yield FinalReport(tuple(session.points), score, session.over)
+    final = FinalReport(tuple(session.points), score, session.over)
+    yield replace(final, differs=tuple(final_differences(final, log)))

@@ -442,3 +442,43 @@ def test_every_yaku_we_score_has_its_tenhou_name_and_reads_back() -> None:
         read_win_texts(("満貫8000点", "焼き鳥(1飜)"))
     with pytest.raises(WinWordsError, match="is not a points line"):
         read_win_texts(("8000",))
+
+
+def two_hand_game(sc: list[float] | None) -> dict[str, Any]:
+    """The dealer's haneman twice (the second with one honba), with the log's final line."""
+    again = copy.deepcopy(written.KAN_DORA)
+    again[0], again[1] = [0, 1, 0], [43000, 19000, 19000, 19000]
+    again[16][1] = [18300, -6100, -6100, -6100]
+    data = written.log(written.RIICHI_URA, again)
+    return data if sc is None else data | {"sc": sc}
+
+
+def test_the_log_s_final_line_is_read_and_written_back() -> None:
+    sc = [61300, 51.3, 12900, -17.1, 12900, -17.1, 12900, -17.1]
+    log = from_json(two_hand_game(sc))
+    assert log.final == ((61300, 51.3), (12900, -17.1), (12900, -17.1), (12900, -17.1))
+    assert read(write(log)) == log and json.loads(write(log))["sc"] == sc
+    assert "sc" not in json.loads(write(from_json(two_hand_game(None))))
+    with pytest.raises(Tenhou6Error, match=r"sc: .* is not four seats' final points and score"):
+        from_json(two_hand_game([61300, 51.3]))
+
+
+@pytest.mark.parametrize(
+    ("sc", "words"),
+    [
+        ([61300, 51.3, 12900, -17.1, 12900, -17.1, 12900, -17.1],
+         "final score: our game is not over, the log's [51.3, -17.1, -17.1, -17.1]"),
+        ([61300, 0, 13900, 0, 12900, 0, 11900, 0],
+         "final points: ours [61300, 12900, 12900, 12900], the log's [61300, 13900, 12900, 11900]"),
+    ],
+)  # fmt: skip
+def test_check_compares_the_final_result_with_the_log_s(
+    tmp_path: Path, sc: list[float], words: str
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(two_hand_game(sc)))
+    code, out, err = run(path, check=False)
+    assert code == 0 and words in json.loads(out[-1])["differs"]
+    code, out, err = run(path, check=True)
+    assert code == 2 and len(out) == 3 and len(err) == 1
+    assert err[0].startswith("error: the final result differs from the log's: ") and words in err[0]
