@@ -113,7 +113,11 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--db", default=None, help="the database (default $MAHJONG_DB, mahjong.db)")
     replay.add_argument("--log", help="replay an exported hand (JSON) instead")
     replay.add_argument(
-        "-o", "--output", metavar="DIR|FILE", help="write the frames as PNGs here (the game's log)"
+        "-o",
+        "--output",
+        metavar="DIR|FILE",
+        help="write the frames as PNGs here (--export: the game's log; --tenhou6: our replay as "
+        "tenhou.net/6 JSON and each hand's result as hand-NNN.png)",
     )
     replay.add_argument("--gif", action="store_true", help="one animated hand.gif instead")
     replay.add_argument(

@@ -445,7 +445,9 @@ def run_replay(args: Any) -> int:
     from bot import replay_tenhou6
 
     if getattr(args, "tenhou6", None) is not None:
-        return replay_tenhou6.run_tenhou6(args.tenhou6, args.check, sys.stdout, sys.stderr)
+        return replay_tenhou6.run_tenhou6(
+            args.tenhou6, args.check, sys.stdout, sys.stderr, args.output
+        )
     if args.export is not None and args.hand_id is None and args.log is None:
         return replay_tenhou6.run_game_export(args)  # a whole game, as tenhou.net/6 JSON
     try:

@@ -22,10 +22,10 @@ from data.connection import resolve_path
 from data.errors import StoreError
 from engine.hand_setup import HandSetup
 from engine.session import Session
-from engine.tenhou6 import Tenhou6Error, read, write
+from engine.tenhou6 import Log, Tenhou6Error, read, write
 from engine.tenhou6_compare import FinalReport, HandReport
 from engine.tenhou6_export import StoredHand, game_log
-from engine.tenhou6_replay import replay_log, riichi_preset
+from engine.tenhou6_replay import PlayedHand, replay_log, riichi_preset
 from engine.tiles import parse_tiles
 
 TABLE_PREFIXES = ("table:", "t")
@@ -143,15 +143,18 @@ def run_game_export(args: Any) -> int:
     return 0
 
 
-def run_tenhou6(path: str, check: bool, out: TextIO, err: TextIO) -> int:
-    """`mahjong-bot replay --tenhou6 FILE [--check]`: one JSON line a hand, then the final
-    line; with `check`, exit 2 at the first hand whose result differs. A file that is not such
-    a log, a rule we do not play, an action our engine refuses, or a next deal of ours that is
-    not the log's next round info: one line on `err`, exit 2."""
+def run_tenhou6(path: str, check: bool, out: TextIO, err: TextIO, output: str | None = None) -> int:
+    """`mahjong-bot replay --tenhou6 FILE [--check] [-o DIR]`: one JSON line a hand, then the
+    final line (with `output`, our replay written to that directory: see write_replay); with
+    `check`, exit 2 at the first hand whose result differs, or a final result other than the
+    log's. A file that is not such a log, a rule we do not play, an action our engine refuses,
+    or a next deal of ours that is not the log's next round info: one line on `err`, exit 2."""
     try:
         log = read(Path(path).read_text(encoding="utf-8"))
+        directory = None if output is None else output_directory(output)
         hands = same = 0
-        for report in replay_log(log):
+        played: list[PlayedHand] = []
+        for report in replay_log(log, played=played):
             print(json.dumps(report.to_json(), ensure_ascii=False), file=out)
             if isinstance(report, FinalReport):
                 if check and report.differs:
@@ -168,10 +171,47 @@ def run_tenhou6(path: str, check: bool, out: TextIO, err: TextIO) -> int:
                 print(f"error: {differs_line(report)}", file=err)
                 return 2
         print(f"{same} of {hands} hands replay to the log's results", file=err)
+        if directory is not None:
+            written = write_replay(log, played, directory)
+            print(f"wrote {len(written)} file(s) to {directory}", file=err)
     except (OSError, UnicodeDecodeError, Tenhou6Error) as error:
         print(f"error: {path}: {error}", file=err)
         return 2
     return 0
+
+
+def output_directory(output: str) -> Path:
+    """The directory `-o` names, made if missing; an error if it is a file."""
+    directory = Path(output)
+    if directory.exists() and not directory.is_dir():
+        raise Tenhou6Error(f"-o {output}: a file, not a directory")
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+def write_replay(log: Log, played: list[PlayedHand], directory: Path) -> list[Path]:
+    """Our replay of the log in `directory`: `replay.tenhou6.json` (the hands as our engine
+    played them, written back as tenhou.net/6 JSON) and `hand-001.png` ... (each hand's result
+    picture, by hand number)."""
+    from render.adapt import result_view_from_state
+    from render.result import render_result
+    from render.style import to_png
+
+    if not played:
+        return []
+    title = log.title[0] if log.title else ""
+    ours = game_log([hand.stored for hand in played], log.names, f"replay of {title}".strip())
+    path = directory / "replay.tenhou6.json"
+    path.write_text(write(ours), encoding="utf-8")
+    written = [path]
+    for number, hand in enumerate(played, 1):
+        dealer = hand.state.setup.dealer
+        names = [log.names[(dealer + s) % log.seats] for s in range(log.seats)]
+        view = result_view_from_state(hand.state, names, table_name=f"hand {number}")
+        path = directory / f"hand-{number:03d}.png"
+        path.write_bytes(to_png(render_result(view)))
+        written.append(path)
+    return written
 
 
 def differs_line(report: HandReport) -> str:

@@ -36,7 +36,7 @@ from engine.tenhou6_compare import (
     our_result,
     round_name,
 )
-from engine.tenhou6_export import red_fives_of
+from engine.tenhou6_export import StoredHand, red_fives_of
 from engine.tenhou6_order import Action, ActionKind, describe, order_of_play
 from engine.tenhou6_wall import arranged_wall
 from engine.tiles import Tile, format_tiles, kind_of, tile_name
@@ -279,8 +279,20 @@ def deal_differences(session: Session, hand: Hand) -> list[str]:
     ]
 
 
-def replay_log(log: Log, preset: Preset | None = None) -> Iterator[HandReport | FinalReport]:
-    """Every hand of the log played on our engine, with its report, then the final report.
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """One hand as our engine played it: enough to write it back (as StoredHand) and to draw
+    its result (the state at its end)."""
+
+    stored: StoredHand
+    state: HandState
+
+
+def replay_log(
+    log: Log, preset: Preset | None = None, played: list[PlayedHand] | None = None
+) -> Iterator[HandReport | FinalReport]:
+    """Every hand of the log played on our engine, with its report, then the final report;
+    each hand as we played it is added to `played` when given.
     Raises ReplayRefused when our engine refuses an action of the log, and NextDealDiffers
     (after the hand's report) when our next deal is not the log's next round info."""
     preset = preset_for(log) if preset is None else preset
@@ -288,7 +300,13 @@ def replay_log(log: Log, preset: Preset | None = None) -> Iterator[HandReport | 
         raise Tenhou6Error("the log has no hands")
     session = session_from(preset, log.hands[0])
     for number, hand in enumerate(log.hands, 1):
+        setup = session.hand_setup()
         state, outcome, notes = play_hand(preset, hand, number, session)
+        if played is not None:
+            stored = StoredHand(
+                preset, setup, 0, session.seat_count, tuple(state.log), tuple(state.wall)
+            )
+            played.append(PlayedHand(stored, state))
         ours = our_result(state, outcome, session.dealer)
         theirs = log_result(hand, number)
         differs = tuple(differences(ours, theirs))

@@ -482,3 +482,27 @@ def test_check_compares_the_final_result_with_the_log_s(
     code, out, err = run(path, check=True)
     assert code == 2 and len(out) == 3 and len(err) == 1
     assert err[0].startswith("error: the final result differs from the log's: ") and words in err[0]
+
+
+def test_output_writes_our_replay_as_a_log_and_each_hand_s_result_picture(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(two_hand_game(None)))
+    directory = tmp_path / "made" / "here"
+    out, err = io.StringIO(), io.StringIO()
+    assert run_tenhou6(str(path), True, out, err, str(directory)) == 0
+    names = sorted(p.name for p in directory.iterdir())
+    assert names == ["hand-001.png", "hand-002.png", "replay.tenhou6.json"]
+    assert (directory / "hand-002.png").read_bytes().startswith(b"\x89PNG")
+    code, again, _ = run(directory / "replay.tenhou6.json", check=True)
+    deltas = [json.loads(line).get("deltas") for line in again]
+    assert code == 0 and deltas == [
+        json.loads(line).get("deltas") for line in out.getvalue().splitlines()
+    ]
+
+
+def test_output_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(two_hand_game(None)))
+    out, err = io.StringIO(), io.StringIO()
+    assert run_tenhou6(str(path), False, out, err, str(path)) == 2
+    assert err.getvalue() == f"error: {path}: -o {path}: a file, not a directory\n"
