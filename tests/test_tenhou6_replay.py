@@ -506,3 +506,30 @@ def test_output_that_is_a_file_is_refused(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     assert run_tenhou6(str(path), False, out, err, str(path)) == 2
     assert err.getvalue() == f"error: {path}: -o {path}: a file, not a directory\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "outcome"),
+    [
+        ("double_ron", "ron"),
+        ("chankan", "ron"),
+        ("exhaustive", "exhaustive"),
+        ("four_riichi", "abortive"),
+        ("nine_terminals", "abortive"),
+        ("triple_ron", "abortive"),
+    ],
+)
+def test_each_line_holds_the_contract_s_keys(tmp_path: Path, name: str, outcome: str) -> None:
+    """DESIGN.md's keys, exactly: `hand` from 1, `round`, `honba`, `deltas` (a double ron's wins
+    summed on one line), `outcome`; then the final line's points, score and over."""
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(written.log(HANDS[name])))
+    code, out, _ = run(path, check=True)
+    line, final = (json.loads(text) for text in out)
+    assert code == 0 and (line["hand"], line["round"], line["outcome"]) == (1, "E1", outcome)
+    assert isinstance(line["honba"], int)
+    summed = [sum(win["deltas"][s] for win in line["wins"]) for s in range(4)]
+    assert line["deltas"] == (summed if line["wins"] else line["log"]["deltas"])
+    assert set(final["final"]) == {"points", "score", "over"}
+    if name == "double_ron":
+        assert line["deltas"] == [-3600, 3300, 1300, 0] and len(line["wins"]) == 2
