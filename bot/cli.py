@@ -123,9 +123,28 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("hand_id", nargs="?", type=int, help="the hand's id (see /mahjong history)")
     replay.add_argument("--db", default=None, help="the database (default $MAHJONG_DB, mahjong.db)")
     replay.add_argument("--log", help="replay an exported hand (JSON) instead")
-    replay.add_argument("-o", "--output", metavar="DIR", help="write the frames as PNGs here")
+    replay.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR|FILE",
+        help="write the frames as PNGs here (--export: the game's log; --tenhou6: our replay as "
+        "tenhou.net/6 JSON and each hand's result as hand-NNN.png)",
+    )
     replay.add_argument("--gif", action="store_true", help="one animated hand.gif instead")
-    replay.add_argument("--export", metavar="FILE", help="write the hand's JSON export here")
+    replay.add_argument(
+        "--export",
+        metavar="FILE|HAND_OR_TABLE",
+        help="with HAND_ID: write the hand's JSON export to FILE; alone: write the finished "
+        "Riichi game of a hand (12) or a table (table:3) as tenhou.net/6 JSON (to -o FILE)",
+    )
+    replay.add_argument(
+        "--tenhou6", metavar="FILE", help="replay a tenhou.net/6 JSON log on our engine"
+    )
+    replay.add_argument(
+        "--check",
+        action="store_true",
+        help="--tenhou6: exit 2 at the first hand whose result differs from the log's",
+    )
     replay.add_argument("--lang", choices=LANGUAGES, help="the language of its steps and pictures")
 
     database = sub.add_parser("db", help="the database: copy a community's data to another")

@@ -436,10 +436,20 @@ async def load_export(db_path: str | None, hand_id: int) -> ReplayLog:
 
 
 def run_replay(args: Any) -> int:
-    """`mahjong-bot replay HAND_ID --db FILE -o DIR [--gif]` or `replay --log FILE ...`."""
+    """`mahjong-bot replay HAND_ID --db FILE -o DIR [--gif]` or `replay --log FILE ...`; a
+    tenhou.net/6 log (`--tenhou6 FILE`) or a whole game's export (`--export HAND_OR_TABLE`)
+    goes to bot.replay_tenhou6."""
     import asyncio
     import sys
 
+    from bot import replay_tenhou6
+
+    if getattr(args, "tenhou6", None) is not None:
+        return replay_tenhou6.run_tenhou6(
+            args.tenhou6, args.check, sys.stdout, sys.stderr, args.output
+        )
+    if args.export is not None and args.hand_id is None and args.log is None:
+        return replay_tenhou6.run_game_export(args)  # a whole game, as tenhou.net/6 JSON
     try:
         if args.log is not None:
             log = ReplayLog.loads(Path(args.log).read_text(encoding="utf-8"))

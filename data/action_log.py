@@ -116,6 +116,20 @@ def last_hand(conn: Db, table_id: int) -> HandLog | None:
             raise StoreError(str(e)) from None
 
 
+def table_hands(conn: Db, table_id: int) -> list[HandLog]:
+    """Every hand of a table with its log, in the order dealt (a whole game's, for its
+    export); StoreError."""
+    with transaction(conn, "DEFERRED"):
+        rows = conn.execute(
+            "SELECT id FROM hands WHERE table_id = ? ORDER BY hand_no", (table_id,)
+        ).fetchall()
+        try:
+            hands = [read_hand(conn, row[0]) for row in rows]
+        except UnreadableError as e:
+            raise StoreError(str(e)) from None
+    return [hand for hand in hands if hand is not None]
+
+
 # ------------------------------------------------------------------ starting a hand
 
 

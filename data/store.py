@@ -300,6 +300,10 @@ class Store:
         """The table's latest hand and its log (between hands: the one just finished)."""
         return await self._call(action_log.last_hand, table_id)
 
+    async def table_hands(self, table_id: int) -> list[HandLog]:
+        """Every hand of the table with its log, in the order dealt."""
+        return await self._call(action_log.table_hands, table_id)
+
     # ------------------------------------------------------------------ restoring
 
     async def load_active_tables(

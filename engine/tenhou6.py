@@ -14,8 +14,10 @@ the first tile the left seat (three seats back), before the second the seat acro
 before the last the right seat (one). An added kong keeps its pon's place, with the added tile
 written right after the "k". The order of play across the seats is rebuilt by engine.tenhou6_order.
 
-Names are kept as the log gives them; `anonymous` replaces them. Keys other than title, name, rule
-and log (ratings, ranks, lobby) are not kept: they describe the players, not the game.
+Names are kept as the log gives them; `anonymous` replaces them. The final-score line `sc` (each
+seat's final points and score, in turn: `[p0, s0, p1, s1, ...]`, unused seats 0) is kept when the
+log has one. Other keys (ratings, ranks, lobby) are not kept: they describe the players, not the
+game.
 """
 
 from __future__ import annotations
@@ -163,6 +165,7 @@ class Log:
     red_fives: tuple[int, int, int]  # red 5m, 5p, 5s in the set
     seats: int
     hands: tuple[Hand, ...]
+    final: tuple[tuple[int, float], ...] | None = None  # the log's `sc`: (points, score) a seat
 
 
 def anonymous(log: Log) -> Log:
@@ -256,7 +259,21 @@ def from_json(data: object) -> Log:
         red_fives=_red_fives(rule),
         seats=seats,
         hands=hands,
+        final=None if "sc" not in data else _final(data["sc"], seats),
     )
+
+
+def _final(value: object, seats: int) -> tuple[tuple[int, float], ...]:
+    """The `sc` line: final points and score of each seat, in turn, for four seats."""
+    numbers = value if isinstance(value, list) else []
+    readable = all(isinstance(n, int | float) and not isinstance(n, bool) for n in numbers)
+    if (
+        len(numbers) != 2 * FOUR_SEATS
+        or not readable
+        or numbers[0::2] != list(map(int, numbers[0::2]))
+    ):
+        raise Tenhou6Error(f"sc: {value!r} is not four seats' final points and score in turn")
+    return tuple((int(numbers[2 * s]), numbers[2 * s + 1]) for s in range(seats))
 
 
 def _texts(value: object, where: str) -> tuple[str, ...]:
@@ -412,12 +429,16 @@ def to_json(log: Log) -> dict[str, Any]:
         rule["aka"] = log.red_fives[0]
     else:
         rule |= {f"aka5{i + 1}": count for i, count in enumerate(log.red_fives)}
-    return {
+    data: dict[str, Any] = {
         "title": list(log.title),
         "name": names,
         "rule": rule,
         "log": [_hand_json(hand, log.seats) for hand in log.hands],
     }
+    if log.final is not None:
+        unused = [0, 0] * (FOUR_SEATS - log.seats)
+        data["sc"] = [number for seat in log.final for number in seat] + unused
+    return data
 
 
 def write(log: Log) -> str:

@@ -24,6 +24,7 @@ from bot.discord.cogs.base import MahjongCog
 from bot.discord.components import controls
 from bot.discord.replies import guarded, reader_language, tell
 from bot.replay import Frame, ReplayLog, frames, jumps, stored_replay
+from bot.replay_tenhou6 import finished_game_export
 from engine.i18n import Number, text
 
 if TYPE_CHECKING:
@@ -173,6 +174,10 @@ class ReplayCog(MahjongCog, name="Replay"):
         if export:
             data = log.dumps().encode()
             files.append(discord.File(io.BytesIO(data), filename=f"hand-{hand}.json"))
+            # a finished Riichi game: its hands as tenhou.net/6 JSON too, for the riichi tools
+            game = await finished_game_export(self.bot.store, log, str(interaction.user.id))
+            if game is not None:
+                files.append(discord.File(io.BytesIO(game.text.encode()), filename=game.filename))
         await interaction.followup.send(embed=embed, files=files, view=view, ephemeral=True)
 
     async def show(self, interaction: Interaction, hand_id: int, frame: int) -> None:
