@@ -8,10 +8,13 @@ import json
 import random
 from collections import Counter
 from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from bot.cli import main as cli_main
+from bot.runtime.snapshots import event_lines
 from engine.actions import Action, ActionKind
 from engine.events import Termination
 from engine.game import GameProgress, game_over, standings
@@ -469,3 +472,17 @@ def test_random_whole_games_conserve_tiles_and_points(seed: int) -> None:
         if session.over:
             break
     assert session.over and nuki > 0
+
+
+def test_a_north_set_aside_is_told_to_the_table_in_each_language() -> None:
+    state = HandState.arranged(SANMA, NUKI_HANDS, replacements=NUKI_BACK)
+    events = act(state, "0 nuki 4z")
+    table: Any = SimpleNamespace(hand=state)
+
+    def told(language: str) -> list[str]:
+        return event_lines(table, events, ["A", "B", "C"], language=language)
+
+    # the replacement draw is private: only the north set aside is told
+    assert told("en") == ["A sets 4z aside as nuki dora."]
+    assert told("zh-CN") == ["A拔北：4z作宝牌。"]
+    assert told("zh-TW") == ["A拔北：4z作寶牌。"]
