@@ -41,6 +41,7 @@ class Nuki(Rule):
 class NukiPart(Part):
     owns = frozenset({NUKI})
     labels: ClassVar[Mapping[DeclaredKind, str]] = {NUKI: "bot.declare.nuki"}
+    computer_takes = frozenset({NUKI})  # a beginner sets a north aside whenever it may
 
     def __init__(self, rule: Nuki, state: HandState) -> None:
         super().__init__(rule, state)

@@ -17,6 +17,7 @@ from bot.cli import main as cli_main
 from bot.runtime.snapshots import event_lines
 from bot.terminal import melds_text
 from engine.actions import Action, ActionKind
+from engine.ai import choose_action
 from engine.events import Termination
 from engine.game import GameProgress, game_over, standings
 from engine.hand import HandSetup, HandState, Phase
@@ -504,3 +505,17 @@ def test_the_norths_set_aside_are_public_facts_on_the_table_picture_and_line() -
     assert view.seats[1].set_aside == ()
     assert melds_text(view.seats[0], frozenset(), "en") == "Nuki 4z"
     assert melds_text(view.seats[0], frozenset(), "zh-CN") == "拔北 4z"
+
+
+def test_the_easy_computer_sets_a_north_aside_whenever_it_may_but_wins_first() -> None:
+    state = HandState.arranged(SANMA, NUKI_HANDS, replacements=NUKI_BACK)
+    assert choose_action(state, 0) == NUKI_ACTION[0]
+    act(state, "0 nuki 4z")
+    assert choose_action(state, 0).kind is ActionKind.WIN  # the replacement completes it
+    # a complete hand holding norths is won, not broken up
+    won = HandState.arranged(
+        SANMA, ["123p456p789p11s4z4z4z", *NUKI_HANDS[1:]], replacements=NUKI_BACK
+    )
+    legal = won.legal_actions(0)
+    assert NUKI_ACTION[0] in legal and any(a.kind is ActionKind.WIN for a in legal)
+    assert choose_action(won, 0).kind is ActionKind.WIN
