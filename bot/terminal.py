@@ -48,6 +48,7 @@ from engine.actions import Action, ActionKind
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, language_of, text, translate, worded
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
+from render.adapt import KONGS_LABEL
 from render.views import SeatView, TableView
 from render.words import preset_text, say, suit_text, wind_text
 
@@ -361,9 +362,13 @@ def counters_text(view: TableView, language: str) -> str:
 
 
 def melds_text(seat: SeatView, wilds: frozenset[int], language: str) -> str:
-    """A seat's melds, then the tiles it set down as kongs (hubei-laizi's red and wild kongs)."""
+    """A seat's melds, then the tiles it set down as kongs (hubei-laizi's red and wild kongs)
+    and any other tiles it laid apart, under their label (sanma's norths: 'Nuki 4z4z')."""
     words = [meld_text(m).in_language(language) for m in seat.melds]
     for item in seat.set_aside:
+        if item.label != KONGS_LABEL:
+            words.append(f"{worded(item.label, language)} {format_tiles(item.tiles)}")
+            continue
         for tile in item.tiles:
             key = "table.wild_kong" if tile in wilds else "table.fixed_kong"
             words.append(_say(language, key, tile=tile_name(tile)))

@@ -59,6 +59,8 @@ def choose_action(state: HandState, seat: int) -> Action:
     # the own turn: one pass sorts the offer (a win anywhere in it is taken)
     discards: list[Action] = []
     kongs: list[Action] = []
+    taken: Action | None = None  # a declaration a rule advises a beginner to make (nuki)
+    takes = state.computer_takes
     for action in legal:
         kind = action.kind
         if kind is _DISCARD:
@@ -67,6 +69,10 @@ def choose_action(state: HandState, seat: int) -> Action:
             return action
         elif kind is _CONCEALED_KONG or kind is _ADDED_KONG:
             kongs.append(action)
+        elif kind in takes:
+            taken = action
+    if taken is not None:
+        return taken
     for kong in kongs:
         if _kong_keeps_shanten(state, seat, kong, legal):
             return kong

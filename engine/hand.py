@@ -414,6 +414,7 @@ class HandState:
         self.declared_with_discard = frozenset(with_discard)
         # advice the computer players read (engine.rules: not rules, the loop never asks)
         self.computer_declares = frozenset(k for part in parts for k in part.computer_declares)
+        self.computer_takes = frozenset(k for part in parts for k in part.computer_takes)
         self._wilds = self.part_of(rules.WildsPart)
         # the per-seat list the seat loops read on every discard, shared with its owner
         self._left = self._after_win.left

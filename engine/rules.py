@@ -37,7 +37,8 @@ Hook points (all on `Part`, defaults say "no objection"):
 
 Advice for computer players (engine.ai reads it; the loop never does): `computer_declares` names
 the owned declarations made with a discard that a beginner makes whenever offered with the
-discard it chose (riichi), and `call_keeps_a_way(seat, call)` whether a call leaves the hand a
+discard it chose (riichi), `computer_takes` those made on their own on the turn that it makes
+whenever offered (nuki), and `call_keeps_a_way(seat, call)` whether a call leaves the hand a
 way to a win the rules accept (Riichi: a yaku). A preset whose parts keep the defaults plays as
 before.
 - `private_facts(seat)` — what the part knows about a seat that only its owner may be told
@@ -102,6 +103,9 @@ class Part:
     # advice for computer players (engine.ai), not a rule: the owned declarations made with a
     # discard that a beginner makes whenever the discard it chose is offered with one (riichi)
     computer_declares: ClassVar[frozenset[DeclaredKind]] = frozenset()
+    # likewise: the owned turn declarations made on their own that a beginner makes whenever
+    # offered and it cannot win (sanma's nuki)
+    computer_takes: ClassVar[frozenset[DeclaredKind]] = frozenset()
 
     def __init__(self, rule: Any, state: HandState) -> None:
         self.rule = rule

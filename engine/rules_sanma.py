@@ -21,6 +21,7 @@ from engine.actions import Action, DeclaredKind, declare_kind
 from engine.events import Event
 from engine.rules import Part, Rule
 from engine.rules_riichi import RiichiPart
+from engine.table_facts import SeatTiles, TableFacts
 from engine.tiles import NORTH, Tile, kind_of
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ class Nuki(Rule):
 class NukiPart(Part):
     owns = frozenset({NUKI})
     labels: ClassVar[Mapping[DeclaredKind, str]] = {NUKI: "bot.declare.nuki"}
+    computer_takes = frozenset({NUKI})  # a beginner sets a north aside whenever it may
 
     def __init__(self, rule: Nuki, state: HandState) -> None:
         super().__init__(rule, state)
@@ -71,6 +73,16 @@ class NukiPart(Part):
 
     def context(self, seat: int) -> dict[str, object]:
         return {"nuki": self.count(seat)}
+
+    def table_facts(self) -> TableFacts:
+        """Each seat's norths set aside, in the open for the whole table."""
+        return TableFacts(
+            seat_tiles=tuple(
+                SeatTiles(seat, "nuki", tuple(tiles))
+                for seat, tiles in enumerate(self.set_aside)
+                if tiles
+            )
+        )
 
     def held_tiles(self) -> list[Tile]:
         return [t for tiles in self.set_aside for t in tiles]

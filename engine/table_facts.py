@@ -36,6 +36,16 @@ class Indicators:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatTiles:
+    """Tiles one seat laid apart in the open by a rule (sanma's norths set aside), named by
+    `kind` (catalogue words `pictures.set_aside.<kind>`)."""
+
+    seat: int
+    kind: str
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TableFacts:
     """The public facts of a hand's table; a field a preset has no use for keeps its default.
 
@@ -43,7 +53,8 @@ class TableFacts:
     stake before them (riichi), `turned` the (seat, pond index) tiles drawn sideways; `ending`
     names an abortive draw's kind (`pictures.ending.<ending>`), `nagashi` the seats paid a
     nagashi mangan, `ready` the seats ready at a wall draw where being ready is paid (None:
-    not told), `honba_paid` what the repeat count added to the first win.
+    not told), `honba_paid` what the repeat count added to the first win, `seat_tiles` the
+    tiles seats laid apart in the open.
     """
 
     indicators: tuple[Indicators, ...] = ()
@@ -56,6 +67,7 @@ class TableFacts:
     nagashi: tuple[int, ...] = ()
     ready: tuple[int, ...] | None = None
     honba_paid: int = 0
+    seat_tiles: tuple[SeatTiles, ...] = ()
 
     @property
     def sticks(self) -> int:

@@ -124,6 +124,9 @@ def wild_indicator(state: HandState) -> tuple[SetAside, ...]:
     return (SetAside(Text("pictures.set_aside.wild"), (part.wild,)),)
 
 
+KONGS_LABEL = Text("pictures.set_aside.kongs")  # a seat's set-down kongs, said as kongs
+
+
 def special_kongs(state: HandState, seat: int) -> tuple[SetAside, ...]:
     """The tiles a seat set down as fixed kongs (red, green) and wild kongs, shown to all."""
     tiles: list[Tile] = []
@@ -133,7 +136,16 @@ def special_kongs(state: HandState, seat: int) -> tuple[SetAside, ...]:
     wild = state.part_of(TurnedWildPart)
     if wild is not None:
         tiles += wild.wild_kongs[seat]
-    return (SetAside(Text("pictures.set_aside.kongs"), tuple(tiles)),) if tiles else ()
+    return (SetAside(KONGS_LABEL, tuple(tiles)),) if tiles else ()
+
+
+def seat_tiles_views(facts: TableFacts, seat: int) -> tuple[SetAside, ...]:
+    """The tiles the rules say `seat` laid apart in the open (sanma's norths), by kind."""
+    return tuple(
+        SetAside(Text(f"pictures.set_aside.{item.kind}"), item.tiles)
+        for item in facts.seat_tiles
+        if item.seat == seat
+    )
 
 
 def table_view_from_state(
@@ -233,7 +245,7 @@ def _seat_view(
         void_suit=state.void[seat] if declared else None,
         won=finished,
         revealed=revealed,
-        set_aside=special_kongs(state, seat),
+        set_aside=special_kongs(state, seat) + seat_tiles_views(facts, seat),
         staked=seat in facts.declared,
         turned=frozenset(index for s, index in facts.turned if s == seat),
     )

@@ -32,7 +32,7 @@ def _turn_views(preset: Preset, hands: int, seed: int, phase: str = "turn") -> l
     calls = (ActionKind.CHOW, ActionKind.PUNG)
 
     def deciding(state: HandState, seat: int) -> Action:
-        view = SeatView.of(state.as_kinds(seat), seat)  # as the computer sees it: red fives as fives
+        view = SeatView.of(state.as_kinds(seat), seat)  # as the computer sees it: 0m as 5m
         if view.phase == phase == "turn":
             if sum(a.kind is ActionKind.DISCARD for a in view.legal) > 1:
                 views.append(view)

@@ -187,6 +187,7 @@ async def test_ponds_are_listed_in_order_with_claimed_tiles_marked_and_flowers_s
 def test_pond_and_meld_text_of_one_seat() -> None:
     from bot.terminal import melds_text, pond_text
     from engine.tiles import Meld, parse_tiles
+    from render.adapt import KONGS_LABEL
     from render.views import SeatView, SetAside
 
     seat = SeatView(
@@ -195,7 +196,7 @@ def test_pond_and_meld_text_of_one_seat() -> None:
         pond=tuple(parse_tiles("7z4z6z")),
         claimed=frozenset({1}),
         melds=(Meld.parse("pung 111p"),),
-        set_aside=(SetAside("Kongs", tuple(parse_tiles("7z5s"))),),
+        set_aside=(SetAside(KONGS_LABEL, tuple(parse_tiles("7z5s"))),),
     )
     assert pond_text(seat) == "7z (4z) 6z"
     wild = frozenset(parse_tiles("5s"))

@@ -8,14 +8,20 @@ import json
 import random
 from collections import Counter
 from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from bot.cli import main as cli_main
+from bot.runtime.snapshots import event_lines
+from bot.terminal import melds_text
 from engine.actions import Action, ActionKind
+from engine.ai import choose_action
 from engine.events import Termination
 from engine.game import GameProgress, game_over, standings
 from engine.hand import HandSetup, HandState, Phase
+from engine.i18n import Text
 from engine.options import choose
 from engine.presets_riichi import IN_DEVELOPMENT, RIICHI, SANMA
 from engine.rules_riichi import NINE_TERMINALS, DoraPart, RiichiPart, dora_kind
@@ -24,7 +30,10 @@ from engine.rules_sanma import NUKI, NukiPart
 from engine.scoring.base import WinBy
 from engine.session import Session
 from engine.simulate import simulate
+from engine.table_facts import SeatTiles, table_facts
 from engine.tiles import NORTH, format_tiles, kind_of, parse_tile, parse_tiles
+from render.adapt import table_view_from_state
+from render.views import SetAside
 from tests.hands import act
 from tests.test_riichi_rules import play_quietly
 
@@ -469,3 +478,44 @@ def test_random_whole_games_conserve_tiles_and_points(seed: int) -> None:
         if session.over:
             break
     assert session.over and nuki > 0
+
+
+def test_a_north_set_aside_is_told_to_the_table_in_each_language() -> None:
+    state = HandState.arranged(SANMA, NUKI_HANDS, replacements=NUKI_BACK)
+    events = act(state, "0 nuki 4z")
+    table: Any = SimpleNamespace(hand=state)
+
+    def told(language: str) -> list[str]:
+        return event_lines(table, events, ["A", "B", "C"], language=language)
+
+    # the replacement draw is private: only the north set aside is told
+    assert told("en") == ["A sets 4z aside as nuki dora."]
+    assert told("zh-CN") == ["A拔北：4z作宝牌。"]
+    assert told("zh-TW") == ["A拔北：4z作寶牌。"]
+
+
+def test_the_norths_set_aside_are_public_facts_on_the_table_picture_and_line() -> None:
+    state = HandState.arranged(SANMA, NUKI_HANDS, replacements=NUKI_BACK)
+    assert table_facts(state).seat_tiles == ()
+    act(state, "0 nuki 4z")
+    assert table_facts(state).seat_tiles == (SeatTiles(0, "nuki", (NORTH,)),)
+    view = table_view_from_state(state, ["A", "B", "C"])
+    label = Text("pictures.set_aside.nuki")
+    assert view.seats[0].set_aside == (SetAside(label, (NORTH,)),)
+    assert view.seats[1].set_aside == ()
+    assert melds_text(view.seats[0], frozenset(), "en") == "Nuki 4z"
+    assert melds_text(view.seats[0], frozenset(), "zh-CN") == "拔北 4z"
+
+
+def test_the_easy_computer_sets_a_north_aside_whenever_it_may_but_wins_first() -> None:
+    state = HandState.arranged(SANMA, NUKI_HANDS, replacements=NUKI_BACK)
+    assert choose_action(state, 0) == NUKI_ACTION[0]
+    act(state, "0 nuki 4z")
+    assert choose_action(state, 0).kind is ActionKind.WIN  # the replacement completes it
+    # a complete hand holding norths is won, not broken up
+    won = HandState.arranged(
+        SANMA, ["123p456p789p11s4z4z4z", *NUKI_HANDS[1:]], replacements=NUKI_BACK
+    )
+    legal = won.legal_actions(0)
+    assert NUKI_ACTION[0] in legal and any(a.kind is ActionKind.WIN for a in legal)
+    assert choose_action(won, 0).kind is ActionKind.WIN

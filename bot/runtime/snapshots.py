@@ -870,6 +870,10 @@ def _bonus(told: _Telling, event: Event) -> list[Text]:
     return [text("bot.event.bonus", who=told.who(event), tile=_tile(event))]
 
 
+def _nuki(told: _Telling, event: Event) -> list[Text]:
+    return [text("bot.event.nuki", who=told.who(event), tile=_tile(event))]
+
+
 def _call(told: _Telling, event: Event) -> list[Text]:
     verb = event.detail.split(" ", 1)[0]
     if verb == "chow":
@@ -952,6 +956,7 @@ EventWording = Callable[[_Telling, Event], list[Text]]
 EVENT_WORDING: Mapping[str, EventWording] = {
     "discard": _discard,
     "bonus": _bonus,
+    "nuki": _nuki,
     "call": _call,
     "fixed_kong": _fixed_kong,
     "kong_declared": _kong_declared,
