@@ -347,8 +347,8 @@ def pond_text(seat: SeatView) -> str:
 
 def counters_text(view: TableView, language: str) -> str:
     """The table's indicators (dora: the turned ones, and how many wait face down), honba
-    and the pot, where the rules show them: ' · Dora 3s3m (+3 face down) · 1 honba · pot
-    2,000'."""
+    and the pot, where the rules show them:
+    ' · Dora indicators 3s3m (+3 face down) · 1 honba · pot 2,000'."""
     words = ""
     for item in view.indicators:
         label, tiles = worded(item.label, language), format_tiles(item.tiles) or "-"

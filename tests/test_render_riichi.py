@@ -271,7 +271,8 @@ def test_the_result_lines_tell_han_fu_limit_indicators_honba_and_pot() -> None:
 
 def test_the_terminal_prints_the_same_facts() -> None:
     view = table(scenes.mid_hand())
-    assert counters_text(view, "en") == " · Dora 3s3m (+3 face down) · 1 honba · pot 2,000"
+    counters = counters_text(view, "en")
+    assert counters == " · Dora indicators 3s3m (+3 face down) · 1 honba · pot 2,000"
     assert pond_text(view.seats[0]) == "(1z) [7z] 1m"
     snapshot = PublicSnapshot(
         1, text("bot.table.title", table=1), None, None, None, "hkos-3-v1", "", "", "", False,
@@ -279,7 +280,7 @@ def test_the_terminal_prints_the_same_facts() -> None:
         table_view=view,
     )  # fmt: skip
     lines = table_text(snapshot, "en").splitlines()
-    assert "Dora 3s3m" in lines[0] and "riichi" in lines[1] and "riichi" not in lines[2]
+    assert "Dora indicators 3s3m" in lines[0] and "riichi" in lines[1] and "riichi" not in lines[2]
     assert "宝牌指示 3s3m（另3张未翻）" in table_text(snapshot, "zh-CN")
     plain = table(HandState(find_preset("hkos-3-v1"), 3))
     assert counters_text(plain, "en") == ""
@@ -322,3 +323,17 @@ def test_every_yaku_is_named_in_every_language() -> None:
             assert name and all("\u4e00" <= ch <= "\u9fff" for ch in name), (yaku, name)
     assert pattern_name("riichi", "tanyao", "zh-CN") == "断幺九"
     assert pattern_name("riichi", "menzen_tsumo", "zh-TW") == "門前清自摸和"
+
+
+def test_tenpai_payments_are_said_in_riichi_words() -> None:
+    from bot.runtime.snapshots import payment_line
+    from engine.settlement import PaymentDetail, Reason
+
+    paid = PaymentDetail((Reason.NOT_READY,), (1500, -1500, 1500, -1500))
+    names = ("Ann", "Bo", "Cy", "Di")
+    riichi = payment_line(paid, names, "riichi")
+    assert (
+        riichi.in_language("en") == "Tenpai payments: Ann +1,500, Bo -1,500, Cy +1,500, Di -1,500."
+    )
+    assert riichi.in_language("zh-CN").startswith("不听罚符")
+    assert payment_line(paid, names).in_language("en").startswith("Wall-draw check")

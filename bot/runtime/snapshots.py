@@ -726,8 +726,9 @@ def set_aside_text(hand: HandState, language: str = DEFAULT_LANGUAGE) -> list[st
     return [line.in_language(language) for line in set_aside_texts(hand)]
 
 
-def payment_line(paid: PaymentDetail, names: Sequence[Text | str]) -> Text:
-    """A payment event said by its reason: a kong payment, a wall-draw check, the pot."""
+def payment_line(paid: PaymentDetail, names: Sequence[Text | str], vocabulary: str = "") -> Text:
+    """A payment event said by its reason: a kong payment, a wall-draw check (tenpai payments
+    in Riichi's words), the pot."""
     if paid.reason in WALL_DRAW_REASONS:
         key = "bot.event.wall_check"
     elif paid.reason is Reason.KONG:
@@ -739,7 +740,7 @@ def payment_line(paid: PaymentDetail, names: Sequence[Text | str]) -> Text:
         said = text(
             "bot.list", items=[said, text("bot.payment.pot", delta=Number(paid.pot, signed=True))]
         )
-    return text(key, paid=said)
+    return in_words(key, vocabulary, paid=said)
 
 
 def payment_text(deltas: Iterable[int], names: Sequence[Text | str]) -> Text:
@@ -927,7 +928,7 @@ def _payment(told: _Telling, event: Event) -> list[Text]:
     paid = PaymentDetail.parse(event.detail, event.reason)
     if paid.reason in WIN_REASONS:
         return []  # a win's payment comes just before it: said with the win
-    return [payment_line(paid, told.names)]
+    return [payment_line(paid, told.names, told.hand.preset.vocabulary)]
 
 
 def _swap(told: _Telling, event: Event) -> list[Text]:
