@@ -175,3 +175,51 @@ def check_public(server: FakeDiscord, pictures: Drawn) -> None:
         for upload in payload.files:
             assert upload.data not in hand_pngs and upload.data in shown
     assert calls == {("chow", "pung", "kong", "win", "pass")}
+
+
+async def test_one_person_and_three_computers_play_a_whole_tonpuu_game_by_clicks(
+    fake: FakeDiscord,  # noqa: F811
+    drawn: Drawn,  # noqa: F811
+    db: Databases,
+) -> None:
+    """The table most new users start at: Alice alone with three (easy) computers, casual (a
+    table with computers rates nobody), every decision of hers by clicks, to the game's end."""
+    alice = fake.users[0]
+    used: set[str] = set()
+    async with fake.running(make_bot(db("bot"), seed_source=lambda: 5)) as bot:
+        message = await open_table(
+            fake,
+            alice,
+            preset="riichi",
+            computers=3,
+            level="easy",
+            time="untimed",
+            options="length=east",
+        )
+        await click(fake, alice, message, label="Start")
+        table = live(bot)
+        for _ in range(2000):
+            await fake.wait_for(
+                lambda: table.phase is not Phase.PLAYING or 0 in table.players_to_act()
+            )
+            if table.phase is Phase.BETWEEN_HANDS:
+                ready = ids.table_id(table.id, "ready", ids.stamp(table))
+                await fake.wait_for(lambda r=ready: r in message.custom_ids)  # type: ignore[misc]
+                await click(fake, alice, message, custom_id=ready)
+                continue
+            if table.phase is not Phase.PLAYING:
+                break
+            before = table.version
+            await alice_decides(fake, bot, alice, used)
+            await fake.wait_for(
+                lambda v=before: table.version > v or table.phase is not Phase.PLAYING
+            )
+        assert table.phase is Phase.GAME_OVER
+        await fake.wait_for(lambda: "Final standings: 1. " in fake_text(fake))
+        await fake.settle()
+        stored = await bot.store.game_result(table.id)
+        ratings = await bot.store.ratings_of(str(alice.id))
+    assert "discard" in used
+    assert stored is not None and sorted(s.place for s in stored.standings) == [1, 2, 3, 4]
+    assert not stored.rated and ratings == []  # casual: the game is kept, nobody is rated
+    check_public(fake, drawn)
