@@ -118,8 +118,8 @@ SANMA = replace(
     RIICHI,
     id="sanma",
     name="Sanma (Tenhou three-player rules)",
-    summary="Three-player Riichi: 108 tiles without 2m-8m, no chi, north set aside as nuki "
-    "dora, tsumo loss; Tenhou's ranked rules.",
+    summary="Three-player Riichi: 108 tiles without the characters 2 to 8, no chi, north set "
+    "aside as nuki dora, tsumo loss; Tenhou's ranked rules.",
     # 1m 9m, all pins and sous, the honours; red 0p and 0s
     wall=RIICHI_RULES["sanma"].wall,
     chow=False,
