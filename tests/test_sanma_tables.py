@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 from argparse import Namespace
+from dataclasses import replace
 
 import pytest
 
@@ -30,6 +31,9 @@ def test_a_rated_sanma_table_seats_three_and_a_rated_hubei_table_four() -> None:
     assert rated_seats(hubei) == 4 and seat_count_for(hubei, 3, rated=False) == 3
     with pytest.raises(TableError, match="rated"):
         seat_count_for(hubei, 3, rated=True)  # its 3-player tables stay casual
+    # three seats only but rated per hand: a rated hand seats four, so it is never rated
+    per_hand = replace(SANMA, game=replace(SANMA.game, rates_per_game=False))
+    assert rated_seats(per_hand) == 4
 
 
 async def test_quick_play_seats_a_sanma_table_of_three(store: Store) -> None:

@@ -27,9 +27,12 @@ def seat_count_of(preset: Preset, options: TableOptions) -> int:
 
 def rated_seats(preset: Preset) -> int:
     """The seats of a rated table of `preset`: RATED_SEATS (RULES.md: hubei-laizi's 2- and
-    3-player tables are casual), or the preset's own count where it never seats that many
-    (sanma: three, rated per game with a rating of its own)."""
-    return RATED_SEATS if RATED_SEATS in preset.seat_counts else preset.seat_counts[0]
+    3-player tables are casual; a hand rated on its own seats four), or the preset's own count
+    where it never seats that many and rates per finished game (sanma: three, its own rating)."""
+    own = preset.seat_counts[0]
+    if RATED_SEATS in preset.seat_counts or not preset.game.rates_per_game:
+        return RATED_SEATS
+    return own
 
 
 def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
