@@ -193,7 +193,9 @@ class HandResult:
         n = len(self.seats)
         if not 2 <= n <= 4 or len(self.humans) != n or len(self.deltas) != n:
             raise ValueError("a hand result needs 2-4 seats and one human flag and delta each")
-        if self.rated and n != _rating.RATED_SEATS:
+        # a hand rated on its own seats four; where ratings settle per finished game (sanma's
+        # three seats too), the game's standings are rated instead
+        if self.rated and self.rates and n != _rating.RATED_SEATS:
             raise ValueError(f"a rated hand seats {_rating.RATED_SEATS} players, not {n}")
         if len(set(self.seats)) != n:
             raise ValueError(f"a player holds two seats in {self.seats}")

@@ -32,6 +32,8 @@ async def seated_table(
         **options,  # type: ignore[arg-type]
     )
     for player_id, name in players[1:]:
+        if table.full:
+            break  # a table of three (sanma) seats the first three
         await runtime.join(table.id, player_id, name, table.options.invite_code)
     await runtime.start_table(table.id, players[0][0])
     return table

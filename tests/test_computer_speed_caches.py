@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, ActionKind
-from engine.computer import computer_for, knows, strong
+from engine.computer import computer_for, knows, seat_view, strong
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset
 from engine.scoring import hkos
@@ -32,7 +32,7 @@ def _turn_views(preset: Preset, hands: int, seed: int, phase: str = "turn") -> l
     calls = (ActionKind.CHOW, ActionKind.PUNG)
 
     def deciding(state: HandState, seat: int) -> Action:
-        view = SeatView.of(state.as_kinds(seat), seat)  # as the computer sees it: 0m as 5m
+        view = seat_view(state, seat)  # on kinds, as the strong computer sees it
         if view.phase == phase == "turn":
             if sum(a.kind is ActionKind.DISCARD for a in view.legal) > 1:
                 views.append(view)

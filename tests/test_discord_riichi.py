@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
 
 from bot.discord import MahjongBot, ids
 from bot.runtime import LiveTable
@@ -45,14 +46,18 @@ def riichi_first(hand: HandState, seat: int) -> Action:
 
 
 async def alice_decides(
-    server: FakeDiscord, bot: MahjongBot, alice: FakeUser, used: set[str]
+    server: FakeDiscord,
+    bot: MahjongBot,
+    alice: FakeUser,
+    used: set[str],
+    decide: Callable[[HandState, int], Action] = riichi_first,
 ) -> None:
-    """Alice's decision now, made with the control a person would use."""
+    """Alice's decision now (`decide`'s), made with the control a person would use."""
     table = live(bot)
     hand = table.hand
     assert hand is not None
     seat = table.hand_seat(0)
-    action = riichi_first(hand, seat)
+    action = decide(hand, seat)
     stamp = ids.stamp(table)
     used.add(action.kind.value)
     if hand.phase in (HandPhase.CLAIMS, HandPhase.ROB):
@@ -101,35 +106,9 @@ async def test_a_rated_tonpuu_riichi_game_by_clicks_ends_with_standings_and_rate
     alice, bob, carol, dave, _ = fake.users
     used: set[str] = set()
     async with fake.running(make_bot(db("bot"), seed_source=lambda: 5)) as bot:
-        message = await open_table(
-            fake, alice, preset="riichi", rated=True, time="classic", options="length=east"
+        table, hands = await play_tonpuu_by_clicks(
+            fake, bot, "riichi", [alice, bob, carol, dave], used, riichi_first
         )
-        for user in (bob, carol, dave):
-            await click(fake, user, message, label="Join")
-        await click(fake, alice, message, label="Start")
-        table = live(bot)
-        assert table.preset.game.rounds == 1  # tonpuu: the East round
-        hands = 0
-        for _ in range(2000):
-            await fake.wait_for(lambda: table.phase is not Phase.PLAYING or table.players_to_act())
-            if table.phase is Phase.BETWEEN_HANDS:
-                hands += 1
-                ready = ids.table_id(table.id, "ready", ids.stamp(table))
-                await fake.wait_for(lambda r=ready: r in message.custom_ids)  # type: ignore[misc]
-                await click(fake, alice, message, custom_id=ready)
-                for user in (bob, carol, dave):
-                    await bot.runtime.ready(table.id, str(user.id))
-                continue
-            if table.phase is not Phase.PLAYING:
-                break
-            before = table.version
-            await others_decide(bot, table)
-            if 0 in table.players_to_act():
-                await alice_decides(fake, bot, alice, used)
-            await fake.wait_for(
-                lambda v=before: table.version > v or table.phase is not Phase.PLAYING
-            )
-        assert table.phase is Phase.GAME_OVER and table.id not in bot.runtime.tables
         await fake.wait_for(lambda: "Final standings: 1. " in fake_text(fake))
         await fake.settle()
         stored = await bot.store.game_result(table.id)
@@ -151,13 +130,60 @@ async def test_a_rated_tonpuu_riichi_game_by_clicks_ends_with_standings_and_rate
     assert hands >= 1
 
 
+async def play_tonpuu_by_clicks(
+    fake: FakeDiscord,  # noqa: F811
+    bot: MahjongBot,
+    preset: str,
+    users: Sequence[FakeUser],
+    used: set[str],
+    decide: Callable[[HandState, int], Action],
+) -> tuple[LiveTable, int]:
+    """A rated tonpuu game of `preset` opened by the first of `users`, the others joining: the
+    first decides by clicks (`decide`'s choices, each kind noted in `used`), the others as the
+    easy computer would, to the game's end; the table and the hands played before the last."""
+    alice, *others = users
+    message = await open_table(
+        fake, alice, preset=preset, rated=True, time="classic", options="length=east"
+    )
+    for user in others:
+        await click(fake, user, message, label="Join")
+    await click(fake, alice, message, label="Start")
+    table = live(bot)
+    assert table.preset.game.rounds == 1  # tonpuu: the East round
+    hands = 0
+    for _ in range(2000):
+        await fake.wait_for(lambda: table.phase is not Phase.PLAYING or table.players_to_act())
+        if table.phase is Phase.BETWEEN_HANDS:
+            hands += 1
+            ready = ids.table_id(table.id, "ready", ids.stamp(table))
+            await fake.wait_for(lambda r=ready: r in message.custom_ids)  # type: ignore[misc]
+            await click(fake, alice, message, custom_id=ready)
+            for user in others:
+                await bot.runtime.ready(table.id, str(user.id))
+            continue
+        if table.phase is not Phase.PLAYING:
+            break
+        before = table.version
+        await others_decide(bot, table)
+        if 0 in table.players_to_act():
+            await alice_decides(fake, bot, alice, used, decide)
+        await fake.wait_for(lambda v=before: table.version > v or table.phase is not Phase.PLAYING)
+    assert table.phase is Phase.GAME_OVER and table.id not in bot.runtime.tables
+    return table, hands
+
+
 def fake_text(server: FakeDiscord) -> str:
     return "\n".join(m.content for m in server.channel_messages())
 
 
-def check_public(server: FakeDiscord, pictures: Drawn) -> None:
+def check_public(
+    server: FakeDiscord,
+    pictures: Drawn,
+    windows: tuple[str, ...] = ("chow", "pung", "kong", "win", "pass"),
+) -> None:
     """No public payload names a tile or carries a hand picture, and every claim window showed
-    Chi, Pon, Kan, Ron and Pass."""
+    the calls `windows` (Chi, Pon, Kan, Ron and Pass)."""
+    words = {"chow": '"Chi"', "pung": '"Pon"', "kong": '"Kan"', "win": '"Ron"', "pass": '"Pass"'}
     hand_pngs = pictures.bytes_of(HandView)
     shown = (
         pictures.bytes_of(TableView)
@@ -171,10 +197,10 @@ def check_public(server: FakeDiscord, pictures: Drawn) -> None:
         kinds = tuple(CALL_ID.findall(text))
         if kinds:
             calls.add(kinds)
-            assert all(label in text for label in ('"Chi"', '"Pon"', '"Kan"', '"Ron"', '"Pass"'))
+            assert all(words[kind] in text for kind in windows)
         for upload in payload.files:
             assert upload.data not in hand_pngs and upload.data in shown
-    assert calls == {("chow", "pung", "kong", "win", "pass")}
+    assert calls == {windows}
 
 
 async def test_one_person_and_three_computers_play_a_whole_tonpuu_game_by_clicks(

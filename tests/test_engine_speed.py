@@ -52,7 +52,7 @@ def _play_checking(preset_id: str, seed: int, check: Callable[[HandState], None]
 @pytest.mark.parametrize("preset_id", PRESET_IDS)
 def test_kept_counts_follow_every_change_of_a_hand(preset_id: str) -> None:
     def check(state: HandState) -> None:
-        for seat in range(4):
+        for seat in range(state.seat_count):
             assert state.tile_counts(seat) == counts_of(state.hands[seat]), state.describe()
 
     for seed in range(6):

@@ -38,6 +38,7 @@ SHAPES = {
     # seven pairs without a four of a kind as two pairs, thirteen orphans
     "riichi": ShapeRules(seven_pairs=True, thirteen_orphans=True),
     "riichi-majsoul": ShapeRules(seven_pairs=True, thirteen_orphans=True),
+    "sanma": ShapeRules(seven_pairs=True, thirteen_orphans=True),
 }
 
 

@@ -83,11 +83,11 @@ def test_108_tiles_without_2m_to_8m_with_red_0p_and_0s_and_no_0m() -> None:
     assert sorted(reds) == sorted(parse_tiles("0p0s"))
 
 
-def test_three_seats_only_and_in_the_development_registry() -> None:
-    from engine.presets import PRESETS
+def test_three_seats_only_and_playable() -> None:
+    from engine.presets import PRESETS, find_preset
 
-    assert SANMA.seat_counts == (3,) and IN_DEVELOPMENT["sanma"] is SANMA
-    assert "sanma" not in PRESETS  # the lead makes it playable
+    assert SANMA.seat_counts == (3,) and "sanma" not in IN_DEVELOPMENT
+    assert PRESETS["sanma"] is SANMA and find_preset("sanma") is SANMA
     assert HandState(SANMA, 1).seat_count == 3
     with pytest.raises(ValueError, match="sanma seats 3 players, not 4"):
         HandState(SANMA, 1, seat_count=4)

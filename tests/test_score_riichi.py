@@ -810,14 +810,12 @@ def test_random_hands_agree_with_the_package_called_on_its_own(preset: str) -> N
     assert valid >= 30  # the random hands reach the scoring, not only its refusals
 
 
-def test_presets_lists_the_riichi_presets_as_playable_and_sanma_as_scoring_only(
+def test_presets_lists_the_riichi_presets_and_sanma_as_playable(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert cli_main(["presets"]) == 0
     listed = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
-    for playable in ("riichi", "riichi-majsoul"):
+    for playable in ("riichi", "riichi-majsoul", "sanma"):
         assert playable in PRESETS
         assert "in development" not in listed[playable] and "`score` only" not in listed[playable]
         assert PRESETS[playable].name in listed[playable]
-    assert "in development: `score` and `simulate`" in listed["sanma"]
-    assert "sanma" not in PRESETS  # not playable: not among the presets tables use

@@ -25,9 +25,19 @@ def seat_count_of(preset: Preset, options: TableOptions) -> int:
     return int(options.extra.get("seat_count", preset.seat_counts[0]))
 
 
+def rated_seats(preset: Preset) -> int:
+    """The seats of a rated table of `preset`: RATED_SEATS (RULES.md: hubei-laizi's 2- and
+    3-player tables are casual; a hand rated on its own seats four), or the preset's own count
+    where it never seats that many and rates per finished game (sanma: three, its own rating)."""
+    own = preset.seat_counts[0]
+    if RATED_SEATS in preset.seat_counts or not preset.game.rates_per_game:
+        return RATED_SEATS
+    return own
+
+
 def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
     """The seats of a new table: `players` if the preset allows it (default: its first
-    count); a rated table seats RATED_SEATS (RULES.md: 2- and 3-player tables are casual)."""
+    count); a rated table seats `rated_seats`."""
     count = preset.seat_counts[0] if players is None else players
     if count not in preset.seat_counts:
         *others, last = map(str, preset.seat_counts)
@@ -40,8 +50,8 @@ def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
                 count=count,
             )
         )
-    if rated and count != RATED_SEATS:
-        raise TableError(text("runtime.rated_seats", rated=RATED_SEATS, count=count))
+    if rated and count != rated_seats(preset):
+        raise TableError(text("runtime.rated_seats", rated=rated_seats(preset), count=count))
     return count
 
 

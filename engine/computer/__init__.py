@@ -24,6 +24,15 @@ from engine.seat_view import SeatView
 Computer = Callable[[HandState, int], Action]
 
 
+def seat_view(state: HandState, seat: int) -> SeatView:
+    """The view the strong computer decides from: on the hand's kinds, its own red fives
+    counted (as `choose_strong` makes it; tests and benches that read views use this one)."""
+    plain = state.as_kinds(seat)
+    if plain is state:
+        return SeatView.of(state, seat)
+    return SeatView.of(plain, seat).with_own_reds(state)
+
+
 def choose_strong(state: HandState, seat: int) -> Action:
     """The strong computer's choice for `seat`, made from what that seat can see; a preset
     whose scoring family it has no knowledge of is played by the easy computer. At a table

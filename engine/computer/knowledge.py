@@ -113,6 +113,10 @@ class FamilyKnowledge:
     # whether to make the declaration offered with this discard (Riichi's riichi) instead of
     # the plain discard; None: a declaration with a discard is never made
     declare: Callable[[SeatView, Tile], bool] | None = None
+    # a declaration offered on the own turn apart from any discard, by its kind's name (sanma's
+    # nuki: a north set aside for a dora and a replacement draw), and whether to make it with
+    # this tile now rather than choose a discard; None: the family has none
+    set_aside: tuple[str, Callable[[SeatView, Tile], bool]] | None = None
 
 
 def _hkos_pay(fan: int) -> tuple[int, int]:

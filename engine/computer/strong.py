@@ -824,6 +824,9 @@ class _Player:
         melds = self.view.melds[self.seat]
         discards = [a for a in legal if a.kind is _DISCARD]
         kongs = [a for a in legal if a.kind is _CONCEALED_KONG or a.kind is _ADDED_KONG]
+        aside = self._set_aside(legal)
+        if aside is not None:
+            return aside
         if self.view.locked[self.seat]:
             # a locked hand is offered only kongs that keep its waits: each pays, so take it
             return kongs[0] if kongs else discards[0]
@@ -849,14 +852,30 @@ class _Player:
                 return kong
         return self._declared(best, legal)
 
+    def _set_aside(self, legal: Sequence[Action]) -> Action | None:
+        """The tile set aside apart from a discard (sanma's nuki), where one is offered and the
+        family's `set_aside` says to do it now; else None."""
+        if self.know.set_aside is None:
+            return None
+        name, take = self.know.set_aside
+        for action in legal:
+            if action.kind.value == name and take(self.view, action.tiles[0]):
+                return action
+        return None
+
     def _declared(self, best: Action, legal: Sequence[Action]) -> Action:
         """The declaration made with the chosen discard (riichi), where one is offered with it
         and the family's `declare` says to make it; else the discard itself."""
         declare = self.know.declare
         if declare is None or best.kind is not _DISCARD:
             return best
+        aside = self.know.set_aside[0] if self.know.set_aside is not None else None
         for action in legal:
-            if action.tiles == best.tiles and not isinstance(action.kind, ActionKind):
+            if (
+                action.tiles == best.tiles
+                and not isinstance(action.kind, ActionKind)
+                and action.kind.value != aside  # a tile set aside is not the discard's
+            ):
                 if declare(self.view, best.tile):
                     return action
                 break
