@@ -42,7 +42,7 @@ DIGESTS = {
     "redwild": "d9d925d3e0eb59ee955fdb0733db4009",
     "riichi": "4e4e46a754f0b45e527841941981926f",
     "riichi-majsoul": "8b4f52365f361bee618fecca3d1dbdc3",
-    "sanma": "31fa0d3af125699d6346a962cbed5273",
+    "sanma": "123940119496d786d5edab8334c487f2",
     "sichuan-bb": "0446104d57c9f93c93deb537250a9d73",
     "sichuan-swap3": "d7e829d1e84e3d4747ab6a4515170907",
     "tw-16": "58c76fb83938b644e4f9a260536ea377",
