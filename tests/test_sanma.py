@@ -18,6 +18,7 @@ from bot.runtime.snapshots import event_lines
 from bot.terminal import melds_text
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
+from engine.computer import computer_for
 from engine.events import Termination
 from engine.game import GameProgress, game_over, standings
 from engine.hand import HandSetup, HandState, Phase
@@ -241,6 +242,14 @@ def test_a_north_set_aside_may_be_ronned_as_a_discard_is_not_robbed_as_a_kong() 
     assert outcome.deltas[1] == 0 and outcome.deltas[0] < 0 < outcome.deltas[2]
     assert outcome.deltas[0] + outcome.deltas[2] == 0
     assert sorted(state.tiles_in_play()) == sorted(SANMA.wall)
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_the_computers_ron_a_north_set_aside(level: str) -> None:
+    hands = [NUKI_HANDS[0], "234s567s19m19p1z2z3z", "123s456s789s111z4z"]
+    state = HandState.arranged(SANMA, hands, replacements=NUKI_BACK)
+    act(state, "0 nuki 4z")
+    assert computer_for(level)(state, 2) == Action(2, ActionKind.WIN)
 
 
 def test_a_north_no_hand_can_win_on_is_set_aside_at_once() -> None:
