@@ -673,9 +673,9 @@ class HandState:
         self.turn = seat
         self.drawn = drawn
 
-    def open_rob_window(self, declared: Action, tile: Tile, by: WinBy) -> None:
-        """Offer `tile` of a declaration to robbing wins, counted as `by` (a ron on sanma's
-        north set aside counts as on a discard: no robbing a kong); when nobody robs it, the
+    def open_rob_window(self, declared: Action, tile: Tile, by: WinBy = _ROBBING_KONG) -> None:
+        """Offer `tile` of a declaration to robbing wins, counted as `by` (as robbing a kong;
+        a ron on sanma's north set aside counts as on a discard); when nobody robs it, the
         owner of the declaration's kind carries it out (`Part.commit`)."""
         self._open_window(Phase.ROB, tile, declared.seat, declared, by)
 
