@@ -369,6 +369,7 @@ class HandState:
         self.rob_kind: ActionKind | DeclaredKind | None = None
         # what a rob window decides: the declaration that stands when nobody robs it
         self._declared: Action | None = None
+        self._rob_by = _ROBBING_KONG  # how a win in a rob window counts
         # the part whose decisions every seat makes at once (Phase.OPENING), while they last
         self._decider: Part | None = None
         self._termination: Termination | None = None
@@ -672,10 +673,11 @@ class HandState:
         self.turn = seat
         self.drawn = drawn
 
-    def open_rob_window(self, declared: Action, tile: Tile) -> None:
-        """Offer `tile` of a declaration to robbing wins; when nobody robs it, the owner of
-        the declaration's kind carries it out (`Part.commit`)."""
-        self._open_window(Phase.ROB, tile, declared.seat, declared)
+    def open_rob_window(self, declared: Action, tile: Tile, by: WinBy = _ROBBING_KONG) -> None:
+        """Offer `tile` of a declaration to robbing wins, counted as `by` (as robbing a kong;
+        a ron on sanma's north set aside counts as on a discard); when nobody robs it, the
+        owner of the declaration's kind carries it out (`Part.commit`)."""
+        self._open_window(Phase.ROB, tile, declared.seat, declared, by)
 
     def interrupt(self, seat: int) -> None:
         """`seat` made a declaration that interrupts the go-around as a call does, with no meld
@@ -1025,7 +1027,7 @@ class HandState:
         options: list[Action] = []
         counts = self._counts[seat]
         if robbing or not self._standard_shapes:
-            if self._win_score(seat, tile, _ROBBING_KONG if robbing else _ON_DISCARD):
+            if self._win_score(seat, tile, self._rob_by if robbing else _ON_DISCARD):
                 options.append(_WIN_ACTIONS[seat])
         elif self._discard_wins:
             # _win_score's first question written out, as most hands do not complete with it
@@ -1211,11 +1213,20 @@ class HandState:
         self._events.append(_DISCARD_EVENTS[seat][tile])
         self._open_window(_CLAIMS, tile, seat, None)
 
-    def _open_window(self, phase: Phase, tile: Tile, seat: int, declared: Action | None) -> None:
+    def _open_window(
+        self,
+        phase: Phase,
+        tile: Tile,
+        seat: int,
+        declared: Action | None,
+        rob_by: WinBy = _ROBBING_KONG,
+    ) -> None:
         """Offer `tile` to every other active seat; skip the window when nobody can claim
         (nobody of `always_ask` either: those are asked whatever they hold). A rob window
-        holds the declaration it may rob (a kong, a rule's), carried out when nobody does."""
+        holds the declaration it may rob (a kong, a rule's), carried out when nobody does,
+        and `rob_by` says how a win on it counts."""
         self.phase = phase
+        self._rob_by = rob_by
         self.claim_tile = tile
         self.claim_from = seat
         self._declared = declared
@@ -1263,7 +1274,7 @@ class HandState:
         options, self._window_options = self._window_options, {}
         winners = [a.seat for a in answers if a.kind is _WIN]
         if winners:
-            by = _ROBBING_KONG if self.phase is _ROB else _ON_DISCARD
+            by = self._rob_by if self.phase is _ROB else _ON_DISCARD
             order = self._seats_after(source)
             winners.sort(key=order.index)
             if self.preset.multi_win is MultiWin.HEAD_BUMP:

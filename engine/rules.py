@@ -47,7 +47,8 @@ before.
 Actions a part owns: `owns` names the action kinds it applies (the loop's own, such as a pass on
 the last draws, or kinds it declares with `engine.actions.declare_kind`). The loop applies a
 seat's win, discard and kongs itself and hands every other turn action to its owner's
-`apply_action`; a declaration the others may rob opens `state.open_rob_window`, and its owner's
+`apply_action`; a declaration the others may rob opens `state.open_rob_window` (its `by`: how a
+win on it counts, robbing a kong or, for sanma's north, a discard), and its owner's
 `commit` carries it out when nobody robs it. Decisions every seat makes at once (the openings)
 belong to the part that begins them (`state.begin_decisions`): it offers them
 (`decision_actions`), times them out (`decision_default`) and carries out the answers (`decide`).

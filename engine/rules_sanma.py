@@ -4,8 +4,11 @@
   for its owner (nuki dora), the owner draws a replacement from the dead wall, and the go-around
   counts as interrupted as by a call (`HandState.interrupt`: ippatsu, double riichi, the
   first-draw wins and nine terminals end). A hand in riichi sets aside only a drawn north (its
-  waits stay as they are); right after a pon (no draw) nothing is set aside. RULES.md names no
-  win on a north set aside, so nobody may rob it.
+  waits stay as they are); right after a pon (no draw) nothing is set aside. RULES.md is silent
+  on a win on a north set aside; as in Tenhou's sanma, a hand it completes (with a yaku) may
+  ron it through the loop's rob window: a ron as on a discard (no chankan), paid by the one who
+  set it aside, whose nuki dora it never becomes. Passing it is furiten as a passed discard is;
+  when nobody rons, it is set aside and replaced (`commit`).
 
 The rest of sanma is data in engine.presets_riichi (the 108 tiles, three seats, no chi, the dead
 wall of 14 with its indicators set apart and 8 replacements) and Riichi's own parts.
@@ -21,6 +24,7 @@ from engine.actions import Action, DeclaredKind, declare_kind
 from engine.events import Event
 from engine.rules import Part, Rule
 from engine.rules_riichi import RiichiPart
+from engine.scoring.base import WinBy
 from engine.table_facts import SeatTiles, TableFacts
 from engine.tiles import NORTH, Tile, kind_of
 
@@ -60,10 +64,16 @@ class NukiPart(Part):
         return [Action(seat, NUKI, (kind,))]
 
     def apply_action(self, action: Action) -> None:
-        state, seat = self.state, action.seat
-        state.remove_tile(seat, action.tile)
-        self.set_aside[seat].append(action.tile)
-        state.emit(Event("nuki", seat, action.tile))
+        """Told to the table, then offered to a ron (as on a discard, Tenhou's sanma) before
+        it is set aside (`commit`)."""
+        self.state.emit(Event("nuki", action.seat, action.tile))
+        self.state.open_rob_window(action, action.tile, WinBy.DISCARD)
+
+    def commit(self, declared: Action) -> None:
+        """Nobody ronned the north: set aside as one dora, replaced from the dead wall."""
+        state, seat = self.state, declared.seat
+        state.remove_tile(seat, declared.tile)
+        self.set_aside[seat].append(declared.tile)
         state.interrupt(seat)
         state.draw_replacement(seat)
 

@@ -5,7 +5,9 @@ Our loop deals 13 tiles a seat from the front in seat order from the dealer, the
 14th, and draws on from the front; replacement tiles come from the back (the last tile first),
 and the dead wall's indicator positions are the 10 tiles before the 4 replacements: the dora
 indicators in the order turned, then the ura indicators under them (engine.rules.WallPart,
-engine.rules_riichi.Dora). Tiles the log never shows fill the places nobody draws from.
+engine.rules_riichi.Dora); sanma sets its indicators apart at the deal (`WallRule.indicators`):
+taken from the back first, then its replacements in draw order. Tiles the log never shows fill
+the places nobody draws from.
 """
 
 from __future__ import annotations
@@ -41,9 +43,9 @@ def arranged_wall(preset: Preset, hand: Hand, played: Sequence[Action], number: 
     """The whole wall, in our loop's order, that deals and draws the hand as the log played
     it; an error naming the hand when the log uses a tile the preset's wall does not hold."""
     seats = len(hand.starts)
-    rule = preset.dead_wall, preset.replacements
-    dead_wall, replacements = rule
-    if dead_wall != 2 * INDICATORS + replacements:
+    dead_wall, replacements = preset.dead_wall, preset.replacements
+    apart = preset.indicators == 2 * INDICATORS  # sanma: set apart at the deal (WallRule)
+    if dead_wall != 2 * INDICATORS + replacements and not apart:
         raise Tenhou6Error(f"{preset.id} has no Riichi dead wall to arrange")
     front, back = draws_of(played)
     dealt = [tile for s in range(seats) for tile in hand.starts[(hand.dealer + s) % seats]]
@@ -64,6 +66,9 @@ def arranged_wall(preset: Preset, hand: Hand, played: Sequence[Action], number: 
     dora = [*hand.dora, *(spare.pop() for _ in range(INDICATORS - len(hand.dora)))]
     ura = [*hand.ura, *(spare.pop() for _ in range(INDICATORS - len(hand.ura)))]
     unused = [spare.pop() for _ in range(replacements - len(back))]
+    if apart:  # taken from the back: the indicators, then the replacements in draw order
+        taken = [*dora, *ura, *back, *unused]
+        return [*front, *spare, *reversed(taken)]
     live = len(preset.wall) - dead_wall - len(front)
     middle = [spare.pop() for _ in range(live)]
     assert not spare

@@ -18,13 +18,14 @@ from bot.runtime.snapshots import event_lines
 from bot.terminal import melds_text
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
+from engine.computer import computer_for
 from engine.events import Termination
 from engine.game import GameProgress, game_over, standings
 from engine.hand import HandSetup, HandState, Phase
 from engine.i18n import Text
 from engine.options import choose
 from engine.presets_riichi import IN_DEVELOPMENT, RIICHI, SANMA
-from engine.rules_riichi import NINE_TERMINALS, DoraPart, RiichiPart, dora_kind
+from engine.rules_riichi import NINE_TERMINALS, DoraPart, FuritenPart, RiichiPart, dora_kind
 from engine.rules_riichi import RIICHI as RIICHI_KIND
 from engine.rules_sanma import NUKI, NukiPart
 from engine.scoring.base import WinBy
@@ -223,13 +224,75 @@ def test_the_score_command_refuses_first_draw_wins_after_a_nuki() -> None:
         score_request({**request, "seat": "E", "flags": ["rinshan"]})
 
 
-def test_a_north_set_aside_is_not_robbed() -> None:
+def test_a_north_set_aside_may_be_ronned_as_a_discard_is_not_robbed_as_a_kong() -> None:
     hands = [NUKI_HANDS[0], "234s567s19m19p1z2z3z", "123s456s789s111z4z"]  # seat 2 waits on 4z
     state = HandState.arranged(SANMA, hands, replacements=NUKI_BACK)
-    assert NORTH in state.waits(state.hands[2])
+    events = act(state, "0 nuki 4z")
+    assert events[0].kind == "nuki" and state.phase is Phase.ROB
+    assert Action(2, ActionKind.WIN) in state.legal_actions(2)
+    act(state, "2 win")
+    outcome = state.outcome()
+    assert outcome is not None and [w.seat for w in outcome.wins] == [2]
+    assert outcome.wins[0].by is WinBy.DISCARD  # Tenhou: a ron as on a discard, no chankan
+    found = patterns(state)
+    assert "chankan" not in found and "nuki_dora" not in found
+    part = state.part_of(NukiPart)
+    assert part is not None and part.count(0) == 0  # robbed: no nuki dora for the setter
+    # the setter alone pays, as a discarder would (the dealer's north: 1,000 of the ron)
+    assert outcome.deltas[1] == 0 and outcome.deltas[0] < 0 < outcome.deltas[2]
+    assert outcome.deltas[0] + outcome.deltas[2] == 0
+    assert sorted(state.tiles_in_play()) == sorted(SANMA.wall)
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_the_computers_ron_a_north_set_aside(level: str) -> None:
+    hands = [NUKI_HANDS[0], "234s567s19m19p1z2z3z", "123s456s789s111z4z"]
+    state = HandState.arranged(SANMA, hands, replacements=NUKI_BACK)
+    act(state, "0 nuki 4z")
+    assert computer_for(level)(state, 2) == Action(2, ActionKind.WIN)
+
+
+def test_a_north_no_hand_can_win_on_is_set_aside_at_once() -> None:
+    hands = [NUKI_HANDS[0], "234s567s19m19p1z2z3z", "123s456s789s11z22p"]  # waits on 1z/2p
+    state = HandState.arranged(SANMA, hands, replacements=NUKI_BACK)
     act(state, "0 nuki 4z")
     assert state.phase is Phase.TURN and state.seats_to_act() == [0]
     assert state.legal_actions(2) == ()
+
+
+def test_a_hand_without_a_yaku_on_the_north_is_not_offered_the_ron() -> None:
+    hands = [NUKI_HANDS[0], "234s567s19m19p1z2z3z", "123s456s678s333p4z"]  # tanki on 4z, no yaku
+    state = HandState.arranged(SANMA, hands, replacements=NUKI_BACK)
+    assert NORTH in state.waits(state.hands[2])
+    act(state, "0 nuki 4z")
+    assert state.phase is Phase.TURN and state.legal_actions(2) == ()
+
+
+def test_passing_the_ron_on_a_north_is_furiten_until_the_own_discard() -> None:
+    hands = [NUKI_HANDS[0], "234s567s19m19p1z2z3z", "123s456s789s111z4z"]
+    state = HandState.arranged(SANMA, hands, "3z6p9m", replacements=NUKI_BACK)
+    furiten = state.part_of(FuritenPart)
+    assert furiten is not None
+    act(state, "0 nuki 4z", "2 pass")
+    # nobody robbed it: set aside as usual, the replacement drawn, one nuki dora for the dealer
+    nuki = state.part_of(NukiPart)
+    assert nuki is not None and nuki.count(0) == 1
+    assert state.phase is Phase.TURN and state.turn == 0 and state.drawn == parse_tile("5z")
+    assert furiten.is_furiten(2)
+    act(state, "0 discard 5z", "1 discard 3z")
+    assert furiten.is_furiten(2)
+    act(state, "2 discard 6p")
+    assert not furiten.is_furiten(2)
+
+
+def test_passing_the_ron_on_a_north_in_riichi_is_furiten_for_the_hand() -> None:
+    hands = [NUKI_HANDS[0], "234s567s19m19p1z2z3z", "123s456s789s111z4z"]
+    back = dead_wall(*QUIET, "7z")
+    state = HandState.arranged(SANMA, hands, "9m6p3z6s9p", replacements=back, setup=RICH)
+    act(state, "0 discard 1p", "1 discard 9m", "2 riichi 6p")
+    act(state, "0 nuki 4z", "2 pass", "0 discard 7z", "1 discard 6s", "2 discard 9p")
+    furiten = state.part_of(FuritenPart)
+    assert furiten is not None and furiten.is_furiten(2)
 
 
 def test_no_nuki_right_after_a_pon_only_after_a_draw() -> None:

@@ -5,10 +5,13 @@ back, and ordered by engine.tenhou6_order into the very play it came from."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.cli import main as cli_main
 from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from engine.hand import HandSetup, HandState, Termination
@@ -35,6 +38,7 @@ from engine.tenhou6 import (
     to_json,
     write,
 )
+from engine.tenhou6_export import StoredHand, hand_of
 from engine.tenhou6_order import describe, order_of_play
 from engine.tiles import NORTH, Meld, MeldKind, Tile, parse_tile, parse_tiles, tile_name
 
@@ -235,8 +239,8 @@ def test_a_hand_with_nuki_writes_f44_marks() -> None:
 
 
 def test_a_ron_on_a_north_set_aside_orders_as_tenhou_logs_it() -> None:
-    """Tenhou's sanma lets a hand waiting on north win on one set aside (our RULES.md names no
-    such win, so the engine never plays it); a real log holding one still reads and orders."""
+    """Tenhou's sanma lets a hand waiting on north win on one set aside (RULES.md is silent:
+    the engine follows Tenhou); a real log holding one reads and orders."""
     hand = Hand(
         kyoku=0,
         honba=0,
@@ -258,3 +262,29 @@ def test_a_ron_on_a_north_set_aside_orders_as_tenhou_logs_it() -> None:
     assert [describe(a) for a in order_of_play(from_json(data).hands[0])] == [
         "0 draw 7z", "0 nuki 4z", "1 ron 4z from 0",
     ]  # fmt: skip
+
+
+def test_our_ron_on_a_north_set_aside_writes_reads_and_replays_to_its_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = HandState.arranged(
+        SANMA,
+        ["123p456p789p11s5z5z4z", "234s567s19m19p1z2z3z", "123s456s789s111z4z"],
+        replacements="4p4p7p7p8s8s4p7p3s6s5z",
+        setup=HandSetup(points=POINTS),
+    )
+    recorder = Recorder(state)
+    recorder.apply(Action.parse("0 nuki 4z"))
+    recorder.apply(Action.parse("2 win"))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.deltas[0] < 0 < outcome.deltas[2]
+    assert outcome.deltas[1] == 0
+    assert recorder.expected == ["0 draw 4z", "0 nuki 4z", "2 ron 4z from 0"]
+    # the result with its words (points, yaku) as the export writes them (the export's own
+    # lists do not write a north set aside yet: the recorder's do)
+    stored = StoredHand(SANMA, state.setup, 0, 3, tuple(state.log), tuple(state.wall))
+    log = log_of([replace(recorder.hand(), result=hand_of(stored).result)])
+    assert [describe(a) for a in order_of_play(read(write(log)).hands[0])] == recorder.expected
+    path = tmp_path / "sanma-nuki-ron.json"
+    path.write_text(write(log), encoding="utf-8")
+    assert cli_main(["replay", "--tenhou6", str(path), "--check"]) == 0, capsys.readouterr()
