@@ -20,6 +20,7 @@ from engine.hand import HandState, Outcome, WinRecord
 from engine.hand_setup import HandSetup
 from engine.presets import Preset
 from engine.rules_riichi import NINE_TERMINALS, RIICHI, DoraPart, RiichiPart
+from engine.rules_sanma import NUKI as _NUKI
 from engine.scoring.base import WinBy
 from engine.scoring.riichi import YAKUMAN_HAN, YAKUMAN_IDS, limit_of
 from engine.settlement import Reason, deltas_of
@@ -32,6 +33,7 @@ from engine.tenhou6 import (
     Hand,
     KanGap,
     Log,
+    Nuki,
     Result,
     Take,
     Win,
@@ -137,6 +139,8 @@ class _Writer:
         elif action.kind is Kind.CONCEALED_KONG or action.kind is Kind.ADDED_KONG:
             # written as declared: a robbed kong is in the log too, with the win after it
             self.discards[player].append(self.kong(action))
+        elif action.kind is _NUKI:  # sanma: a north set aside ("f44"), won on or not
+            self.discards[player].append(Nuki(action.tile))
         state.apply(action)
         for seat, melds in enumerate(state.melds):
             self.melds_changed(seat, before[seat], melds)

@@ -65,10 +65,12 @@ def arranged_wall(preset: Preset, hand: Hand, played: Sequence[Action], number: 
     spare = sorted(left.elements())
     dora = [*hand.dora, *(spare.pop() for _ in range(INDICATORS - len(hand.dora)))]
     ura = [*hand.ura, *(spare.pop() for _ in range(INDICATORS - len(hand.ura)))]
-    unused = [spare.pop() for _ in range(replacements - len(back))]
     if apart:  # taken from the back: the indicators, then the replacements in draw order
+        # the dead wall's own replacement tiles; those past them came off the live wall's end
+        unused = [spare.pop() for _ in range(max(0, dead_wall - preset.indicators - len(back)))]
         taken = [*dora, *ura, *back, *unused]
         return [*front, *spare, *reversed(taken)]
+    unused = [spare.pop() for _ in range(replacements - len(back))]
     live = len(preset.wall) - dead_wall - len(front)
     middle = [spare.pop() for _ in range(live)]
     assert not spare

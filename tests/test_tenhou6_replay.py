@@ -24,7 +24,7 @@ from bot.runtime.timers import ManualTimers
 from data import Phase, Store
 from engine.ai import choose_action
 from engine.presets import PRESETS, Preset
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
+from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL, SANMA
 from engine.scoring.riichi import YAKU_IDS, YAKUMAN_IDS
 from engine.simulate import play_session
 from engine.tenhou6 import Tenhou6Error, from_json, read, write
@@ -284,7 +284,7 @@ def test_the_cli_reads_a_file_through_main(
 # ---------------------------------------------------------------- our games, exported
 
 
-@pytest.mark.parametrize("preset", [RIICHI, RIICHI_MAJSOUL], ids=lambda p: p.id)
+@pytest.mark.parametrize("preset", [RIICHI, RIICHI_MAJSOUL, SANMA], ids=lambda p: p.id)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_simulated_game_exports_and_replays_to_the_same_results(
     preset: Preset, seed: int
@@ -294,7 +294,7 @@ def test_a_simulated_game_exports_and_replays_to_the_same_results(
         StoredHand(preset, p.state.setup, p.state.seed, p.state.seat_count, tuple(p.state.log))
         for p in played
     ]
-    log = read(write(game_log(hands, ["A", "B", "C", "D"])))
+    log = read(write(game_log(hands, ["A", "B", "C", "D"][: preset.seat_counts[0]])))
     assert preset_for(log).id == preset.id
     found = list(replay_log(log))
     hand_reports = [r for r in found if isinstance(r, HandReport)]
