@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import Action, ActionKind
+from engine.actions import ActionKind
 from engine.events import Termination
 from engine.hand import HandSetup, HandState, Phase
 from engine.presets import Preset
@@ -15,6 +15,7 @@ from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from engine.rules_riichi import FuritenPart, kong_keeps_readings
 from engine.tiles import parse_tile, parse_tiles
 from tests.hands import act
+from tests.test_riichi_rules import play_quietly
 
 BOTH = [RIICHI, RIICHI_MAJSOUL]
 RICH = HandSetup(points=(25000, 25000, 25000, 25000))
@@ -26,16 +27,6 @@ def has_win(state: HandState, seat: int) -> bool:
 
 def legal_kinds(state: HandState, seat: int) -> set[str]:
     return {a.kind.value for a in state.legal_actions(seat)}
-
-
-def play_quietly(state: HandState, until_turn: int) -> None:
-    """Every seat passes its calls and discards its drawn tile until `until_turn` has drawn."""
-    while not (state.phase is Phase.TURN and state.turn == until_turn):
-        seat = state.seats_to_act()[0]
-        if state.phase is Phase.TURN:
-            state.apply(Action(seat, ActionKind.DISCARD, (state.drawn,)))
-        else:
-            state.apply(Action(seat, ActionKind.PASS))
 
 
 # ------------------------------------------------------------------------------- furiten

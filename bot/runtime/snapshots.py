@@ -457,11 +457,10 @@ def _standings(table: LiveTable, session: Session) -> StandingsView:
     return StandingsView(name, preset_name(table.preset), session.hand_number, tuple(rows))
 
 
-def standing_lines(view: StandingsView) -> list[Text]:
-    """One line a player: "1. Ann: 40 points, final score +60"."""
+def _standings_said(view: StandingsView, key: str) -> list[Text]:
     return [
         text(
-            "bot.standing.line",
+            key,
             place=row.place,
             name=row.name,
             points=Number(row.points),
@@ -469,20 +468,16 @@ def standing_lines(view: StandingsView) -> list[Text]:
         )
         for row in view.rows
     ]
+
+
+def standing_lines(view: StandingsView) -> list[Text]:
+    """One line a player: "1. Ann: 40 points, final score +60"."""
+    return _standings_said(view, "bot.standing.line")
 
 
 def standings_line(view: StandingsView) -> Text:
     """The final standings on one line: "Final standings: 1. Ann 35,200 (+45.2), 2. …"."""
-    items = [
-        text(
-            "bot.standing.short",
-            place=row.place,
-            name=row.name,
-            points=Number(row.points),
-            score=score_text(row.score),
-        )
-        for row in view.rows
-    ]
+    items = _standings_said(view, "bot.standing.short")
     return text("bot.result.standings", standings=text("bot.list", items=items))
 
 
