@@ -1,6 +1,6 @@
 """A table writer for the kill tests and the soak: plays one table's hands until killed.
 
-    python tests/runtime_writer_proc.py DB ACK MODE KILL_AT HANDS
+    python tests/runtime_writer_proc.py DB ACK MODE KILL_AT HANDS [CLICK:MS]
 
 DB is a SQLite file or a `postgresql://…` address.
 
@@ -14,10 +14,13 @@ over; then exits 0.
 KILL_AT > 0 makes it SIGKILL itself right after its KILL_AT-th database call returned (every
 store operation is one call: a commit, or a read), which is a kill between two commits; 0
 never; -1 (`KILL_IN_GAME_END`) inside the transaction that ends the game, after the last hand's
-result is written and before the game's standings and ratings are. Each call's name goes to
-ACK as `C <n> <name>` before the kill check, each human action the runtime confirmed as
+result is written and before the game's standings and ratings are. CLICK:MS kills it MS
+milliseconds after its CLICK-th click began (its commit, the computers' moves after it).
+Each call's name goes to ACK as `C <n> <name>` before the kill check, each click's stamp as
+`S <hand id> <player> <hand number> <moment>` and the action the runtime confirmed for it as
 `A <hand id> <version> <action>` (confirmed means stored), flushed line by line. A restored
-table nobody can move on writes `STUCK <reason>` and exits 3.
+table nobody can move on writes `STUCK <reason>` and exits 3; a decision whose stamp names a
+control clicked before (an old control would be accepted again) writes `DOUBLED` and exits 4.
 
 The functions here are also used in-process by the tests: `drive` plays a table on and
 `audit` checks a database (integrity, results and ratings exactly once, acknowledged actions).
@@ -31,6 +34,7 @@ import os
 import signal
 import sqlite3
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import asyncpg
 
 from bot.runtime import ManualTimers, NullFrontEnd, Runtime
+from bot.runtime.snapshots import control_stamp
 from bot.runtime.table import LiveTable
 from data import Phase, Store
 from data.postgres import PgSession, is_dsn
@@ -55,6 +60,11 @@ HUMANS = [("201", "Ann"), ("202", "Bob"), ("203", "Cat"), ("204", "Dan")]
 STEP_LIMIT = 5_000  # far more decisions than one hand has: a table that needs more is stuck
 
 Ack = Callable[[str], None]
+
+
+class Doubled(Exception):
+    """A decision named by the stamp of a control already used: the old control would be
+    accepted again (a public moment repeated, e.g. after a restart)."""
 
 
 class Stuck(Exception):
@@ -99,9 +109,22 @@ async def open_table(runtime: Runtime, mode: str) -> LiveTable:
     return table
 
 
-async def drive(runtime: Runtime, table_id: int, hands: int, ack: Ack | None = None) -> None:
+async def drive(
+    runtime: Runtime,
+    table_id: int,
+    hands: int,
+    ack: Ack | None = None,
+    clicked: set[tuple[int, int, int, int]] | None = None,
+    on_click: Callable[[], None] | None = None,
+) -> None:
     """Play the humans' decisions (and Ready presses) until `hands` hands are finished or the
-    table's game is over."""
+    table's game is over.
+
+    Each decision is taken as a click on a control stamped with the moment it was drawn for
+    (`control_stamp`): `clicked` holds the stamps of controls already used (hand id, player,
+    hand number, moment), before a restart too, and a decision whose stamp is one of them raises
+    `Doubled`: an old control would be accepted again."""
+    clicked = set() if clicked is None else clicked
     for _ in range(STEP_LIMIT):
         if table_id not in runtime.tables:
             return  # its game is over: the table closed with the game's last hand
@@ -129,8 +152,17 @@ async def drive(runtime: Runtime, table_id: int, hands: int, ack: Ack | None = N
         player = next(p for p in table.players_to_act() if table.seat(p).human)
         action = choose_action(hand, table.hand_seat(player))
         version = hand.version
+        stamp = (hand_id or 0, player, *control_stamp(table))
+        if stamp in clicked:
+            raise Doubled(
+                f"hand {hand_id} moment {stamp[3]} came again to {player} at action {version}"
+            )
+        if on_click is not None:
+            on_click()
         await runtime.act(table_id, table.seat(player).player_id, action, version)
+        clicked.add(stamp)
         if ack is not None:
+            ack(f"S {stamp[0]} {stamp[1]} {stamp[2]} {stamp[3]}")
             ack(f"A {hand_id} {version} {action}")
     raise Stuck(f"{STEP_LIMIT} steps did not finish {hands} hand(s)")
 
@@ -257,6 +289,26 @@ def reading(db: str) -> Iterator[Any]:
         loop.close()
 
 
+def read_stamps(path: str) -> set[tuple[int, int, int, int]]:
+    """The stamps of the controls clicked before (hand id, player, hand number, moment), whose click
+    was confirmed (its `A` line follows)."""
+    stamps: set[tuple[int, int, int, int]] = set()
+    if not os.path.exists(path):
+        return stamps
+    pending = None
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            if not line.endswith("\n"):
+                break
+            parts = line.split()
+            if parts[0] == "S":
+                pending = (int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4]))
+            elif parts[0] == "A" and pending is not None:
+                stamps.add(pending)
+                pending = None
+    return stamps
+
+
 def read_acks(path: str) -> tuple[list[tuple[int, int, str]], list[str]]:
     """The acknowledged actions and the database calls named in an ACK file."""
     actions: list[tuple[int, int, str]] = []
@@ -296,14 +348,16 @@ def over_without_result(db: str) -> list[int]:
 
 
 def _replays_to_the_end(preset_id: str, seed: int, setup: str | None, lines: list[str]) -> bool:
-    import json
-
+    """Whether a stored hand, rebuilt as a restore rebuilds it, is over."""
+    from bot.runtime.conversions import replay_stored
+    from data.rows import HandLog, HandStatus
+    from engine.actions import Action
     from engine.presets import find_preset
-    from engine.session import Session
 
-    session = Session.from_json(json.loads(setup or "{}")["session"])
-    hand = HandState.replay(find_preset(preset_id), seed, lines, session.hand_setup())
-    return hand.is_over
+    stored = HandLog(
+        0, 0, 0, seed, setup, HandStatus.PLAYING, 0.0, None, tuple(map(Action.parse, lines))
+    )
+    return replay_stored(find_preset(preset_id), stored)[1].is_over
 
 
 # ------------------------------------------------------------------ the process
@@ -326,6 +380,23 @@ def _count_calls(kill_at: int, ack: Ack) -> None:
     Store._call = counted  # type: ignore[method-assign]
 
 
+def _kill_after_click(click: int, seconds: float) -> Callable[[], None]:
+    """A click counter that SIGKILLs this process `seconds` after the `click`-th click began
+    (a kill anywhere in the click's work: its commit, the computers' moves after it, the
+    next decision), from a thread, so that nothing the loop does can delay it."""
+    clicks = 0
+
+    def clicked() -> None:
+        nonlocal clicks
+        clicks += 1
+        if clicks == click:
+            timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGKILL))
+            timer.daemon = True
+            timer.start()
+
+    return clicked
+
+
 def _kill_in_game_end() -> None:
     """SIGKILL this process inside the transaction that ends the game: the last hand's result
     is written (not committed), the game's standings and ratings are not."""
@@ -337,7 +408,9 @@ def _kill_in_game_end() -> None:
     games.record_game = killed  # type: ignore[assignment]
 
 
-async def main(db: str, ack_path: str, mode: str, kill_at: int, hands: int) -> int:
+async def main(
+    db: str, ack_path: str, mode: str, kill_at: int, hands: int, after_click: str = ""
+) -> int:
     with open(ack_path, "a", encoding="utf-8", buffering=1) as out:
 
         def ack(line: str) -> None:
@@ -349,16 +422,26 @@ async def main(db: str, ack_path: str, mode: str, kill_at: int, hands: int) -> i
             _kill_in_game_end()
         REGISTRY[SHORT_GAME.id] = SHORT_GAME  # as a restart finds it: a preset the bot knows
         store = await Store.open(db)
-        runtime = Runtime(store, NullFrontEnd(), ManualTimers(), seed_source=lambda: 4242)
+        # as on Discord: every discard opens a claim window for the people at the table
+        runtime = Runtime(
+            store, NullFrontEnd(), ManualTimers(), seed_source=lambda: 4242, no_call_wait=1.0
+        )
         try:
             await runtime.open()
             if not runtime.tables and await store.game_result(1) is not None:
                 return 0  # the one table's game is over
             table = await open_table(runtime, mode)
-            await drive(runtime, table.id, hands, ack)
+            on_click = None
+            if after_click:
+                click, milliseconds = after_click.split(":")
+                on_click = _kill_after_click(int(click), int(milliseconds) / 1000)
+            await drive(runtime, table.id, hands, ack, read_stamps(ack_path), on_click)
         except Stuck as error:
             ack(f"STUCK {error}")
             return 3
+        except Doubled as error:
+            ack(f"DOUBLED {error}")
+            return 4
         finally:
             await runtime.close()
             await store.close()
@@ -367,4 +450,7 @@ async def main(db: str, ack_path: str, mode: str, kill_at: int, hands: int) -> i
 
 if __name__ == "__main__":
     db_path, ack_file, mode_name, kill, hand_count = sys.argv[1:6]
-    sys.exit(asyncio.run(main(db_path, ack_file, mode_name, int(kill), int(hand_count))))
+    click_kill = sys.argv[6] if len(sys.argv) > 6 else ""
+    sys.exit(
+        asyncio.run(main(db_path, ack_file, mode_name, int(kill), int(hand_count), click_kill))
+    )

@@ -35,6 +35,7 @@ from tests.runtime_writer_proc import Audit, audit, read_acks
 WRITER = Path(__file__).with_name("runtime_writer_proc.py")
 MODES = ("cpu", "rated", "game")
 CALLS_PER_RUN = {"cpu": 25, "rated": 60, "game": 60}  # kill points: about a hand's calls at most
+CLICKS_PER_RUN = 12  # a click-timed kill falls after one of a run's first clicks
 RUNS_PER_TABLE = 400  # a table that needs more restarts than this to play its hands is stuck
 
 
@@ -63,11 +64,16 @@ def run_once(db: str, ack: Path, mode: str, hands: int, rng: random.Random) -> i
     """One writer run, killed after a random database call or at a random moment."""
     kill_at = 0
     delay = None
-    if rng.random() < 0.7:
+    after_click = ""
+    chance = rng.random()
+    if chance < 0.4:
         kill_at = rng.randint(1, CALLS_PER_RUN[mode])
+    elif chance < 0.8:  # 0-400 ms after a click began: its commit, the moves after it
+        after_click = f"{rng.randint(1, CLICKS_PER_RUN)}:{rng.randint(0, 400)}"
     else:
         delay = rng.uniform(0.05, 1.0)
     command = [sys.executable, str(WRITER), db, str(ack), mode, str(kill_at), str(hands)]
+    command += [after_click] if after_click else []
     process = subprocess.Popen(command)
     if delay is not None:
         try:
@@ -130,6 +136,8 @@ def soak(
                     tally.kills += 1
                 elif code == 3:  # the writer found its restored table unable to move on
                     tally.stuck += 1
+                elif code == 4:  # a control used before would have been accepted again
+                    tally.doubled += 1
                 elif code != 0:
                     tally.other.append(f"{name}: the writer exited {code}")
                 if place is not None or os.path.exists(db):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 from typing import Any
 
@@ -12,12 +13,15 @@ from bot.discord import MahjongBot, ids
 from bot.discord.components import FOREIGN
 from bot.runtime import StaleActionError
 from data import Phase
+from engine.actions import Action, ActionKind
 from engine.ai import choose_action
 from tests.conftest import Databases
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.interactions import COMPONENT
 from tests.runtime_writer_proc import drive
 from tests.test_discord_e2e import click, live, make_bot, open_table, private_text, refused
+
+PASS = ActionKind.PASS
 
 
 @pytest.fixture
@@ -42,7 +46,9 @@ async def alice_to_play(fake: FakeDiscord, bot: MahjongBot) -> None:
         assert hand is not None
         if hand.phase.value == "turn":
             return
-        await bot.runtime.act(table.id, table.seat(0).player_id, "pass", hand.version)
+        await bot.runtime.act(
+            table.id, table.seat(0).player_id, Action(table.hand_seat(0), PASS), hand.version
+        )
     pytest.fail("Alice never got a turn")
 
 
@@ -273,3 +279,46 @@ async def test_forged_menu_values_get_a_private_answer_and_no_traceback(
             await fake.wait_for(lambda r=record: private_text(r))
         assert live(bot).version == before
         assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
+async def test_an_old_hand_control_pressed_again_after_each_restart_is_refused(
+    fake: FakeDiscord, db: Databases
+) -> None:
+    """Issue 40.0: a discard made from a DM control, then a restart; the same control pressed
+    again is refused and the log does not grow (each of Alice's first turns, a restart each)."""
+    alice = fake.users[0]
+    path = db("bot")
+    async with fake.running(make_bot(path, seed_source=lambda: 71)) as bot:
+        table_msg = await open_table(fake, alice, computers=3, time="untimed")
+        await click(fake, alice, table_msg, label="Start")
+    used: list[tuple[FakeMessage, str]] = []
+    for _ in range(4):
+        async with fake.running(make_bot(path)) as bot:
+            hand = live(bot).hand
+            assert hand is not None
+            for message, custom_id in used:
+                actions = len(hand.log)
+                await refused(fake, await press(fake, alice, message, custom_id), "earlier moment")
+                assert len(hand.log) == actions, custom_id
+            await alice_to_play(fake, bot)
+            stamp = ids.stamp(live(bot))
+
+            def offered(stamp: ids.Stamp = stamp) -> FakeMessage | None:
+                marker = f":act:{stamp}:"
+                return next(
+                    (
+                        m
+                        for m in reversed(fake.dms(alice))
+                        if any(marker in c for c in m.custom_ids)
+                    ),
+                    None,
+                )
+
+            message = await fake.wait_for(offered)
+            button = next(c for c in message.custom_ids if ":discard:" in c)
+            # as a kill would leave it: the DM still showing its controls (no edit took them)
+            shown_then = copy.deepcopy(message)
+            version = live(bot).version
+            await press(fake, alice, message, button)
+            await fake.wait_for(lambda v=version: live(bot).version > v)  # type: ignore[misc]
+            used.append((shown_then, button))

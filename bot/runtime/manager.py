@@ -42,6 +42,7 @@ from bot.runtime.snapshots import (
     PublicSnapshot,
     preset_name,
     private_snapshot,
+    public_moment,
     public_snapshot,
 )
 from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat, seat_count_for
@@ -435,9 +436,15 @@ class Runtime:
         action: Action | str,
         version: int,
         hand_number: int | None = None,
+        moment: int | None = None,
     ) -> LiveTable:
         """Apply a player's decision, made for state `version` of hand `hand_number` (the
-        current hand if None); refused if stale, not offered to the player, or illegal."""
+        current hand if None) at public moment `moment` (a control's stamp, if it names one);
+        refused if stale, not offered to the player, or illegal.
+
+        The stamp is checked here, under the table's lock, and not only by the front end
+        before it: a click that waited for the lock while an earlier one moved the hand on
+        (or a restore rebuilt it) is judged by the hand as it is when its turn comes."""
         table = self.get(table_id)
         async with table.lock:
             player = self._seated(table, player_id)
@@ -446,6 +453,8 @@ class Runtime:
             if hand_number is not None and hand_number != table.hand_number:
                 raise StaleActionError(text("runtime.earlier_hand"))
             if not table.hand.decision_version <= version <= table.hand.version:
+                raise StaleActionError(text("runtime.earlier_moment"))
+            if moment is not None and moment != public_moment(table.hand):
                 raise StaleActionError(text("runtime.earlier_moment"))
             if isinstance(action, str):
                 try:

@@ -118,7 +118,7 @@ class PlayCog(MahjongCog, name="Play"):
                 ephemeral=True,
             )
             return
-        await self._act(interaction, table_id, options[0], private.version, stamp.hand)
+        await self._act(interaction, table_id, options[0], private.version, stamp)
         # what the presser did, and nothing about who else the window waits for
         await tell(interaction, done_text(options[0]))
 
@@ -140,15 +140,20 @@ class PlayCog(MahjongCog, name="Play"):
         private_view = self.bot.runtime.private_view(table_id, str(interaction.user.id))
         if (stale := _stale(private_view, stamp)) is not None:
             return await tell(interaction, stale)
-        await self._act(interaction, table_id, action, private_view.version, stamp.hand)
+        await self._act(interaction, table_id, action, private_view.version, stamp)
         if private:
             done = text("bot.play.done_press_my_hand", done=done_text(action))
             content = done.in_language(reader_language(interaction))
             await interaction.edit_original_response(content=content, view=None, attachments=[])
 
     async def _act(
-        self, interaction: Interaction, table_id: int, action: Action, version: int, hand: int
+        self,
+        interaction: Interaction,
+        table_id: int,
+        action: Action,
+        version: int,
+        stamp: ids.Stamp,
     ) -> None:
         """Play `action` for the clicker (a refusal raises, and `guarded` tells them)."""
         user_id = str(interaction.user.id)
-        await self.bot.runtime.act(table_id, user_id, action, version, hand)
+        await self.bot.runtime.act(table_id, user_id, action, version, stamp.hand, stamp.version)
