@@ -50,7 +50,6 @@ from bot.runtime.table import LiveTable
 from data import Phase, Store
 from data.postgres import PgSession, is_dsn
 from engine.ai import choose_action
-from engine.hand import HandState
 from engine.presets import PRESETS as REGISTRY
 from tests.game_presets import SHORT_GAME
 
