@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.actions import Action
 from engine.computer import LEVELS, computer_for
 from engine.computer.knowledge import knows
+from engine.families.riichi.presets import IN_DEVELOPMENT
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset
-from engine.presets_riichi import IN_DEVELOPMENT
 from engine.session import Session
 from engine.simulate import play_out
 

@@ -42,7 +42,7 @@ _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
 
 from engine.actions import Action  # noqa: E402
-from engine.ai import choose_action  # noqa: E402
+from engine.computer.easy import choose_action  # noqa: E402
 from engine.hand import HandState  # noqa: E402
 from engine.presets import PRESETS, Preset, find_preset  # noqa: E402
 

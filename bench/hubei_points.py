@@ -14,7 +14,7 @@ ended (open, its own kong fan, red/wild kongs set down), what it paid as a loser
 the caps and liability, and the mean fan of its wins.
 
 To try a setting without editing: `--set OTHERS_WIN=0.3` changes a constant of
-engine/computer/knowledge_hubei.py, `--know danger_share=0.02` a field of its knowledge entry.
+engine/families/hubei/advice.py, `--know danger_share=0.02` a field of its knowledge entry.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from strength import SideStats, TimedComputer, mean_ci, play_wall
 
 from engine.computer import computer_for
+from engine.families.hubei import scoring as hubei
 from engine.hand import HandState
 from engine.presets import find_preset, with_options
-from engine.scoring import hubei
 from engine.scoring.base import WinBy
 from engine.seat_view import SeatView
 from engine.settlement import Reason
@@ -165,7 +165,8 @@ def _try_settings(constants: list[str], fields: list[str]) -> None:
     """Change the candidate's hubei knowledge for this run only (for trying settings)."""
     from dataclasses import replace
 
-    from engine.computer import knowledge, knowledge_hubei
+    from engine.computer import knowledge
+    from engine.families.hubei import advice as knowledge_hubei
 
     for item in constants:
         name, value = item.split("=")

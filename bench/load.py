@@ -83,7 +83,7 @@ from bot.runtime.snapshots import PrivateSnapshot, PublicSnapshot  # noqa: E402
 from data import Phase, Store  # noqa: E402
 from data.connection import Connection  # noqa: E402
 from engine.actions import Action, ActionKind  # noqa: E402
-from engine.ai import choose_action  # noqa: E402
+from engine.computer.easy import choose_action  # noqa: E402
 from engine.hand import HandState  # noqa: E402
 
 KNEE_MS = 50.0

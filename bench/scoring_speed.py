@@ -11,9 +11,9 @@ per preset and repeat (empty caches, as a new table has them), it replays those 
 order and times them with this process's CPU time (the machine may be shared), median of R
 repeats; `µs/hand` is that time over the hands played (fewer than N where a game ends first;
 Riichi: the `mahjong` package's han, fu and yaku for every win the loop checks and every one
-the computer weighs). The Riichi presets in development (engine.presets_riichi) are measured
-too. With `--old TREE` each repeat also runs in that tree (`PYTHONPATH=TREE`), side by side,
-and each line says whether every score (`Score.to_json()` and `message`) is the same in both.
+the computer weighs). The Riichi presets in development (engine.families.riichi.presets) are
+measured too. With `--old TREE` each repeat also runs in that tree (`PYTHONPATH=TREE`), side by
+side, and each line says whether every score (`Score.to_json()` and `message`) is the same in both.
 
 `--profile PRESET` prints a cProfile of one replay of that preset instead (distorts small
 functions: prefer `py-spy` for fine detail).
@@ -43,8 +43,8 @@ _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
 
 from engine import scoring  # noqa: E402
+from engine.families.riichi.presets import IN_DEVELOPMENT  # noqa: E402
 from engine.presets import PRESETS, Preset, find_preset  # noqa: E402
-from engine.presets_riichi import IN_DEVELOPMENT  # noqa: E402
 from engine.scoring.base import Score, WinContext  # noqa: E402
 from engine.simulate import play_session  # noqa: E402
 

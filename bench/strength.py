@@ -58,8 +58,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
 from engine.computer import Computer, computer_for
+from engine.computer.easy import choose_action
+from engine.families.riichi.presets import IN_DEVELOPMENT
+from engine.families.riichi.rules import RIICHI
 from engine.hand import HandState
 from engine.options import choose, options_text, parse_choices
 from engine.presets import (
@@ -69,8 +71,6 @@ from engine.presets import (
     min_fan_choices,
     with_min_fan,
 )
-from engine.presets_riichi import IN_DEVELOPMENT
-from engine.rules_riichi import RIICHI
 from engine.scoring.base import WinBy, WinContext
 from engine.session import Seating, Session
 from engine.shapes import ShapeRules

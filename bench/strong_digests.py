@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.families.riichi.presets import IN_DEVELOPMENT  # noqa: E402
 from engine.presets import PRESETS  # noqa: E402
-from engine.presets_riichi import IN_DEVELOPMENT  # noqa: E402
 
 
 def tables() -> list[tuple[str, int]]:

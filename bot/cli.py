@@ -188,8 +188,8 @@ def _cmd_presets(args: argparse.Namespace) -> int:
         print(f"{preset.id:20} {preset.name} — {preset.summary}")
     for preset_id, name in PLANNED_PRESETS.items():
         print(f"{preset_id:20} (planned) {name}")
-    from engine.presets_riichi import IN_DEVELOPMENT
-    from engine.scoring.riichi import RIICHI_RULES
+    from engine.families.riichi.presets import IN_DEVELOPMENT
+    from engine.families.riichi.scoring import RIICHI_RULES
 
     for rules in RIICHI_RULES.values():
         if rules.id in PRESETS:  # playable: listed above
@@ -200,7 +200,7 @@ def _cmd_presets(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from engine.score_request import run_score_lines
+    from engine.formats.score_request import run_score_lines
 
     if args.request is None and sys.stdin.isatty():  # else it would wait without a word
         print(SCORE_HINT, file=sys.stderr)
@@ -209,8 +209,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.families.riichi.presets import IN_DEVELOPMENT
     from engine.options import choose, parse_choices
-    from engine.presets_riichi import IN_DEVELOPMENT
     from engine.simulate import simulate
 
     # the presets in development play here (and in tests) before tables may choose them

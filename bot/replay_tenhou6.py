@@ -3,8 +3,8 @@
 hand's result beside the log's; `mahjong-bot replay --export HAND_OR_TABLE [-o FILE]` and
 `/mahjong replay ... export:true` write a finished Riichi game of the store as such a log.
 
-The engine work is engine.tenhou6_replay and engine.tenhou6_export; this module reads files and
-the store, and speaks to the command line.
+The engine work is engine.formats.tenhou6.replay and engine.formats.tenhou6.export; this module
+reads files and the store, and speaks to the command line.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from bot.replay import ReplayError, ReplayLog
 from data import HandLog, HandNotActiveError, HandStatus, Store
 from data.connection import resolve_path
 from data.errors import StoreError
+from engine.formats.tenhou6.compare import FinalReport, HandReport
+from engine.formats.tenhou6.export import StoredHand, game_log
+from engine.formats.tenhou6.log import Log, Tenhou6Error, read, write
+from engine.formats.tenhou6.replay import PlayedHand, replay_log, riichi_preset
 from engine.hand_setup import HandSetup
 from engine.session import Session
-from engine.tenhou6 import Log, Tenhou6Error, read, write
-from engine.tenhou6_compare import FinalReport, HandReport
-from engine.tenhou6_export import StoredHand, game_log
-from engine.tenhou6_replay import PlayedHand, replay_log, riichi_preset
 from engine.tiles import parse_tiles
 
 TABLE_PREFIXES = ("table:", "t")

@@ -11,13 +11,13 @@ from dataclasses import dataclass, replace
 from importlib import import_module
 
 from engine.actions import ActionKind
+from engine.families.selfdraw.rules import AllWildsWin, Birds, Horse
+from engine.families.taiwan.rules import DealerBonus
 from engine.game import ENDLESS, GameRule
 from engine.i18n import text
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening, Rotation
 from engine.options import OptionValue, TableOption, choose, has_option
 from engine.rules import PassEnds, PassRule, Rule, Wilds
-from engine.rules_selfdraw import AllWildsWin, Birds, Horse
-from engine.rules_taiwan import DealerBonus
 from engine.shapes import ShapeRules
 from engine.tiles import BONUS, COPIES, GREEN, HONOURS, RED, WHITE, Tile
 
@@ -143,11 +143,11 @@ class Preset:
     concealed_rob: ConcealedRob = ConcealedRob.THIRTEEN_ORPHANS
     rotation: Rotation = Rotation.HONG_KONG
     # scoring reads the wall and the visible copies of a winning discard (hk-fw2 insurance;
-    # engine.rules_hongkong.InsuranceWatch, bound by engine.rules.rules_of)
+    # engine.families.hongkong.rules.InsuranceWatch, bound by engine.rules.rules_of)
     insurance: bool = False
     rules: tuple[Rule, ...] = ()  # further rule components (engine.rules) beyond those above
     # a module whose preset_rules(preset) builds further components from the preset's data
-    # (engine.rules_hubei: from the wall, which a table option changes)
+    # (engine.families.hubei.rules: from the wall, which a table option changes)
     rules_module: str = ""
     fixed_wild: Tile | None = None  # the wild a turned-wild rule shows, fixed (arranged hands)
     random_first_dealer: bool = False  # the first dealer drawn from the session seed (hubei)
@@ -304,7 +304,8 @@ PRESETS: dict[str, Preset] = {
             seat_counts=(4, 3, 2),
             last_draws=14,
             rotation=Rotation.WINNER_DEALS,
-            rules_module="engine.rules_hubei",  # its components follow the wall (green joins red)
+            # its components follow the wall (green joins red)
+            rules_module="engine.families.hubei.rules",
             random_first_dealer=True,
             options=(GREEN_WHITE, NO_MINIMUM),
         ),
@@ -417,4 +418,4 @@ def find_preset(preset_id: str) -> Preset:
 
 # the Riichi presets register themselves in PRESETS: their rule components build on the hand
 # loop, which reads this module, so their module comes last (either may be imported first)
-import_module("engine.presets_riichi")
+import_module("engine.families.riichi.presets")

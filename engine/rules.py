@@ -35,12 +35,12 @@ Hook points (all on `Part`, defaults say "no objection"):
 - `table_facts()` — what the part shows everyone at the table (indicators, the pot and repeat
   count, staked seats, sideways pond tiles, an abortive draw's kind): `engine.table_facts`.
 
-Advice for computer players (engine.ai reads it; the loop never does): `computer_declares` names
-the owned declarations made with a discard that a beginner makes whenever offered with the
-discard it chose (riichi), `computer_takes` those made on their own on the turn that it makes
-whenever offered (nuki), and `call_keeps_a_way(seat, call)` whether a call leaves the hand a
-way to a win the rules accept (Riichi: a yaku). A preset whose parts keep the defaults plays as
-before.
+Advice for computer players (engine.computer.easy reads it; the loop never does):
+`computer_declares` names the owned declarations made with a discard that a beginner makes whenever
+offered with the discard it chose (riichi), `computer_takes` those made on their own on the turn
+that it makes whenever offered (nuki), and `call_keeps_a_way(seat, call)` whether a call leaves the
+hand a way to a win the rules accept (Riichi: a yaku). A preset whose parts keep the defaults plays
+as before.
 - `private_facts(seat)` — what the part knows about a seat that only its owner may be told
   (furiten), as fact names: the front ends word `pictures.fact.<name>` on the own hand only.
 
@@ -101,8 +101,9 @@ class Part:
     # owned declarations made with a discard: a front end asks which tile, offering the ones
     # the rule offers
     with_discard: ClassVar[frozenset[DeclaredKind]] = frozenset()
-    # advice for computer players (engine.ai), not a rule: the owned declarations made with a
-    # discard that a beginner makes whenever the discard it chose is offered with one (riichi)
+    # advice for computer players (engine.computer.easy), not a rule: the owned declarations made
+    # with a discard that a beginner makes whenever the discard it chose is offered with one
+    # (riichi)
     computer_declares: ClassVar[frozenset[DeclaredKind]] = frozenset()
     # likewise: the owned turn declarations made on their own that a beginner makes whenever
     # offered and it cannot win (sanma's nuki)
@@ -904,7 +905,7 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
         found.append(VoidSuit())
     found.append(AfterWinRule(preset.after_win))
     if preset.insurance:
-        from engine.rules_hongkong import InsuranceWatch  # it builds on this module
+        from engine.families.hongkong.rules import InsuranceWatch  # it builds on this module
 
         found.append(InsuranceWatch())
     found.extend(preset.rules)

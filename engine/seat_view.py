@@ -18,11 +18,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind
+from engine.families.hubei.rules import TurnedWildPart
+from engine.families.riichi.rules import RIICHI, DoraPart
 from engine.hand_setup import HandSetup
 from engine.presets import Preset
 from engine.rules import FixedKongsPart
-from engine.rules_hubei import TurnedWildPart
-from engine.rules_riichi import RIICHI, DoraPart
 from engine.tiles import NUM_KINDS, Meld, Tile, is_red, kind_of
 
 if TYPE_CHECKING:

@@ -6,8 +6,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from engine.actions import Action
-from engine.ai import choose_action
 from engine.computer import computer_for
+from engine.computer.easy import choose_action
 from engine.game import GameEnd, Standing
 from engine.hand import HandState, Outcome, WinRecord
 from engine.presets import Preset

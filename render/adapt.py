@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
+from engine.families.hubei.rules import TurnedWildPart
+from engine.families.selfdraw.rules import SetAsideSettlementPart
 from engine.hand import HandState, Phase, WinRecord
 from engine.i18n import Number, Text
 from engine.presets import Opening, Preset, find_preset
 from engine.rules import FixedKongsPart, PassEnds, PassPart
-from engine.rules_hubei import TurnedWildPart
-from engine.rules_selfdraw import SetAsideSettlementPart
 from engine.settlement import Reason
 from engine.simulate import play_out
 from engine.table_facts import TableFacts, table_facts

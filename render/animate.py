@@ -23,9 +23,9 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from engine.events import Event
+from engine.families.hubei.rules import TurnedWildPart
 from engine.hand import HandState
 from engine.i18n import Text
-from engine.rules_hubei import TurnedWildPart
 from engine.scoring.base import WinBy
 from engine.settlement import Reason
 from engine.tiles import GREEN, RED, Tile, tile_name

@@ -8,7 +8,7 @@ from bot.runtime.manager import Runtime
 from bot.runtime.table import LiveTable
 from bot.runtime.timers import ManualTimers
 from data import Phase, Store
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 
 PLAYERS = (("101", "Ann"), ("102", "Bob"), ("103", "Cy"), ("104", "Di"))
 

@@ -8,11 +8,11 @@ import random
 from enum import StrEnum
 
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.events import Termination
+from engine.families.riichi.rules import NINE_TERMINALS, RIICHI, RiichiPart
 from engine.hand import HandSetup, HandState
 from engine.presets import Preset
-from engine.rules_riichi import NINE_TERMINALS, RIICHI, RiichiPart
 from engine.tiles import WINDS
 
 RICH = HandSetup(points=(25000, 25000, 25000, 25000))

@@ -5,9 +5,9 @@ indicators, a double ron, an exhaustive draw with tenpai, an abortive draw."""
 from __future__ import annotations
 
 from engine.actions import Action, ActionKind
+from engine.families.riichi.presets import RIICHI
 from engine.hand import HandSetup, HandState, Phase
 from engine.presets import Preset
-from engine.presets_riichi import RIICHI
 from engine.tiles import format_tiles, parse_tiles
 from tests.hands import act
 

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, ActionKind, DeclaredKind, declare_kind
 from engine.events import Event, Termination
+from engine.families.selfdraw.rules import mirror_seat
 from engine.game import FinalScore, GameRule, RepeatCount, Ties
 from engine.presets import HKOS, PRESETS, ConcealedRob, MultiWin, Preset
 from engine.rules import FixedKongs, OpenHandToWin, Part, PassEnds, PassRule, Rule, Wilds
-from engine.rules_selfdraw import mirror_seat
 from engine.scoring.base import WinBy
 from engine.settlement import POT, Payment, Reason
 

@@ -49,7 +49,7 @@ from bot.runtime.snapshots import control_stamp
 from bot.runtime.table import LiveTable
 from data import Phase, Store
 from data.postgres import PgSession, is_dsn
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.presets import PRESETS as REGISTRY
 from tests.game_presets import SHORT_GAME
 

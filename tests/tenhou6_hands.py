@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.tenhou6 import encode_tile
+from engine.formats.tenhou6.log import encode_tile
 from engine.tiles import parse_tiles
 
 _TILES = re.compile(r"^(\d+[mpsz])+$")
@@ -175,7 +175,7 @@ def _exhaustive() -> list[Any]:
     the two ready. The draws are the rest of the set in order, dealt round the table."""
     from collections import Counter
 
-    from engine.presets_riichi import RIICHI
+    from engine.families.riichi.presets import RIICHI
 
     starts = [
         "123m456m789m23p05s",

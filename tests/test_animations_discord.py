@@ -19,7 +19,7 @@ import bot.discord.pictures as pictures
 from bot.discord import BotConfig, MahjongBot
 from bot.runtime import LiveTable, ManualTimers
 from bot.runtime.snapshots import public_moment, public_snapshot
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
 from engine.presets import PRESETS, find_preset, with_options

@@ -16,7 +16,7 @@ from bot.runtime import ManualTimers, Runtime
 from data import Phase as DataPhase
 from data import Store
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState, Phase
 from engine.presets import PRESETS, find_preset
 

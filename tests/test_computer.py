@@ -13,8 +13,8 @@ import pytest
 
 from engine import shapes
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
 from engine.computer import UnknownLevelError, computer_for, strong
+from engine.computer.easy import choose_action
 from engine.computer.shape_tables import PlanShape
 from engine.hand import HandState
 from engine.presets import PRESETS, find_preset

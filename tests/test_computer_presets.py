@@ -15,8 +15,8 @@ from dataclasses import replace
 import pytest
 
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
 from engine.computer import computer_for, knows, strong
+from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset, with_min_fan
 from engine.seat_view import SeatView

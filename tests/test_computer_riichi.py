@@ -17,12 +17,12 @@ import pytest
 
 from engine.actions import Action, ActionKind
 from engine.computer import computer_for, knows, strong
-from engine.computer.knowledge_riichi import danger, declare, dora_of, stakes, wait_chances
+from engine.families.riichi.advice import danger, declare, dora_of, stakes, wait_chances
+from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
+from engine.families.riichi.rules import RIICHI as RIICHI_KIND
 from engine.hand import HandState
 from engine.hand_setup import HandSetup
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from engine.rules import kong_keeps_waits
-from engine.rules_riichi import RIICHI as RIICHI_KIND
 from engine.seat_view import SeatView
 from engine.session import Session
 from engine.simulate import play_out

@@ -8,10 +8,10 @@ import pytest
 
 from engine.actions import Action
 from engine.computer import strong
-from engine.computer.knowledge_riichi import set_aside
+from engine.families.riichi.advice import set_aside
+from engine.families.riichi.presets import SANMA
+from engine.families.riichi.sanma import NUKI
 from engine.hand import HandState
-from engine.presets_riichi import SANMA
-from engine.rules_sanma import NUKI
 from engine.seat_view import SeatView
 from engine.tiles import NORTH
 

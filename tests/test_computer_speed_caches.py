@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from engine.actions import Action, ActionKind
 from engine.computer import computer_for, knows, seat_view, strong
+from engine.families.hongkong import scoring_hkos as hkos
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset
-from engine.scoring import hkos
 from engine.scoring.base import WinBy, WinContext
 from engine.seat_view import SeatView
 from engine.session import Session

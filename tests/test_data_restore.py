@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from data import HandResult, LoadedTable, Payment, Phase, SeatRow, Store, StoredWin, TableOptions
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandSetup, HandState, Outcome
 from engine.presets import find_preset
 from engine.session import Session

@@ -18,7 +18,7 @@ from bot.runtime import LiveTable, ManualTimers
 from bot.runtime.snapshots import public_moment
 from data import Phase
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
 from engine.session import Session

@@ -17,8 +17,8 @@ from bot.discord.cogs.records import (
 )
 from bot.discord.cogs.stats import counted_declarations, game_fields
 from data import GameRecord, HandRecord, HandResult, SeatResult, Store
+from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.presets import HKOS
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from render.chart import render_rating_chart
 from tests.conftest import Databases
 from tests.fakediscord import FakeDiscord

@@ -11,7 +11,7 @@ import pytest
 
 from bot.discord import ids
 from data import Phase
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import walk_components
 from tests.game_presets import registered

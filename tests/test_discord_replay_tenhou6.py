@@ -11,10 +11,10 @@ import pytest
 
 from bot.discord import MahjongBot
 from data import Store
-from engine.presets_riichi import RIICHI
-from engine.tenhou6 import read
-from engine.tenhou6_compare import FinalReport, HandReport
-from engine.tenhou6_replay import replay_log
+from engine.families.riichi.presets import RIICHI
+from engine.formats.tenhou6.compare import FinalReport, HandReport
+from engine.formats.tenhou6.log import read
+from engine.formats.tenhou6.replay import replay_log
 from tests.fakediscord import FakeDiscord
 from tests.test_discord_e2e import make_bot
 from tests.test_discord_replay import replay, viewer

@@ -7,8 +7,8 @@ with the easy computer's choices; the game ends with its standings posted, and e
 from __future__ import annotations
 
 from engine.actions import Action
+from engine.families.riichi.sanma import NUKI
 from engine.hand import HandState
-from engine.rules_sanma import NUKI
 from render.standings import score_text
 from tests.conftest import Databases
 from tests.fakediscord import FakeDiscord

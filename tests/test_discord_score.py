@@ -17,7 +17,7 @@ from bot.discord.cogs.reference import (
     score_options_request,
     special_kongs_of,
 )
-from engine.score_request import RequestError, run_score_lines, score_request
+from engine.formats.score_request import RequestError, run_score_lines, score_request
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionRecord
 from tests.test_discord_e2e import make_bot, private_text
 

@@ -12,7 +12,7 @@ import pytest
 from bot.discord.options import OptionError, check_create
 from bot.runtime import ManualTimers
 from data import Phase
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.presets import PRESETS
 from render.views import TableView
 from tests import test_discord_e2e

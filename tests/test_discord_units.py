@@ -24,7 +24,7 @@ from bot.runtime import LiveTable, Seat
 from bot.runtime.snapshots import private_snapshot, public_moment, public_snapshot
 from data import Phase, TableOptions
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
 from engine.presets import find_preset

@@ -1,7 +1,7 @@
 """The easy computer's choices and the engine's answers, pinned by digests (wave 6: speed, exact).
 
-A speed-up of `engine.ai.choose_action`, `HandState.legal_actions` or `HandState.apply` must
-change no answer. The goldens (tests/goldens/) pin the hands the easy computer plays against
+A speed-up of `engine.computer.easy.choose_action`, `HandState.legal_actions` or `HandState.apply`
+must change no answer. The goldens (tests/goldens/) pin the hands the easy computer plays against
 itself; these digests also reach the states it never steers into: at every decision of seeded
 hands, every seat asked is asked for its easy choice, and a seeded coin then plays either the
 first seat's easy choice or a random legal action (a call the easy computer refuses, a kong, a
@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import ai
-from engine.ai import choose_action
+from engine.computer import easy as ai
+from engine.computer.easy import choose_action
 from engine.hand import HandSetup, HandState
 from engine.presets import PRESETS, find_preset
 from engine.tiles import DRAGONS, HONOURS, NUM_KINDS, WINDS

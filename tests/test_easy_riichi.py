@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
+from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
+from engine.families.riichi.rules import RIICHI as RIICHI_KIND
+from engine.families.riichi.yaku_routes import open_yaku_route
 from engine.hand import HandSetup, HandState
 from engine.presets import Preset
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
-from engine.rules_riichi import RIICHI as RIICHI_KIND
 from engine.tiles import parse_tiles
-from engine.yaku_routes import open_yaku_route
 from tests.hands import act
 
 BOTH = [RIICHI, RIICHI_MAJSOUL]

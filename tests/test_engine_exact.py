@@ -15,12 +15,12 @@ import pytest
 from engine import decompose, rules, shapes
 from engine import hand as hand_module
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.decompose import Decomposition
 from engine.events import Event
+from engine.families.hubei import scoring as hubei_scoring
 from engine.hand import HandState, Phase, shuffled
 from engine.presets import PRESETS, find_preset
-from engine.scoring import hubei as hubei_scoring
 from engine.scoring.base import WinBy
 from engine.seat_view import SeatView
 from engine.tiles import NUM_KINDS, Meld, MeldKind, counts_of, is_bonus, parse_tiles

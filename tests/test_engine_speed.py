@@ -15,9 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import ai, rules, shapes
+from engine import rules, shapes
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
+from engine.computer import easy as ai
+from engine.computer.easy import choose_action
 from engine.hand import Event, HandState, Phase
 from engine.presets import PRESETS, find_preset
 from engine.rules import Part, WildsPart

@@ -6,7 +6,7 @@ import pytest
 
 import data
 import engine.hand
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.presets import find_preset
 

@@ -14,7 +14,7 @@ from bot.discord.components import FOREIGN
 from bot.runtime import StaleActionError
 from data import Phase
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from tests.conftest import Databases
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.interactions import COMPONENT

@@ -26,11 +26,11 @@ from data import (
     TableOptions,
 )
 from engine.actions import Action
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
+from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.hand import HandState
 from engine.i18n import Number
 from engine.presets import HKOS
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from tests.game_presets import registered
 from tests.rule_presets import LAY_ASIDE, MECHANISMS, STAKE, declaring
 from tests.test_runtime import (

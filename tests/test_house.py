@@ -35,7 +35,13 @@ def test_presets_import_their_rules_at_the_top() -> None:
 
 
 @pytest.mark.parametrize(
-    "first", ["engine.rules", "engine.rules_taiwan", "engine.rules_selfdraw", "engine.presets"]
+    "first",
+    [
+        "engine.rules",
+        "engine.families.taiwan.rules",
+        "engine.families.selfdraw.rules",
+        "engine.presets",
+    ],
 )
 def test_any_module_of_the_former_circle_imports_first(first: str) -> None:
     code = f"import {first}; import engine.presets as p; print(len(p.PRESETS))"

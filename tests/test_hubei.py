@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from engine.actions import Action, ActionKind
+from engine.families.hubei.rules import TurnedWildPart
+from engine.formats.score_request import RequestError, score_request
 from engine.hand import HandState, Phase, Termination
 from engine.presets import find_preset, with_options
-from engine.rules_hubei import TurnedWildPart
-from engine.score_request import RequestError, score_request
 from engine.session import Session
 from engine.simulate import play_out, play_session
 from engine.tiles import GREEN, RED, WHITE, parse_tile, parse_tiles
@@ -687,7 +687,7 @@ def test_the_start_of_the_last_draws_is_a_moment() -> None:
 
 
 def test_the_computer_sets_red_down_first_and_keeps_the_wild() -> None:
-    from engine.ai import choose_action
+    from engine.computer.easy import choose_action
 
     state = HandState.arranged(
         OPEN_TABLE,

@@ -19,7 +19,7 @@ from bot.runtime.snapshots import PublicSnapshot
 from bot.runtime.timers import ManualTimers
 from bot.terminal import play
 from data import Phase, Store
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.i18n import worded
 from engine.tiles import is_red
 from tests.game_presets import registered

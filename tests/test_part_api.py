@@ -18,7 +18,7 @@ from bot.runtime.conversions import hand_setup, replay_stored
 from bot.runtime.snapshots import payment_line
 from data.rows import HandLog, HandStatus
 from engine.actions import Action, ActionKind, DeclaredKind, declare_kind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandSetup, HandState, Phase, Termination
 from engine.presets import PRESETS, MultiWin, find_preset
 from engine.rules import LastDrawsPart, OpeningsPart, WallRule

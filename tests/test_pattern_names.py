@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from engine.families.hongkong import scoring_fourwinds as fourwinds
+from engine.families.hongkong import scoring_hk3fan as hk3fan
+from engine.families.hongkong import scoring_hkos as hkos
+from engine.families.hubei import scoring as hubei
+from engine.families.riichi import scoring as riichi
+from engine.families.sichuan import scoring as sichuan
+from engine.families.taiwan import scoring as taiwan
+from engine.formats.score_request import score_request
 from engine.i18n import LANGUAGES
 from engine.presets import PRESETS
-from engine.score_request import score_request
-from engine.scoring import fourwinds, hk3fan, hkos, hubei, riichi, sichuan, taiwan
 from engine.scoring.names import named_patterns, pattern_name, pattern_text, pattern_words
 from render.views import pretty_pattern
 

@@ -12,11 +12,11 @@ import dataclasses
 import pytest
 from PIL import Image
 
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
+from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.hand import HandState
 from engine.i18n import LANGUAGES, Text, worded
 from engine.presets import PRESETS
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from engine.tiles import Meld, MeldKind, parse_tile, parse_tiles
 from render import hand as hand_module
 from render import render_hand, render_result, render_table, style

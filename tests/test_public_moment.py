@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bot.runtime.snapshots import public_moment
 from engine.actions import Action
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.hand_setup import HandSetup
 from engine.presets import PRESETS

@@ -12,11 +12,11 @@ import pytest
 
 from bot.runtime.snapshots import event_lines, set_aside_text
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
+from engine.families.selfdraw.rules import bird_hits
+from engine.formats.score_request import RequestError, score_request
 from engine.hand import HandState, Phase
 from engine.presets import find_preset
-from engine.rules_selfdraw import bird_hits
-from engine.score_request import RequestError, score_request
 from engine.session import next_dealer_seat
 from engine.settlement import Reason
 from engine.simulate import play_out

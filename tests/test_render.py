@@ -263,7 +263,7 @@ def test_hidden_hands_are_a_count_with_one_back_and_never_faces() -> None:
 
 def engine_state_with_known_hands():  # type: ignore[no-untyped-def]
     engine_hand = pytest.importorskip("engine.hand")
-    ai = pytest.importorskip("engine.ai")
+    ai = pytest.importorskip("engine.computer.easy")
     state = engine_hand.HandState(PRESETS["hkos-3-v1"], seed=11)
     for _ in range(30):
         seats = state.seats_to_act()

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import pytest
 from PIL import Image
 
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.i18n import Text
 from engine.presets import PRESETS, find_preset

@@ -2,7 +2,7 @@
 table picture, the result picture, the result's lines, the terminal and the standings; each
 fact present where it applies, absent where not, and nothing drawn from a hidden tile.
 
-The presets are taken as the Preset objects (engine.presets_riichi), playable or not."""
+The presets are taken as the Preset objects (engine.families.riichi.presets), playable or not."""
 
 from __future__ import annotations
 
@@ -20,14 +20,14 @@ from bot.runtime.snapshots import (
 )
 from bot.terminal import counters_text, pond_text, table_text
 from data import Phase
+from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
+from engine.families.riichi.rules import DoraPart
+from engine.families.riichi.scoring import YAKU_IDS
 from engine.game import standings
 from engine.hand import HandSetup, HandState
 from engine.i18n import LANGUAGES, Number, text
 from engine.presets import find_preset
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
-from engine.rules_riichi import DoraPart
 from engine.scoring.names import pattern_name
-from engine.scoring.riichi import YAKU_IDS
 from engine.table_facts import TableFacts, table_facts
 from engine.tiles import parse_tile, parse_tiles
 from render import render_result, render_table

@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.events import Termination
+from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.game import GameEnd
 from engine.hand import HandSetup, HandState
 from engine.presets import Preset
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
 from engine.simulate import simulate_games
 from engine.tiles import COPIES, format_tiles, parse_tiles
 from tests.hands import act

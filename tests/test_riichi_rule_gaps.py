@@ -9,10 +9,10 @@ import pytest
 
 from engine.actions import ActionKind
 from engine.events import Termination
+from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
+from engine.families.riichi.rules import FuritenPart, kong_keeps_readings
 from engine.hand import HandSetup, HandState, Phase
 from engine.presets import Preset
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
-from engine.rules_riichi import FuritenPart, kong_keeps_readings
 from engine.tiles import parse_tile, parse_tiles
 from tests.hands import act
 from tests.test_riichi_rules import play_quietly

@@ -1,5 +1,5 @@
 """Riichi's rules on the shared loop (RULES.md "Riichi"), each with a concrete hand, for the
-presets in development `riichi` (Tenhou) and `riichi-majsoul` (engine.presets_riichi)."""
+presets in development `riichi` (Tenhou) and `riichi-majsoul` (engine.families.riichi.presets)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,17 @@ import pytest
 
 from engine.actions import Action, ActionKind
 from engine.events import Termination
+from engine.families.riichi.presets import IN_DEVELOPMENT, RIICHI, RIICHI_MAJSOUL
+from engine.families.riichi.rules import (
+    NINE_TERMINALS,
+    DoraPart,
+    FuritenPart,
+    RiichiPart,
+    barred_after,
+)
+from engine.families.riichi.rules import RIICHI as RIICHI_KIND
 from engine.hand import HandSetup, HandState, Phase
 from engine.presets import Preset
-from engine.presets_riichi import IN_DEVELOPMENT, RIICHI, RIICHI_MAJSOUL
-from engine.rules_riichi import NINE_TERMINALS, DoraPart, FuritenPart, RiichiPart, barred_after
-from engine.rules_riichi import RIICHI as RIICHI_KIND
 from engine.scoring.base import WinBy
 from engine.settlement import POT, Reason
 from engine.tiles import MeldKind, format_tiles, parse_tile, parse_tiles
@@ -479,7 +485,7 @@ def test_the_final_scores_of_each_platform() -> None:
 
 
 def test_nagashi_mangan_is_paid_as_a_mangan_self_draw_instead() -> None:
-    from engine.scoring.riichi import nagashi, wall_draw_payments
+    from engine.families.riichi.scoring import nagashi, wall_draw_payments
 
     hands = [
         "234m567m234p567p1z9s",

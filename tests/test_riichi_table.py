@@ -21,12 +21,12 @@ from bot.terminal import Ask, hand_line, play, read_answer
 from data import Phase, Store
 from engine.actions import Action, ActionKind
 from engine.events import Event
+from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
+from engine.families.riichi.rules import NINE_TERMINALS, FuritenPart
+from engine.families.riichi.rules import RIICHI as RIICHI_KIND
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
 from engine.presets import PRESETS, Preset
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL
-from engine.rules_riichi import NINE_TERMINALS, FuritenPart
-from engine.rules_riichi import RIICHI as RIICHI_KIND
 from engine.tiles import parse_tile
 from tests.hands import act
 from tests.test_discord_units import flat

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState, Phase, Termination
 from engine.presets import PRESETS, Preset
 from engine.rules import OpenHandToWin, PassPart

@@ -21,7 +21,7 @@ from bot.runtime import (
 )
 from data import Phase, Store
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
 from engine.session import Session

@@ -21,7 +21,7 @@ from bot.runtime.computers import computer_for
 from bot.runtime.snapshots import event_lines, private_snapshot, public_snapshot, swap_words
 from data import HandResult, Phase, Store
 from engine.actions import Action
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset
 from render.hand import render_hand

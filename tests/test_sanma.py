@@ -1,6 +1,6 @@
 """Three-player Riichi, `sanma` (RULES.md "Riichi"), each rule with a concrete hand: the preset
-in development (engine.presets_riichi.SANMA) on the shared loop, with its nuki part
-(engine.rules_sanma)."""
+in development (engine.families.riichi.presets.SANMA) on the shared loop, with its nuki part
+(engine.families.riichi.sanma)."""
 
 from __future__ import annotations
 
@@ -17,17 +17,23 @@ from bot.cli import main as cli_main
 from bot.runtime.snapshots import event_lines
 from bot.terminal import melds_text
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
 from engine.computer import computer_for
+from engine.computer.easy import choose_action
 from engine.events import Termination
+from engine.families.riichi.presets import IN_DEVELOPMENT, RIICHI, SANMA
+from engine.families.riichi.rules import (
+    NINE_TERMINALS,
+    DoraPart,
+    FuritenPart,
+    RiichiPart,
+    dora_kind,
+)
+from engine.families.riichi.rules import RIICHI as RIICHI_KIND
+from engine.families.riichi.sanma import NUKI, NukiPart
 from engine.game import GameProgress, game_over, standings
 from engine.hand import HandSetup, HandState, Phase
 from engine.i18n import Text
 from engine.options import choose
-from engine.presets_riichi import IN_DEVELOPMENT, RIICHI, SANMA
-from engine.rules_riichi import NINE_TERMINALS, DoraPart, FuritenPart, RiichiPart, dora_kind
-from engine.rules_riichi import RIICHI as RIICHI_KIND
-from engine.rules_sanma import NUKI, NukiPart
 from engine.scoring.base import WinBy
 from engine.session import Session
 from engine.simulate import simulate
@@ -212,7 +218,7 @@ def test_the_score_command_takes_nuki_and_values_the_loops_win_alike(
 
 
 def test_the_score_command_refuses_first_draw_wins_after_a_nuki() -> None:
-    from engine.score_request import RequestError, score_request
+    from engine.formats.score_request import RequestError, score_request
 
     request = {"preset": "sanma", "hand": "123p456p789p11s555z", "win": "5z", "by": "self_draw"}
     assert score_request({**request, "seat": "E", "flags": ["tenhou"]})["valid"]
@@ -433,7 +439,7 @@ def test_tenpai_payments_are_2000_in_all() -> None:
 
 
 def test_nagashi_mangan_is_a_mangan_self_draw_with_its_tsumo_loss() -> None:
-    from engine.scoring.riichi import nagashi, wall_draw_payments
+    from engine.families.riichi.scoring import nagashi, wall_draw_payments
 
     hands = ["123p456p789p11s5z5z7z", "234s567s19m19p1z2z3z", "258p258s369p369s2z"]
     state = HandState.arranged(SANMA, hands, replacements=QUIET_BACK)

@@ -16,8 +16,8 @@ from bot.runtime.quickplay import quickplay_seats
 from bot.runtime.table import rated_seats, seat_count_for
 from bot.terminal import play
 from data import Phase, Store
+from engine.families.riichi.presets import RIICHI, SANMA
 from engine.presets import PRESETS
-from engine.presets_riichi import RIICHI, SANMA
 from tests.test_runtime import make_runtime
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine.score_request import RequestError, run_score_lines, score_request
+from engine.formats.score_request import RequestError, run_score_lines, score_request
 
 
 def hubei(hand: str, win: str, melds: list[str], **fields: Any) -> dict[str, Any]:

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from engine.formats.score_request import RequestError, parse_request, run_score_lines, score_request
 from engine.presets import PLANNED_PRESETS
-from engine.score_request import RequestError, parse_request, run_score_lines, score_request
 
 BASE = {"preset": "hkos-3-v1", "hand": "111m555p999s222s77m", "win": "7m"}
 

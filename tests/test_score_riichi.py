@@ -19,9 +19,9 @@ from mahjong.meld import Meld as PackageMeld
 from mahjong.tile import TilesConverter
 
 from bot.cli import main as cli_main
+from engine.families.riichi.scoring import RIICHI_RULES
+from engine.formats.score_request import RequestError, run_score_lines, score_request
 from engine.presets import PRESETS
-from engine.score_request import RequestError, run_score_lines, score_request
-from engine.scoring.riichi import RIICHI_RULES
 from engine.tiles import (
     NORTH,
     SEAT_NAMES,

@@ -13,9 +13,15 @@ import random
 import pytest
 
 from engine.decompose import decompositions
+from engine.families.hongkong import scoring_fourwinds as fourwinds
+from engine.families.hongkong import scoring_hk3fan as hk3fan
+from engine.families.hongkong import scoring_hkos as hkos
+from engine.families.hubei import scoring as hubei
+from engine.families.hubei.rules import is_258
+from engine.families.sichuan import scoring as sichuan
+from engine.families.taiwan import scoring as taiwan
 from engine.presets import HKOS, Preset, find_preset
-from engine.rules_hubei import is_258
-from engine.scoring import fourwinds, hk3fan, hkos, hubei, score, sichuan, taiwan
+from engine.scoring import score
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
 from engine.tiles import BONUS, FLOWERS, NUM_KINDS, SEASONS, Meld, MeldKind, counts_of, parse_tiles
 

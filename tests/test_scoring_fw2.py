@@ -16,11 +16,11 @@ import pytest
 
 from bot.runtime import ManualTimers, Runtime, TableError
 from data import Store
+from engine.families.hongkong import scoring_fourwinds as fourwinds
+from engine.families.hongkong.rules import InsuranceWatchPart
+from engine.formats.score_request import RequestError, score_request
 from engine.hand import HandState, Termination
 from engine.presets import Rotation, find_preset, with_min_fan
-from engine.rules_hongkong import InsuranceWatchPart
-from engine.score_request import RequestError, score_request
-from engine.scoring import fourwinds
 from engine.session import Session, next_dealer_seat
 from engine.simulate import simulate
 from engine.tiles import parse_tile, parse_tiles

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from bot.runtime.manager import fixed_clock
+from engine.formats.score_request import score_request
 from engine.hand import HandState, Termination
 from engine.presets import ConcealedRob, MultiWin, Rotation, find_preset
-from engine.score_request import score_request
 from engine.session import Session, next_dealer_seat
 from engine.simulate import simulate
 from engine.tiles import BONUS, parse_tile, parse_tiles

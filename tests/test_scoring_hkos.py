@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.families.hongkong.scoring_hkos import PAYMENTS
 from engine.presets import HKOS
 from engine.scoring import score
 from engine.scoring.base import Score, WinBy, WinContext
-from engine.scoring.hkos import PAYMENTS
 from engine.tiles import SEAT_NAMES, Meld, parse_tile, parse_tiles
 
 # Three chows of three suits, a bamboo pung and a pair: worth nothing by itself.

@@ -17,7 +17,7 @@ from bot.discord.client import MahjongBot, make_bot
 from bot.discord.config import BotConfig, shard_of
 from bot.runtime import ManualTimers
 from engine.actions import ActionKind
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.i18n import translate
 from engine.tiles import tile_name
 from tests.conftest import PgAdmin

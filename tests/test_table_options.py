@@ -13,6 +13,7 @@ from bot.runtime.errors import TableError
 from bot.runtime.manager import Runtime
 from bot.runtime.timers import ManualTimers
 from data import Phase, SeatRow, Store, TableOptions
+from engine.formats.score_request import score_request
 from engine.options import (
     TableOption,
     choices_of,
@@ -24,7 +25,6 @@ from engine.options import (
     unrated_choices,
 )
 from engine.presets import HKOS, PRESETS, Preset, find_preset
-from engine.score_request import score_request
 from engine.session import Session
 from tests.game_presets import registered
 

@@ -15,13 +15,13 @@ from bot.terminal import hand_line
 from data import Phase as TablePhase
 from data import TableOptions
 from engine.actions import Action, ActionKind
+from engine.families.taiwan.rules import DealerBonus
+from engine.families.taiwan.scoring import score
+from engine.formats.score_request import RequestError, parse_request, score_request
 from engine.hand import HandState, Phase, Termination
 from engine.presets import Rotation, find_preset
 from engine.rules import PassPart
-from engine.rules_taiwan import DealerBonus
-from engine.score_request import RequestError, parse_request, score_request
 from engine.scoring.base import WinBy
-from engine.scoring.taiwan import score
 from engine.session import Session, next_dealer_seat
 from engine.settlement import Payment, Reason
 from engine.simulate import play_out

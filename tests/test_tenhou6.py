@@ -1,4 +1,5 @@
-"""The tenhou.net/6 log format: hand-made logs read, ordered and written back (engine.tenhou6)."""
+"""The tenhou.net/6 log format: hand-made logs read, ordered and written back
+(engine.formats.tenhou6.log)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine.tenhou6 import (
+from engine.formats.tenhou6.log import (
     Call,
     CallKind,
     Discard,
@@ -26,7 +27,7 @@ from engine.tenhou6 import (
     to_json,
     write,
 )
-from engine.tenhou6_order import Action, ActionKind, describe, order_of_play
+from engine.formats.tenhou6.order import Action, ActionKind, describe, order_of_play
 from engine.tiles import parse_tile
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]

@@ -22,16 +22,14 @@ from bot.replay_tenhou6 import finished_game_export, game_export, parse_referenc
 from bot.runtime.manager import Runtime
 from bot.runtime.timers import ManualTimers
 from data import Phase, Store
-from engine.ai import choose_action
-from engine.presets import PRESETS, Preset
-from engine.presets_riichi import RIICHI, RIICHI_MAJSOUL, SANMA
-from engine.scoring.riichi import YAKU_IDS, YAKUMAN_IDS
-from engine.simulate import play_session
-from engine.tenhou6 import Tenhou6Error, from_json, read, write
-from engine.tenhou6_compare import FinalReport, HandReport
-from engine.tenhou6_export import StoredHand, game_log, hand_of
-from engine.tenhou6_order import describe, order_of_play
-from engine.tenhou6_replay import (
+from engine.computer.easy import choose_action
+from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL, SANMA
+from engine.families.riichi.scoring import YAKU_IDS, YAKUMAN_IDS
+from engine.formats.tenhou6.compare import FinalReport, HandReport
+from engine.formats.tenhou6.export import StoredHand, game_log, hand_of
+from engine.formats.tenhou6.log import Tenhou6Error, from_json, read, write
+from engine.formats.tenhou6.order import describe, order_of_play
+from engine.formats.tenhou6.replay import (
     NextDealDiffers,
     play_hand,
     preset_for,
@@ -39,7 +37,9 @@ from engine.tenhou6_replay import (
     riichi_preset,
     session_from,
 )
-from engine.tenhou6_results import WinWordsError, read_win_texts, yaku_text
+from engine.formats.tenhou6.results import WinWordsError, read_win_texts, yaku_text
+from engine.presets import PRESETS, Preset
+from engine.simulate import play_session
 from tests import tenhou6_hands as written
 from tests.replay_fixtures import PLAYERS, seated_table
 

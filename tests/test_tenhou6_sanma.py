@@ -1,6 +1,6 @@
 """Three-player tenhou.net/6 logs of our own `sanma` hands: each hand played on the engine (norths
 set aside, pons in four-seat geometry, kongs and their replacements) is written as a log, read
-back, and ordered by engine.tenhou6_order into the very play it came from."""
+back, and ordered by engine.formats.tenhou6.order into the very play it came from."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ import pytest
 
 from bot.cli import main as cli_main
 from engine.actions import Action, ActionKind
-from engine.ai import choose_action
-from engine.hand import HandSetup, HandState, Termination
-from engine.presets_riichi import SANMA
-from engine.rules_riichi import NINE_TERMINALS, DoraPart
-from engine.rules_riichi import RIICHI as RIICHI_KIND
-from engine.rules_sanma import NUKI
-from engine.tenhou6 import (
+from engine.computer.easy import choose_action
+from engine.families.riichi.presets import SANMA
+from engine.families.riichi.rules import NINE_TERMINALS, DoraPart
+from engine.families.riichi.rules import RIICHI as RIICHI_KIND
+from engine.families.riichi.sanma import NUKI
+from engine.formats.tenhou6.export import StoredHand, hand_of
+from engine.formats.tenhou6.log import (
     FOUR_SEATS,
     WIN,
     Call,
@@ -38,8 +38,8 @@ from engine.tenhou6 import (
     to_json,
     write,
 )
-from engine.tenhou6_export import StoredHand, hand_of
-from engine.tenhou6_order import describe, order_of_play
+from engine.formats.tenhou6.order import describe, order_of_play
+from engine.hand import HandSetup, HandState, Termination
 from engine.tiles import NORTH, Meld, MeldKind, Tile, parse_tile, parse_tiles, tile_name
 
 POINTS = (35000, 35000, 35000)
@@ -67,7 +67,7 @@ def _call(kind: CallKind, meld: Meld, seat: int, marked: Tile) -> Call:
 
 class Recorder:
     """Plays a sanma hand and keeps it as the log's lists, and the order of play it expects
-    (in engine.tenhou6_order.describe's words)."""
+    (in engine.formats.tenhou6.order.describe's words)."""
 
     def __init__(self, state: HandState) -> None:
         self.state = state

@@ -16,9 +16,9 @@ from bot.runtime.computers import computer_for
 from bot.runtime.snapshots import CLOSED_REASONS, closed_reason_text, seat_name
 from data import Store
 from engine.actions import Action
+from engine.formats.score_request import RequestError, run_score_lines, score_request
 from engine.i18n import Text, worded
 from engine.presets import PRESETS, find_preset, with_min_fan, with_options
-from engine.score_request import RequestError, run_score_lines, score_request
 from engine.tiles import InvalidNotationError
 from tests.test_score_request import ERRORS as SCORE_ERRORS
 

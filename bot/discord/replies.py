@@ -20,8 +20,8 @@ from bot.discord.language import reader_language
 from bot.discord.options import OptionError
 from bot.replay import ReplayError
 from bot.runtime import TableError
+from engine.formats.score_request import RequestError
 from engine.i18n import Text, text, worded
-from engine.score_request import RequestError
 
 Interaction = discord.Interaction[Any]
 log = logging.getLogger(__name__)

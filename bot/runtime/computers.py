@@ -1,9 +1,9 @@
 """Which computer decides a table's computer seats: one function, `computer_for(level)`.
 
-`easy` is the first player (`engine.ai.choose_action`, the level `simulate` and the recorded
-goldens keep). `strong`, the default for the tables people create, lives in `engine.computer`,
-which is imported only when a table asks for it, so a build without it still runs every easy
-table and refuses a strong one with a clear sentence.
+`easy` is the first player (`engine.computer.easy.choose_action`, the level `simulate` and the
+recorded goldens keep). `strong`, the default for the tables people create, lives in
+`engine.computer`, which is imported only when a table asks for it, so a build without it still
+runs every easy table and refuses a strong one with a clear sentence.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.runtime.errors import TableError
 from engine.actions import Action
-from engine.ai import choose_action
+from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.i18n import text
 

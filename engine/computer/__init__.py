@@ -1,6 +1,6 @@
 """Computer players by level: `computer_for(level)` gives a decision function `(state, seat)`.
 
-`easy` is today's player (engine/ai.py, the baseline `v1` of bench/strength.py); `strong`
+`easy` is today's player (engine/computer/easy.py, the baseline `v1` of bench/strength.py); `strong`
 decides from a SeatView only (engine/computer/strong.py).
 
 >>> from engine.hand import HandState
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.actions import Action
-from engine.ai import choose_action
 from engine.computer import strong
+from engine.computer.easy import choose_action
 from engine.computer.knowledge import knows
 from engine.hand import HandState
 from engine.seat_view import SeatView

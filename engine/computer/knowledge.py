@@ -19,7 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from engine.scoring import fourwinds, hk3fan, hkos, sichuan, taiwan
+from engine.families.hongkong import scoring_fourwinds as fourwinds
+from engine.families.hongkong import scoring_hk3fan as hk3fan
+from engine.families.hongkong import scoring_hkos as hkos
+from engine.families.sichuan import scoring as sichuan
+from engine.families.taiwan import scoring as taiwan
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.tiles import Meld, Tile
 
@@ -361,15 +365,15 @@ KNOWLEDGE: dict[str, FamilyKnowledge] = {
 
 
 def _knowledge_hubei() -> FamilyKnowledge:
-    from engine.computer import knowledge_hubei  # it builds on this module's dataclass
+    from engine.families.hubei import advice  # it builds on this module's dataclass
 
-    return knowledge_hubei.KNOWLEDGE
+    return advice.KNOWLEDGE
 
 
 def _knowledge_riichi() -> FamilyKnowledge:
-    from engine.computer import knowledge_riichi  # it builds on this module's dataclass
+    from engine.families.riichi import advice  # it builds on this module's dataclass
 
-    return knowledge_riichi.KNOWLEDGE
+    return advice.KNOWLEDGE
 
 
 _FAMILY_MODULES: dict[str, Callable[[], FamilyKnowledge]] = {

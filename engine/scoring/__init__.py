@@ -24,12 +24,24 @@ if TYPE_CHECKING:
 
 # per family name, its module: found once instead of on every win check and payment
 _FAMILIES: dict[str, ModuleType] = {}
+# where each scoring family lives (engine/families/<family>/)
+SCORING_MODULES = {
+    "hkos": "engine.families.hongkong.scoring_hkos",
+    "hk3fan": "engine.families.hongkong.scoring_hk3fan",
+    "fourwinds": "engine.families.hongkong.scoring_fourwinds",
+    "taiwan": "engine.families.taiwan.scoring",
+    "sichuan": "engine.families.sichuan.scoring",
+    "guangdong": "engine.families.selfdraw.scoring_guangdong",
+    "redwild": "engine.families.selfdraw.scoring_redwild",
+    "hubei": "engine.families.hubei.scoring",
+    "riichi": "engine.families.riichi.scoring",
+}
 
 
 def family_module(preset: Preset) -> ModuleType:
     module = _FAMILIES.get(preset.family)
     if module is None:
-        module = _FAMILIES[preset.family] = import_module(f"engine.scoring.{preset.family}")
+        module = _FAMILIES[preset.family] = import_module(SCORING_MODULES[preset.family])
     return module
 
 

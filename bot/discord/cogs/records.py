@@ -15,9 +15,9 @@ from bot.discord.replies import reader_language, tell
 from bot.runtime.snapshots import preset_name
 from data import GameRecord, HandRecord, RatingChange, SeatResult
 from data.rating import PROVISIONAL_GAMES, START_RATING, display
+from engine.families.riichi.presets import IN_DEVELOPMENT
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, text, translate
 from engine.presets import PRESETS, Preset
-from engine.presets_riichi import IN_DEVELOPMENT
 from render.standings import score_text
 
 Interaction = discord.Interaction[Any]

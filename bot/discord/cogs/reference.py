@@ -16,10 +16,10 @@ from bot.discord.replies import reader_language, sentence
 from bot.discord.surface import clock_text
 from bot.discord.translator import choice
 from bot.runtime.snapshots import pattern_name, preset_name, preset_summary, unit_text
+from engine.formats.score_request import RequestError, score_request
 from engine.i18n import LANGUAGES, Number, Text, text, worded
 from engine.options import value_word
 from engine.presets import TIME_CONTROLS, Preset, find_preset, min_fan_choices
-from engine.score_request import RequestError, score_request
 from engine.tiles import InvalidNotationError, parse_tiles, tile_name
 
 Interaction = discord.Interaction[Any]

@@ -1,6 +1,6 @@
 """A win's words in a tenhou.net/6 log, read and written: the points line ("30符1飜1000点",
 "満貫2000-4000点", "1300点∀") and the yaku ("立直(1飜)", "国士無双(役満)"), as our yaku ids
-(engine.scoring.riichi) and han.
+(engine.families.riichi.scoring) and han.
 
 Tenhou names the seat and round winds with the wind ("自風 東", "場風 南"); we name them by role
 (`yakuhai_seat_wind`, `yakuhai_round_wind`), so the wind is read away and written back from the
@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.scoring.riichi import YAKUMAN_HAN, YAKUMAN_IDS, Limit
+from engine.families.riichi.scoring import YAKUMAN_HAN, YAKUMAN_IDS, Limit
 
 WIND_NAMES = "東南西北"
 SEAT_WIND, ROUND_WIND = "自風", "場風"

@@ -1,10 +1,12 @@
 """Guangdong scoring (RULES.md `guangdong`): seed 004's table fan — the Sichuan tables' own code
-(engine.scoring.sichuan) — capped at 8, thirteen orphans at the cap, and kong payments at once.
+(engine.families.sichuan.scoring) — capped at 8, thirteen orphans at the cap, and kong payments at
+once.
 
 Fan: basic win 0; all pungs 1; seven pairs 2; full flush 2 (one suit, no honours); each root 1;
 kong bloom 1; self draw 1; thirteen orphans scores the cap. Points per payer are 2^fan. A self
 draw is paid by each other player; a robbed kong by the robbed player for all three (3 × 2^fan).
-The horse is settled by its rule component (engine.rules_selfdraw.Horse), after these payments.
+The horse is settled by its rule component (engine.families.selfdraw.rules.Horse), after these
+payments.
 
 Decisions where RULES.md leaves room:
 
@@ -20,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.families.sichuan import scoring as sichuan
+from engine.families.sichuan.scoring import kong_payments
 from engine.presets import Preset
-from engine.scoring import sichuan
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
-from engine.scoring.sichuan import kong_payments
 from engine.tiles import ORPHANS
 
 __all__ = ["kong_payments", "payment", "score"]

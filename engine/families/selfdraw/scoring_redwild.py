@@ -1,8 +1,8 @@
 """Red Dragon wild scoring (RULES.md `redwild`): the four red dragons are wild; a win is paid a
 base of 2 per payer, 4 when the winning hand holds no red dragon; the birds add 2 per hit (their
-rule component, engine.rules_selfdraw.Birds, settles them after these payments). A self draw is
-paid by each other player, a robbed kong by the robbed player for all three. Kong payments are
-the seed-004 ones, paid at once (engine.scoring.sichuan's).
+rule component, engine.families.selfdraw.rules.Birds, settles them after these payments). A self
+draw is paid by each other player, a robbed kong by the robbed player for all three. Kong payments
+are the seed-004 ones, paid at once (engine.families.sichuan.scoring's).
 
 Decisions where RULES.md leaves room:
 
@@ -23,11 +23,11 @@ Decisions where RULES.md leaves room:
 from __future__ import annotations
 
 from engine import shapes
+from engine.families.sichuan.scoring import kong_payments
 from engine.i18n import Text
 from engine.presets import Preset
 from engine.rules import wild_free
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
-from engine.scoring.sichuan import kong_payments
 from engine.tiles import RED, counts_of
 
 __all__ = ["BASE", "kong_payments", "score"]

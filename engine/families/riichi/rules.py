@@ -14,7 +14,7 @@ shared loop, each as data plus a part on the loop's hooks (engine.rules' docstri
 - `RiichiPayments`: a win's payments from the whole hand (honba and the pot to the first winner
   in turn, pao), a seat's formal tenpai without karaten.
 
-The presets themselves live in engine.presets_riichi, outside the playable list.
+The presets themselves live in engine.families.riichi.presets, outside the playable list.
 """
 
 from __future__ import annotations
@@ -27,10 +27,7 @@ from typing import ClassVar
 from engine.actions import TILE_ACTIONS, Action, ActionKind, DeclaredKind, declare_kind
 from engine.decompose import decompositions
 from engine.events import Event, Termination
-from engine.hand import HandState, Phase
-from engine.rules import Part, Rule, kong_keeps_waits
-from engine.scoring.base import WinBy
-from engine.scoring.riichi import (
+from engine.families.riichi.scoring import (
     RIICHI_RULES,
     STICK,
     Table,
@@ -39,6 +36,10 @@ from engine.scoring.riichi import (
     seat_payments,
     value_hand,
 )
+from engine.families.riichi.yaku_routes import open_yaku_route
+from engine.hand import HandState, Phase
+from engine.rules import Part, Rule, kong_keeps_waits
+from engine.scoring.base import WinBy
 from engine.settlement import POT, Payment, Reason
 from engine.table_facts import Indicators, TableFacts
 from engine.tiles import (
@@ -53,7 +54,6 @@ from engine.tiles import (
     counts_of,
     kind_of,
 )
-from engine.yaku_routes import open_yaku_route
 
 RIICHI = declare_kind("riichi")
 NINE_TERMINALS = declare_kind("nine_terminals")
@@ -373,7 +373,7 @@ class RiichiPart(Part):
 
     def call_keeps_a_way(self, seat: int, call: Action) -> bool:
         """A call gives up riichi (and menzen tsumo, pinfu): the open hand needs a yaku of its
-        own within reach (engine.yaku_routes)."""
+        own within reach (engine.families.riichi.yaku_routes)."""
         state = self.state
         tile = state.claim_tile
         assert tile is not None

@@ -3,9 +3,9 @@
 Tai: closed hand 1 · self draw 1 · dragon pung 1 each · seat wind pung 1 · round wind pung 1 ·
 all pungs 4 · half flush 4 · full flush 8 · little/big three dragons 4/8 (replacing the dragon
 pungs) · little/big four winds 8/16 (replacing the wind pungs) · own flower 1 and own season 1.
-The dealer bonus is a settling rule (engine.rules_taiwan.DealerBonus), not a pattern: the hand's
-reported tai leave it out, and each payment between the dealer and another seat carries it.
-Kong payments at once are the seed-004 ones (engine.scoring.sichuan.kong_payments).
+The dealer bonus is a settling rule (engine.families.taiwan.rules.DealerBonus), not a pattern: the
+hand's reported tai leave it out, and each payment between the dealer and another seat carries it.
+Kong payments at once are the seed-004 ones (engine.families.sichuan.scoring.kong_payments).
 
 Decisions where RULES.md and seed 004 leave room:
 
@@ -29,12 +29,12 @@ Decisions where RULES.md and seed 004 leave room:
 
 from __future__ import annotations
 
+from engine.families.hongkong.scoring_hkos import Shape, winning_shapes
+from engine.families.sichuan.scoring import kong_payments
 from engine.i18n import Text
 from engine.memo import Memo
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
-from engine.scoring.hkos import Shape, winning_shapes
-from engine.scoring.sichuan import kong_payments
 from engine.tiles import DRAGONS, FLOWERS, SEASONS, WINDS, MeldKind, Tile, is_honour, suit_of
 
 __all__ = ["TAI", "kong_payments", "score"]

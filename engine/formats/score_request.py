@@ -21,6 +21,8 @@ from dataclasses import replace
 from importlib import import_module
 from typing import IO, Any, TypeVar
 
+from engine.families.riichi.scoring import RIICHI_RULES
+from engine.families.selfdraw.rules import SetAsideSettlement
 from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, WordedError
 from engine.i18n import text as catalogued  # `text` names the notation parsed, here
 from engine.options import has_option
@@ -32,10 +34,8 @@ from engine.presets import (
     with_options,
 )
 from engine.rules import FixedKongs, Part, VoidSuit, Wilds, rules_of
-from engine.rules_selfdraw import SetAsideSettlement
-from engine.scoring import circumstances, score, win_payments
+from engine.scoring import SCORING_MODULES, circumstances, score, win_payments
 from engine.scoring.base import FLAGS, Score, SeatFacts, WinBy, WinContext
-from engine.scoring.riichi import RIICHI_RULES
 from engine.settlement import deltas_of
 from engine.tiles import (
     GREEN,
@@ -109,20 +109,17 @@ def score_request(request: object) -> dict[str, object]:
     preset_id = request.get("preset") if isinstance(request, dict) else None
     if isinstance(preset_id, str) and preset_id in RIICHI_RULES:
         # the Riichi family reads its own fields (DESIGN.md "Riichi in the `score` contract")
-        riichi: Any = import_module("engine.scoring.riichi_request")  # it imports this module
+        riichi: Any = import_module(
+            "engine.families.riichi.score_request"
+        )  # it imports this module
         answer: dict[str, object] = riichi.score_riichi(request)
         return answer
     preset, ctx = parse_request(request)
     assert isinstance(request, dict)  # parse_request checked it
     language = _language(request)
     source = _source(ctx)
-    family = f"engine.scoring.{preset.family}"
-    try:
-        import_module(family)
-    except ModuleNotFoundError as error:
-        if error.name != family:
-            raise
-        raise RequestError(catalogued("fixups.score.no_scoring", preset=repr(preset.id))) from None
+    if preset.family not in SCORING_MODULES:
+        raise RequestError(catalogued("fixups.score.no_scoring", preset=repr(preset.id)))
     shown = _set_aside_tiles(request, preset, ctx)
     try:
         result = score(preset, ctx)

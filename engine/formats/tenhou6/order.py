@@ -1,4 +1,5 @@
-"""The order of play of a tenhou.net/6 hand, rebuilt from its per-seat lists (engine.tenhou6).
+"""The order of play of a tenhou.net/6 hand, rebuilt from its per-seat lists
+(engine.formats.tenhou6.log).
 
 The log keeps each seat's takes and discards apart, so which discard a call took is implied: a seat
 whose next take is a call of the tile just discarded, from the discarder, may have called it, or
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from engine.tenhou6 import (
+from engine.formats.tenhou6.log import (
     WIN,
     Call,
     CallKind,

@@ -1,8 +1,8 @@
 """Hong Kong Mah Jong as Four Winds 2 plays it (RULES.md `hk-fw2`, seed 003): faan, limit
 hands, the settling table and the three insurance penalties.
 
-The shapes, set readings and tile tests are Hong Kong Old Style's (engine.scoring.hkos); only
-the values, the limits and the settling differ.
+The shapes, set readings and tile tests are Hong Kong Old Style's
+(engine.families.hongkong.scoring_hkos); only the values, the limits and the settling differ.
 
 Settling: base by faan 0→1, 1→2, 2→4, 3→8, 4–6→16, 7–9→32, 10 or more and limit hands →64. A
 discard win: the discarder pays 2 × base and each other player base (`points`: "discarder" and
@@ -36,11 +36,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.decompose import is_nine_gates, is_thirteen_orphans
+from engine.families.hongkong.scoring_hkos import (
+    Shape,
+    count_in,
+    is_seven_pairs,
+    tile_suits,
+    winning_shapes,
+)
 from engine.i18n import Text
 from engine.memo import Memo
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
-from engine.scoring.hkos import Shape, count_in, is_seven_pairs, tile_suits, winning_shapes
 from engine.settlement import Payment, Reason, from_each
 from engine.tiles import (
     DRAGONS,

@@ -467,8 +467,8 @@ def win_deltas(rules: RiichiRules, value: RiichiValue, hand: RiichiHand, table: 
 
 # ------------------------------------------------------------------------------- the loop's family
 # `engine.scoring`'s interface for the Riichi presets played on the shared loop: a win's value
-# (`score`), its plain price (`win_payments`; engine.rules_riichi.RiichiPayments settles the
-# honba, the pot and pao from the whole hand) and the wall draw's tenpai payments.
+# (`score`), its plain price (`win_payments`; engine.families.riichi.rules.RiichiPayments settles
+# the honba, the pot and pao from the whole hand) and the wall draw's tenpai payments.
 
 TENPAI_TOTAL = {4: 3000, 3: 2000}  # what the noten seats pay the tenpai seats in all
 

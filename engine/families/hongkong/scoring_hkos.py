@@ -14,7 +14,8 @@ Decisions where RULES.md leaves room (each is what HK tables play):
   13 lists them all at full value and is capped to 13 faan, but is not a limit hand.
 - Where several readings of the concealed tiles exist, the one worth the most faan counts.
 - `kong_replacement` and the other win patterns come from `ctx.by` and `ctx.flags` as given;
-  whether the circumstances are possible is checked before scoring (engine/score_request.py).
+  whether the circumstances are possible is checked before scoring
+  (engine/formats/score_request.py).
 - Heavenly and earthly hands are limits only when the tiles form a winning shape.
 """
 

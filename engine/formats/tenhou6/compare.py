@@ -1,5 +1,5 @@
 """A hand's result as our engine scored it and as a tenhou.net/6 log records it, in the same
-terms, and what differs between the two (engine.tenhou6_replay prints them side by side).
+terms, and what differs between the two (engine.formats.tenhou6.replay prints them side by side).
 
 Seats are the log's: players in seating order. Deltas are the log's kind: every payment of the
 hand, the riichi sticks paid into the pot during it left out (the next hand's points show them);
@@ -12,12 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.events import Termination
+from engine.formats.tenhou6.export import liable_seat
+from engine.formats.tenhou6.log import (
+    ABORTIVE_DRAWS,
+    EXHAUSTIVE_DRAWS,
+    WIN,
+    Hand,
+    Log,
+    Tenhou6Error,
+)
+from engine.formats.tenhou6.results import WinWordsError, read_win_texts
 from engine.hand import HandState, Outcome
 from engine.scoring.base import WinBy
 from engine.settlement import Reason, deltas_of
-from engine.tenhou6 import ABORTIVE_DRAWS, EXHAUSTIVE_DRAWS, WIN, Hand, Log, Tenhou6Error
-from engine.tenhou6_export import liable_seat
-from engine.tenhou6_results import WinWordsError, read_win_texts
 
 ROUND_LETTERS = "ESWN"
 

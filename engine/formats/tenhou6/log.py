@@ -12,7 +12,8 @@ set aside in three-player) or 0 (the slot an open kong leaves, filled by nothing
 A marker's place says who gave the tile, in four-seat geometry even at a three-player table: before
 the first tile the left seat (three seats back), before the second the seat across (two), and
 before the last the right seat (one). An added kong keeps its pon's place, with the added tile
-written right after the "k". The order of play across the seats is rebuilt by engine.tenhou6_order.
+written right after the "k". The order of play across the seats is rebuilt by
+engine.formats.tenhou6.order.
 
 Names are kept as the log gives them; `anonymous` replaces them. The final-score line `sc` (each
 seat's final points and score, in turn: `[p0, s0, p1, s1, ...]`, unused seats 0) is kept when the

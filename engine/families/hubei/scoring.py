@@ -31,8 +31,9 @@ Decisions where RULES.md and seed 002 leave room:
   seat, whether or not a request names it; a pung naming nobody has no known feeder) pays
   back every other loser's payment (`Reason.LIABILITY`); the all-melded single wait's
   discarder does the same when not ready. When both apply, the feeder pays.
-- Play (engine.rules_hubei): the wild is drawn with `random.Random(f"{seed}:wild")` from the
-  live wall after the deal; "the next tile" for a red or green dragon is the next in wall order
+- Play (engine.families.hubei.rules): the wild is drawn with `random.Random(f"{seed}:wild")`
+  from the live wall after the deal; "the next tile" for a red or green dragon is the next in
+  wall order
   (wrapping round the live wall). A replacement drawn for any kong is a draw for the pass rules
   (it lifts the passing player's blocks), and a fixed kong is never a discard for them. A
   seat's fixed kongs stay beside it, out of hand, wall and ponds. The first dealer is drawn
@@ -51,10 +52,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.decompose import sets_per_component
+from engine.families.hubei.rules import all_258, fixed_kong_kinds, is_258
 from engine.i18n import Text
 from engine.memo import Memo
 from engine.presets import Preset
-from engine.rules_hubei import all_258, fixed_kong_kinds, is_258
 from engine.scoring.base import Pattern, Score, SeatFacts, WinBy, WinContext
 from engine.settlement import Payment, Reason, deltas_of
 from engine.shapes import is_win

@@ -1,8 +1,8 @@
 """`mahjong-bot score` for the Riichi presets (DESIGN.md "Riichi in the `score` contract").
 
 A request is checked field by field (one sentence naming the bad field, as for every preset),
-valued by `engine.scoring.riichi` and answered with han, fu, yaku, limit, points and, when the
-paying seats are known, deltas with honba and the pot.
+valued by `engine.families.riichi.scoring` and answered with han, fu, yaku, limit, points and, when
+the paying seats are known, deltas with honba and the pot.
 
 >>> answer = score_riichi({"preset": "riichi", "hand": "234567m234p55s678s", "win": "8s",
 ...                       "by": "self_draw", "seat": "S"})
@@ -15,9 +15,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.i18n import text as catalogued
-from engine.i18n import worded
-from engine.score_request import (
+from engine.families.riichi.scoring import (
+    FLAGS,
+    RIICHI_RULES,
+    RiichiHand,
+    RiichiRules,
+    RiichiValue,
+    Table,
+    liable_seat,
+    points_of,
+    value_hand,
+    win_deltas,
+)
+from engine.formats.score_request import (
     RequestError,
     _choice,
     _count,
@@ -31,19 +41,9 @@ from engine.score_request import (
     check_hand_size,
     checked_source,
 )
+from engine.i18n import text as catalogued
+from engine.i18n import worded
 from engine.scoring.base import WinBy
-from engine.scoring.riichi import (
-    FLAGS,
-    RIICHI_RULES,
-    RiichiHand,
-    RiichiRules,
-    RiichiValue,
-    Table,
-    liable_seat,
-    points_of,
-    value_hand,
-    win_deltas,
-)
 from engine.tiles import (
     FIVES,
     NORTH,

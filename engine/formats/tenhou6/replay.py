@@ -1,12 +1,13 @@
 """A tenhou.net/6 log played on our engine, hand by hand, each hand's result beside the log's
 (DESIGN.md, "Games in the format other tools read").
 
-Each hand is dealt from a wall arranged to deal and draw what the log says (engine.tenhou6_wall)
-and played in the log's order of play (engine.tenhou6_order): every decision the log shows is
-asked of our engine as a legal action, and every claim window the log passes by is answered
-with passes. The first hand starts from the log's round info; later hands start from our own
-session (dealer, round, honba, pot, points), and where that differs from the log's next round
-info (round and dealer, honba, sticks, points) the replay stops: NextDealDiffers names the hand.
+Each hand is dealt from a wall arranged to deal and draw what the log says
+(engine.formats.tenhou6.wall) and played in the log's order of play (engine.formats.tenhou6.order):
+every decision the log shows is asked of our engine as a legal action, and every claim window the
+log passes by is answered with passes. The first hand starts from the log's round info; later hands
+start from our own session (dealer, round, honba, pot, points), and where that differs from the
+log's next round info (round and dealer, honba, sticks, points) the replay stops: NextDealDiffers
+names the hand.
 
 The log's seats are players in seating order (seat 0 dealt first); our hand seats count from the
 dealer, so hand seat s is player (dealer + s) % seats.
@@ -20,14 +21,9 @@ from dataclasses import dataclass, field, replace
 from engine.actions import Action as EngineAction
 from engine.actions import ActionKind as Kind
 from engine.actions import kind_named
-from engine.hand import HandState, Outcome, Phase
-from engine.options import choose, has_option
-from engine.presets import PRESETS, Preset
-from engine.presets_riichi import IN_DEVELOPMENT
-from engine.rules_riichi import NINE_TERMINALS, RIICHI
-from engine.session import Session
-from engine.tenhou6 import Hand, Log, Tenhou6Error
-from engine.tenhou6_compare import (
+from engine.families.riichi.presets import IN_DEVELOPMENT
+from engine.families.riichi.rules import NINE_TERMINALS, RIICHI
+from engine.formats.tenhou6.compare import (
     FinalReport,
     HandReport,
     differences,
@@ -36,9 +32,14 @@ from engine.tenhou6_compare import (
     our_result,
     round_name,
 )
-from engine.tenhou6_export import StoredHand, red_fives_of
-from engine.tenhou6_order import Action, ActionKind, describe, order_of_play
-from engine.tenhou6_wall import arranged_wall
+from engine.formats.tenhou6.export import StoredHand, red_fives_of
+from engine.formats.tenhou6.log import Hand, Log, Tenhou6Error
+from engine.formats.tenhou6.order import Action, ActionKind, describe, order_of_play
+from engine.formats.tenhou6.wall import arranged_wall
+from engine.hand import HandState, Outcome, Phase
+from engine.options import choose, has_option
+from engine.presets import PRESETS, Preset
+from engine.session import Session
 from engine.tiles import Tile, format_tiles, kind_of, tile_name
 
 TRIPLE_RON = "三家和了"

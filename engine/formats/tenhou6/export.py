@@ -16,15 +16,10 @@ from dataclasses import dataclass
 from engine.actions import Action as EngineAction
 from engine.actions import ActionKind as Kind
 from engine.events import Termination
-from engine.hand import HandState, Outcome, WinRecord
-from engine.hand_setup import HandSetup
-from engine.presets import Preset
-from engine.rules_riichi import NINE_TERMINALS, RIICHI, DoraPart, RiichiPart
-from engine.rules_sanma import NUKI as _NUKI
-from engine.scoring.base import WinBy
-from engine.scoring.riichi import YAKUMAN_HAN, YAKUMAN_IDS, limit_of
-from engine.settlement import Reason, deltas_of
-from engine.tenhou6 import (
+from engine.families.riichi.rules import NINE_TERMINALS, RIICHI, DoraPart, RiichiPart
+from engine.families.riichi.sanma import NUKI as _NUKI
+from engine.families.riichi.scoring import YAKUMAN_HAN, YAKUMAN_IDS, limit_of
+from engine.formats.tenhou6.log import (
     FOUR_SEATS,
     Call,
     CallKind,
@@ -38,7 +33,12 @@ from engine.tenhou6 import (
     Take,
     Win,
 )
-from engine.tenhou6_results import TENHOU_ORDER, points_text, yaku_text
+from engine.formats.tenhou6.results import TENHOU_ORDER, points_text, yaku_text
+from engine.hand import HandState, Outcome, WinRecord
+from engine.hand_setup import HandSetup
+from engine.presets import Preset
+from engine.scoring.base import WinBy
+from engine.settlement import Reason, deltas_of
 from engine.tiles import RED_FIVES, Meld, MeldKind, Tile, is_red, kind_of
 
 # Where the marker of a call from the seat `offset` seats forward stands (four-seat geometry).

@@ -10,8 +10,8 @@
   set it aside, whose nuki dora it never becomes. Passing it is furiten as a passed discard is;
   when nobody rons, it is set aside and replaced (`commit`).
 
-The rest of sanma is data in engine.presets_riichi (the 108 tiles, three seats, no chi, the dead
-wall of 14 with its indicators set apart and 8 replacements) and Riichi's own parts.
+The rest of sanma is data in engine.families.riichi.presets (the 108 tiles, three seats, no chi,
+the dead wall of 14 with its indicators set apart and 8 replacements) and Riichi's own parts.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import Action, DeclaredKind, declare_kind
 from engine.events import Event
+from engine.families.riichi.rules import RiichiPart
 from engine.rules import Part, Rule
-from engine.rules_riichi import RiichiPart
 from engine.scoring.base import WinBy
 from engine.table_facts import SeatTiles, TableFacts
 from engine.tiles import NORTH, Tile, kind_of

@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING
 
 from engine import shapes
 from engine.decompose import decompositions
+from engine.families.hongkong.scoring_hkos import is_seven_pairs
 from engine.i18n import Text
 from engine.kinds import Opening
 from engine.memo import Memo
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
-from engine.scoring.hkos import is_seven_pairs
 from engine.settlement import Payment, Reason, from_each
 from engine.tiles import MeldKind, Tile, counts_of, suit_of
 

@@ -16,11 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.game import FinalScore, GameRule, RepeatCount, Rounding, Ties
-from engine.kinds import ConcealedRob, MultiWin, Rotation
-from engine.options import OptionValue, TableOption
-from engine.presets import PRESETS, Preset
-from engine.rules_riichi import (
+from engine.families.riichi.rules import (
     Dora,
     Furiten,
     KanDora,
@@ -30,8 +26,12 @@ from engine.rules_riichi import (
     RiichiDeclaration,
     RiichiPayments,
 )
-from engine.rules_sanma import Nuki
-from engine.scoring.riichi import RIICHI_RULES
+from engine.families.riichi.sanma import Nuki
+from engine.families.riichi.scoring import RIICHI_RULES
+from engine.game import FinalScore, GameRule, RepeatCount, Rounding, Ties
+from engine.kinds import ConcealedRob, MultiWin, Rotation
+from engine.options import OptionValue, TableOption
+from engine.presets import PRESETS, Preset
 from engine.shapes import ShapeRules
 from engine.tiles import COPIES, NUM_KINDS, parse_tiles, with_red_fives
 

@@ -5,8 +5,9 @@ round wind 1 · self draw 1 · little three dragons 5 (replaces the dragon pungs
 the cap, 8. A win needs 3 fan; each payer pays 2^fan with the fan capped at 8. Kong payments are
 paid at once as at every seed-004 table (`kong_payments`, shared with the Sichuan family).
 
-The shapes, the set readings and the tile tests are Hong Kong Old Style's (engine.scoring.hkos),
-so both tables read a hand the same way and differ only in the values.
+The shapes, the set readings and the tile tests are Hong Kong Old Style's
+(engine.families.hongkong.scoring_hkos), so both tables read a hand the same way and differ only in
+the values.
 
 Decisions where RULES.md leaves room:
 
@@ -26,12 +27,18 @@ Decisions where RULES.md leaves room:
 from __future__ import annotations
 
 from engine.decompose import is_nine_gates, is_thirteen_orphans
+from engine.families.hongkong.scoring_hkos import (
+    Shape,
+    count_in,
+    is_seven_pairs,
+    tile_suits,
+    winning_shapes,
+)
+from engine.families.sichuan.scoring import kong_payments
 from engine.i18n import Text
 from engine.memo import Memo
 from engine.presets import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
-from engine.scoring.hkos import Shape, count_in, is_seven_pairs, tile_suits, winning_shapes
-from engine.scoring.sichuan import kong_payments
 from engine.tiles import DRAGONS, WINDS, counts_of, is_terminal
 
 __all__ = ["FAN", "LIMIT_PATTERNS", "kong_payments", "payment", "score"]

@@ -25,8 +25,8 @@ from dataclasses import replace
 from typing import Any
 
 from engine.computer.knowledge import FamilyKnowledge
+from engine.families.hubei import scoring as hubei
 from engine.presets import Preset
-from engine.scoring import hubei
 from engine.scoring.base import Score, SeatFacts, WinBy
 from engine.seat_view import SeatView
 from engine.tiles import GREEN, RED, Meld, Tile

@@ -5,9 +5,9 @@ Our loop deals 13 tiles a seat from the front in seat order from the dealer, the
 14th, and draws on from the front; replacement tiles come from the back (the last tile first),
 and the dead wall's indicator positions are the 10 tiles before the 4 replacements: the dora
 indicators in the order turned, then the ura indicators under them (engine.rules.WallPart,
-engine.rules_riichi.Dora); sanma sets its indicators apart at the deal (`WallRule.indicators`):
-taken from the back first, then its replacements in draw order. Tiles the log never shows fill
-the places nobody draws from.
+engine.families.riichi.rules.Dora); sanma sets its indicators apart at the deal
+(`WallRule.indicators`): taken from the back first, then its replacements in draw order. Tiles the
+log never shows fill the places nobody draws from.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.formats.tenhou6.log import Hand, Tenhou6Error
+from engine.formats.tenhou6.order import Action, ActionKind
 from engine.presets import Preset
-from engine.tenhou6 import Hand, Tenhou6Error
-from engine.tenhou6_order import Action, ActionKind
 from engine.tiles import Tile, tile_name
 
-INDICATORS = 5  # indicator positions of each kind, dora and ura (engine.rules_riichi.Dora)
+INDICATORS = 5  # indicator positions of each kind, dora and ura (engine.families.riichi.rules.Dora)
 _KONGS = frozenset({ActionKind.ANKAN, ActionKind.KAKAN, ActionKind.DAIMINKAN, ActionKind.NUKI})
 
 

@@ -1,0 +1,2 @@
+"""The rule families: one folder each (presets, rules, scoring, the computers' advice); only the
+registry (engine.presets) imports them."""

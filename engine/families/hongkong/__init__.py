@@ -1,0 +1,1 @@
+"""The hongkong family: its presets, rules, scoring and the computers' advice."""

@@ -1,0 +1,1 @@
+"""The hubei family: its presets, rules, scoring and the computers' advice."""

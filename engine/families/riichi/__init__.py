@@ -1,0 +1,1 @@
+"""The riichi family: its presets, rules, scoring and the computers' advice."""

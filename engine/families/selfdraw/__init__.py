@@ -1,0 +1,1 @@
+"""The selfdraw family: its presets, rules, scoring and the computers' advice."""

@@ -1,0 +1,1 @@
+"""The sichuan family: its presets, rules, scoring and the computers' advice."""

@@ -1,0 +1,1 @@
+"""The taiwan family: its presets, rules, scoring and the computers' advice."""

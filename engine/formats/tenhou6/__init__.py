@@ -1,0 +1,1 @@
+"""tenhou.net/6 logs: read, ordered, their wall rebuilt, replayed, compared and written back."""
