@@ -138,6 +138,12 @@ def _parser() -> argparse.ArgumentParser:
         "Riichi game of a hand (12) or a table (table:3) as tenhou.net/6 JSON (to -o FILE)",
     )
     replay.add_argument(
+        "--format",
+        choices=("tenhou6", "mjai"),
+        default="tenhou6",
+        help="--export of a whole game: tenhou.net/6 JSON (the default) or an mjai event log",
+    )
+    replay.add_argument(
         "--tenhou6", metavar="FILE", help="replay a tenhou.net/6 JSON log on our engine"
     )
     replay.add_argument(
