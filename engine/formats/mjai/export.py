@@ -51,7 +51,7 @@ def game_events(hands: Sequence[StoredHand], names: Sequence[str]) -> list[Event
     return events
 
 
-class _Writer:
+class Writer:
     """Follows one hand as it is replayed and writes its mjai events."""
 
     def __init__(self, state: HandState) -> None:
@@ -200,7 +200,7 @@ def hand_events(stored: StoredHand) -> list[Event]:
         seat_count=stored.seat_count,
         always_ask=stored.always_ask,
     )
-    writer = _Writer(state)
+    writer = Writer(state)
     writer.start()
     for action in stored.actions:
         writer.apply(action)

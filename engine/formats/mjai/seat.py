@@ -209,7 +209,9 @@ def _ready_fill(known: list[Tile], need: int, pool: Counter[Tile]) -> list[Tile]
         while len(chosen) < 3 * sets and start % 9 <= 6 and take([start, start + 1, start + 2]):
             pass
     if not leftover:
-        single = [t for t in sorted(pool, key=_filler_order) if pool[t] > taken[t]]
+        used = {kind_of(t) for t in taken}  # a single of its own kind: a real wait
+        used |= set(counts)
+        single = [t for t in sorted(pool, key=_filler_order) if kind_of(t) not in used]
         if not single:
             return None
         chosen.append(single[0])
@@ -560,9 +562,21 @@ class Bot:
         self.riichi_tile: Tile | None = None  # the discard our riichi declaration waits for
 
     def react(self, events: Sequence[Event]) -> Event:
+        """Our reaction to a batch of events; MjaiError naming the event that is malformed or
+        impossible."""
         for event in events:
-            self.table.take(event)
-        return self.decide(events[-1]) if events else NONE
+            try:
+                self.table.take(event)
+            except MjaiError as error:
+                raise MjaiError(f"{_short(event)}: {error}") from None
+        # the decision follows the last event a seat acts on (an indicator may follow a draw)
+        acted = [e for e in events if e["type"] not in _AFTERWARDS]
+        if not acted:
+            return NONE
+        try:
+            return self.decide(acted[-1])
+        except MjaiError as error:
+            raise MjaiError(f"{_short(acted[-1])}: {error}") from None
 
     def decide(self, last: Event) -> Event:
         kind = last["type"]
@@ -580,6 +594,8 @@ class Bot:
             state = self.drawn_state(state, seat, tile_of(last["pai"]))
         elif mine:  # our call: nobody took the discard before it
             answer_windows(state, None)
+        elif state.phase not in _WINDOWS:  # another's discard or kong nobody may claim
+            return NONE
         if seat not in state.seats_to_act():
             return NONE
         return self.reaction(state, self.computer(state, seat))
@@ -666,6 +682,7 @@ def _held_id(hand: Sequence[Tile], kind: Tile) -> Tile:
     return kind if kind in hand else next(t for t in hand if kind_of(t) == kind)
 
 
+_AFTERWARDS = frozenset({"dora", "reach_accepted"})
 # the event types after which this seat may decide: True on its own event, False on another's
 _DECISIONS = {
     "tsumo": True,
