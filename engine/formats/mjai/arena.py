@@ -79,10 +79,13 @@ def play_hand(state: HandState, names: list[str] | None, react: Reactor) -> list
     seat's player with the events it has not seen yet (its own view); returns the hand's
     whole log (every tile shown). `names` starts the game's stream (the first hand)."""
     writer = Writer(state)
-    if names is not None:
-        writer.events.append({"type": "start_game", "names": names})
-    writer.start()
     sent = [0] * MJAI_SEATS  # how much of the log each player has been sent
+    if names is not None:  # sent alone, as arenas do: a bot may load what it needs then
+        writer.events.append({"type": "start_game", "names": names})
+        for player in range(MJAI_SEATS):
+            react(player, [{"type": "start_game", "names": names, "id": player}])
+            sent[player] = 1
+    writer.start()
     reach_sent: set[int] = set()
 
     def ask(player: int, extra: list[Event]) -> Event:

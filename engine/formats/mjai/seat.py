@@ -560,6 +560,7 @@ class Bot:
         self.player = player
         self.computer = computer
         self.riichi_tile: Tile | None = None  # the discard our riichi declaration waits for
+        self.warmed = False
 
     def react(self, events: Sequence[Event]) -> Event:
         """Our reaction to a batch of events; MjaiError naming the event that is malformed or
@@ -569,6 +570,8 @@ class Bot:
                 self.table.take(event)
             except MjaiError as error:
                 raise MjaiError(f"{_short(event)}: {error}") from None
+            if event["type"] == "start_game":
+                self.warm_up()
         # the decision follows the last event a seat acts on (an indicator may follow a draw)
         acted = [e for e in events if e["type"] not in _AFTERWARDS]
         if not acted:
@@ -577,6 +580,13 @@ class Bot:
             return self.decide(acted[-1])
         except MjaiError as error:
             raise MjaiError(f"{_short(acted[-1])}: {error}") from None
+
+    def warm_up(self) -> None:
+        """One decision on a hand of our own, answering start_game (an arena allows it time):
+        the computer's tables are loaded before the first decision that is timed."""
+        if not self.warmed:
+            self.computer(HandState(self.table.preset, 0), 0)
+            self.warmed = True
 
     def decide(self, last: Event) -> Event:
         kind = last["type"]
