@@ -493,18 +493,30 @@ class Table:
 
     def state(self) -> HandState:
         """The hand as our engine's state, with every public action so far: the one kept,
-        extended while it fits, else dealt again from what the seat knows."""
+        extended while it can be made to fit (`refit`), else dealt again from what the seat
+        knows."""
         kyoku = self.current()
         state = self._state
         if state is not None:
             try:
                 for index in range(self._applied, len(kyoku.plays)):
                     action = kyoku.plays[index]
-                    if not _holds(state, action.seat, kyoku.consumed[index]):
+                    if not refit_draws(state, kyoku, index):
+                        state = None
+                        break
+                    answer_windows(state, action)
+                    fits = refit_draws(state, kyoku, index) and refit_hand(state, kyoku, index)
+                    # a call's tiles in its caller's hand before the discard it takes opens
+                    # the window that offers it
+                    if fits and _calls(kyoku, index + 1):
+                        fits = refit_hand(state, kyoku, index + 1)
+                    if not fits:
                         state = None
                         break
                     apply_play(state, action)
                     self._applied = index + 1
+                if state is not None and not refit_draws(state, kyoku, len(kyoku.plays)):
+                    state = None
             except MjaiError:
                 state = None
         if state is None:
@@ -520,10 +532,111 @@ class Table:
         return self.state()
 
 
-def _holds(state: HandState, seat: int, tiles: Sequence[Tile]) -> bool:
-    held = Counter(state.hands[seat])
-    held.subtract(tiles)
-    return all(count >= 0 for count in held.values())
+# A kept state is refit where the events show what its wall placed otherwise, in places the
+# seat cannot see only: undrawn places of the live wall swapped, and a tile another seat shows
+# from its hand put there in place of a filled one (that one back into the undrawn wall). The
+# hand's log is unchanged, and the state is one a wall arranged so from the start deals.
+# (A general hook, written here: HandState has none for it; its public `wall` list and
+# `add_tile`/`remove_tile` are used.)
+
+
+def _draw_places(state: HandState, kyoku: Kyoku) -> dict[int, Tile]:
+    """The undrawn wall places whose tile the events have shown (draws to come, as the kept
+    state counts them)."""
+    dealt = kyoku.preset.hand_size * MJAI_SEATS
+    shown = {dealt + k: kyoku.tiles[spot] for k, spot in enumerate(kyoku.front)}
+    return {at: tile for at, tile in shown.items() if at >= state.front and tile is not None}
+
+
+def _undrawn_place(
+    state: HandState, kyoku: Kyoku, tile: Tile | None, fixed: dict[int, Tile]
+) -> int:
+    """An undrawn place of the live wall holding `tile` (None: any) that no shown draw needs,
+    or -1."""
+    live_end = len(state.wall) - kyoku.preset.dead_wall - len(kyoku.back)
+    wall = state.wall
+    for at in range(state.front, live_end):
+        if (tile is None or wall[at] == tile) and at not in fixed:
+            return at
+    return -1
+
+
+def _unseen_in_hand(state: HandState, kyoku: Kyoku, seat: int, index: int) -> Counter[Tile]:
+    """The tiles of another seat's hand in the kept state that nobody has seen there: neither
+    shown from it later (from play `index` on) nor its drawn tile."""
+    player = (seat + kyoku.dealer) % MJAI_SEATS
+    keep = Counter(t for spot in kyoku.held[player] if (t := kyoku.tiles[spot]) is not None)
+    for later, tiles in zip(kyoku.plays[index:], kyoku.consumed[index:], strict=True):
+        if later.seat == seat:
+            keep.update(tiles)
+    if state.turn == seat and state.drawn is not None:
+        keep[state.drawn] += 1  # the drawn tile stays: a discard from the hand is another
+    return Counter(state.hands[seat]) - keep
+
+
+def _swap_into_hand(state: HandState, seat: int, given: Tile, taken: Tile, at: int) -> None:
+    """`taken` from wall place `at` into a seat's hand, `given` from it to that place."""
+    state.remove_tile(seat, given)
+    state.add_tile(seat, taken)
+    state.wall[at] = given
+
+
+def _free(state: HandState, kyoku: Kyoku, tile: Tile, fixed: dict[int, Tile], index: int) -> int:
+    """An undrawn live place holding `tile`, fetched from another seat's unseen tiles when the
+    undrawn wall has none (that seat given the place's tile instead); -1 when none has it."""
+    at = _undrawn_place(state, kyoku, tile, fixed)
+    if at >= 0:
+        return at
+    mine = kyoku.seat is not None and kyoku.hand_seat(kyoku.seat)
+    acting = kyoku.plays[index].seat if index < len(kyoku.plays) else -1
+    for seat in state.seats:
+        if seat in (mine, acting) or not _unseen_in_hand(state, kyoku, seat, index)[tile]:
+            continue
+        at = _undrawn_place(state, kyoku, None, fixed)
+        if at < 0:
+            return -1
+        _swap_into_hand(state, seat, tile, state.wall[at], at)
+        return at
+    return -1
+
+
+def _calls(kyoku: Kyoku, index: int) -> bool:
+    """Whether play `index` is a call of a discard."""
+    return index < len(kyoku.plays) and kyoku.plays[index].kind in (Kind.CHOW, Kind.PUNG, Kind.KONG)
+
+
+def refit_draws(state: HandState, kyoku: Kyoku, index: int) -> bool:
+    """The kept wall's undrawn places made to hold the draws the events have shown; False
+    when a tile shown cannot be put there (then the hand is dealt again)."""
+    fixed = _draw_places(state, kyoku)
+    wall = state.wall
+    for at, tile in fixed.items():
+        if wall[at] != tile:
+            other = _free(state, kyoku, tile, fixed, index)
+            if other < 0:
+                return False
+            wall[at], wall[other] = wall[other], wall[at]
+    return True
+
+
+def refit_hand(state: HandState, kyoku: Kyoku, index: int) -> bool:
+    """Another seat's hand made to hold the tiles play `index` shows from it, each in place
+    of a tile nobody has seen there; False when that cannot be (then the hand is dealt again)."""
+    action = kyoku.plays[index]
+    seat = action.seat
+    missing = Counter(kyoku.consumed[index]) - Counter(state.hands[seat])
+    if not missing:
+        return True
+    if kyoku.seat is not None and seat == kyoku.hand_seat(kyoku.seat):
+        return False
+    spare = sorted(_unseen_in_hand(state, kyoku, seat, index).elements(), key=_filler_order)
+    fixed = _draw_places(state, kyoku)
+    for tile in missing.elements():
+        at = _free(state, kyoku, tile, fixed, index)
+        if at < 0 or not spare:
+            return False
+        _swap_into_hand(state, seat, spare.pop(), tile, at)
+    return True
 
 
 _OUTSIDE_HANDS = frozenset({"start_game", "start_kyoku", "end_game", "none", "end_kyoku"})
