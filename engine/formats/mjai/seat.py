@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.actions import ActionKind as Kind
-from engine.families.riichi.rules import NINE_TERMINALS, RIICHI
+from engine.families.riichi.rules import NINE_TERMINALS, RIICHI, DoraPart
 from engine.formats.mjai.export import MJAI_SEATS, WINDS, added_kong_tiles
 from engine.formats.mjai.tiles import MjaiError, maybe_tile, name_of, tile_of
 from engine.hand import HandState, IllegalActionError, Phase
@@ -548,14 +548,28 @@ def _draw_places(state: HandState, kyoku: Kyoku) -> dict[int, Tile]:
     return {at: tile for at, tile in shown.items() if at >= state.front and tile is not None}
 
 
+def _unseen_places(state: HandState, kyoku: Kyoku) -> list[int]:
+    """The wall places nobody has seen: the undrawn live wall, the dora indicators not turned
+    yet, the ura indicators (until a win shows them), the replacements not drawn."""
+    preset = kyoku.preset
+    dead = len(state.wall) - preset.dead_wall
+    live_end = dead - len(kyoku.back)
+    dora = state.part_of(DoraPart)
+    turned = max(len(kyoku.dora), 0 if dora is None else dora.turned)
+    places = [*range(state.front, live_end), *range(dead + turned, dead + INDICATORS)]
+    if not kyoku.ura:
+        places += range(dead + INDICATORS, dead + 2 * INDICATORS)
+    places += range(dead + 2 * INDICATORS, min(state.back, len(state.wall) - len(kyoku.back)))
+    return places
+
+
 def _undrawn_place(
     state: HandState, kyoku: Kyoku, tile: Tile | None, fixed: dict[int, Tile]
 ) -> int:
-    """An undrawn place of the live wall holding `tile` (None: any) that no shown draw needs,
-    or -1."""
-    live_end = len(state.wall) - kyoku.preset.dead_wall - len(kyoku.back)
+    """A wall place nobody has seen holding `tile` (None: any) that no shown draw needs, or
+    -1."""
     wall = state.wall
-    for at in range(state.front, live_end):
+    for at in _unseen_places(state, kyoku):
         if (tile is None or wall[at] == tile) and at not in fixed:
             return at
     return -1
