@@ -260,3 +260,40 @@ def test_the_command_exits_2_with_one_line() -> None:
     assert result.stdout == '{"type":"none"}\n'
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert "tsumo" in result.stderr
+
+
+def test_the_arena_readme_stream_is_answered() -> None:
+    """The exchange mjai.app's README shows for player 0 (a game resumed at South 2, 2 honba)."""
+    own = ["4p", "4s", "P", "3p", "1p", "5s", "2m", "F", "1m", "7s", "9m", "6m", "9s"]
+    start = {
+        "type": "start_kyoku",
+        "bakaze": "S",
+        "dora_marker": "1p",
+        "kyoku": 2,
+        "honba": 2,
+        "kyotaku": 0,
+        "oya": 1,
+        "scores": [800, 61100, 11300, 26800],
+        "tehais": [own, *[["?"] * 13] * 3],
+    }
+    turns = [
+        {"type": "tsumo", "actor": 1, "pai": "?"},
+        {"type": "dahai", "actor": 1, "pai": "F", "tsumogiri": False},
+        {"type": "tsumo", "actor": 2, "pai": "?"},
+        {"type": "dahai", "actor": 2, "pai": "3m", "tsumogiri": True},
+        {"type": "tsumo", "actor": 3, "pai": "?"},
+        {"type": "dahai", "actor": 3, "pai": "1m", "tsumogiri": True},
+        {"type": "tsumo", "actor": 0, "pai": "3s"},
+    ]
+    lines = [
+        '[{"type":"start_game","names":["0","1","2","3"],"id":0}]',
+        '[{"type":"end_kyoku"}]',
+        json.dumps([start, *turns]),
+    ]
+    code, out, err = serve_lines(lines)
+    assert code == 0 and err == ""
+    first, second, third = (json.loads(line) for line in out.splitlines())
+    assert first == second == {"type": "none"}
+    assert third["type"] == "dahai" and third["actor"] == 0
+    assert third["pai"] in [*own, "3s"]
+    assert third["tsumogiri"] == (third["pai"] == "3s")
