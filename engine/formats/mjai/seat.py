@@ -11,9 +11,11 @@ the engine's. A seat that declares riichi is dealt a ready hand in its unknown p
 checks that a riichi hand is ready). The computer decides from that state as at our tables: it
 reads only what its seat may see (engine.seat_view), so the filled places never lead it.
 
-The state is kept and extended action by action while the wall it was dealt from still fits what
-the events show; when an event shows a tile the wall placed elsewhere (an own draw, another
-seat's discard from its hand), it is dealt again from the knowledge as it stands.
+The state is kept and extended action by action. Where an event shows a tile its wall placed
+elsewhere (an own draw, another seat's discard from its hand), the kept state is refit in places
+the seat cannot see (`refit_draws`, `refit_hand`); only where that cannot be is the hand dealt
+again from the knowledge as it stands (on the bench's hands, 23 of 230 decisions, 12 of them
+each hand's first).
 
 `replay_log` plays a whole log with every tile shown (an export of ours, a reviewer's log) and
 gives each hand's result beside the log's.
@@ -192,7 +194,8 @@ def _ready_fill(known: list[Tile], need: int, pool: Counter[Tile]) -> list[Tile]
         return None
     chosen: list[Tile] = []
     taken: Counter[Tile] = Counter()
-    sets = (need - (not leftover)) // 3
+    single = 0 if leftover else 1  # the known leftover is the single, else one is chosen
+    sets = (need - single) // 3
 
     def take(tiles: list[Tile]) -> bool:
         wanted = Counter(tiles)
@@ -208,13 +211,12 @@ def _ready_fill(known: list[Tile], need: int, pool: Counter[Tile]) -> list[Tile]
     for start in range(27):
         while len(chosen) < 3 * sets and start % 9 <= 6 and take([start, start + 1, start + 2]):
             pass
-    if not leftover:
-        used = {kind_of(t) for t in taken}  # a single of its own kind: a real wait
-        used |= set(counts)
-        single = [t for t in sorted(pool, key=_filler_order) if kind_of(t) not in used]
-        if not single:
+    if single:
+        used = {kind_of(t) for t in taken} | set(counts)  # a single of its own kind: a wait
+        alone = [t for t in sorted(pool, key=_filler_order) if kind_of(t) not in used]
+        if not alone:
             return None
-        chosen.append(single[0])
+        chosen.append(alone[0])
     return chosen if len(chosen) == need else None
 
 
