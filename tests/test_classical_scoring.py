@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ from engine.families.classical.scoring import (
     score_winner,
     winning_kinds,
 )
+from engine.formats.score_request import RequestError, score_request
 from engine.scoring.base import WinBy, WinContext
 from engine.settlement import Reason, deltas_of
 from engine.tiles import Meld, parse_tile, parse_tiles
@@ -337,3 +339,96 @@ def test_payments_sum_to_zero_with_every_seat_as_the_winner(scores: list[int], w
     assert sum(deltas) == 0
     assert deltas[winner] >= 0
     assert all(p.amount > 0 for p in paid)
+
+
+# --- the `score` contract ---------------------------------------------------------------------
+
+REQUEST: dict[str, object] = {
+    "preset": "chinese-classical",
+    "hand": "123m456p789s234s55s",
+    "win": "1m",
+    "seat": "N",
+    "others": {
+        "E": {"hand": "111z2345m678p888p"},
+        "S": {"hand": "123m456p789s1234s"},
+        "W": {"hand": "555z123m456p789s1s"},
+    },
+}
+
+
+def asked(**changes: object) -> dict[str, object]:
+    return score_request({**REQUEST, **changes})
+
+
+def refused(**changes: object) -> str:
+    with pytest.raises(RequestError) as raised:
+        asked(**changes)
+    return str(raised.value)
+
+
+def test_the_contract_answers_every_seat() -> None:
+    answer = asked()
+    assert answer["valid"] is True and answer["unit"] == "points" and answer["limit"] is False
+    assert answer["scores"] == {"E": 48, "S": 0, "W": 16, "N": 20}
+    hands = answer["hands"]
+    assert isinstance(hands, dict)
+    assert hands["N"] == {
+        "points": [{"id": "going_out", "points": 10}],
+        "doubles": [{"id": "chow_hand", "doubles": 1}],
+        "raw": 20,
+        "score": 20,
+        "limit": False,
+    }
+    assert answer["payments"][0] == {"from": "E", "to": "N", "amount": 40, "reason": "win"}  # type: ignore[index]
+    assert {p["reason"] for p in answer["payments"]} == {"win", "settlement"}  # type: ignore[attr-defined]
+    assert answer["deltas"] == {"E": 120, "S": -132, "W": -68, "N": 80}
+
+
+def test_a_capped_hand_and_a_limit_hand_answer_so() -> None:
+    capped = asked(
+        hand="555z666z11z",
+        win="1z",
+        melds=["pung 999p", "pung 222z"],
+        seat="E",
+        bonus="1f5f",
+        others={
+            "S": {"hand": "123m456p789s1234s"},
+            "W": {"hand": "123m456p789s1234s"},
+            "N": {"hand": "123m456p789s1234s"},
+        },
+    )
+    east = capped["hands"]["E"]  # type: ignore[index]
+    assert east["limit"] is False and east["capped"] is True and east["score"] == 1000
+    assert capped["deltas"]["E"] == 6000  # type: ignore[index]
+    limit = asked(hand="19m19p19s12345677z", win="7z")
+    assert limit["limit"] is True
+    assert limit["hands"]["N"]["doubles"] == [{"id": "thirteen_orphans", "doubles": 0}]  # type: ignore[index]
+
+
+def test_not_a_winning_hand() -> None:
+    answer = asked(hand="1199p1199s223344z", win="2z")  # seven pairs are none here
+    assert answer["valid"] is False and answer["reason"] == "not_a_winning_hand"
+
+
+def test_refusals() -> None:
+    assert "seat W is missing" in refused(
+        others={"E": {"hand": "111z2345m678p888p"}, "S": {"hand": "123m456p789s1234s"}}
+    )
+    many = refused(others={**REQUEST["others"], "E": {"hand": "1111m2345m678p88p"}})  # type: ignore[dict-item]
+    assert "1m appears 7 times" in many
+    twice = refused(
+        bonus="1f", others={**REQUEST["others"], "E": {"hand": "111z2345m678p888p", "bonus": "1f"}}
+    )  # type: ignore[dict-item]
+    assert "1f appears 2 times" in twice
+    chow = refused(hand="456p789s234s55s", win="4p", melds=["chow 123m from E"])
+    assert "melds[0]" in chow and "on the left (W)" in chow
+    assert asked(hand="456p789s234s55s", win="4p", melds=["chow 123m from W"])["valid"]
+    other_chow = refused(
+        others={
+            **REQUEST["others"],  # type: ignore[dict-item]
+            "S": {"hand": "456p789s1234s", "melds": ["chow 123m from W"]},
+        }
+    )
+    assert "others.S.melds[0]" in other_chow and "(E)" in other_chow
+    assert "13" in refused(others={**REQUEST["others"], "S": {"hand": "123m"}})  # type: ignore[dict-item]
+    assert "streak" in refused(streak=9)

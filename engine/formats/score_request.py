@@ -114,6 +114,11 @@ def score_request(request: object) -> dict[str, object]:
         )  # it imports this module
         answer: dict[str, object] = riichi.score_riichi(request)
         return answer
+    if preset_id == "chinese-classical":
+        # every hand is scored (DESIGN.md "Wave 4: Chinese Classical, every hand scored")
+        classical: Any = import_module("engine.families.classical.score_request")
+        scored: dict[str, object] = classical.score_classical(request)
+        return scored
     preset, ctx = parse_request(request)
     assert isinstance(request, dict)  # parse_request checked it
     language = _language(request)
