@@ -87,7 +87,7 @@ def measure(preset: Preset, level: str, hands: int, seed: int) -> Speed:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    known = sorted(p for p in PRESETS if knows(PRESETS[p].family))
+    known = sorted(p for p in PRESETS if knows(PRESETS[p]))
     parser.add_argument(
         "--preset",
         nargs="*",

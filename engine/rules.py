@@ -71,7 +71,6 @@ import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import SEAT_ACTIONS, TILE_ACTIONS, Action, ActionKind, DeclaredKind
@@ -83,7 +82,7 @@ from engine.tiles import ORPHANS, Meld, MeldKind, Tile, kind_of, suit_of
 
 if TYPE_CHECKING:
     from engine.hand import HandState
-    from engine.presets import Preset
+    from engine.preset import Preset
     from engine.table_facts import TableFacts
 
 _SUIT_SLICES = {suit: slice(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
@@ -880,7 +879,8 @@ OpenHandToWin.part = OpenHandPart
 
 
 def rules_of(preset: Preset) -> tuple[Rule, ...]:
-    """The components a preset plays with: those its data fields name, then its own `rules`."""
+    """The components a preset plays with: those its data fields name, then its own `rules`
+    (openings, a void suit, insurance, a family's components: carried by the preset itself)."""
     if preset.winners_abort and (
         preset.winners_abort < 2 or preset.multi_win is MultiWin.HEAD_BUMP
     ):
@@ -888,7 +888,7 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
             f"{preset.id}: winners_abort is 2 or more, and only where several win on one tile"
             f" (multi_win 'multiple'), not {preset.winners_abort} with {preset.multi_win.value!r}"
         )
-    found: list[Rule] = [
+    return (
         WallRule(
             preset.set_aside,
             preset.dead_wall,
@@ -898,20 +898,9 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
         ),
         Robbing(preset.concealed_rob),
         WinConditions(),
-    ]
-    if preset.openings:
-        found.append(Openings(preset.openings))
-    if Opening.VOID in preset.openings:
-        found.append(VoidSuit())
-    found.append(AfterWinRule(preset.after_win))
-    if preset.insurance:
-        from engine.families.hongkong.rules import InsuranceWatch  # it builds on this module
-
-        found.append(InsuranceWatch())
-    found.extend(preset.rules)
-    if preset.rules_module:  # components built from the preset's data by their own module
-        found.extend(import_module(preset.rules_module).preset_rules(preset))
-    return tuple(found)
+        AfterWinRule(preset.after_win),
+        *preset.rules,
+    )
 
 
 def check_seat_count(preset: Preset, seat_count: int) -> None:

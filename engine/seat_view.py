@@ -21,7 +21,7 @@ from engine.actions import Action, ActionKind
 from engine.families.hubei.rules import TurnedWildPart
 from engine.families.riichi.rules import RIICHI, DoraPart
 from engine.hand_setup import HandSetup
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.rules import FixedKongsPart
 from engine.tiles import NUM_KINDS, Meld, Tile, is_red, kind_of
 

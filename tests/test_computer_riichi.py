@@ -41,7 +41,7 @@ def t(text: str) -> int:
 
 
 def test_the_strong_computer_knows_riichi() -> None:
-    assert knows(RIICHI.family)
+    assert knows(RIICHI)
     assert [dora_of(t(i)) for i in ("1m", "9m", "4z", "7z", "5z")] == [
         t(d) for d in ("2m", "1m", "1z", "5z", "6z")
     ]

@@ -24,7 +24,7 @@ from engine.tiles import NUM_KINDS, counts_of, parse_tiles
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import computer_speed  # bench/computer_speed.py: simulate hands/s per level
 
-STRONG_PRESETS = sorted(p for p in PRESETS if knows(PRESETS[p].family))
+STRONG_PRESETS = sorted(p for p in PRESETS if knows(PRESETS[p]))
 EVERY_KIND = frozenset(range(NUM_KINDS))
 
 

@@ -21,7 +21,7 @@ from engine.session import Session
 from engine.simulate import play_out
 from engine.tiles import NUM_KINDS, counts_of, parse_tiles
 
-STRONG_PRESETS = sorted(p for p in PRESETS if knows(PRESETS[p].family))
+STRONG_PRESETS = sorted(p for p in PRESETS if knows(PRESETS[p]))
 
 
 def _turn_views(preset: Preset, hands: int, seed: int, phase: str = "turn") -> list[SeatView]:

@@ -28,10 +28,13 @@ def test_the_kinds_module_is_a_leaf() -> None:
     assert _engine_imports(ENGINE / "kinds.py") == set()
 
 
-def test_presets_import_their_rules_at_the_top() -> None:
+def test_the_registry_imports_every_family_s_presets_at_the_top() -> None:
     source = (ENGINE / "presets.py").read_text(encoding="utf-8")
-    assert "noqa: E402" not in source
-    assert "engine.rules" in _engine_imports(ENGINE / "presets.py")
+    assert "noqa: E402" not in source and "import_module" not in source
+    families = {p.name for p in (ENGINE / "families").iterdir() if (p / "presets.py").exists()}
+    assert {f"engine.families.{family}.presets" for family in families} <= _engine_imports(
+        ENGINE / "presets.py"
+    )
 
 
 @pytest.mark.parametrize(

@@ -426,7 +426,7 @@ def test_only_tables_with_the_option_take_a_minimum() -> None:
 
 def arranged(hands: list[str], draws: str = "", replacements: str = "") -> HandState:
     assert [len(parse_tiles(h)) for h in hands] == [14, 13, 13, 13], hands
-    return HandState.arranged(PRESET, hands, draws, replacements)
+    return HandState.arranged(find_preset(PRESET), hands, draws, replacements)
 
 
 def test_head_bump_only_the_first_winner_after_the_discarder_wins() -> None:

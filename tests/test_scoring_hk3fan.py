@@ -259,7 +259,7 @@ def test_not_a_winning_hand_and_no_flowers() -> None:
 
 def arranged(hands: list[str], draws: str = "", replacements: str = "") -> HandState:
     assert [len(parse_tiles(h)) for h in hands] == [14, 13, 13, 13], hands
-    return HandState.arranged(PRESET, hands, draws, replacements)
+    return HandState.arranged(find_preset(PRESET), hands, draws, replacements)
 
 
 def test_multiple_discard_wins_are_each_paid_by_the_discarder() -> None:

@@ -10,7 +10,7 @@ from engine.i18n import Text, has, worded
 from engine.tiles import Meld, Tile
 
 if TYPE_CHECKING:
-    from engine.presets import Preset
+    from engine.preset import Preset
 
 FLAGS = frozenset(
     {"kong_replacement", "flower_replacement", "last_tile", "heavenly", "earthly", "last_draw"}

@@ -45,8 +45,9 @@ from engine.families.hongkong.scoring_hkos import (
 )
 from engine.i18n import Text
 from engine.memo import Memo
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
+from engine.scoring.family import no_kong_payments, no_wall_draw_payments
 from engine.settlement import Payment, Reason, from_each
 from engine.tiles import (
     DRAGONS,
@@ -111,7 +112,7 @@ PRECIOUS_DRAGONS = {
 
 BASE = (1, 2, 4, 8, 16, 16, 16, 32, 32, 32, 64)  # by faan; 10 or more pays the last
 INSURANCE_LIMIT_WALL = 5  # last five tiles error: at most this many tiles left in the wall
-CIRCUMSTANCES = ("wall_left", "seen")  # the insurance penalties read them
+CIRCUMSTANCES = frozenset({"wall_left", "seen"})  # the insurance penalties read them
 
 _REPLACES = {"flower_set": "own_flower", "season_set": "own_season"}
 
@@ -337,3 +338,8 @@ def _total(patterns: tuple[Pattern, ...]) -> int:
 
 def _patterns(found: list[tuple[str, bool | int]]) -> tuple[Pattern, ...]:
     return tuple(Pattern(pid, FAAN[pid] * int(times)) for pid, times in found if times)
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+kong_payments = no_kong_payments
+wall_draw_payments = no_wall_draw_payments

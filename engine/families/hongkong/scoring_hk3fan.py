@@ -37,11 +37,21 @@ from engine.families.hongkong.scoring_hkos import (
 from engine.families.sichuan.scoring import kong_payments
 from engine.i18n import Text
 from engine.memo import Memo
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
+from engine.scoring.family import NO_CIRCUMSTANCES, no_wall_draw_payments, table_win_payments
 from engine.tiles import DRAGONS, WINDS, counts_of, is_terminal
 
-__all__ = ["FAN", "LIMIT_PATTERNS", "kong_payments", "payment", "score"]
+__all__ = [
+    "CIRCUMSTANCES",
+    "FAN",
+    "LIMIT_PATTERNS",
+    "kong_payments",
+    "payment",
+    "score",
+    "wall_draw_payments",
+    "win_payments",
+]
 
 FAN: dict[str, int] = {
     "seven_pairs": 4,
@@ -216,3 +226,9 @@ def _patterns(found: list[tuple[str, bool | int]]) -> tuple[Pattern, ...]:
         for pid, times in found
         if times
     )
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+win_payments = table_win_payments
+wall_draw_payments = no_wall_draw_payments

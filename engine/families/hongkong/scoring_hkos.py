@@ -27,8 +27,14 @@ from dataclasses import dataclass
 from engine.decompose import decompositions, is_nine_gates, is_thirteen_orphans
 from engine.i18n import Text
 from engine.memo import Memo
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
+from engine.scoring.family import (
+    NO_CIRCUMSTANCES,
+    no_kong_payments,
+    no_wall_draw_payments,
+    table_win_payments,
+)
 from engine.shapes import ShapeRules
 from engine.tiles import (
     DRAGONS,
@@ -352,3 +358,10 @@ def is_seven_pairs(ctx: WinContext, rules: ShapeRules) -> bool:
         return False
     allowed = (0, 2, 4) if rules.kong_as_two_pairs else (0, 2)
     return all(c in allowed for c in counts_of(ctx.concealed))
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+win_payments = table_win_payments
+kong_payments = no_kong_payments
+wall_draw_payments = no_wall_draw_payments

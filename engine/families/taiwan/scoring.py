@@ -33,11 +33,12 @@ from engine.families.hongkong.scoring_hkos import Shape, winning_shapes
 from engine.families.sichuan.scoring import kong_payments
 from engine.i18n import Text
 from engine.memo import Memo
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.family import NO_CIRCUMSTANCES, no_wall_draw_payments, table_win_payments
 from engine.tiles import DRAGONS, FLOWERS, SEASONS, WINDS, MeldKind, Tile, is_honour, suit_of
 
-__all__ = ["TAI", "kong_payments", "score"]
+__all__ = ["CIRCUMSTANCES", "TAI", "kong_payments", "score", "wall_draw_payments", "win_payments"]
 
 TAI: dict[str, int] = {
     "closed_hand": 1,
@@ -172,3 +173,9 @@ def _patterns(found: list[tuple[str, bool | int]]) -> tuple[Pattern, ...]:
 
 def _count_in(tiles: tuple[Tile, ...], kinds: tuple[Tile, ...]) -> int:
     return sum(1 for t in tiles if t in kinds)
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+win_payments = table_win_payments
+wall_draw_payments = no_wall_draw_payments
