@@ -116,20 +116,12 @@ def table_options(preset: Preset) -> tuple[str, ...]:
     return tuple(name for name, value in preset.chosen if value is True)
 
 
-# presets the rules name that are not playable yet (none now)
-PLANNED_PRESETS: dict[str, str] = {}
-
-
 def find_preset(preset_id: str) -> Preset:
     """The preset with this id, or a clear error listing the ones that exist."""
     try:
         return PRESETS[preset_id]
     except KeyError:
         known = ", ".join(PRESETS)
-        if preset_id in PLANNED_PRESETS:
-            raise UnknownPresetError(
-                text("fixups.preset.planned", preset=repr(preset_id), known=known)
-            ) from None
         raise UnknownPresetError(
             text("fixups.preset.unknown", preset=repr(preset_id), known=known)
         ) from None

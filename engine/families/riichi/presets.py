@@ -1,13 +1,12 @@
 """The four-player Riichi presets (RULES.md "Riichi"): `riichi` (Tenhou) and `riichi-majsoul`.
 
-engine/presets.py registers them. Presets still in development live in `IN_DEVELOPMENT` instead,
-which `simulate` and the tests reach before tables may choose them.
+engine/presets.py registers them.
 
 >>> from engine.presets import PRESETS
 >>> PRESETS["riichi"] is RIICHI
 True
->>> PRESETS["sanma"] is SANMA, sorted(IN_DEVELOPMENT), SANMA.seat_counts
-(True, [], (3,))
+>>> PRESETS["sanma"] is SANMA, SANMA.seat_counts
+(True, (3,))
 """
 
 from __future__ import annotations
@@ -144,7 +143,3 @@ SANMA = replace(
         Nuki(),
     ),
 )
-
-# presets whose rules are not all in yet: `simulate` and the tests play them, tables may not
-# (none now; the name stays for the next one)
-IN_DEVELOPMENT: dict[str, Preset] = {}
