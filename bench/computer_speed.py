@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.actions import Action
 from engine.computer import LEVELS, computer_for
 from engine.computer.knowledge import knows
+from engine.computer.simulate import play_out
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset
 from engine.session import Session
-from engine.simulate import play_out
 
 
 @dataclass

@@ -43,9 +43,9 @@ _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
 
 from engine import scoring  # noqa: E402
+from engine.computer.simulate import play_session  # noqa: E402
 from engine.presets import PRESETS, Preset, find_preset  # noqa: E402
 from engine.scoring.base import Score, WinContext  # noqa: E402
-from engine.simulate import play_session  # noqa: E402
 
 Calls = dict[str, list[WinContext]]  # preset id -> its score calls, in order
 ALL_PRESETS = sorted(PRESETS)

@@ -198,8 +198,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.computer.simulate import simulate
     from engine.options import choose, parse_choices
-    from engine.simulate import simulate
 
     preset = find_preset(args.preset)
     try:

@@ -78,12 +78,12 @@ from engine.events import Event, Termination
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening
 from engine.scoring.base import WinBy
 from engine.settlement import Payment
+from engine.table_facts import SeatTiles, TableFacts
 from engine.tiles import ORPHANS, Meld, MeldKind, Tile, kind_of, suit_of
 
 if TYPE_CHECKING:
     from engine.hand import HandState
     from engine.preset import Preset
-    from engine.table_facts import TableFacts
 
 _SUIT_SLICES = {suit: slice(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
 _SUIT_KINDS = {suit: range(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
@@ -857,6 +857,16 @@ class FixedKongsPart(Part):
 
     def held_tiles(self) -> list[Tile]:
         return [t for tiles in self.kongs for t in tiles]
+
+    def table_facts(self) -> TableFacts:
+        return set_down_facts(self.kongs)
+
+
+def set_down_facts(kongs: Sequence[Sequence[Tile]]) -> TableFacts:
+    """Every seat's tiles set down as kongs, shown to all (an entry per seat, empty or not)."""
+    return TableFacts(
+        kongs_set_down=tuple(SeatTiles(s, "kongs", tuple(t)) for s, t in enumerate(kongs))
+    )
 
 
 FixedKongs.part = FixedKongsPart

@@ -19,6 +19,7 @@ from bot.terminal import melds_text
 from engine.actions import Action, ActionKind
 from engine.computer import computer_for
 from engine.computer.easy import choose_action
+from engine.computer.simulate import simulate
 from engine.events import Termination
 from engine.families.riichi.presets import RIICHI, SANMA
 from engine.families.riichi.rules import (
@@ -36,7 +37,6 @@ from engine.i18n import Text
 from engine.options import choose
 from engine.scoring.base import WinBy
 from engine.session import Session
-from engine.simulate import simulate
 from engine.table_facts import SeatTiles, table_facts
 from engine.tiles import NORTH, format_tiles, kind_of, parse_tile, parse_tiles
 from render.adapt import table_view_from_state

@@ -16,13 +16,13 @@ import pytest
 
 from bot.runtime import ManualTimers, Runtime, TableError
 from data import Store
+from engine.computer.simulate import simulate
 from engine.families.hongkong import scoring_fourwinds as fourwinds
 from engine.families.hongkong.rules import InsuranceWatchPart
 from engine.formats.score_request import RequestError, score_request
 from engine.hand import HandState, Termination
 from engine.presets import Rotation, find_preset, with_min_fan
 from engine.session import Session, next_dealer_seat
-from engine.simulate import simulate
 from engine.tiles import parse_tile, parse_tiles
 from tests.hands import act, pattern_ids
 from tests.test_runtime import Recorder

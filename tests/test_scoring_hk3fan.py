@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 
 from bot.runtime.manager import fixed_clock
+from engine.computer.simulate import simulate
 from engine.formats.score_request import score_request
 from engine.hand import HandState, Termination
 from engine.presets import ConcealedRob, MultiWin, Rotation, find_preset
 from engine.session import Session, next_dealer_seat
-from engine.simulate import simulate
 from engine.tiles import BONUS, parse_tile, parse_tiles
 from tests.hands import act, pattern_ids
 

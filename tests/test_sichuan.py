@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from engine import shapes
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.computer.simulate import play_out, simulate
 from engine.families.sichuan import scoring as sichuan
 from engine.formats.score_request import RequestError, run_score_lines, score_request
 from engine.hand import Event, HandState, Phase, Termination
 from engine.presets import AfterWin, Preset, find_preset
 from engine.scoring.base import WinBy
 from engine.settlement import deltas_of
-from engine.simulate import play_out, simulate
 from engine.tiles import MeldKind, counts_of, format_tiles, parse_tile, parse_tiles, suit_of
 from tests.hands import act, pattern_ids
 

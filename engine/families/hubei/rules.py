@@ -28,6 +28,7 @@ from engine.rules import (
     Rule,
     Wilds,
     WildsPart,
+    set_down_facts,
 )
 from engine.scoring.base import SeatFacts, WinBy
 from engine.tiles import GREEN, NUM_KINDS, RED, Meld, MeldKind, Tile, is_suited
@@ -35,6 +36,7 @@ from engine.tiles import GREEN, NUM_KINDS, RED, Meld, MeldKind, Tile, is_suited
 if TYPE_CHECKING:
     from engine.hand import HandState
     from engine.preset import Preset
+    from engine.table_facts import TableFacts
 
 FIXED_KONG_KINDS = (RED, GREEN)  # in this order they sort to the left of a hand
 RANKS_258 = frozenset({1, 4, 7})  # rank_of - 1 of the 2, 5 and 8 of a suit
@@ -151,6 +153,10 @@ class TurnedWildPart(WildsPart):
 
     def held_tiles(self) -> list[Tile]:
         return [t for tiles in self.wild_kongs for t in tiles]
+
+    def table_facts(self) -> TableFacts:
+        facts = set_down_facts(self.wild_kongs)
+        return facts if self.wild is None else replace(facts, wilds=(self.wild,))
 
 
 TurnedWild.part = TurnedWildPart
