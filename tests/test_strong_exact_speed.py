@@ -150,7 +150,6 @@ def test_remembered_table_facts_are_worked_out_anew() -> None:
 def test_remembered_plan_keeps_and_scoring_are_the_fresh_ones() -> None:
     """The flush keeps remembered per allowed kinds are what plans() worked out per hand, and the
     scoring function remembered per family is the one `scoring.score` calls."""
-    from engine import scoring
 
     for preset_id in STRONG_PRESETS:
         preset = PRESETS[preset_id]
@@ -163,7 +162,7 @@ def test_remembered_plan_keeps_and_scoring_are_the_fresh_ones() -> None:
                     (flush, allowed & frozenset((*flush, *strong.HONOURS))) if flush else None
                 )
             assert list(strong._flush_keeps(allowed)) == expected
-        assert strong._family_score(preset) is scoring.family_module(preset).score
+        assert strong._family_score(preset) is preset.scoring.score
 
 
 def test_a_calls_bounds_are_shared_with_its_best_discard(

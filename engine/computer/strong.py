@@ -30,14 +30,16 @@ from typing import Any, NamedTuple
 
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
-from engine.computer.knowledge import FamilyKnowledge, knowledge_for_table
+from engine.advice import FamilyKnowledge
+from engine.computer.knowledge import knowledge_for_table
 from engine.computer.shape_tables import (
     PlanShape,
     near_kinds,
     seven_pairs_shanten,
     special_deficit,
 )
-from engine.presets import AfterWin, Opening, Preset
+from engine.kinds import AfterWin, Opening
+from engine.preset import Preset
 from engine.rules import wild_free
 from engine.scoring.base import WinBy, WinContext
 from engine.seat_view import SeatView
@@ -1168,14 +1170,8 @@ _FLUSH_KEEPS: dict[frozenset[Tile], tuple[tuple[frozenset[Tile], frozenset[Tile]
 
 
 def _family_score(preset: Preset) -> Callable[[Preset, WinContext], scoring.Score]:
-    """The scoring function `scoring.score` hands a win of this preset to (found once)."""
-    found = _FAMILY_SCORES.get(preset.family)
-    if found is None:
-        found = _FAMILY_SCORES[preset.family] = scoring.family_module(preset).score
-    return found
-
-
-_FAMILY_SCORES: dict[str, Callable[[Preset, WinContext], scoring.Score]] = {}
+    """The scoring function `scoring.score` hands a win of this preset to."""
+    return preset.scoring.score
 
 
 def _discard_action(seat: int, tile: Tile) -> Action:
