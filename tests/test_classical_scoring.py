@@ -7,6 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.families.classical.scoring import (
+    DOUBLE_IDS,
+    LIMIT_IDS,
+    POINT_IDS,
     HandScore,
     SeatHand,
     payments,
@@ -432,3 +435,14 @@ def test_refusals() -> None:
     assert "others.S.melds[0]" in other_chow and "(E)" in other_chow
     assert "13" in refused(others={**REQUEST["others"], "S": {"hand": "123m"}})  # type: ignore[dict-item]
     assert "streak" in refused(streak=9)
+
+
+def test_every_id_scored_is_one_the_family_lists() -> None:
+    listed = {*POINT_IDS, *DOUBLE_IDS, *LIMIT_IDS}
+    hands = [
+        win("555z666z11z", "1z", "pung 999p", "pung 222z", seat=E, round_wind=E, bonus="1f5f"),
+        win("123m456p789s234s55s", "2s", by=WinBy.SELF_DRAW, flags=frozenset({"last_tile"})),
+        loser("123m5555p66z77z9s", "pung 222s", bonus="3f7f"),
+    ]
+    for hand in hands:
+        assert {p.id for p in hand.points + hand.doubles} <= listed

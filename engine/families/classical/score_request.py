@@ -22,7 +22,7 @@ from engine.families.classical.scoring import (
     TableScore,
     score_table,
 )
-from engine.formats.score_request import (
+from engine.formats.score_fields import (
     RequestError,
     _choice,
     _count,

@@ -26,7 +26,10 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from engine.decompose import decompositions, is_nine_gates, is_thirteen_orphans
-from engine.scoring.base import Pattern, WinBy, WinContext
+from engine.i18n import Text
+from engine.preset import Preset
+from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.family import NO_CIRCUMSTANCES, no_kong_payments, no_wall_draw_payments
 from engine.settlement import Payment, Reason
 from engine.tiles import (
     COPIES,
@@ -35,6 +38,7 @@ from engine.tiles import (
     GREEN,
     NUM_KINDS,
     SEASONS,
+    SEAT_NAMES,
     WINDS,
     Meld,
     MeldKind,
@@ -67,6 +71,43 @@ SET_POINTS: dict[tuple[bool, bool], tuple[int, int]] = {
 ONE_SUIT_WITH_HONOURS = 1
 ONE_SUIT_ONLY = 3
 GREEN_TILES = frozenset([*(make_tile(rank, "s") for rank in (2, 3, 4, 6, 8)), GREEN])
+# every id a hand's points and doubles may carry (the catalogue names each, family `classical`)
+POINT_IDS = (
+    "going_out",
+    "self_drawn",
+    "only_place",
+    "eyes",
+    *(
+        f"{set_}_{kind}_{state}"
+        for set_ in ("pung", "kong")
+        for kind in ("simples", "major")
+        for state in ("exposed", "concealed")
+    ),
+    "pair_dragon",
+    "pair_own_wind",
+    "pair_prevailing_wind",
+    "bonus_tile",
+)
+DOUBLE_IDS = (
+    "dragon_pung",
+    "own_wind_pung",
+    "prevailing_wind_pung",
+    "little_three_dragons",
+    "three_concealed_pungs",
+    "own_flower_and_season",
+    "all_flowers",
+    "all_seasons",
+    "no_chows",
+    "chow_hand",
+    "fully_concealed",
+    "one_suit_with_honours",
+    "one_suit_only",
+    "all_terminals_and_honours",
+    "last_tile",
+    "last_discard",
+    "kong_replacement",
+    "robbing_kong",
+)
 LIMIT_IDS = (
     "heavenly",
     "earthly",
@@ -434,3 +475,50 @@ def score_table(
     return TableScore(
         ctx.seat, ordered, payments({s: h.score for s, h in ordered.items()}, ctx.seat)
     )
+
+
+# ----------------------------------------------------------------- the scoring family's hooks
+# (engine/scoring/family.py): the loop's win scores every seat through `others` (the family's
+# EveryHand part reports them) and pays through `win_payments`
+
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+kong_payments = no_kong_payments
+wall_draw_payments = no_wall_draw_payments
+EAST_NINE = "east_nine"  # the table option (on unless a table turns it off)
+
+
+def score(preset: Preset, ctx: WinContext) -> Score:
+    """The winner's score, with every seat's score in `points` by seat name (what the payments
+    read); a seat the context does not report scores nothing."""
+    others = {f.seat: SeatHand(f.concealed, f.melds, f.bonus) for f in ctx.others}
+    east_nine = dict(preset.chosen).get(EAST_NINE, True) is True
+    table = score_table(ctx, others, streak=ctx.streak, east_nine=east_nine)
+    if table is None:
+        return Score(
+            valid=False,
+            unit=preset.unit,
+            reason="not_a_winning_hand",
+            message=Text("score.classical.not_winning"),
+        )
+    won = table.hands[ctx.seat]
+    return Score(
+        valid=True,
+        fan=won.score,
+        unit=preset.unit,
+        limit=won.limit,
+        patterns=won.points + won.doubles,
+        points={SEAT_NAMES[seat]: value for seat, value in table.scores.items()},
+    )
+
+
+def win_payments(
+    preset: Preset,
+    result: Score,
+    winner: int,
+    by: WinBy,
+    discarder: int | None,
+    in_play: Sequence[int],
+) -> list[Payment]:
+    """Each loser pays the winner, then the losers settle (however the winning tile came)."""
+    scores = {SEAT_NAMES.index(name): value for name, value in result.points.items()}
+    return list(payments({seat: scores.get(seat, 0) for seat in in_play}, winner))
