@@ -389,6 +389,8 @@ class HandState:
         self._wall_part = self._require(WallPart)
         # the tiles left in the wall when the live wall ends (the wall part's dead wall)
         self._dead_wall: int = self._wall_part.rule.left_in_wall
+        # a kong's replacement spends a dead-wall tile for good where the wall is not replenished
+        self._dead_wall_spent = 0 if self._wall_part.rule.replenished else 1
         self._after_win = self._require(AfterWinPart)
         self._openings = self.part_of(OpeningsPart)
         # who applies each action kind a part declares (`Part.owns`): one owner per kind
@@ -1375,7 +1377,11 @@ class HandState:
     def _draw(self, seat: int, *, replacement: bool) -> None:
         self.turn = seat
         self.phase = _TURN
-        tile = self._wall_part.take_replacement() if replacement else self._take(front=True)
+        if replacement:
+            tile = self._wall_part.take_replacement()
+            self._dead_wall -= self._dead_wall_spent
+        else:
+            tile = self._take(front=True)
         self._add(seat, tile)
         self.drawn = tile
         self.after_kong = replacement

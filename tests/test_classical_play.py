@@ -179,3 +179,44 @@ def test_east_length_is_casual_only() -> None:
     length = next(o for o in CLASSICAL.options if o.name == "length")
     assert length.values == ("full", "east") and length.default == "full" and not length.rated
     assert parse_tiles("1f")
+
+
+def test_a_kong_is_replaced_from_the_dead_wall_which_is_never_replenished() -> None:
+    state = HandState.arranged(
+        CLASSICAL,
+        [
+            "234m678m234s678s3z" + "5p",
+            "5p5p1s1s9s9s4z4z3m3m7m7m8p",
+            "1m1m9p9p4s4s7z7z6z6z5s5s8p",
+            "1p1p2z2z6p6p8p9p1s2s3s5s6s",
+        ],
+        draws="9m" + "8s" + "1z" + "5p",
+        replacements="7p",
+    )
+    act(state, "0 discard 5p")
+    act(state, "1 pung 5p")
+    pass_claims(state)
+    play(state, "1 discard 9s", "2 discard 9m", "3 discard 8s", "0 discard 1z")
+    live = state.wall_left
+    act(state, "1 added_kong 5p")
+    assert state.drawn == parse_tile("7p") and state.after_kong
+    # the live wall is as long as before: the dead wall gave the replacement and stays short
+    assert state.wall_left == live
+    hkos = HandState.arranged(
+        find_preset("hkos-3-v1"),
+        [
+            "234m678m234s678s3z" + "5p",
+            "5p5p1s1s9s9s4z4z3m3m7m7m8p",
+            "1m1m9p9p4s4s7z7z6z6z5s5s8p",
+            "1p1p2z2z6p6p8p9p1s2s3s5s6s",
+        ],
+        draws="9m" + "8s" + "1z" + "5p",
+        replacements="7p",
+    )
+    act(hkos, "0 discard 5p")
+    act(hkos, "1 pung 5p")
+    pass_claims(hkos)
+    play(hkos, "1 discard 9s", "2 discard 9m", "3 discard 8s", "0 discard 1z")
+    before = hkos.wall_left
+    act(hkos, "1 added_kong 5p")
+    assert hkos.wall_left == before - 1  # where the dead wall is made up from the live wall

@@ -46,8 +46,10 @@ CLASSICAL = Preset(
     time_control="standard",
     rated_time_control="standard",
     start_points=2000,
+    # 16 tiles for kongs only, never replenished; a flower is replaced from the live wall
     dead_wall=16,
     replacements=16,
+    dead_wall_replenished=False,
     rules=(EveryHand(),),
     options=(LENGTH, EAST_NINE),
     game=GameRule(
