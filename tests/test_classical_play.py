@@ -220,3 +220,11 @@ def test_a_kong_is_replaced_from_the_dead_wall_which_is_never_replenished() -> N
     before = hkos.wall_left
     act(hkos, "1 added_kong 5p")
     assert hkos.wall_left == before - 1  # where the dead wall is made up from the live wall
+
+
+def test_a_whole_match_conserves_the_points() -> None:
+    session = list(play_session(CLASSICAL, 60, 2))
+    assert 16 <= len(session) < 60  # the match ended by its length
+    for played in session:
+        assert sum(played.outcome.deltas) == 0
+        assert sum(played.state.setup.points) == 8000
