@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.families.classical import scoring
+from engine.families.classical import advice, scoring
 from engine.families.classical.rules import EveryHand
 from engine.families.classical.score_request import score_classical
 from engine.game import GameRule, RepeatCount
@@ -35,6 +35,7 @@ CLASSICAL = Preset(
     family="classical",
     wall=tiles_144(),
     scoring=scoring,
+    advice=advice.KNOWLEDGE,
     score_reader=score_classical,
     multi_win=MultiWin.HEAD_BUMP,
     shape_rules=THIRTEEN_ORPHANS,
