@@ -2,7 +2,7 @@
 
 Every decision weighs the hands it could reach. A *plan* is a way to score (any hand, a flush in
 one suit, all pungs, seven pairs); each has the tiles it keeps, the fan it brings (from
-engine/computer/knowledge.py) and a distance in tile exchanges. A hand's worth is, over its plans,
+the preset's advice) and a distance in tile exchanges. A hand's worth is, over its plans,
 the points the plan pays times the chance of completing it from the live tiles that improve it
 (tiles this seat can see are not live). Plans below the preset's minimum are worth nothing, so a
 call or a discard that leaves only such plans is not made while a live one exists; a ready hand is
