@@ -25,11 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.actions import Action
 from engine.computer import LEVELS, computer_for
 from engine.computer.knowledge import knows
-from engine.families.riichi.presets import IN_DEVELOPMENT
+from engine.computer.simulate import play_out
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset
 from engine.session import Session
-from engine.simulate import play_out
 
 
 @dataclass
@@ -87,7 +86,7 @@ def measure(preset: Preset, level: str, hands: int, seed: int) -> Speed:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    known = sorted(p for p in PRESETS if knows(PRESETS[p].family))
+    known = sorted(p for p in PRESETS if knows(PRESETS[p]))
     parser.add_argument(
         "--preset",
         nargs="*",
@@ -103,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     header = "".join(f"{level + ' hands/s':>18}{columns}" for level in args.level)
     print(f"{'preset (cpu time; wall in brackets)':38}{header}")
     for preset_id in args.preset:
-        preset = IN_DEVELOPMENT.get(preset_id) or find_preset(preset_id)
+        preset = find_preset(preset_id)
         cells = []
         for level in args.level:
             speed = results[preset_id, level] = measure(preset, level, args.hands, args.seed)

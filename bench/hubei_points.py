@@ -167,6 +167,7 @@ def _try_settings(constants: list[str], fields: list[str]) -> None:
 
     from engine.computer import knowledge
     from engine.families.hubei import advice as knowledge_hubei
+    from engine.presets import PRESETS
 
     for item in constants:
         name, value = item.split("=")
@@ -176,7 +177,8 @@ def _try_settings(constants: list[str], fields: list[str]) -> None:
         name, value = item.split("=")
         current = getattr(knowledge_hubei.KNOWLEDGE, name)
         changes[name] = float(value) if current is None else type(current)(float(value))
-    knowledge.KNOWLEDGE["hubei"] = replace(knowledge_hubei.KNOWLEDGE, **changes)
+    hubei = PRESETS["hubei-laizi"]  # the preset carries its knowledge: this run's preset
+    PRESETS[hubei.id] = replace(hubei, advice=replace(knowledge_hubei.KNOWLEDGE, **changes))
     knowledge._TABLES.clear()
     if constants or fields:
         print("settings:", *constants, *fields)

@@ -43,18 +43,16 @@ _BENCH = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
 
 from engine import scoring  # noqa: E402
-from engine.families.riichi.presets import IN_DEVELOPMENT  # noqa: E402
+from engine.computer.simulate import play_session  # noqa: E402
 from engine.presets import PRESETS, Preset, find_preset  # noqa: E402
 from engine.scoring.base import Score, WinContext  # noqa: E402
-from engine.simulate import play_session  # noqa: E402
 
 Calls = dict[str, list[WinContext]]  # preset id -> its score calls, in order
-ALL_PRESETS = sorted({*PRESETS, *IN_DEVELOPMENT})  # the Riichi presets, playable yet or not
+ALL_PRESETS = sorted(PRESETS)
 
 
 def preset_of(preset_id: str) -> Preset:
-    found = IN_DEVELOPMENT.get(preset_id)
-    return find_preset(preset_id) if found is None else found
+    return find_preset(preset_id)
 
 
 def record(
@@ -83,7 +81,6 @@ def record(
 def replay(preset_id: str, asked: list[WinContext]) -> tuple[float, str]:
     """CPU seconds to score every call in order, and a digest of all the answers."""
     preset = preset_of(preset_id)
-    scoring.family_module(preset)  # imported before the clock starts
     started = time.process_time()
     answers = [scoring.score(preset, ctx) for ctx in asked]
     seconds = time.process_time() - started

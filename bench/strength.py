@@ -60,7 +60,6 @@ from engine import scoring, shapes
 from engine.actions import Action, ActionKind
 from engine.computer import Computer, computer_for
 from engine.computer.easy import choose_action
-from engine.families.riichi.presets import IN_DEVELOPMENT
 from engine.families.riichi.rules import RIICHI
 from engine.hand import HandState
 from engine.options import choose, options_text, parse_choices
@@ -491,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
         pool(args.pool)
         return 0
     for preset_id in args.preset:
-        preset = IN_DEVELOPMENT.get(preset_id) or find_preset(preset_id)
+        preset = find_preset(preset_id)
         if min_fan_choices(preset):
             preset = with_min_fan(preset, args.min_fan)
         if args.option:

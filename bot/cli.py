@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 from engine.i18n import LANGUAGES, translate
 from engine.presets import (
-    PLANNED_PRESETS,
     PRESETS,
     TIME_CONTROLS,
     UnknownPresetError,
@@ -194,16 +193,6 @@ def time_controls_help() -> str:
 def _cmd_presets(args: argparse.Namespace) -> int:
     for preset in PRESETS.values():
         print(f"{preset.id:20} {preset.name} — {preset.summary}")
-    for preset_id, name in PLANNED_PRESETS.items():
-        print(f"{preset_id:20} (planned) {name}")
-    from engine.families.riichi.presets import IN_DEVELOPMENT
-    from engine.families.riichi.scoring import RIICHI_RULES
-
-    for rules in RIICHI_RULES.values():
-        if rules.id in PRESETS:  # playable: listed above
-            continue
-        state = "in development: `score` and `simulate`" if rules.id in IN_DEVELOPMENT else None
-        print(f"{rules.id:20} ({state or '`score` only until play lands'}) {rules.name}")
     return 0
 
 
@@ -217,13 +206,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from engine.families.riichi.presets import IN_DEVELOPMENT
+    from engine.computer.simulate import simulate
     from engine.options import choose, parse_choices
-    from engine.simulate import simulate
 
-    # the presets in development play here (and in tests) before tables may choose them
-    found = IN_DEVELOPMENT.get(args.preset)
-    preset = find_preset(args.preset) if found is None else found
+    preset = find_preset(args.preset)
     try:
         preset = choose(preset, parse_choices(preset, args.option or ()))
     except ValueError as error:

@@ -13,8 +13,8 @@ import time
 from collections import Counter
 from typing import TextIO
 
+from engine.computer.simulate import SimulatedGame, simulate_games
 from engine.presets import Preset
-from engine.simulate import SimulatedGame, simulate_games
 
 
 def print_games(preset: Preset, args: argparse.Namespace, out: TextIO | None = None) -> int:

@@ -72,7 +72,7 @@ from engine.tiles import (
 )
 
 if TYPE_CHECKING:
-    from engine.presets import Preset
+    from engine.preset import Preset
 
 
 __all__ = ["Event", "HandSetup", "HandState", "Outcome", "Phase", "Termination", "WinRecord"]
@@ -256,14 +256,6 @@ def shuffled(tiles: Sequence[Tile], seed: int) -> list[Tile]:
 
 
 _P = TypeVar("_P", bound=Part)
-
-
-def _preset(preset: Preset | str) -> Preset:
-    """The preset, found by id where a name is given. engine.presets is read here, not at the
-    top: it registers the Riichi presets, whose rule components build on this module."""
-    from engine.presets import find_preset
-
-    return find_preset(preset) if isinstance(preset, str) else preset
 
 
 # Per sequence of part types (the same for every hand of a preset): for each hook, the positions
@@ -536,7 +528,7 @@ class HandState:
     @classmethod
     def replay(
         cls,
-        preset: Preset | str,
+        preset: Preset,
         seed: int,
         actions: Iterable[Action | str],
         setup: HandSetup | None = None,
@@ -547,7 +539,6 @@ class HandState:
     ) -> HandState:
         """Rebuild a hand from its seed (or arranged wall), its setup and its action log (parsed
         once the hand's rules are bound: a rule's module declares the kinds it owns)."""
-        preset = _preset(preset)
         state = cls(preset, seed, setup, wall=wall, seat_count=seat_count, always_ask=always_ask)
         for action in actions:
             state.apply(Action.parse(action) if isinstance(action, str) else action)
@@ -556,7 +547,7 @@ class HandState:
     @classmethod
     def arranged(
         cls,
-        preset: Preset | str,
+        preset: Preset,
         hands: Sequence[str],
         draws: str = "",
         replacements: str = "",
@@ -569,7 +560,6 @@ class HandState:
         order (a dead wall's indicators set apart at the deal first: `WallRule.indicators`).
         The rest of the wall is filled with the remaining tiles in a fixed order.
         """
-        preset = _preset(preset)
         dealt = [parse_tiles(h) for h in hands]
         # the deal takes 13 per seat in seat order, then the dealer's 14th
         order = dealt[0][: preset.hand_size]

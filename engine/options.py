@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from engine.i18n import Text, text
 
 if TYPE_CHECKING:
-    from engine.presets import Preset
+    from engine.preset import Preset
 
 OptionValue = bool | int | str
 STORED_KEY = "options"  # where a table's choices sit in its stored options and its session
@@ -144,10 +144,42 @@ def stored(preset: Preset) -> dict[str, object]:
 def from_stored(preset: Preset, data: Mapping[str, object]) -> Preset:
     """The preset as a stored table or session plays it: the choices in `stored`'s form, or in
     the form stored before it (`min_fan`, and a list `table_options` of switches)."""
-    from engine.presets import with_min_fan  # the old minimum reads as the minimum does
-
     choices: dict[str, object] = dict(data.get(STORED_KEY) or {})  # type: ignore[call-overload]
     for name in data.get("table_options") or ():  # type: ignore[attr-defined]
         choices[str(name)] = True
     chosen = choose(preset, choices) if choices else preset
     return with_min_fan(chosen, data.get("min_fan"))  # type: ignore[arg-type]
+
+
+def min_fan_choices(preset: Preset) -> tuple[int, ...]:
+    """The minimums a table of this preset may choose (empty: the preset's own is fixed)."""
+    if not has_option(preset, "min_fan"):
+        return ()
+    return tuple(int(v) for v in option_named(preset, "min_fan").values)
+
+
+def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:
+    """The preset as a table with this minimum plays it (None: the preset's default): its
+    `min_fan` option, or a `no_minimum` switch for 0.
+
+    >>> from engine.presets import find_preset
+    >>> with_min_fan(find_preset("hk-fw2"), 3).min_fan
+    3
+    """
+    if min_fan is None or min_fan == preset.min_fan:
+        return preset
+    if min_fan == 0 and has_option(preset, "no_minimum"):
+        return choose(preset, {"no_minimum": True})  # hubei-laizi's switch
+    choices = min_fan_choices(preset)
+    if min_fan not in choices:
+        if not choices:
+            raise ValueError(
+                text("fixups.preset.fixed_minimum", preset=preset.id, min_fan=preset.min_fan)
+            )
+        low, high = min(choices), max(choices)
+        raise ValueError(
+            text(
+                "fixups.preset.minimum_range", preset=preset.id, low=low, high=high, min_fan=min_fan
+            )
+        )
+    return choose(preset, {"min_fan": min_fan})

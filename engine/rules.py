@@ -71,7 +71,6 @@ import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import SEAT_ACTIONS, TILE_ACTIONS, Action, ActionKind, DeclaredKind
@@ -79,12 +78,12 @@ from engine.events import Event, Termination
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening
 from engine.scoring.base import WinBy
 from engine.settlement import Payment
+from engine.table_facts import SeatTiles, TableFacts
 from engine.tiles import ORPHANS, Meld, MeldKind, Tile, kind_of, suit_of
 
 if TYPE_CHECKING:
     from engine.hand import HandState
-    from engine.presets import Preset
-    from engine.table_facts import TableFacts
+    from engine.preset import Preset
 
 _SUIT_SLICES = {suit: slice(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
 _SUIT_KINDS = {suit: range(i * 9, i * 9 + 9) for i, suit in enumerate("mps")}
@@ -859,6 +858,16 @@ class FixedKongsPart(Part):
     def held_tiles(self) -> list[Tile]:
         return [t for tiles in self.kongs for t in tiles]
 
+    def table_facts(self) -> TableFacts:
+        return set_down_facts(self.kongs)
+
+
+def set_down_facts(kongs: Sequence[Sequence[Tile]]) -> TableFacts:
+    """Every seat's tiles set down as kongs, shown to all (an entry per seat, empty or not)."""
+    return TableFacts(
+        kongs_set_down=tuple(SeatTiles(s, "kongs", tuple(t)) for s, t in enumerate(kongs))
+    )
+
 
 FixedKongs.part = FixedKongsPart
 
@@ -880,7 +889,8 @@ OpenHandToWin.part = OpenHandPart
 
 
 def rules_of(preset: Preset) -> tuple[Rule, ...]:
-    """The components a preset plays with: those its data fields name, then its own `rules`."""
+    """The components a preset plays with: those its data fields name, then its own `rules`
+    (openings, a void suit, insurance, a family's components: carried by the preset itself)."""
     if preset.winners_abort and (
         preset.winners_abort < 2 or preset.multi_win is MultiWin.HEAD_BUMP
     ):
@@ -888,7 +898,7 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
             f"{preset.id}: winners_abort is 2 or more, and only where several win on one tile"
             f" (multi_win 'multiple'), not {preset.winners_abort} with {preset.multi_win.value!r}"
         )
-    found: list[Rule] = [
+    return (
         WallRule(
             preset.set_aside,
             preset.dead_wall,
@@ -898,20 +908,9 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
         ),
         Robbing(preset.concealed_rob),
         WinConditions(),
-    ]
-    if preset.openings:
-        found.append(Openings(preset.openings))
-    if Opening.VOID in preset.openings:
-        found.append(VoidSuit())
-    found.append(AfterWinRule(preset.after_win))
-    if preset.insurance:
-        from engine.families.hongkong.rules import InsuranceWatch  # it builds on this module
-
-        found.append(InsuranceWatch())
-    found.extend(preset.rules)
-    if preset.rules_module:  # components built from the preset's data by their own module
-        found.extend(import_module(preset.rules_module).preset_rules(preset))
-    return tuple(found)
+        AfterWinRule(preset.after_win),
+        *preset.rules,
+    )
 
 
 def check_seat_count(preset: Preset, seat_count: int) -> None:

@@ -18,11 +18,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind
-from engine.families.hubei.rules import TurnedWildPart
-from engine.families.riichi.rules import RIICHI, DoraPart
 from engine.hand_setup import HandSetup
-from engine.presets import Preset
-from engine.rules import FixedKongsPart
+from engine.preset import Preset
+from engine.table_facts import TableFacts, table_facts
 from engine.tiles import NUM_KINDS, Meld, Tile, is_red, kind_of
 
 if TYPE_CHECKING:
@@ -102,7 +100,8 @@ class SeatView:
                 visible[tile] += 1
         for tile in removed:
             visible[tile] += 1
-        set_down = _set_down(state)
+        facts = table_facts(state)
+        set_down = _set_down(state, facts)
         for tiles in set_down:
             for tile in tiles:
                 visible[tile] += 1
@@ -136,8 +135,8 @@ class SeatView:
             wilds=state.wild_kinds,
             set_down=set_down,
             offered=_offered(state),
-            dora=_dora(state),
-            **_riichi_facts(state),  # type: ignore[arg-type]
+            dora=_dora(facts),
+            **_riichi_facts(facts),  # type: ignore[arg-type]
             setup=state.setup,
         )
 
@@ -153,17 +152,11 @@ class SeatView:
         return 4 - self.visible[tile]
 
 
-def _set_down(state: HandState) -> tuple[tuple[Tile, ...], ...]:
+def _set_down(state: HandState, facts: TableFacts) -> tuple[tuple[Tile, ...], ...]:
     """Per seat, the tiles it set down as fixed kongs (red, green) and wild kongs, shown to all."""
-    fixed = state.part_of(FixedKongsPart)
-    wild = state.part_of(TurnedWildPart)
-    if fixed is None and wild is None:
+    if not facts.kongs_set_down:
         return ()
-    return tuple(
-        tuple(fixed.kongs[s] if fixed is not None else ())
-        + tuple(wild.wild_kongs[s] if wild is not None else ())
-        for s in range(state.seat_count)
-    )
+    return tuple(facts.set_down(s) for s in range(state.seat_count))
 
 
 _OFFERING = (ActionKind.DISCARD, ActionKind.ADDED_KONG)
@@ -187,31 +180,15 @@ def _offered(state: HandState) -> tuple[tuple[Tile, ...], ...]:
     return tuple(tuple(tiles) for tiles in offered)
 
 
-def _dora(state: HandState) -> tuple[Tile, ...]:
+def _dora(facts: TableFacts) -> tuple[Tile, ...]:
     """The dora indicators turned so far (shown to all), where the preset has them."""
-    part = state.part_of(DoraPart)
-    return () if part is None else tuple(kind_of(t) for t in part.dora_indicators())
+    dora = facts.indicator("dora")
+    return () if dora is None else tuple(kind_of(t) for t in dora.tiles)
 
 
-def _riichi_facts(state: HandState) -> dict[str, object]:
+def _riichi_facts(facts: TableFacts) -> dict[str, object]:
     """Per seat, the pond index of its riichi discard (-1: none) and the tiles others discarded
-    since (read back from the log: a riichi is declared with its discard)."""
-    count = state.seat_count
-    at = [-1] * count
-    after: list[list[Tile]] = [[] for _ in range(count)]
-    discards = [0] * count
-    declared = False
-    for action in state.log:
-        kind = action.kind
-        if kind == RIICHI:  # by name: a deep copy of the hand copies the kind too
-            at[action.seat] = discards[action.seat]
-            declared = True
-        elif kind is not ActionKind.DISCARD:
-            continue
-        discards[action.seat] += 1
-        for seat in range(count):
-            if at[seat] >= 0 and seat != action.seat:
-                after[seat].append(kind_of(action.tiles[0]))
-    if not declared:
+    since; nothing before a declaration."""
+    if not facts.declared_at:
         return {}
-    return {"riichi_at": tuple(at), "after_riichi": tuple(tuple(t) for t in after)}
+    return {"riichi_at": facts.declared_at, "after_riichi": facts.after_declared}

@@ -54,7 +54,11 @@ class TableFacts:
     names an abortive draw's kind (`pictures.ending.<ending>`), `nagashi` the seats paid a
     nagashi mangan, `ready` the seats ready at a wall draw where being ready is paid (None:
     not told), `honba_paid` what the repeat count added to the first win, `seat_tiles` the
-    tiles seats laid apart in the open.
+    tiles seats laid apart in the open. `wilds` are the wild kinds turned face up (hubei-laizi's
+    wild), `kongs_set_down` the tiles each seat discarded as a kong set down before it (fixed
+    and wild kongs; an entry per seat from each rule that has them), `declared_at` per seat the
+    pond index of its declaration's discard (-1: none; empty until a seat declares: riichi) and
+    `after_declared` per seat the tiles the others discarded since.
     """
 
     indicators: tuple[Indicators, ...] = ()
@@ -68,6 +72,10 @@ class TableFacts:
     ready: tuple[int, ...] | None = None
     honba_paid: int = 0
     seat_tiles: tuple[SeatTiles, ...] = ()
+    wilds: tuple[Tile, ...] = ()
+    kongs_set_down: tuple[SeatTiles, ...] = ()
+    declared_at: tuple[int, ...] = ()
+    after_declared: tuple[tuple[Tile, ...], ...] = ()
 
     @property
     def sticks(self) -> int:
@@ -77,20 +85,28 @@ class TableFacts:
     def merged(self, other: TableFacts) -> TableFacts:
         """These facts with `other`'s added: tuples joined, a set value taking an unset one's
         place (two parts never own the same single fact)."""
+        if self is NO_FACTS:
+            return other
         changes: dict[str, object] = {}
-        for f in fields(self):
-            mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            if isinstance(mine, tuple) and isinstance(theirs, tuple):
-                changes[f.name] = mine + theirs
-            elif theirs != f.default:
-                changes[f.name] = theirs
-        return replace(self, **changes)  # type: ignore[arg-type]
+        for name, default in _DEFAULTS:  # every decision's seat view merges them: kept quick
+            theirs = getattr(other, name)
+            if theirs == default:
+                continue
+            mine = getattr(self, name)
+            both = isinstance(mine, tuple) and isinstance(theirs, tuple)
+            changes[name] = mine + theirs if both else theirs
+        return replace(self, **changes) if changes else self  # type: ignore[arg-type]
 
     def indicator(self, kind: str) -> Indicators | None:
         return next((item for item in self.indicators if item.kind == kind), None)
 
+    def set_down(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles `seat` set down as kongs, in the rules' order."""
+        return tuple(t for item in self.kongs_set_down if item.seat == seat for t in item.tiles)
+
 
 NO_FACTS = TableFacts()
+_DEFAULTS = tuple((f.name, f.default) for f in fields(TableFacts))
 
 WINNERS_ABORT = "winners"  # the loop's own abortive draw: as many winners as the preset aborts at
 

@@ -10,14 +10,13 @@ from collections.abc import Sequence
 
 from engine.actions import ActionKind
 from engine.computer.easy import choose_action
-from engine.families.hubei.rules import TurnedWildPart
-from engine.families.selfdraw.rules import SetAsideSettlementPart
+from engine.computer.simulate import play_out
 from engine.hand import HandState, Phase, WinRecord
 from engine.i18n import Number, Text
 from engine.presets import Opening, Preset, find_preset
 from engine.rules import FixedKongsPart, PassEnds, PassPart
+from engine.set_aside import SetAsideSettlementPart
 from engine.settlement import Reason
-from engine.simulate import play_out
 from engine.table_facts import TableFacts, table_facts
 from engine.tiles import Tile, tile_name
 from render.style import WIND_NAMES
@@ -118,25 +117,17 @@ def fixed_kinds(state: HandState) -> frozenset[Tile]:
 
 def wild_indicator(state: HandState) -> tuple[SetAside, ...]:
     """The turned wild, shown to everyone."""
-    part = state.part_of(TurnedWildPart)
-    if part is None or part.wild is None:
-        return ()
-    return (SetAside(Text("pictures.set_aside.wild"), (part.wild,)),)
+    wilds = table_facts(state).wilds
+    return (SetAside(Text("pictures.set_aside.wild"), wilds),) if wilds else ()
 
 
 KONGS_LABEL = Text("pictures.set_aside.kongs")  # a seat's set-down kongs, said as kongs
 
 
-def special_kongs(state: HandState, seat: int) -> tuple[SetAside, ...]:
+def special_kongs(facts: TableFacts, seat: int) -> tuple[SetAside, ...]:
     """The tiles a seat set down as fixed kongs (red, green) and wild kongs, shown to all."""
-    tiles: list[Tile] = []
-    fixed = state.part_of(FixedKongsPart)
-    if fixed is not None:
-        tiles += fixed.kongs[seat]
-    wild = state.part_of(TurnedWildPart)
-    if wild is not None:
-        tiles += wild.wild_kongs[seat]
-    return (SetAside(KONGS_LABEL, tuple(tiles)),) if tiles else ()
+    tiles = facts.set_down(seat)
+    return (SetAside(KONGS_LABEL, tiles),) if tiles else ()
 
 
 def seat_tiles_views(facts: TableFacts, seat: int) -> tuple[SetAside, ...]:
@@ -245,7 +236,7 @@ def _seat_view(
         void_suit=state.void[seat] if declared else None,
         won=finished,
         revealed=revealed,
-        set_aside=special_kongs(state, seat) + seat_tiles_views(facts, seat),
+        set_aside=special_kongs(facts, seat) + seat_tiles_views(facts, seat),
         staked=seat in facts.declared,
         turned=frozenset(index for s, index in facts.turned if s == seat),
     )

@@ -23,11 +23,11 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from engine.events import Event
-from engine.families.hubei.rules import TurnedWildPart
 from engine.hand import HandState
 from engine.i18n import Text
 from engine.scoring.base import WinBy
 from engine.settlement import Reason
+from engine.table_facts import table_facts
 from engine.tiles import GREEN, RED, Tile, tile_name
 from render.style import FELT, GOLD, PANEL, TEXT, TEXT_DIM, paste_text, rounded_box, text_width
 from render.tiles import back_sprite, tile_sprite
@@ -257,8 +257,8 @@ ANIMATED_FAMILIES = frozenset({"hubei"})
 
 
 def _wild_of(state: HandState) -> Tile | None:
-    wild_part = state.part_of(TurnedWildPart)
-    return wild_part.wild if wild_part is not None else None
+    wilds = table_facts(state).wilds
+    return wilds[0] if wilds else None
 
 
 def deal_moments(state: HandState) -> list[Moment]:

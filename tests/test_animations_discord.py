@@ -20,6 +20,7 @@ from bot.discord import BotConfig, MahjongBot
 from bot.runtime import LiveTable, ManualTimers
 from bot.runtime.snapshots import public_moment, public_snapshot
 from engine.computer.easy import choose_action
+from engine.families.hubei.presets import with_fixed_wild
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
 from engine.presets import PRESETS, find_preset, with_options
@@ -47,7 +48,7 @@ POST = "POST /channels/{channel_id}/messages"
 
 
 def arranged(session: Session) -> HandState:
-    fixed = replace(session.preset, fixed_wild=parse_tile("5p"))
+    fixed = with_fixed_wild(session.preset, parse_tile("5p"))
     return HandState.arranged(fixed, DEALT, replacements="8s9s")
 
 

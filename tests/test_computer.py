@@ -16,12 +16,12 @@ from engine.actions import Action, ActionKind
 from engine.computer import UnknownLevelError, computer_for, decide, strong
 from engine.computer.easy import choose_action
 from engine.computer.shape_tables import PlanShape
+from engine.computer.simulate import play_out, play_session, simulate
 from engine.hand import HandState
 from engine.presets import PRESETS, find_preset
 from engine.seat_view import SeatView
 from engine.session import Session
 from engine.settlement import pot_change
-from engine.simulate import play_out, play_session, simulate
 from engine.tiles import Meld, counts_of, parse_tile, parse_tiles
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

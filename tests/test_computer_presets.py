@@ -95,7 +95,7 @@ def claim_view(view: SeatView, tile: str, source: int, *calls: Action) -> SeatVi
 
 
 def test_the_strong_computer_knows_every_preset() -> None:
-    assert all(knows(preset.family) for preset in PRESETS.values())
+    assert all(knows(preset) for preset in PRESETS.values())
 
 
 # ---------------------------------------------------------------------------- hubei-laizi

@@ -17,6 +17,7 @@ import pytest
 
 from engine.actions import Action, ActionKind
 from engine.computer import computer_for, decide, knows, strong
+from engine.computer.simulate import play_out
 from engine.families.riichi.advice import danger, declare, dora_of, stakes, wait_chances
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.families.riichi.rules import RIICHI as RIICHI_KIND
@@ -25,7 +26,6 @@ from engine.hand_setup import HandSetup
 from engine.rules import kong_keeps_waits
 from engine.seat_view import SeatView
 from engine.session import Session
-from engine.simulate import play_out
 from engine.tiles import Meld, MeldKind, counts_of, is_red, parse_tile, parse_tiles
 
 # the other seats' deals, of tiles the positions below leave free
@@ -41,7 +41,7 @@ def t(text: str) -> int:
 
 
 def test_the_strong_computer_knows_riichi() -> None:
-    assert knows(RIICHI.family)
+    assert knows(RIICHI)
     assert [dora_of(t(i)) for i in ("1m", "9m", "4z", "7z", "5z")] == [
         t(d) for d in ("2m", "1m", "1z", "5z", "6z")
     ]

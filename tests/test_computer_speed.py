@@ -14,17 +14,17 @@ from engine import decompose, shapes
 from engine.actions import Action
 from engine.computer import computer_for, decide, knows, valuation
 from engine.computer.shape_tables import PlanShape, near_kinds, seven_pairs_shanten
+from engine.computer.simulate import play_out
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, with_min_fan, with_options
 from engine.seat_view import SeatView
 from engine.session import Session
-from engine.simulate import play_out
 from engine.tiles import NUM_KINDS, counts_of, parse_tiles
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import computer_speed  # bench/computer_speed.py: simulate hands/s per level
 
-STRONG_PRESETS = sorted(p for p in PRESETS if knows(PRESETS[p].family))
+STRONG_PRESETS = sorted(p for p in PRESETS if knows(PRESETS[p]))
 EVERY_KIND = frozenset(range(NUM_KINDS))
 
 

@@ -13,16 +13,16 @@ from hypothesis import strategies as st
 from engine.actions import Action, ActionKind
 from engine.computer import computer_for, decide, knows, seat_view, valuation
 from engine.computer.shape_tables import near_kinds
+from engine.computer.simulate import play_out
 from engine.families.hongkong import scoring_hkos as hkos
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset
 from engine.scoring.base import WinBy, WinContext
 from engine.seat_view import SeatView
 from engine.session import Session
-from engine.simulate import play_out
 from engine.tiles import NUM_KINDS, counts_of, parse_tiles
 
-STRONG_PRESETS = sorted(p for p in PRESETS if knows(PRESETS[p].family))
+STRONG_PRESETS = sorted(p for p in PRESETS if knows(PRESETS[p]))
 
 
 def _turn_views(preset: Preset, hands: int, seed: int, phase: str = "turn") -> list[SeatView]:

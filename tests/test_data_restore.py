@@ -40,7 +40,10 @@ def restore_hand(loaded: LoadedTable) -> HandState:
     assert loaded.hand is not None
     setup = json.loads(loaded.hand.setup or "{}")
     return HandState.replay(
-        loaded.table.preset, loaded.hand.seed, loaded.hand.actions, HandSetup.from_json(setup)
+        find_preset(loaded.table.preset),
+        loaded.hand.seed,
+        loaded.hand.actions,
+        HandSetup.from_json(setup),
     )
 
 
@@ -129,7 +132,7 @@ async def test_restored_table_equals_live_mid_hand_and_between_hands(
         await play(store, tid, hid, restored, 10_000)
         outcome = restored.outcome()
         assert outcome is not None
-        replayed = HandState.replay(PRESET, live.seed, restored.log, live.setup)
+        replayed = HandState.replay(find_preset(PRESET), live.seed, restored.log, live.setup)
         assert snapshot(replayed) == snapshot(restored)
 
         result = hand_result(session, outcome)
@@ -153,7 +156,9 @@ async def test_restored_table_equals_live_mid_hand_and_between_hands(
     assert [h.hand_no for h in logs] == [1, 2]
     for log in logs:
         setup = json.loads(log.setup or "{}")
-        state = HandState.replay(PRESET, log.seed, log.actions, HandSetup.from_json(setup))
+        state = HandState.replay(
+            find_preset(PRESET), log.seed, log.actions, HandSetup.from_json(setup)
+        )
         record = await store.hand_record(log.hand_id)
         assert record is not None
         assert state.outcome().deltas == tuple(s.delta for s in record.seats)

@@ -13,7 +13,6 @@ from bot.discord import MahjongBot
 from bot.discord.cogs.records import hand_outcome
 from bot.runtime import ManualTimers
 from data import HandRecord, Phase, SeatResult, StoredWin
-from engine.presets import PLANNED_PRESETS
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionRecord
 from tests.test_discord_e2e import click, live, make_bot, refused, wait_table_message
 
@@ -91,7 +90,6 @@ async def test_one_group_of_commands_with_preset_autocomplete(
     ("options", "message"),
     [
         ({"preset": "nope"}, "there is no preset `nope`"),
-        ({"preset": "riichi"}, "planned but not playable"),
         ({"rated": True, "computers": 2}, "rated tables are for four people"),
         ({"rated": True, "time": "untimed"}, "needs a clock"),
         ({"name": "x" * 40, "preset": "hkos-3-v1 "}, None),
@@ -102,10 +100,7 @@ async def test_create_checks_every_option(
     bot: MahjongBot,
     options: dict[str, Any],
     message: str | None,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # a preset named by the rules but not specified yet (RULES.md "Mentioned, not yet specified")
-    monkeypatch.setitem(PLANNED_PRESETS, "riichi", "Riichi: not specified yet")
     record = await run(fake, fake.users[0], "create", options)
     assert record.ephemeral
     if message is None:

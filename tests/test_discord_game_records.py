@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from bot.discord.cogs.records import (
-    check_record_preset,
     counted_text,
     game_line,
     hand_outcome,
@@ -115,7 +114,6 @@ def test_the_words_of_records_are_in_the_readers_language() -> None:
 def test_which_presets_count_games_and_which_declarations_their_stats_show() -> None:
     assert per_game("riichi") and per_game("riichi-majsoul") and not per_game(HKOS.id)
     assert not per_game("a-preset-no-more")
-    assert check_record_preset(" riichi ") is RIICHI
     assert counted_declarations(RIICHI) == ["riichi"]  # not nine terminals: no rate of it
     assert counted_declarations(MECHANISMS) == counted_declarations(HKOS) == []
 

@@ -76,7 +76,7 @@ def test_the_kept_counts_follow_the_hands_and_no_bonus_tile_stays_in_a_hand(pres
 def test_a_bonus_tile_drawn_mid_hand_is_replaced_from_the_back() -> None:
     # seat 0 discards 9s; seat 1 draws a flower, then the replacement 5p from the back
     state = HandState.arranged(
-        "hkos-3-v1",
+        find_preset("hkos-3-v1"),
         ["123m456m789m1p2p3p1s9s", "147m258p369s1234z", "147m258p369s5677z", "147m258p369s1567z"],
         draws="1f",
         replacements="5p",

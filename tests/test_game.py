@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from engine.computer.simulate import play_session
 from engine.game import (
     ENDLESS,
     FinalScore,
@@ -25,7 +26,6 @@ from engine.presets import PRESETS, Preset, find_preset
 from engine.rotation import ROTATIONS, HandEnd, hand_end, next_dealer_seat
 from engine.scoring.base import Score, WinBy
 from engine.session import Session
-from engine.simulate import play_session
 from tests.game_presets import SHORT_GAME, registered
 
 HKOS = find_preset("hkos-3-v1")

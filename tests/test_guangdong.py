@@ -13,13 +13,13 @@ import pytest
 
 from bot.runtime.snapshots import set_aside_text
 from engine.actions import ActionKind
+from engine.computer.simulate import play_out
 from engine.families.selfdraw.rules import horse_count, horse_seat, horse_settlement
 from engine.formats.score_request import RequestError, score_request
 from engine.hand import HandState, Phase, Termination
 from engine.presets import find_preset
 from engine.session import next_dealer_seat
 from engine.settlement import Payment, Reason, deltas_of
-from engine.simulate import play_out
 from engine.tiles import parse_tile
 from render import render_result, to_png
 from render.adapt import result_view_from_state, table_view_from_state

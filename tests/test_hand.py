@@ -336,7 +336,7 @@ def test_exhaustive_draw_pays_nothing_and_a_stale_action_is_refused() -> None:
 
 
 def test_replay_rebuilds_the_same_state() -> None:
-    from engine.simulate import play_out
+    from engine.computer.simulate import play_out
 
     live = play_out(HandState(HKOS, seed=42))
     again = HandState.replay(HKOS, 42, [str(a) for a in live.log])

@@ -11,8 +11,8 @@ import weakref
 
 import pytest
 
+from engine.computer.simulate import play_session
 from engine.presets import PRESETS
-from engine.simulate import play_session
 
 
 @pytest.mark.parametrize("level", ["easy", "strong"])

@@ -1,5 +1,6 @@
-"""The house: the kinds presets and rules share sit in a leaf module (no import circle), and the
-reader's names of presets, winds, suits and units come from one module."""
+"""The house: the kinds presets and rules share sit in a leaf module (no import circle); a family is
+a folder that only the registry imports; the top level of engine/ imports no family, format or
+computer; and the reader's names of presets, winds, suits and units come from one module."""
 
 from __future__ import annotations
 
@@ -15,7 +16,13 @@ from engine import kinds, names, presets
 from engine.i18n import worded
 from render import words
 
-ENGINE = Path(__file__).resolve().parent.parent / "engine"
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "engine"
+# the packages whose modules are held to the house rules (tests and benches may import families)
+PACKAGES = ("engine", "bot", "render", "data")
+# tenhou.net/6 and mjai are Riichi's own log format and protocol: their readers and writers read
+# Riichi's rules and yaku
+RIICHI_FORMATS = (ENGINE / "formats" / "tenhou6", ENGINE / "formats" / "mjai")
 
 
 def _engine_imports(path: Path) -> set[str]:
@@ -24,14 +31,72 @@ def _engine_imports(path: Path) -> set[str]:
     return {m for m in found if m == "engine" or m.startswith("engine.")}
 
 
+def _imports(path: Path) -> set[str]:
+    """Every module `path` imports at run time, wherever in it (lazy imports included; those
+    only for the type checker are none)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(node)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
+        for stmt in n.body
+        for node in ast.walk(stmt)
+    }
+    found: set[str] = set()
+    for n in ast.walk(tree):
+        if id(n) in typing_only:
+            continue
+        if isinstance(n, ast.Import):
+            found.update(a.name for a in n.names)
+        elif isinstance(n, ast.ImportFrom) and n.module:
+            found.add(n.module)
+            found.update(f"{n.module}.{a.name}" for a in n.names)
+    return found
+
+
+def _modules(*packages: str) -> list[Path]:
+    return [p for package in packages for p in sorted((ROOT / package).rglob("*.py"))]
+
+
+def _from(found: set[str], package: str) -> set[str]:
+    return {m for m in found if m == package or m.startswith(package + ".")}
+
+
+def test_nothing_outside_the_families_imports_a_family_but_the_registry() -> None:
+    families = ENGINE / "families"
+    allowed = {ENGINE / "presets.py"}
+    crossing = {
+        str(path.relative_to(ROOT)): sorted(_from(_imports(path), "engine.families"))
+        for path in _modules(*PACKAGES)
+        if not path.is_relative_to(families)
+        and not any(path.is_relative_to(riichi) for riichi in RIICHI_FORMATS)
+        and path not in allowed
+        and _from(_imports(path), "engine.families")
+    }
+    assert crossing == {}
+
+
+def test_the_top_level_of_engine_imports_no_family_format_or_computer() -> None:
+    below = ("engine.families", "engine.formats", "engine.computer")
+    crossing = {
+        path.name: sorted(m for package in below for m in _from(_imports(path), package))
+        for path in sorted(ENGINE.glob("*.py"))
+        if path.name != "presets.py"  # the registry imports every family's presets
+    }
+    assert {name: found for name, found in crossing.items() if found} == {}
+
+
 def test_the_kinds_module_is_a_leaf() -> None:
     assert _engine_imports(ENGINE / "kinds.py") == set()
 
 
-def test_presets_import_their_rules_at_the_top() -> None:
+def test_the_registry_imports_every_family_s_presets_at_the_top() -> None:
     source = (ENGINE / "presets.py").read_text(encoding="utf-8")
-    assert "noqa: E402" not in source
-    assert "engine.rules" in _engine_imports(ENGINE / "presets.py")
+    assert "noqa: E402" not in source and "import_module" not in source
+    families = {p.name for p in (ENGINE / "families").iterdir() if (p / "presets.py").exists()}
+    assert {f"engine.families.{family}.presets" for family in families} <= _engine_imports(
+        ENGINE / "presets.py"
+    )
 
 
 @pytest.mark.parametrize(

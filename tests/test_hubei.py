@@ -4,23 +4,23 @@ first dealer, and every fan item, payment, cap and liability as concrete hands."
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from engine.actions import Action, ActionKind
+from engine.computer.simulate import play_out, play_session
+from engine.families.hubei.presets import with_fixed_wild
 from engine.families.hubei.rules import TurnedWildPart
 from engine.formats.score_request import RequestError, score_request
 from engine.hand import HandState, Phase, Termination
 from engine.presets import find_preset, with_options
 from engine.session import Session
-from engine.simulate import play_out, play_session
 from engine.tiles import GREEN, RED, WHITE, parse_tile, parse_tiles
 
 HUBEI = find_preset("hubei-laizi")
 # arranged hands need a known wild (5p) and most tests a table without the minimum
-FIXED = replace(HUBEI, fixed_wild=parse_tile("5p"))
+FIXED = with_fixed_wild(HUBEI, parse_tile("5p"))
 OPEN_TABLE = with_options(FIXED, ["no_minimum"])
 
 

@@ -326,9 +326,9 @@ async def test_play_with_a_db_refuses_a_bots_database_and_closes_its_own_leftove
 def test_the_result_picture_says_the_last_draws_brought_no_win_not_that_the_wall_ran_out() -> None:
     """hubei-laizi holds its last 14 tiles back for the last draws: a hand with no win there
     did not see its wall 'run out' (the result picture's note, as the table text says)."""
+    from engine.computer.simulate import play_out
     from engine.hand import HandState
     from engine.presets import find_preset
-    from engine.simulate import play_out
     from render.adapt import result_view_from_state
 
     for seed in range(200):

@@ -6,6 +6,7 @@ from dataclasses import fields, replace
 
 import pytest
 
+from engine.families.hubei.presets import with_fixed_wild
 from engine.hand import HandState
 from engine.options import choose
 from engine.presets import (
@@ -16,6 +17,7 @@ from engine.presets import (
     with_min_fan,
     with_options,
 )
+from engine.rules import Openings
 from engine.shapes import SETS_AND_PAIR, ShapeRules
 from engine.tiles import counts_of, parse_tile, parse_tiles
 
@@ -95,17 +97,21 @@ def test_every_preset_field_is_an_immutable_value() -> None:
 
 def test_the_sichuan_tables_are_blood_battle_with_other_openings_and_after_win() -> None:
     battle = find_preset("sichuan-bb")
-    allowed = {"id", "name", "summary", "openings", "after_win"}
+    allowed = {"id", "name", "summary", "rules", "after_win"}
     for preset_id in ("sichuan-swap3", "bloodflow-swap3", "bloodflow-discard3"):
         preset = find_preset(preset_id)
         differ = {
             f.name for f in fields(Preset) if getattr(preset, f.name) != getattr(battle, f.name)
         }
         assert differ <= allowed, (preset_id, differ - allowed)
+        # of its components only the openings differ
+        assert [r for r in preset.rules if not isinstance(r, Openings)] == [
+            r for r in battle.rules if not isinstance(r, Openings)
+        ]
     assert find_preset("bloodflow-discard3").sets == 3 and battle.sets == 4
 
 
 def test_a_fixed_wild_is_the_wild_a_hubei_hand_shows() -> None:
-    fixed = replace(find_preset("hubei-laizi"), fixed_wild=parse_tile("5p"))
+    fixed = with_fixed_wild(find_preset("hubei-laizi"), parse_tile("5p"))
     for seed in (1, 2, 3):
         assert HandState(fixed, seed).wild_kinds == frozenset({parse_tile("5p")})

@@ -53,7 +53,7 @@ def test_random_play_conserves_tiles_sums_to_zero_and_replays(
     preset_id: str, seed: int, picks: st.DataObject, smart: bool
 ) -> None:
     live = random_hand(preset_id, seed, picks, smart)
-    again = HandState.replay(preset_id, seed, [str(a) for a in live.log])
+    again = HandState.replay(find_preset(preset_id), seed, [str(a) for a in live.log])
     assert again.hands == live.hands
     assert again.melds == live.melds
     assert again.ponds == live.ponds

@@ -14,7 +14,7 @@ NAMES = ("Ann", "Bob", "Cat", "Dan")
 def test_claim_windows_do_not_name_the_seats_that_may_claim() -> None:
     # seat 1 may chow and seat 2 may pung the dealer's 5m (see tests/test_hand.py)
     state = HandState.arranged(
-        "hkos-3-v1",
+        find_preset("hkos-3-v1"),
         [
             "234p678p234s678s3z5m",
             "4m6m1p1p3s3s5s5s7s7s9s9s1z",

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action
+from engine.computer.simulate import play_session
 from engine.hand import HandState
 from engine.hand_setup import HandSetup
 from engine.presets import PRESETS
 from engine.scoring.base import WinBy
-from engine.simulate import play_session
 from engine.tiles import counts_of, format_tiles, is_red, kind_of, parse_tile, sort_tiles
 from tests.hands import act
 from tests.rule_presets import MECHANISMS

@@ -13,13 +13,13 @@ import pytest
 from bot.runtime.snapshots import event_lines, set_aside_text
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.computer.simulate import play_out
 from engine.families.selfdraw.rules import bird_hits
 from engine.formats.score_request import RequestError, score_request
 from engine.hand import HandState, Phase
 from engine.presets import find_preset
 from engine.session import next_dealer_seat
 from engine.settlement import Reason
-from engine.simulate import play_out
 from engine.tiles import RED, parse_tiles
 from render import render_result, to_png
 from render.adapt import hand_view_from_state, result_view_from_state, table_view_from_state

@@ -15,10 +15,10 @@ import pytest
 from PIL import Image
 
 from engine.computer.easy import choose_action
+from engine.computer.simulate import play_out
 from engine.hand import HandState
 from engine.i18n import Text
 from engine.presets import PRESETS, find_preset
-from engine.simulate import play_out
 from render import style
 from render import table as table_module
 from render.adapt import hand_view_from_state, result_view_from_state, table_view_from_state

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.computer.simulate import play_out
 from engine.hand import HandState
 from engine.presets import find_preset
-from engine.simulate import play_out
 from render.adapt import result_view_from_state
 
 NAMES = ("A", "B", "C", "D")

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.computer.simulate import simulate_games
 from engine.events import Termination
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.game import GameEnd
 from engine.hand import HandSetup, HandState
 from engine.presets import Preset
-from engine.simulate import simulate_games
 from engine.tiles import COPIES, format_tiles, parse_tiles
 from tests.hands import act
 from tests.riichi_play import Style, abortive_kind, eager_choice, play_eagerly

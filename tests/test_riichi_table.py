@@ -106,7 +106,7 @@ def test_a_self_draw_win_is_tsumo() -> None:
     assert decision.words(Action(0, ActionKind.WIN)).in_language("zh-CN") == "自摸"
     private = private_snapshot(live_table(HandState.arranged(RIICHI, hands), 4), 0)
     assert "Your turn: discard a tile, or tsumo." in hand_text(private).in_language("en")
-    hk = HandState.arranged("hk-3fan", hands)
+    hk = HandState.arranged(PRESETS["hk-3fan"], hands)
     hk_decision = private_snapshot(live_table(hk, 4), 0).decision
     assert hk_decision is not None
     hk_labels = [
@@ -259,5 +259,5 @@ def test_the_table_tells_riichi_and_the_calls_in_riichi_words() -> None:
         "Bob calls chi on 3m (234m).",
         "Cat declares a closed kan of 1z.",
     ]
-    hk = HandState.arranged("hk-3fan", READY)
+    hk = HandState.arranged(PRESETS["hk-3fan"], READY)
     assert event_lines(live_table(hk, 4), calls[:1], names) == ["Bob pungs 6z."]

@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.computer.simulate import play_out, play_session, simulate
 from engine.hand import HandState, Phase, Termination
 from engine.presets import PRESETS, Preset
 from engine.rules import OpenHandToWin, PassPart
 from engine.scoring.base import WinBy
 from engine.session import Session
 from engine.settlement import Payment, Reason, deltas_of
-from engine.simulate import play_out, play_session, simulate
 from engine.tiles import Meld, MeldKind, parse_tile, parse_tiles
 from tests.hands import act
 from tests.rule_presets import (

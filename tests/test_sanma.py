@@ -19,8 +19,9 @@ from bot.terminal import melds_text
 from engine.actions import Action, ActionKind
 from engine.computer import computer_for
 from engine.computer.easy import choose_action
+from engine.computer.simulate import simulate
 from engine.events import Termination
-from engine.families.riichi.presets import IN_DEVELOPMENT, RIICHI, SANMA
+from engine.families.riichi.presets import RIICHI, SANMA
 from engine.families.riichi.rules import (
     NINE_TERMINALS,
     DoraPart,
@@ -36,7 +37,6 @@ from engine.i18n import Text
 from engine.options import choose
 from engine.scoring.base import WinBy
 from engine.session import Session
-from engine.simulate import simulate
 from engine.table_facts import SeatTiles, table_facts
 from engine.tiles import NORTH, format_tiles, kind_of, parse_tile, parse_tiles
 from render.adapt import table_view_from_state
@@ -93,7 +93,7 @@ def test_108_tiles_without_2m_to_8m_with_red_0p_and_0s_and_no_0m() -> None:
 def test_three_seats_only_and_playable() -> None:
     from engine.presets import PRESETS, find_preset
 
-    assert SANMA.seat_counts == (3,) and "sanma" not in IN_DEVELOPMENT
+    assert SANMA.seat_counts == (3,)
     assert PRESETS["sanma"] is SANMA and find_preset("sanma") is SANMA
     assert HandState(SANMA, 1).seat_count == 3
     with pytest.raises(ValueError, match="sanma seats 3 players, not 4"):

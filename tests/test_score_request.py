@@ -8,7 +8,6 @@ import json
 import pytest
 
 from engine.formats.score_request import RequestError, parse_request, run_score_lines, score_request
-from engine.presets import PLANNED_PRESETS
 
 BASE = {"preset": "hkos-3-v1", "hand": "111m555p999s222s77m", "win": "7m"}
 
@@ -137,8 +136,6 @@ def test_parsed_context() -> None:
 ERRORS = [
     ("not_an_object", ["hkos-3-v1"], "JSON object"),
     ("unknown_preset", request(preset="nope"), "unknown preset 'nope'"),
-    # any preset still planned (none once every preset is playable)
-    *[("planned_preset", request(preset=p), "planned") for p in list(PLANNED_PRESETS)[:1]],
     ("unknown_field", request(hands="123m"), "'hands'"),
     ("missing_hand", {"preset": "hkos-3-v1", "win": "1m"}, "'hand'"),
     ("missing_preset", {"hand": "111m555p999s222s77m", "win": "7m"}, "'preset'"),

@@ -16,13 +16,13 @@ import pytest
 
 from bot.runtime import ManualTimers, Runtime, TableError
 from data import Store
+from engine.computer.simulate import simulate
 from engine.families.hongkong import scoring_fourwinds as fourwinds
 from engine.families.hongkong.rules import InsuranceWatchPart
 from engine.formats.score_request import RequestError, score_request
 from engine.hand import HandState, Termination
 from engine.presets import Rotation, find_preset, with_min_fan
 from engine.session import Session, next_dealer_seat
-from engine.simulate import simulate
 from engine.tiles import parse_tile, parse_tiles
 from tests.hands import act, pattern_ids
 from tests.test_runtime import Recorder
@@ -426,7 +426,7 @@ def test_only_tables_with_the_option_take_a_minimum() -> None:
 
 def arranged(hands: list[str], draws: str = "", replacements: str = "") -> HandState:
     assert [len(parse_tiles(h)) for h in hands] == [14, 13, 13, 13], hands
-    return HandState.arranged(PRESET, hands, draws, replacements)
+    return HandState.arranged(find_preset(PRESET), hands, draws, replacements)
 
 
 def test_head_bump_only_the_first_winner_after_the_discarder_wins() -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 
 from bot.runtime.manager import fixed_clock
+from engine.computer.simulate import simulate
 from engine.formats.score_request import score_request
 from engine.hand import HandState, Termination
 from engine.presets import ConcealedRob, MultiWin, Rotation, find_preset
 from engine.session import Session, next_dealer_seat
-from engine.simulate import simulate
 from engine.tiles import BONUS, parse_tile, parse_tiles
 from tests.hands import act, pattern_ids
 
@@ -259,7 +259,7 @@ def test_not_a_winning_hand_and_no_flowers() -> None:
 
 def arranged(hands: list[str], draws: str = "", replacements: str = "") -> HandState:
     assert [len(parse_tiles(h)) for h in hands] == [14, 13, 13, 13], hands
-    return HandState.arranged(PRESET, hands, draws, replacements)
+    return HandState.arranged(find_preset(PRESET), hands, draws, replacements)
 
 
 def test_multiple_discard_wins_are_each_paid_by_the_discarder() -> None:

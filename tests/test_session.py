@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import pairwise
 
+from engine.computer.simulate import simulate
 from engine.hand import Outcome, Termination, WinRecord
 from engine.presets import MultiWin, Rotation, find_preset
 from engine.scoring.base import Score, WinBy
 from engine.session import Session
-from engine.simulate import simulate
 
 HKOS = find_preset("hkos-3-v1")
 

@@ -8,11 +8,11 @@ from dataclasses import replace
 import pytest
 
 from engine.computer import computer_for
+from engine.computer.simulate import play_out
 from engine.game import GameRule, RepeatCount
 from engine.hand import Outcome
 from engine.presets import find_preset
 from engine.session import Session
-from engine.simulate import play_out
 from tests.game_presets import SHORT_GAME, registered
 from tests.rule_presets import MECHANISMS, declaring
 

@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from engine import shapes
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.computer.simulate import play_out, simulate
 from engine.families.sichuan import scoring as sichuan
 from engine.formats.score_request import RequestError, run_score_lines, score_request
 from engine.hand import Event, HandState, Phase, Termination
 from engine.presets import AfterWin, Preset, find_preset
 from engine.scoring.base import WinBy
 from engine.settlement import deltas_of
-from engine.simulate import play_out, simulate
 from engine.tiles import MeldKind, counts_of, format_tiles, parse_tile, parse_tiles, suit_of
 from tests.hands import act, pattern_ids
 
@@ -299,7 +299,7 @@ def arranged(
 ) -> HandState:
     """HandState.arranged, checking that each seat is dealt 13 tiles and the dealer 14."""
     assert [len(parse_tiles(h)) for h in hands] == [14, 13, 13, 13], hands
-    return HandState.arranged(preset_id, hands, draws, replacements)
+    return HandState.arranged(find_preset(preset_id), hands, draws, replacements)
 
 
 # Seats 1-3 holding no bamboo and calling nothing on the discards the tests make.
@@ -762,7 +762,7 @@ def test_random_play_pays_only_by_the_table_rules(
         if any(checks):
             assert payments[-1] == checks
     # replaying the log gives the same hand
-    again = HandState.replay(preset_id, seed, [str(a) for a in state.log])
+    again = HandState.replay(find_preset(preset_id), seed, [str(a) for a in state.log])
     assert again.points == state.points and again.outcome() == state.outcome()
 
 
@@ -784,5 +784,5 @@ def test_simulated_hands_replay() -> None:
     for preset_id in SICHUAN:
         seed = rng.getrandbits(32)
         live = play_out(HandState(find_preset(preset_id), seed))
-        again = HandState.replay(preset_id, seed, [str(a) for a in live.log])
+        again = HandState.replay(find_preset(preset_id), seed, [str(a) for a in live.log])
         assert again.outcome() == live.outcome() and again.hands == live.hands

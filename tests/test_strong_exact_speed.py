@@ -151,7 +151,6 @@ def test_remembered_table_facts_are_worked_out_anew() -> None:
 def test_remembered_plan_keeps_and_scoring_are_the_fresh_ones() -> None:
     """The flush keeps remembered per allowed kinds are what plans() worked out per hand, and the
     scoring function remembered per family is the one `scoring.score` calls."""
-    from engine import scoring
 
     for preset_id in STRONG_PRESETS:
         preset = PRESETS[preset_id]
@@ -162,7 +161,7 @@ def test_remembered_plan_keeps_and_scoring_are_the_fresh_ones() -> None:
                 flush = allowed.intersection(kinds)
                 expected.append((flush, allowed & frozenset((*flush, *HONOURS))) if flush else None)
             assert list(valuation._flush_keeps(allowed)) == expected
-        assert valuation._family_score(preset) is scoring.family_module(preset).score
+        assert valuation._family_score(preset) is preset.scoring.score
 
 
 def test_a_calls_bounds_are_shared_with_its_best_discard(

@@ -15,6 +15,7 @@ from bot.terminal import hand_line
 from data import Phase as TablePhase
 from data import TableOptions
 from engine.actions import Action, ActionKind
+from engine.computer.simulate import play_out
 from engine.families.taiwan.rules import DealerBonus
 from engine.families.taiwan.scoring import score
 from engine.formats.score_request import RequestError, parse_request, score_request
@@ -24,7 +25,6 @@ from engine.rules import PassPart
 from engine.scoring.base import WinBy
 from engine.session import Session, next_dealer_seat
 from engine.settlement import Payment, Reason
-from engine.simulate import play_out
 from engine.tiles import parse_tile, parse_tiles
 from render import render_hand
 from render.adapt import hand_view_from_state

@@ -23,6 +23,7 @@ from bot.runtime.manager import Runtime
 from bot.runtime.timers import ManualTimers
 from data import Phase, Store
 from engine.computer.easy import choose_action
+from engine.computer.simulate import play_session
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL, SANMA
 from engine.families.riichi.scoring import YAKU_IDS, YAKUMAN_IDS
 from engine.formats.tenhou6.compare import FinalReport, HandReport
@@ -38,7 +39,6 @@ from engine.formats.tenhou6.replay import (
 )
 from engine.formats.tenhou6.results import WinWordsError, read_win_texts, yaku_text
 from engine.presets import PRESETS, Preset
-from engine.simulate import play_session
 from tests import tenhou6_hands as written
 from tests.replay_fixtures import PLAYERS, seated_table
 from tests.tenhou6_logs import REAL_LOGS, real_log, require_real_logs

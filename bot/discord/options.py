@@ -20,7 +20,6 @@ from bot.runtime.manager import seat_count_for
 from bot.runtime.snapshots import preset_name
 from engine.i18n import text, worded
 from engine.presets import (
-    PLANNED_PRESETS,
     PRESETS,
     TIME_CONTROLS,
     Preset,
@@ -81,15 +80,6 @@ def check_preset(preset_id: str) -> Preset:
     """The playable preset with this id, or an OptionError saying which exist."""
     preset_id = preset_id.strip()
     playable = ", ".join(PRESETS)
-    if preset_id in PLANNED_PRESETS:
-        raise OptionError(
-            text(
-                "bot.option.preset_planned",
-                preset=preset_id,
-                what=PLANNED_PRESETS[preset_id],
-                playable=playable,
-            )
-        )
     try:
         return find_preset(preset_id)
     except ValueError:

@@ -54,7 +54,6 @@ from engine.hand import Phase as HandPhase
 from engine.i18n import text
 from engine.options import choose, parse_choices, unrated_choices
 from engine.presets import (
-    PLANNED_PRESETS,
     PRESETS,
     TIME_CONTROLS,
     Preset,
@@ -103,8 +102,9 @@ def _playable(preset_id: str) -> Preset:
         return find_preset(preset_id)
     except UnknownPresetError:
         known = ", ".join(PRESETS)
-        key = "runtime.planned_preset" if preset_id in PLANNED_PRESETS else "runtime.unknown_preset"
-        raise TableError(text(key, preset=repr(preset_id), known=known)) from None
+        raise TableError(
+            text("runtime.unknown_preset", preset=repr(preset_id), known=known)
+        ) from None
 
 
 def _nothing_to_claim(table: LiveTable) -> list[int]:

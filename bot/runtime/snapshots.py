@@ -29,13 +29,13 @@ from data import Phase
 from data.rating import display
 from engine import names
 from engine.actions import Action, ActionKind, DeclaredKind
-from engine.families.selfdraw.rules import SetAsideSettlementPart
 from engine.hand import Event, HandState, WinRecord
 from engine.hand import Phase as HandPhase
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, has, text
 from engine.options import options_text
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.scoring.names import pattern_text
+from engine.set_aside import SetAsideSettlementPart
 from engine.settlement import POT, WALL_DRAW_REASONS, WIN_REASONS, PaymentDetail, Reason
 from engine.table_facts import table_facts
 from engine.tiles import Meld, Tile, format_tiles, parse_tiles, tile_name

@@ -38,7 +38,7 @@ def choose_strong(state: HandState, seat: int) -> Action:
     whose scoring family it has no knowledge of is played by the easy computer. At a table
     with red fives it decides on the hand's kinds (`HandState.as_kinds`) and plays the
     physical tile its choice names."""
-    if not knows(state.preset.family):
+    if not knows(state.preset):
         return choose_action(state, seat)
     plain = state.as_kinds(seat)  # the hand itself where the seat sees no red five
     if plain is state:

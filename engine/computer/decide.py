@@ -14,7 +14,7 @@ from engine.actions import Action, ActionKind
 from engine.computer.danger import Defence
 from engine.computer.shape_tables import PlanShape, near_kinds
 from engine.computer.valuation import Estimate, Plan
-from engine.presets import Opening
+from engine.kinds import Opening
 from engine.scoring.base import WinBy
 from engine.settlement import deltas_of
 from engine.tiles import Meld, MeldKind, Tile

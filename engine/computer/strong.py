@@ -23,7 +23,7 @@ from __future__ import annotations
 from engine.actions import Action, ActionKind
 from engine.computer.decide import Player
 from engine.computer.knowledge import knowledge_for_table
-from engine.presets import AfterWin
+from engine.kinds import AfterWin
 from engine.seat_view import SeatView
 
 _WIN, _PASS = ActionKind.WIN, ActionKind.PASS

@@ -1,7 +1,7 @@
 """The strong computer's valuation: what a hand is worth to the seat that holds it.
 
 A *plan* is a way to score (any hand, a flush in one suit, all pungs, seven pairs); each has the
-tiles it keeps, the fan it brings (from engine/computer/knowledge.py) and a distance in tile
+tiles it keeps, the fan it brings (from the preset's advice) and a distance in tile
 exchanges. A hand's worth is, over its plans, the points the plan pays times the chance of
 completing it from the live tiles that improve it (tiles this seat can see are not live). Plans
 below the preset's minimum are worth nothing; a ready hand is valued exactly by scoring each wait,
@@ -18,14 +18,15 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from engine import scoring, shapes
-from engine.computer.knowledge import FamilyKnowledge, knowledge_for_table
+from engine.advice import FamilyKnowledge
+from engine.computer.knowledge import knowledge_for_table
 from engine.computer.shape_tables import (
     PlanShape,
     near_kinds,
     seven_pairs_shanten,
     special_deficit,
 )
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.rules import wild_free
 from engine.scoring.base import WinBy, WinContext
 from engine.seat_view import SeatView
@@ -683,14 +684,8 @@ _FLUSH_KEEPS: dict[frozenset[Tile], tuple[tuple[frozenset[Tile], frozenset[Tile]
 
 
 def _family_score(preset: Preset) -> Callable[[Preset, WinContext], scoring.Score]:
-    """The scoring function `scoring.score` hands a win of this preset to (found once)."""
-    found = _FAMILY_SCORES.get(preset.family)
-    if found is None:
-        found = _FAMILY_SCORES[preset.family] = scoring.family_module(preset).score
-    return found
-
-
-_FAMILY_SCORES: dict[str, Callable[[Preset, WinContext], scoring.Score]] = {}
+    """The scoring function `scoring.score` hands a win of this preset to."""
+    return preset.scoring.score
 
 
 def _allowed_kinds(

@@ -16,39 +16,47 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
-from importlib import import_module
-from typing import IO, Any, TypeVar
+from collections.abc import Iterable
+from typing import IO, Any
 
-from engine.families.riichi.scoring import RIICHI_RULES
-from engine.families.selfdraw.rules import SetAsideSettlement
-from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, WordedError
+from engine.formats.score_fields import (
+    REQUIRED,
+    RequestError,
+    _choice,
+    _count,
+    _flags,
+    _language,
+    _melds,
+    _one_tile,
+    _said,
+    _shown,
+    _text,
+    _tiles,
+    check_copies,
+    check_fields,
+    check_hand_size,
+    checked_source,
+    excerpt,
+)
+from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from engine.i18n import text as catalogued  # `text` names the notation parsed, here
 from engine.options import has_option
-from engine.presets import (
-    Preset,
-    UnknownPresetError,
-    find_preset,
-    with_min_fan,
-    with_options,
-)
+from engine.preset import Preset
+from engine.presets import PRESETS, UnknownPresetError, find_preset, with_min_fan, with_options
 from engine.rules import FixedKongs, Part, VoidSuit, Wilds, rules_of
-from engine.scoring import SCORING_MODULES, circumstances, score, win_payments
-from engine.scoring.base import FLAGS, Score, SeatFacts, WinBy, WinContext
+from engine.scoring import circumstances, score, win_payments
+from engine.scoring.base import Score, SeatFacts, WinBy, WinContext
+from engine.set_aside import SetAsideSettlement
 from engine.settlement import deltas_of
 from engine.tiles import (
     GREEN,
     RED,
     SEAT_NAMES,
     WHITE,
-    InvalidNotationError,
     Meld,
     MeldKind,
     Tile,
     is_bonus,
-    parse_tile,
-    parse_tiles,
     tile_name,
 )
 
@@ -76,7 +84,6 @@ FIELDS = (
     "lang",
 )
 SPECIAL_KONGS = {"red": RED, "green": GREEN}  # and "wild": the request's wild
-REQUIRED = ("preset", "hand", "win")
 # fields only some families read (their module's CIRCUMSTANCES), each with why it is refused
 UNREAD_KEYS = {
     "wall_left": "fixups.score.unread",
@@ -86,40 +93,22 @@ UNREAD_KEYS = {
     "others": "fixups.score.unread_table",
 }
 VOID_SUITS = ("m", "p", "s")
-VALUE_LIMIT = 40  # characters of a bad value an error line echoes
 MESSAGE_LIMIT = 300  # an error line's message at most (tile errors quote their whole text)
-
-T = TypeVar("T")
-
-
-class RequestError(WordedError):
-    """A score request that does not parse or cannot happen; the message is one sentence, a
-    catalogue `Text` worded in the request's `lang` (`in_language`); `str()` is English."""
-
-
-def _said(error: Exception) -> Text | str:
-    """What an engine error says: its catalogue `Text` when it was raised with one."""
-    said = error.args[0] if len(error.args) == 1 else None
-    return said if isinstance(said, Text) else str(error)
 
 
 def score_request(request: object) -> dict[str, object]:
     """Score one DESIGN.md request dict and return the Score's JSON form (with the win's
     `deltas` per seat when the request names the discarder in `from`, or on a self draw)."""
     preset_id = request.get("preset") if isinstance(request, dict) else None
-    if isinstance(preset_id, str) and preset_id in RIICHI_RULES:
-        # the Riichi family reads its own fields (DESIGN.md "Riichi in the `score` contract")
-        riichi: Any = import_module(
-            "engine.families.riichi.score_request"
-        )  # it imports this module
-        answer: dict[str, object] = riichi.score_riichi(request)
-        return answer
+    named = PRESETS.get(preset_id) if isinstance(preset_id, str) else None
+    if named is not None and named.score_reader is not None:
+        # a family that reads its own fields (DESIGN.md "Riichi in the `score` contract")
+        assert isinstance(request, dict)
+        return named.score_reader(request)
     preset, ctx = parse_request(request)
     assert isinstance(request, dict)  # parse_request checked it
     language = _language(request)
     source = _source(ctx)
-    if preset.family not in SCORING_MODULES:
-        raise RequestError(catalogued("fixups.score.no_scoring", preset=repr(preset.id)))
     shown = _set_aside_tiles(request, preset, ctx)
     try:
         result = score(preset, ctx)
@@ -130,17 +119,6 @@ def score_request(request: object) -> dict[str, object]:
     if result.valid and (source is not None or ctx.by is WinBy.SELF_DRAW):
         answer["deltas"] = win_deltas(preset, result, ctx, source, shown)
     return answer
-
-
-def _language(request: dict[str, Any]) -> str:
-    """`lang`: the language of the answer's `message` (en by default); ids stay English."""
-    language = request.get("lang", DEFAULT_LANGUAGE)
-    if language not in LANGUAGES:
-        languages = ", ".join(LANGUAGES)
-        raise RequestError(
-            catalogued("fixups.score.lang", value=_shown(language), languages=languages)
-        )
-    return str(language)
 
 
 def win_deltas(
@@ -169,18 +147,6 @@ def _source(ctx: WinContext) -> int | None:
     """`from` (`ctx.discarder`): the discarder's seat, or the robbed player's; none on a self
     draw."""
     return checked_source(ctx.discarder, ctx.by, ctx.seat)
-
-
-def checked_source(source: int | None, by: WinBy, winner: int) -> int | None:
-    """`from` as given, refused on a self draw or when it names the winner."""
-    if source is None:
-        return None
-    if by is WinBy.SELF_DRAW:
-        raise RequestError(catalogued("fixups.score.from_self_draw"))
-    if source == winner:
-        key = "discard" if by is WinBy.DISCARD else "robbed"
-        raise RequestError(catalogued(f"fixups.score.from_own_seat_{key}", seat=SEAT_NAMES[source]))
-    return source
 
 
 def _set_aside_tiles(
@@ -269,40 +235,6 @@ def _loads(line: str) -> object:
         raise RequestError(
             f"not valid JSON (a number of more than {sys.get_int_max_str_digits()} digits)"
         ) from None
-
-
-def excerpt(text: str, limit: int = VALUE_LIMIT) -> str:
-    """`text`, or its start and how long it was when it is longer than `limit`."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text):,} characters)"
-
-
-def _shown(value: object) -> str:
-    """A bad value as an error line echoes it (a string quoted, anything else as JSON), cut
-    to a short excerpt."""
-    if isinstance(value, str):
-        return repr(excerpt(value))
-    try:
-        text = json.dumps(value, default=repr)
-    except (RecursionError, ValueError):
-        text = f"a {type(value).__name__}"
-    return excerpt(text)
-
-
-def check_fields(
-    request: dict[str, Any], fields: Sequence[str], required: Sequence[str] = REQUIRED
-) -> None:
-    """Refuse a field the request may not have, or a missing one it must."""
-    unknown = [key for key in request if key not in fields]
-    if unknown:
-        known = ", ".join(fields)
-        raise RequestError(
-            catalogued("fixups.score.unknown_field", value=_shown(unknown[0]), fields=known)
-        )
-    missing = [key for key in required if key not in request]
-    if missing:
-        raise RequestError(catalogued("fixups.score.missing", field=repr(missing[0])))
 
 
 def parse_request(request: object) -> tuple[Preset, WinContext]:
@@ -451,53 +383,6 @@ def check_tiles(preset: Preset, ctx: WinContext) -> None:
     check_hand_size(preset.id, preset.sets, ctx.concealed, ctx.melds, ctx.win_tile)
 
 
-def check_copies(
-    preset_id: str,
-    wall: Counter[Tile],
-    seen: Counter[Tile],
-    key: str = "fixups.score.too_many",
-    note: Callable[[Tile], dict[str, str]] = lambda tile: {},
-) -> None:
-    """Refuse a request that shows more of a tile than the preset's set holds (`key` words
-    it, with `note`'s fields for the tile)."""
-    for tile, count in sorted(seen.items()):
-        if count > wall[tile]:
-            fields = note(tile)
-            raise RequestError(
-                catalogued(
-                    key,
-                    tile=tile_name(tile),
-                    count=count,
-                    preset=preset_id,
-                    wall=wall[tile],
-                    **fields,
-                )
-            )
-
-
-def check_hand_size(
-    preset_id: str, sets: int, concealed: Sequence[Tile], melds: Sequence[Meld], win: Tile
-) -> None:
-    """Refuse a hand that is not `sets` sets and a pair in size (a meld counts 3, a kong too)
-    or that lacks its winning tile."""
-    expected = 3 * sets + 2
-    counted = len(concealed) + 3 * len(melds)
-    if counted != expected:
-        raise RequestError(
-            catalogued(
-                "fixups.score.tile_count",
-                concealed=len(concealed),
-                melds=len(melds),
-                counted=counted,
-                preset=preset_id,
-                expected=expected,
-                sets=sets,
-            )
-        )
-    if win not in concealed:
-        raise RequestError(catalogued("fixups.score.win_not_in_hand", tile=tile_name(win)))
-
-
 def check_circumstances(ctx: WinContext) -> None:
     """Refuse flags and `by` values that contradict each other or the hand."""
     # a red, green or wild kong set down draws a replacement too
@@ -533,52 +418,6 @@ def _check_kind(preset: Preset, field: str, tile: Tile) -> None:
         raise RequestError(
             catalogued("fixups.score.tile_unused", field=field, preset=preset.id, tile=name)
         )
-
-
-def _text(request: dict[str, Any], key: str, default: str | None = None) -> str:
-    value = request.get(key, default)
-    if not isinstance(value, str):
-        raise RequestError(catalogued("fixups.score.not_string", field=key, value=_shown(value)))
-    return value
-
-
-def _tiles(request: dict[str, Any], key: str, default: str | None = None) -> list[Tile]:
-    try:
-        return parse_tiles(_text(request, key, default))
-    except InvalidNotationError as error:
-        raise RequestError(
-            catalogued("fixups.score.field", field=key, detail=_said(error))
-        ) from None
-
-
-def _one_tile(request: dict[str, Any], key: str) -> Tile:
-    try:
-        return parse_tile(_text(request, key))
-    except InvalidNotationError as error:
-        raise RequestError(
-            catalogued("fixups.score.field", field=key, detail=_said(error))
-        ) from None
-
-
-def _melds(texts: object, key: str) -> tuple[Meld, ...]:
-    """Melds in the order made; a claimed one may name its discarder: 'pung 555z from W'."""
-    if not isinstance(texts, list):
-        raise RequestError(catalogued("fixups.score.not_list", field=key, value=_shown(texts)))
-    melds = []
-    for index, text in enumerate(texts):
-        if not isinstance(text, str):
-            field = f"{key}[{index}]"
-            raise RequestError(
-                catalogued("fixups.score.not_string", field=field, value=_shown(text))
-            )
-        try:
-            melds.append(_meld(text))
-        except InvalidNotationError as error:
-            field = f"{key}[{index}]"
-            raise RequestError(
-                catalogued("fixups.score.field", field=field, detail=_said(error))
-            ) from None
-    return tuple(melds)
 
 
 def _seat(request: dict[str, Any], key: str, players: int) -> int | None:
@@ -679,62 +518,6 @@ def _special_kongs(value: object, key: str, wild: Tile | None) -> tuple[Tile, ..
         tile = wild if name == "wild" else SPECIAL_KONGS[name]
         tiles += [tile] * count  # type: ignore[list-item]
     return tuple(tiles)
-
-
-def _choice(
-    request: dict[str, Any], key: str, default: str, allowed: list[str], convert: Callable[[str], T]
-) -> T:
-    value = _text(request, key, default)
-    if value not in allowed:
-        raise RequestError(
-            catalogued(
-                "fixups.score.choice", field=key, value=_shown(value), allowed=", ".join(allowed)
-            )
-        )
-    return convert(value)
-
-
-def _flags(request: dict[str, Any], allowed: frozenset[str] = FLAGS) -> frozenset[str]:
-    flags = request.get("flags", [])
-    if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
-        raise RequestError(catalogued("fixups.score.not_list", field="flags", value=_shown(flags)))
-    for flag in flags:
-        if flag not in allowed:
-            known = ", ".join(sorted(allowed))
-            raise RequestError(
-                catalogued("fixups.score.unknown_flag", value=_shown(flag), flags=known)
-            )
-    return frozenset(flags)
-
-
-def _count(request: dict[str, Any], key: str, most: int) -> int | None:
-    """A whole number 0..most, or None when the field is absent or null."""
-    value = request.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
-        raise RequestError(
-            catalogued("fixups.score.count", field=key, most=most, value=_shown(value))
-        )
-    return value
-
-
-def _meld(text: str) -> Meld:
-    """A meld, optionally naming where it came from: 'pung 555z from W'."""
-    words = text.split()
-    if len(words) == 4 and words[2] == "from":
-        if words[3] not in SEAT_NAMES:
-            seats = ", ".join(SEAT_NAMES)
-            raise InvalidNotationError(
-                catalogued("fixups.score.meld_from_seat", seats=seats, given=repr(text))
-            )
-        meld = Meld.parse(" ".join(words[:2]))
-        if meld.is_concealed:
-            raise InvalidNotationError(
-                catalogued("fixups.score.concealed_kong_from", given=repr(text))
-            )
-        return replace(meld, from_seat=SEAT_NAMES.index(words[3]))
-    return Meld.parse(text)
 
 
 def _void(request: dict[str, Any]) -> str | None:

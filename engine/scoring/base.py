@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -10,7 +11,7 @@ from engine.i18n import Text, has, worded
 from engine.tiles import Meld, Tile
 
 if TYPE_CHECKING:
-    from engine.presets import Preset
+    from engine.preset import Preset
 
 FLAGS = frozenset(
     {"kong_replacement", "flower_replacement", "last_tile", "heavenly", "earthly", "last_draw"}
@@ -113,6 +114,36 @@ class Score:
             "patterns": [{"id": p.id, "fan": p.fan} for p in self.patterns],
             "points": dict(self.points),
         }
+
+
+# a reading's patterns, its fan (capped) and whether it is a limit hand
+Reading = tuple[tuple[Pattern, ...], int, bool]
+
+
+def score_of_best(
+    preset: Preset,
+    best: Reading | None,
+    words: str,
+    settle: Callable[[tuple[Pattern, ...], int], tuple[tuple[Pattern, ...], dict[str, int]]],
+) -> Score:
+    """A win scored from its best reading (the Hong Kong and Taiwanese families): no reading
+    is no winning hand (worded `score.<words>.not_winning`), one below the table's minimum is
+    refused, else the win with the patterns and payments `settle` gives for its fan (it may add
+    a pattern: hk-fw2's insurance penalty)."""
+    if best is None:
+        return Score(
+            valid=False,
+            unit=preset.unit,
+            reason="not_a_winning_hand",
+            message=Text(f"score.{words}.not_winning", {"sets": preset.sets}),
+        )
+    patterns, fan, limit = best
+    if fan < preset.min_fan:
+        return below_minimum(preset, fan, patterns)
+    patterns, points = settle(patterns, fan)
+    return Score(
+        valid=True, fan=fan, unit=preset.unit, limit=limit, patterns=patterns, points=points
+    )
 
 
 def below_minimum(preset: Preset, fan: int, patterns: tuple[Pattern, ...]) -> Score:

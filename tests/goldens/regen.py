@@ -17,8 +17,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from engine.computer.simulate import play_session
 from engine.presets import PRESETS, find_preset
-from engine.simulate import play_session
 
 GOLDEN_DIR = Path(__file__).parent
 # (seed, hands): the 200-hand run `simulate` makes by default, and the 40-hand session of seed 11

@@ -15,7 +15,6 @@ from bot.discord.replies import reader_language, tell
 from bot.runtime.snapshots import preset_name
 from data import GameRecord, HandRecord, RatingChange, SeatResult
 from data.rating import PROVISIONAL_GAMES, START_RATING, display
-from engine.families.riichi.presets import IN_DEVELOPMENT
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, text, translate
 from engine.presets import PRESETS, Preset
 from render.standings import score_text
@@ -27,15 +26,8 @@ BOARD_FROM_GAMES = 1  # every rated player is on the board; the first 10 games a
 
 
 def record_preset(preset_id: str) -> Preset | None:
-    """The preset of a stored rating or result: playable, or still in development (their
-    games may be recorded too); None for one this bot no longer knows."""
-    return PRESETS.get(preset_id) or IN_DEVELOPMENT.get(preset_id)
-
-
-def check_record_preset(preset_id: str) -> Preset:
-    """The preset a records command was asked about (`check_preset`, and those in
-    development), or an OptionError saying which exist."""
-    return IN_DEVELOPMENT.get(preset_id.strip()) or check_preset(preset_id)
+    """The preset of a stored rating or result; None for one this bot no longer knows."""
+    return PRESETS.get(preset_id)
 
 
 def per_game(preset_id: str) -> bool:
@@ -142,7 +134,7 @@ class RecordsCog(MahjongCog, name="Records"):
         page: app_commands.Range[int, 1, 10_000] = 1,
     ) -> None:
         """One page of a preset's leaderboard: every rated player, provisional ones marked."""
-        found = check_record_preset(preset)
+        found = check_preset(preset)
         if page < 1:
             raise OptionError(text("bot.records.page"))
         await interaction.response.defer(thinking=True)

@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 
 from bot.discord.cogs.base import MahjongCog
-from bot.discord.cogs.records import check_record_preset, per_game
-from bot.discord.options import preset_autocomplete
+from bot.discord.cogs.records import per_game
+from bot.discord.options import check_preset, preset_autocomplete
 from bot.discord.replies import reader_language, tell
 from bot.runtime.snapshots import preset_name
 from data import GameStats, PlayerStats
@@ -120,7 +120,7 @@ class StatsCog(MahjongCog, name="Stats"):
         """Hands, win and deal-in rates, average value of wins, self draws, the best hand and
         (for a rated preset) the rating after each rated hand as a small chart."""
         target = user or interaction.user
-        found = check_record_preset(preset) if preset else None
+        found = check_preset(preset) if preset else None
         if target.bot:
             return await tell(interaction, text("bot.stats.bot"))
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -43,10 +43,10 @@ from engine.families.hongkong.scoring_hkos import (
     tile_suits,
     winning_shapes,
 )
-from engine.i18n import Text
 from engine.memo import Memo
-from engine.presets import Preset
-from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
+from engine.preset import Preset
+from engine.scoring.base import Pattern, Score, WinBy, WinContext, score_of_best
+from engine.scoring.family import no_kong_payments, no_wall_draw_payments
 from engine.settlement import Payment, Reason, from_each
 from engine.tiles import (
     DRAGONS,
@@ -111,35 +111,23 @@ PRECIOUS_DRAGONS = {
 
 BASE = (1, 2, 4, 8, 16, 16, 16, 32, 32, 32, 64)  # by faan; 10 or more pays the last
 INSURANCE_LIMIT_WALL = 5  # last five tiles error: at most this many tiles left in the wall
-CIRCUMSTANCES = ("wall_left", "seen")  # the insurance penalties read them
+CIRCUMSTANCES = frozenset({"wall_left", "seen"})  # the insurance penalties read them
 
 _REPLACES = {"flower_set": "own_flower", "season_set": "own_season"}
 
 
 def score(preset: Preset, ctx: WinContext) -> Score:
     """Score an hk-fw2 win: limits, else the best reading's faan; the minimum; the settling."""
-    best = _best_reading(preset, ctx)
-    if best is None:
-        return Score(
-            valid=False,
-            unit=preset.unit,
-            reason="not_a_winning_hand",
-            message=Text("score.fourwinds.not_winning", {"sets": preset.sets}),
-        )
-    patterns, fan, limit = best
-    if fan < preset.min_fan:
-        return below_minimum(preset, fan, patterns)
-    penalty = insurance(ctx, patterns)
-    if penalty:
-        patterns = (*patterns, Pattern(penalty, 0))
-    return Score(
-        valid=True,
-        fan=fan,
-        unit=preset.unit,
-        limit=limit,
-        patterns=patterns,
-        points=settling(fan, ctx.by, insured=bool(penalty)),
-    )
+
+    def settle(
+        patterns: tuple[Pattern, ...], fan: int
+    ) -> tuple[tuple[Pattern, ...], dict[str, int]]:
+        penalty = insurance(ctx, patterns)
+        if penalty:
+            patterns = (*patterns, Pattern(penalty, 0))
+        return patterns, settling(fan, ctx.by, insured=bool(penalty))
+
+    return score_of_best(preset, _best_reading(preset, ctx), "fourwinds", settle)
 
 
 def _best_reading(preset: Preset, ctx: WinContext) -> tuple[tuple[Pattern, ...], int, bool] | None:
@@ -337,3 +325,8 @@ def _total(patterns: tuple[Pattern, ...]) -> int:
 
 def _patterns(found: list[tuple[str, bool | int]]) -> tuple[Pattern, ...]:
     return tuple(Pattern(pid, FAAN[pid] * int(times)) for pid, times in found if times)
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+kong_payments = no_kong_payments
+wall_draw_payments = no_wall_draw_payments

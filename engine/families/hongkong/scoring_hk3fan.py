@@ -35,13 +35,22 @@ from engine.families.hongkong.scoring_hkos import (
     winning_shapes,
 )
 from engine.families.sichuan.scoring import kong_payments
-from engine.i18n import Text
 from engine.memo import Memo
-from engine.presets import Preset
-from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
+from engine.preset import Preset
+from engine.scoring.base import Pattern, Score, WinBy, WinContext, score_of_best
+from engine.scoring.family import NO_CIRCUMSTANCES, no_wall_draw_payments, table_win_payments
 from engine.tiles import DRAGONS, WINDS, counts_of, is_terminal
 
-__all__ = ["FAN", "LIMIT_PATTERNS", "kong_payments", "payment", "score"]
+__all__ = [
+    "CIRCUMSTANCES",
+    "FAN",
+    "LIMIT_PATTERNS",
+    "kong_payments",
+    "payment",
+    "score",
+    "wall_draw_payments",
+    "win_payments",
+]
 
 FAN: dict[str, int] = {
     "seven_pairs": 4,
@@ -77,24 +86,8 @@ _REPLACES: dict[str, frozenset[str]] = {
 
 def score(preset: Preset, ctx: WinContext) -> Score:
     """Score an hk-3fan win: the best reading, limits at the cap, the 3-fan minimum, 2^fan."""
-    best = _best_reading(preset, ctx)
-    if best is None:
-        return Score(
-            valid=False,
-            unit=preset.unit,
-            reason="not_a_winning_hand",
-            message=Text("score.hk3fan.not_winning", {"sets": preset.sets}),
-        )
-    patterns, fan, limit = best
-    if fan < preset.min_fan:
-        return below_minimum(preset, fan, patterns)
-    return Score(
-        valid=True,
-        fan=fan,
-        unit=preset.unit,
-        limit=limit,
-        patterns=patterns,
-        points=payment(fan, ctx.by),
+    return score_of_best(
+        preset, _best_reading(preset, ctx), "hk3fan", lambda p, fan: (p, payment(fan, ctx.by))
     )
 
 
@@ -216,3 +209,9 @@ def _patterns(found: list[tuple[str, bool | int]]) -> tuple[Pattern, ...]:
         for pid, times in found
         if times
     )
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+win_payments = table_win_payments
+wall_draw_payments = no_wall_draw_payments

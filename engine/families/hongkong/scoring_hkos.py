@@ -25,10 +25,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.decompose import decompositions, is_nine_gates, is_thirteen_orphans
-from engine.i18n import Text
 from engine.memo import Memo
-from engine.presets import Preset
-from engine.scoring.base import Pattern, Score, WinBy, WinContext, below_minimum
+from engine.preset import Preset
+from engine.scoring.base import Pattern, Reading, Score, WinBy, WinContext, score_of_best
+from engine.scoring.family import (
+    NO_CIRCUMSTANCES,
+    no_kong_payments,
+    no_wall_draw_payments,
+    table_win_payments,
+)
 from engine.shapes import ShapeRules
 from engine.tiles import (
     DRAGONS,
@@ -184,31 +189,25 @@ _CIRCUMSTANCES: Memo[tuple[object, ...], tuple[tuple[Pattern, ...], int]] = Memo
 
 def score(preset: Preset, ctx: WinContext) -> Score:
     """Score a Hong Kong Old Style win: the best reading, replacements, minimum, cap, payment."""
+    return score_of_best(
+        preset, _best_reading(preset, ctx), "hkos", lambda p, fan: (p, payment(fan, ctx.by))
+    )
+
+
+def _best_reading(preset: Preset, ctx: WinContext) -> Reading | None:
+    """A limit hand at the limit, else the reading worth most with the circumstances' patterns,
+    capped; None when the tiles do not win."""
     reading = _tile_reading(preset, ctx)
     if not reading.shapes and not reading.orphans:
-        return Score(
-            valid=False,
-            unit=preset.unit,
-            reason="not_a_winning_hand",
-            message=Text("score.hkos.not_winning", {"sets": preset.sets}),
-        )
+        return None
     limits = reading.limits + _flag_limits(ctx)
     if limits:
-        return Score(
-            valid=True,
-            fan=LIMIT_FAAN,
-            unit=preset.unit,
-            limit=True,
-            patterns=limits,
-            points=payment(LIMIT_FAAN, ctx.by),
-        )
+        return limits, LIMIT_FAAN, True
     extras, extras_fan = _circumstance_patterns(ctx)
-    patterns = reading.best_hand + extras
-    fan = min(reading.best_hand_fan + extras_fan, preset.fan_cap)
-    if fan < preset.min_fan:
-        return below_minimum(preset, fan, patterns)
-    return Score(
-        valid=True, fan=fan, unit=preset.unit, patterns=patterns, points=payment(fan, ctx.by)
+    return (
+        reading.best_hand + extras,
+        min(reading.best_hand_fan + extras_fan, preset.fan_cap),
+        False,
     )
 
 
@@ -352,3 +351,10 @@ def is_seven_pairs(ctx: WinContext, rules: ShapeRules) -> bool:
         return False
     allowed = (0, 2, 4) if rules.kong_as_two_pairs else (0, 2)
     return all(c in allowed for c in counts_of(ctx.concealed))
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+win_payments = table_win_payments
+kong_payments = no_kong_payments
+wall_draw_payments = no_wall_draw_payments

@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.computer.knowledge import FamilyKnowledge
+from engine.advice import FamilyKnowledge
 from engine.families.hubei import scoring as hubei
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.scoring.base import Score, SeatFacts, WinBy
 from engine.seat_view import SeatView
 from engine.tiles import GREEN, RED, Meld, Tile

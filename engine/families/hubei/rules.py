@@ -4,15 +4,15 @@ engine.rules already plays the fixed kong tiles (`FixedKongs`: red, and green wi
 `green_white` option), the open-hand rule, both pass rules and the last draws; this module adds
 the wild turned after the deal (`TurnedWild`: never claimed, discarded as a wild kong, standing
 for any tile in a winning hand) and the facts a win's payment reads about every seat
-(`SeatsFacts`). `preset_rules(preset)` builds the components from the preset's data
-(`Preset.rules_module` names this module), so a table option that changes the wall
-changes the fixed kong tiles with it.
+(`SeatsFacts`). `wall_rules(wall)` builds the components from the wall they play with, and the
+table option that changes the wall (engine/families/hubei/presets.py) changes them with it
+(`with_wall`).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine import shapes
@@ -28,13 +28,15 @@ from engine.rules import (
     Rule,
     Wilds,
     WildsPart,
+    set_down_facts,
 )
 from engine.scoring.base import SeatFacts, WinBy
 from engine.tiles import GREEN, NUM_KINDS, RED, Meld, MeldKind, Tile, is_suited
 
 if TYPE_CHECKING:
     from engine.hand import HandState
-    from engine.presets import Preset
+    from engine.preset import Preset
+    from engine.table_facts import TableFacts
 
 FIXED_KONG_KINDS = (RED, GREEN)  # in this order they sort to the left of a hand
 RANKS_258 = frozenset({1, 4, 7})  # rank_of - 1 of the 2, 5 and 8 of a suit
@@ -61,21 +63,45 @@ def completes(counts: list[int], wild: Tile | None, melds: tuple[Meld, ...] | li
 
 
 def fixed_kong_kinds(preset: Preset) -> frozenset[Tile]:
-    return frozenset(t for t in FIXED_KONG_KINDS if t in preset.tile_kinds)
+    return fixed_kongs_of(preset.tile_kinds)
 
 
-def preset_rules(preset: Preset) -> tuple[Rule, ...]:
-    """The hubei-laizi components for this preset's wall (green joins red with green_white)."""
-    fixed = fixed_kong_kinds(preset)
-    chosen = preset.fixed_wild  # arranged hands (tests, examples)
-    kinds = frozenset() if chosen is None else frozenset({chosen})
+def fixed_kongs_of(tile_kinds: frozenset[Tile]) -> frozenset[Tile]:
+    return frozenset(t for t in FIXED_KONG_KINDS if t in tile_kinds)
+
+
+def wall_rules(wall: tuple[Tile, ...]) -> tuple[Rule, ...]:
+    """The hubei-laizi components for this wall (green joins red with green_white)."""
+    fixed = fixed_kongs_of(frozenset(wall))
     return (
         FixedKongs(fixed),
-        TurnedWild(kinds, never=fixed),
+        TurnedWild(frozenset(), never=fixed),
         OpenHandToWin(),
         PassRule(ActionKind.PUNG, PassEnds.OWN_DRAW, block_kind_only=False),
         PassRule(ActionKind.WIN, PassEnds.OWN_DRAW, block_kind_only=False, self_draw_too=False),
         SeatsFacts(),
+    )
+
+
+def with_wall(rules: tuple[Rule, ...], wall: tuple[Tile, ...]) -> tuple[Rule, ...]:
+    """The components as this wall plays them: its fixed kong kinds (a fixed wild kept)."""
+    fixed = fixed_kongs_of(frozenset(wall))
+    return tuple(
+        replace(rule, never=fixed)
+        if isinstance(rule, TurnedWild)
+        else replace(rule, kinds=fixed)
+        if isinstance(rule, FixedKongs)
+        else rule
+        for rule in rules
+    )
+
+
+def fixed_wild(rules: tuple[Rule, ...], wild: Tile) -> tuple[Rule, ...]:
+    """The components with the wild the turned-wild rule shows fixed (arranged hands: tests,
+    examples)."""
+    return tuple(
+        replace(rule, kinds=frozenset({wild})) if isinstance(rule, TurnedWild) else rule
+        for rule in rules
     )
 
 
@@ -127,6 +153,10 @@ class TurnedWildPart(WildsPart):
 
     def held_tiles(self) -> list[Tile]:
         return [t for tiles in self.wild_kongs for t in tiles]
+
+    def table_facts(self) -> TableFacts:
+        facts = set_down_facts(self.wild_kongs)
+        return facts if self.wild is None else replace(facts, wilds=(self.wild,))
 
 
 TurnedWild.part = TurnedWildPart

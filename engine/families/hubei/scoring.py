@@ -55,8 +55,9 @@ from engine.decompose import sets_per_component
 from engine.families.hubei.rules import all_258, fixed_kong_kinds, is_258
 from engine.i18n import Text
 from engine.memo import Memo
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.scoring.base import Pattern, Score, SeatFacts, WinBy, WinContext
+from engine.scoring.family import no_kong_payments, no_wall_draw_payments
 from engine.settlement import Payment, Reason, deltas_of
 from engine.shapes import is_win
 from engine.tiles import (
@@ -95,7 +96,7 @@ FAN: dict[str, int] = {
     "open_hand": 1,
 }
 # the score request's fields this family reads (engine.scoring.circumstances)
-CIRCUMSTANCES = ("wild", "special_kongs", "others")
+CIRCUMSTANCES = frozenset({"wild", "special_kongs", "others"})
 LAST_DRAW_FLAGS = frozenset({"last_tile", "last_draw"})  # the contract's flag and its alias
 BIG_WINS = ("full_flush", "all_258", "all_pungs", "all_melded_single_wait")
 _MELD_KONGS = {
@@ -492,3 +493,8 @@ def win_payments(
     """The payments `score` worked out (hand seats are the score's seats)."""
     assert isinstance(result, HubeiScore)
     return list(result.payments)
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+kong_payments = no_kong_payments
+wall_draw_payments = no_wall_draw_payments

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine import scoring, shapes
-from engine.computer.knowledge import FamilyKnowledge
+from engine import shapes
+from engine.advice import FamilyKnowledge
 from engine.game import placements
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.seat_view import SeatView
@@ -217,7 +217,7 @@ def dama_points(view: SeatView, tile: Tile) -> tuple[float, int, bool]:
     waits = shapes.waits(counts, view.preset.shape_rules)
     pond = {*view.ponds[view.seat], tile}
     melds = view.melds[view.seat]
-    family = scoring.family_module(view.preset)
+    family = view.preset.scoring
     live = 0
     points = 0.0
     for wait in waits:

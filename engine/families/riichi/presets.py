@@ -1,21 +1,20 @@
 """The four-player Riichi presets (RULES.md "Riichi"): `riichi` (Tenhou) and `riichi-majsoul`.
 
-They are playable: this module registers them in `engine.presets.PRESETS` when it is imported
-(engine.presets imports it at its end, so either module may be imported first). Presets still in
-development live in `IN_DEVELOPMENT` instead, which `simulate` and the tests reach before tables
-may choose them.
+engine/presets.py registers them.
 
 >>> from engine.presets import PRESETS
 >>> PRESETS["riichi"] is RIICHI
 True
->>> PRESETS["sanma"] is SANMA, sorted(IN_DEVELOPMENT), SANMA.seat_counts
-(True, [], (3,))
+>>> PRESETS["sanma"] is SANMA, SANMA.seat_counts
+(True, (3,))
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.families.riichi import advice
+from engine.families.riichi import scoring as riichi
 from engine.families.riichi.rules import (
     Dora,
     Furiten,
@@ -27,11 +26,12 @@ from engine.families.riichi.rules import (
     RiichiPayments,
 )
 from engine.families.riichi.sanma import Nuki
+from engine.families.riichi.score_request import score_riichi
 from engine.families.riichi.scoring import RIICHI_RULES
 from engine.game import FinalScore, GameRule, RepeatCount, Rounding, Ties
 from engine.kinds import ConcealedRob, MultiWin, Rotation
 from engine.options import OptionValue, TableOption
-from engine.presets import PRESETS, Preset
+from engine.preset import Preset
 from engine.shapes import ShapeRules
 from engine.tiles import COPIES, NUM_KINDS, parse_tiles, with_red_fives
 
@@ -69,6 +69,9 @@ RIICHI = Preset(
     "rules.",
     family="riichi",
     wall=_WALL,
+    scoring=riichi,
+    advice=advice.KNOWLEDGE,
+    score_reader=score_riichi,  # the `score` request's Riichi fields
     multi_win=MultiWin.MULTIPLE,
     winners_abort=3,
     shape_rules=ShapeRules(seven_pairs=True, thirteen_orphans=True),
@@ -140,10 +143,3 @@ SANMA = replace(
         Nuki(),
     ),
 )
-
-
-PRESETS.update((preset.id, preset) for preset in (RIICHI, RIICHI_MAJSOUL, SANMA))
-
-# presets whose rules are not all in yet: `simulate` and the tests play them, tables may not
-# (none now; the name stays for the next one)
-IN_DEVELOPMENT: dict[str, Preset] = {}

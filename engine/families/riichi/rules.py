@@ -41,7 +41,7 @@ from engine.hand import HandState, Phase
 from engine.rules import Part, Rule, kong_keeps_waits
 from engine.scoring.base import WinBy
 from engine.settlement import POT, Payment, Reason
-from engine.table_facts import Indicators, TableFacts
+from engine.table_facts import NO_FACTS, Indicators, TableFacts
 from engine.tiles import (
     COPIES,
     DRAGONS,
@@ -418,7 +418,8 @@ class RiichiPart(Part):
             if at < len(state.ponds[seat]):
                 turned.append((seat, at))
         staked = () if state.wins else self.declared  # a win took the sticks off the table
-        return TableFacts(
+        return replace(
+            declarations(state),
             stick=self.rule.stick,
             declared=tuple(s for s, stake in enumerate(staked) if stake),
             turned=tuple(turned),
@@ -427,6 +428,31 @@ class RiichiPart(Part):
 
 
 RiichiDeclaration.part = RiichiPart
+
+
+def declarations(state: HandState) -> TableFacts:
+    """Per seat, the pond index of its riichi discard (-1: none) and the tiles others discarded
+    since (read back from the log: a riichi is declared with its discard); none before a
+    declaration."""
+    count = state.seat_count
+    at = [-1] * count
+    after: list[list[Tile]] = [[] for _ in range(count)]
+    discards = [0] * count
+    declared = False
+    for action in state.log:
+        kind = action.kind
+        if kind == RIICHI:  # by name: a deep copy of the hand copies the kind too
+            at[action.seat] = discards[action.seat]
+            declared = True
+        elif kind is not ActionKind.DISCARD:
+            continue
+        discards[action.seat] += 1
+        for seat in range(count):
+            if at[seat] >= 0 and seat != action.seat:
+                after[seat].append(kind_of(action.tiles[0]))
+    if not declared:
+        return NO_FACTS
+    return TableFacts(declared_at=tuple(at), after_declared=tuple(tuple(t) for t in after))
 
 
 def kong_keeps_readings(hand: Sequence[Tile], kind: Tile, waits: Sequence[Tile]) -> bool:

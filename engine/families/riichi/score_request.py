@@ -27,7 +27,7 @@ from engine.families.riichi.scoring import (
     value_hand,
     win_deltas,
 )
-from engine.formats.score_request import (
+from engine.formats.score_fields import (
     RequestError,
     _choice,
     _count,

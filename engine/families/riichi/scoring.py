@@ -24,6 +24,7 @@ from mahjong.meld import Meld as PackageMeld
 
 from engine.i18n import Text
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.family import NO_CIRCUMSTANCES, no_kong_payments
 from engine.settlement import Payment, Reason, deltas_of
 from engine.tiles import (
     COPIES,
@@ -43,7 +44,7 @@ from engine.tiles import (
 
 if TYPE_CHECKING:
     from engine.hand import HandState
-    from engine.presets import Preset
+    from engine.preset import Preset
 
 YAKUMAN_HAN = 13  # a yakuman reports 13 han (a double yakuman 26)
 STICK = 1000  # a riichi stick, paid into the pot and taken by the next winner
@@ -587,3 +588,8 @@ def wall_draw_payments(preset: Preset, state: HandState) -> list[Payment]:
         return []
     share = TENPAI_TOTAL[len(seats)] // len(noten) // len(ready)
     return [Payment(payer, payee, share, Reason.NOT_READY) for payer in noten for payee in ready]
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+kong_payments = no_kong_payments

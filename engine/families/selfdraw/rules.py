@@ -2,8 +2,9 @@
 tiles set aside at the deal (the horse, the birds) and a held-wilds win (four red dragons).
 
 The set-aside tiles themselves are the wall's (`Preset.set_aside`, engine.rules.WallRule); a
-`SetAsideSettlement` reads them when a win is settled — the moment they are revealed — and the
-same pure function settles a `mahjong-bot score` request that names them (`horse`, `birds`).
+`SetAsideSettlement` (engine/set_aside.py) reads them when a win is settled — the moment they are
+revealed — and the same pure function settles a `mahjong-bot score` request that names them
+(`horse`, `birds`).
 
 Decisions where RULES.md leaves room:
 
@@ -30,11 +31,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.rules import Part, Rule
 from engine.scoring.base import WinBy
+from engine.set_aside import SetAsideSettlement, SetAsideSettlementPart
 from engine.settlement import Payment, Reason
 from engine.tiles import RED, Tile
 
 if TYPE_CHECKING:
-    from engine.hand import HandState
+    pass
 
 DEALER = 0
 
@@ -83,50 +85,6 @@ def horse_settlement(payments: Sequence[Payment], seat: int, dealer: int = DEALE
 def bird_hits(birds: Sequence[Tile]) -> list[int]:
     """The indexes of the birds that hit: a 1, 5 or 9 of any suit, or a red dragon."""
     return [i for i, t in enumerate(birds) if t == RED or (t < 27 and t % 9 in (0, 4, 8))]
-
-
-@dataclass(frozen=True, slots=True)
-class SetAsideSettlement(Rule):
-    """A win's payments settled by the tiles set aside at the deal, revealed at the win.
-
-    `request_field` names the `score` request field that gives the tiles (`horse`, `birds`);
-    `count` says how many there are.
-    """
-
-    request_field: ClassVar[str] = ""
-    count: ClassVar[int] = 0
-    label: ClassVar[str] = ""  # how pictures name the tiles
-
-    def hits(self, shown: Sequence[Tile]) -> frozenset[int]:
-        """The indexes of the shown tiles that counted (pictures mark them)."""
-        return frozenset()
-
-    def named_seat(self, shown: Sequence[Tile], seat_count: int) -> int | None:
-        """The seat the shown tiles name, if they name one (pictures say which)."""
-        return None
-
-    def settle_shown(
-        self,
-        shown: Sequence[Tile],
-        seat: int,
-        by: WinBy,
-        payments: list[Payment],
-        seat_count: int,
-    ) -> list[Payment]:
-        """The win's payments once the shown tiles are settled (here: as they are)."""
-        return payments
-
-
-class SetAsideSettlementPart(Part):
-    def settle_win(
-        self, seat: int, by: WinBy, source: int | None, payments: list[Payment]
-    ) -> list[Payment]:
-        state: HandState = self.state
-        shown = state.set_aside
-        return self.rule.settle_shown(shown, seat, by, payments, state.seat_count)
-
-
-SetAsideSettlement.part = SetAsideSettlementPart
 
 
 @dataclass(frozen=True, slots=True)

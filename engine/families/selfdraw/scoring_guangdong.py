@@ -24,11 +24,19 @@ from dataclasses import replace
 
 from engine.families.sichuan import scoring as sichuan
 from engine.families.sichuan.scoring import kong_payments
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.family import NO_CIRCUMSTANCES, no_wall_draw_payments, table_win_payments
 from engine.tiles import ORPHANS
 
-__all__ = ["kong_payments", "payment", "score"]
+__all__ = [
+    "CIRCUMSTANCES",
+    "kong_payments",
+    "payment",
+    "score",
+    "wall_draw_payments",
+    "win_payments",
+]
 
 
 def score(preset: Preset, ctx: WinContext) -> Score:
@@ -59,3 +67,9 @@ def payment(fan: int, by: WinBy, others: int) -> dict[str, int]:
     if by is WinBy.SELF_DRAW:
         return {"each": 2**fan}
     return {"discarder": others * 2**fan}
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+win_payments = table_win_payments
+wall_draw_payments = no_wall_draw_payments

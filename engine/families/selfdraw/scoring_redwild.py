@@ -25,12 +25,13 @@ from __future__ import annotations
 from engine import shapes
 from engine.families.sichuan.scoring import kong_payments
 from engine.i18n import Text
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.rules import wild_free
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.family import NO_CIRCUMSTANCES, no_wall_draw_payments, table_win_payments
 from engine.tiles import RED, counts_of
 
-__all__ = ["BASE", "kong_payments", "score"]
+__all__ = ["BASE", "CIRCUMSTANCES", "kong_payments", "score", "wall_draw_payments", "win_payments"]
 
 BASE = 2  # points per payer; doubled when the winning hand holds no red dragon
 WILDS = frozenset({RED})
@@ -65,3 +66,9 @@ def is_complete(preset: Preset, ctx: WinContext) -> bool:
     counts = counts_of(ctx.concealed)
     jokers = sum(counts[kind] for kind in WILDS)
     return shapes.is_win(wild_free(counts, WILDS), preset.shape_rules, jokers=jokers)
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+win_payments = table_win_payments
+wall_draw_payments = no_wall_draw_payments

@@ -35,8 +35,9 @@ from engine.families.hongkong.scoring_hkos import is_seven_pairs
 from engine.i18n import Text
 from engine.kinds import Opening
 from engine.memo import Memo
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.family import NO_CIRCUMSTANCES, table_win_payments
 from engine.settlement import Payment, Reason, from_each
 from engine.tiles import MeldKind, Tile, counts_of, suit_of
 
@@ -229,3 +230,8 @@ def best_win(preset: Preset, state: HandState, seat: int) -> int:
         if result.valid:
             best = max(best, result.points["discarder"])
     return best
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+win_payments = table_win_payments

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from engine.families.hongkong.scoring_hkos import Shape, winning_shapes
 from engine.families.sichuan.scoring import kong_payments
-from engine.i18n import Text
 from engine.memo import Memo
-from engine.presets import Preset
-from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.preset import Preset
+from engine.scoring.base import Pattern, Score, WinBy, WinContext, score_of_best
+from engine.scoring.family import NO_CIRCUMSTANCES, no_wall_draw_payments, table_win_payments
 from engine.tiles import DRAGONS, FLOWERS, SEASONS, WINDS, MeldKind, Tile, is_honour, suit_of
 
-__all__ = ["TAI", "kong_payments", "score"]
+__all__ = ["CIRCUMSTANCES", "TAI", "kong_payments", "score", "wall_draw_payments", "win_payments"]
 
 TAI: dict[str, int] = {
     "closed_hand": 1,
@@ -70,18 +70,8 @@ BASE_POINTS = 1  # each payer pays 1 + tai
 def score(preset: Preset, ctx: WinContext) -> Score:
     """Score a tw-16 win: the best reading of five sets and a pair, its tai, the cap, 1 + tai."""
     best = _best_reading(preset, ctx)
-    if best is None:
-        return Score(
-            valid=False,
-            unit=preset.unit,
-            reason="not_a_winning_hand",
-            message=Text("score.taiwan.not_winning", {"sets": preset.sets}),
-        )
-    patterns, total = best
-    tai = min(total, preset.fan_cap)
-    return Score(
-        valid=True, fan=tai, unit=preset.unit, patterns=patterns, points=payment(tai, ctx.by)
-    )
+    capped = None if best is None else (best[0], min(best[1], preset.fan_cap), False)
+    return score_of_best(preset, capped, "taiwan", lambda p, tai: (p, payment(tai, ctx.by)))
 
 
 def _best_reading(preset: Preset, ctx: WinContext) -> tuple[tuple[Pattern, ...], int] | None:
@@ -172,3 +162,9 @@ def _patterns(found: list[tuple[str, bool | int]]) -> tuple[Pattern, ...]:
 
 def _count_in(tiles: tuple[Tile, ...], kinds: tuple[Tile, ...]) -> int:
     return sum(1 for t in tiles if t in kinds)
+
+
+# the loop's hooks this family settles as the default does (engine.scoring.family)
+CIRCUMSTANCES = NO_CIRCUMSTANCES
+win_payments = table_win_payments
+wall_draw_payments = no_wall_draw_payments

@@ -36,7 +36,7 @@ from engine.formats.tenhou6.log import (
 from engine.formats.tenhou6.results import TENHOU_ORDER, points_text, yaku_text
 from engine.hand import HandState, Outcome, WinRecord
 from engine.hand_setup import HandSetup
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.scoring.base import WinBy
 from engine.settlement import Reason, deltas_of
 from engine.tiles import RED_FIVES, Meld, MeldKind, Tile, is_red, kind_of

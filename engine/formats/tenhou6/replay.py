@@ -21,7 +21,6 @@ from dataclasses import dataclass, field, replace
 from engine.actions import Action as EngineAction
 from engine.actions import ActionKind as Kind
 from engine.actions import kind_named
-from engine.families.riichi.presets import IN_DEVELOPMENT
 from engine.families.riichi.rules import NINE_TERMINALS, RIICHI
 from engine.formats.tenhou6.compare import (
     FinalReport,
@@ -60,8 +59,8 @@ class ReplayRefused(Tenhou6Error):
 
 
 def riichi_preset(preset_id: str) -> Preset | None:
-    """A Riichi preset by id, playable or still in development."""
-    return PRESETS.get(preset_id) or IN_DEVELOPMENT.get(preset_id)
+    """A Riichi preset by id."""
+    return PRESETS.get(preset_id)
 
 
 def preset_for(log: Log) -> Preset:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from engine.formats.tenhou6.log import Hand, Tenhou6Error
 from engine.formats.tenhou6.order import Action, ActionKind
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.tiles import Tile, tile_name
 
 INDICATORS = 5  # indicator positions of each kind, dora and ura (engine.families.riichi.rules.Dora)

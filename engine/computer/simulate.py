@@ -10,7 +10,7 @@ from engine.computer import computer_for
 from engine.computer.easy import choose_action
 from engine.game import GameEnd, Standing
 from engine.hand import HandState, Outcome, WinRecord
-from engine.presets import Preset
+from engine.preset import Preset
 from engine.session import Session
 
 # a whole game's hands at most: a game rule ends a game long before (a Riichi hanchan with its
