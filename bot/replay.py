@@ -316,7 +316,7 @@ def jumps(found: Sequence[Frame]) -> list[int]:
 def outcome_texts(log: ReplayLog) -> list[Text]:
     """How the hand ended, as the table told it: each win with its fan, patterns and payment
     (or why nobody won), then every seat's points for the hand."""
-    from bot.runtime.snapshots import ending_text, payment_text, win_texts
+    from bot.runtime.words import ending_text, payment_text, win_texts
 
     session, hand = rebuild(log)
     outcome = hand.outcome()

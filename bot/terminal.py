@@ -35,13 +35,7 @@ from bot.runtime import (
     Timers,
 )
 from bot.runtime.manager import fixed_clock, seat_count_for
-from bot.runtime.snapshots import (
-    SUIT_WORDS,
-    action_words,
-    clock_text,
-    meld_text,
-    seat_name,
-)
+from bot.runtime.words import SUIT_WORDS, action_words, clock_text, meld_text, seat_name
 from data import Store
 from data.errors import StoreError
 from engine.actions import Action, ActionKind

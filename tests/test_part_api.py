@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.runtime.conversions import hand_setup, replay_stored
-from bot.runtime.snapshots import payment_line
+from bot.runtime.words import payment_line
 from data.rows import HandLog, HandStatus
 from engine.actions import Action, ActionKind, DeclaredKind, declare_kind
 from engine.computer.easy import choose_action

@@ -18,8 +18,8 @@ from bot.discord import ids
 from bot.discord.components import ActButton, ActSelect, CallButton, TableButton, TilesSelect
 from bot.discord.pictures import View
 from bot.runtime import PrivateSnapshot, PublicSnapshot
-from bot.runtime.snapshots import (
-    Decision,
+from bot.runtime.snapshots import Decision
+from bot.runtime.words import (
     action_text,
     in_words,
     seat_name,
@@ -28,7 +28,7 @@ from bot.runtime.snapshots import (
     suit_text,
     wind_text,
 )
-from bot.runtime.snapshots import clock_text as clock_text
+from bot.runtime.words import clock_text as clock_text
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.i18n import Number, Text, text, worded

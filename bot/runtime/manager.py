@@ -40,13 +40,13 @@ from bot.runtime.quickplay import quickplay_seats as quickplay_seats  # the lobb
 from bot.runtime.snapshots import (
     PrivateSnapshot,
     PublicSnapshot,
-    preset_name,
     private_snapshot,
     public_moment,
     public_snapshot,
 )
 from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat, seat_count_for
 from bot.runtime.timers import ManualTimers, Timers
+from bot.runtime.words import preset_name
 from data import Phase, QuarantinedTable, RecordedHand, Shards, Store, TableOptions
 from engine.actions import Action, ActionKind
 from engine.hand import Event, HandState
