@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bot.runtime.manager import replay_stored
+from bot.runtime.conversions import replay_stored
 from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, StoredWin
 from data.connection import resolve_path
 from data.errors import StoreError

@@ -34,7 +34,8 @@ from bot.runtime import (
     TableError,
     Timers,
 )
-from bot.runtime.manager import fixed_clock, seat_count_for
+from bot.runtime.clocks import fixed_clock
+from bot.runtime.table import seat_count_for
 from bot.runtime.words import SUIT_WORDS, action_words, clock_text, meld_text, seat_name
 from data import Store
 from data.errors import StoreError
