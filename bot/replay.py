@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bot.runtime.conversions import replay_stored
+from bot.runtime.recipe import HandRecipe, replay_hand
 from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, StoredWin
 from data.connection import resolve_path
 from data.errors import StoreError
@@ -159,7 +159,7 @@ class ReplayLog:
             raise ReplayError(f"the export is not JSON: {error}") from None
 
     def hand_log(self) -> HandLog:
-        """The hand as the store keeps it, for `replay_stored`."""
+        """The hand as the store keeps it, for `HandRecipe.stored`."""
         return HandLog(
             hand_id=self.hand_id or 0,
             table_id=self.table_id or 0,
@@ -203,7 +203,8 @@ def rebuild(log: ReplayLog, actions: int | None = None) -> tuple[Session, HandSt
     if actions is not None:
         hand_log = replace(hand_log, actions=hand_log.actions[:actions])
     try:
-        return replay_stored(find_preset(log.preset), hand_log)
+        recipe = HandRecipe.stored(hand_log, find_preset(log.preset))
+        return recipe.session, replay_hand(recipe, hand_log.actions)
     except (KeyError, ValueError) as error:
         raise ReplayError(f"the log does not replay: {error}") from None
 

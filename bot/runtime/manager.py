@@ -13,12 +13,13 @@ import secrets
 from collections.abc import Callable
 
 from bot.runtime.clocks import Clocks, arm_deadline
-from bot.runtime.conversions import replay_stored, restored_table
+from bot.runtime.conversions import restored_table
 from bot.runtime.events import FrontEnd, NullFrontEnd
 from bot.runtime.host import Notices
 from bot.runtime.lobby import Lobby, playable
 from bot.runtime.play import Play
 from bot.runtime.quickplay import QueueEntry, QuickPlay
+from bot.runtime.recipe import HandRecipe, replay_hand
 from bot.runtime.table import LiveTable
 from bot.runtime.timers import ManualTimers, Timers
 from data import Phase, QuarantinedTable, RecordedHand, Shards, Store
@@ -120,8 +121,9 @@ class Runtime(Lobby, Play, Clocks):
             return
         if "session" not in json.loads(last.setup or "{}"):
             return
-        start, table.hand = replay_stored(table.preset, last)
-        table.seating = start.seating
+        recipe = HandRecipe.stored(last, table.preset)
+        table.recipe, table.hand = recipe, replay_hand(recipe, last.actions)
+        table.seating = recipe.session.seating
         table.hand_id = last.hand_id
         record = await self.store.hand_record(last.hand_id)
         if record is not None:

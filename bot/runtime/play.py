@@ -11,9 +11,10 @@ from functools import partial
 
 from bot.runtime.clocks import arm_deadline, spend_clock, stored_deadlines
 from bot.runtime.computers import Computer
-from bot.runtime.conversions import game_result, hand_result, hand_setup
+from bot.runtime.conversions import game_result, hand_result
 from bot.runtime.errors import NotYourDecisionError, StaleActionError, TableError, message_of
 from bot.runtime.host import Host, Notices, seated
+from bot.runtime.recipe import HandRecipe, replay_hand
 from bot.runtime.snapshots import (
     PrivateSnapshot,
     PublicSnapshot,
@@ -133,6 +134,8 @@ class Play(Host):
             hand.always_ask = frozenset(
                 table.hand_seat(p) for p, seat in enumerate(table.seats) if seat and seat.human
             )
+        recipe = HandRecipe.dealt(table.session, hand, table.preset, arranged_wall=bool(factory))
+        table.recipe = recipe
         table.phase = Phase.PLAYING
         table.ready = set()
         table.last_result = None
@@ -146,7 +149,7 @@ class Play(Host):
             table.id,
             table.session.hand_number,
             hand.seed,
-            setup=hand_setup(table.session, hand, arranged_wall=factory is not None),
+            setup=recipe.to_json(),
             deadlines=stored_deadlines(table),
             now=now,
         )
@@ -264,18 +267,9 @@ class Play(Host):
         table.saved_deadlines = deadlines
 
     async def _rebuild_after_failure(self, table: LiveTable) -> None:
-        hand = table.hand
-        assert hand is not None and table.hand_id is not None
+        assert table.recipe is not None and table.hand_id is not None
         stored = await self.store.hand_log(table.hand_id)
-        table.hand = HandState.replay(
-            table.preset,
-            hand.seed,
-            stored.actions,
-            hand.setup,
-            wall=hand.wall,
-            seat_count=hand.seat_count,
-            always_ask=hand.always_ask,
-        )
+        table.hand = replay_hand(table.recipe, stored.actions)
         table.clock_decision = None
         arm_deadline(table, self.timers.now())
         # computers may be next: try again shortly, and the clocks run from the stored state
