@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from bot.cli import SIGPIPE_STATUS, stdout_to_nowhere
+from bot.pipes import SIGPIPE_STATUS, stdout_to_nowhere
 from bot.runtime import (
     Decision,
     ManualTimers,

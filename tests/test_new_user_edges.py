@@ -17,6 +17,7 @@ import discord
 import pytest
 
 from bot import cli
+from bot.pipes import SIGPIPE_STATUS
 from bot.terminal import play, read_answer
 from data import Store
 from tests.test_terminal import decision, options, scripted
@@ -50,7 +51,7 @@ def test_a_reader_that_leaves_early_ends_the_output_without_a_traceback(
         errors = process.stderr.read().decode()
         status = process.wait()
     assert "Traceback" not in errors and "BrokenPipe" not in errors, errors
-    assert status == cli.SIGPIPE_STATUS
+    assert status == SIGPIPE_STATUS
 
 
 def test_the_void_is_read_from_chinese_with_the_suit_glued_on() -> None:
