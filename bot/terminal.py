@@ -270,17 +270,6 @@ def padded(text: str, width: int) -> str:
     return text + " " * max(0, width - columns(text))
 
 
-def seat_line(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
-    """Each seat's name and points, in wind order."""
-    parts = []
-    for seat in public.seats:
-        wind = say(language, f"wind.{seat.wind}") if seat.wind is not None else "-"
-        name = worded(seat_name(seat.name, seat.player_id), language)
-        points = "-" if seat.points is None else Number(seat.points).in_language(language)
-        parts.append(f"{wind} {name} {points}")
-    return " · ".join(parts)
-
-
 def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     """The public table in a few lines: each seat's hidden count, melds, flowers, discards."""
     view = public.table_view

@@ -32,7 +32,6 @@ from bot.runtime.words import clock_text as clock_text
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.i18n import Number, Text, text, worded
-from engine.presets import Preset
 from engine.tiles import format_tiles, tile_name
 
 MAX_ROWS = 5
@@ -69,11 +68,6 @@ class Located(Protocol):
 
 
 # ------------------------------------------------------------------ shared wording
-
-
-def preset_line(preset: Preset) -> str:
-    """The preset's rules in one line (its summary says the essentials)."""
-    return f"**{preset.name}** (`{preset.id}`): {preset.summary}"
 
 
 def rules_line(public: PublicSnapshot) -> Text:

@@ -235,6 +235,3 @@ class LiveTable:
     @property
     def version(self) -> int:
         return self.hand.version if self.hand is not None else 0
-
-    def describe_seats(self) -> str:
-        return ", ".join(f"{i}:{s.name if s else '-'}" for i, s in enumerate(self.seats))

@@ -97,10 +97,6 @@ def clock_name(name: str) -> Text:
 suit_text = names.suit_name  # a suit's name ('bamboo'); an unknown letter as it is
 
 
-def suit_word(suit: str | None) -> str:
-    return SUIT_WORDS.get(suit or "", suit or "")
-
-
 wind_text = names.wind_name  # a seat's or round's wind ('East')
 unit_text = names.unit_amount  # an amount in the preset's unit ('5 faan', '2 points')
 
