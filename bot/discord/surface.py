@@ -22,6 +22,7 @@ from bot.runtime.snapshots import Decision
 from bot.runtime.words import (
     action_text,
     in_words,
+    joined,
     seat_name,
     standing_lines,
     standings_line,
@@ -146,16 +147,8 @@ def _seat_lines(public: PublicSnapshot) -> list[Text]:
             parts.append(text("bot.seat.reserve", seconds=seat.reserve))
         if seat.ready:
             parts.append(text("bot.seat.ready"))
-        lines.append(_dotted(parts))
+        lines.append(joined(parts, "bot.dotted"))  # one line: parts joined with ' · '
     return lines
-
-
-def _dotted(parts: list[Text]) -> Text:
-    """Parts of one line joined with ' · '."""
-    joined = parts[-1]
-    for part in reversed(parts[:-1]):
-        joined = text("bot.dotted", first=part, rest=joined)
-    return joined
 
 
 def table_surface(public: PublicSnapshot, channel_name: str = "", language: str = "en") -> Surface:

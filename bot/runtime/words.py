@@ -359,12 +359,13 @@ def fact_lines(hand: HandState, names: Sequence[Text | str]) -> list[Text]:
     return lines
 
 
-def _semicolons(items: Sequence[Text]) -> Text:
-    """Items joined as clauses ('A won …; B won …'), each language with its own mark."""
-    joined = items[-1]
+def joined(items: Sequence[Text], key: str) -> Text:
+    """Items joined two by two by the catalogue's `key` (`bot.clauses`: 'A won …; B won …',
+    `bot.dotted`: 'a · b'), each language with its own mark."""
+    said = items[-1]
     for item in reversed(items[:-1]):
-        joined = text("bot.clauses", first=item, rest=joined)
-    return joined
+        said = text(key, first=item, rest=said)
+    return said
 
 
 def deal_lines(table: LiveTable, names: Sequence[Text | str], number: int) -> list[Text]:
@@ -615,7 +616,7 @@ def result_text(hand: HandState, names: Sequence[Text | str]) -> Text:
     assert outcome is not None
     if outcome.wins:
         wins = [win_line(w, names, hand.preset.unit) for w in outcome.wins]
-        return text("bot.result.wins", wins=_semicolons(wins))
+        return text("bot.result.wins", wins=joined(wins, "bot.clauses"))
     return text("bot.result.draw", why=ending_text(hand, outcome.termination.value))
 
 
