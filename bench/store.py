@@ -167,7 +167,7 @@ def restore_all(loaded: list[LoadedTable]) -> list[tuple[Session, HandState | No
             out.append((Session.from_json(json.loads(lt.table.session_state or "{}")), None))
             continue
         recipe = HandRecipe.stored(lt.hand, lt.table.preset)
-        out.append((recipe.session, replay_hand(recipe, lt.hand.actions)))
+        out.append((recipe.dealt_session(), replay_hand(recipe, lt.hand.actions)))
     return out
 
 

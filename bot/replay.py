@@ -201,7 +201,7 @@ def rebuild(log: ReplayLog, actions: int | None = None) -> tuple[Session, HandSt
         hand_log = replace(hand_log, actions=hand_log.actions[:actions])
     try:
         recipe = HandRecipe.stored(hand_log, find_preset(log.preset))
-        return recipe.session, replay_hand(recipe, hand_log.actions)
+        return recipe.dealt_session(), replay_hand(recipe, hand_log.actions)
     except (KeyError, ValueError) as error:
         raise ReplayError(f"the log does not replay: {error}") from None
 

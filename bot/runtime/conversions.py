@@ -151,8 +151,8 @@ def restored_table(item: LoadedTable, now: float) -> LiveTable:
     if row.phase is Phase.PLAYING and item.hand is not None:
         recipe = HandRecipe.stored(item.hand, table.preset)
         table.recipe, table.hand = recipe, replay_hand(recipe, item.hand.actions)
-        table.session = recipe.session
-        table.seating = recipe.session.seating
+        table.session = recipe.dealt_session()
+        table.seating = table.session.seating
         table.hand_id = item.hand.hand_id
         restore_deadlines(table, item.deadlines, now)
     elif row.phase is Phase.BETWEEN_HANDS:

@@ -123,7 +123,7 @@ class Runtime(Lobby, Play, Clocks):
             return
         recipe = HandRecipe.stored(last, table.preset)
         table.recipe, table.hand = recipe, replay_hand(recipe, last.actions)
-        table.seating = recipe.session.seating
+        table.seating = recipe.dealt_session().seating
         table.hand_id = last.hand_id
         record = await self.store.hand_record(last.hand_id)
         if record is not None:

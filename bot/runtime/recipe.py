@@ -8,7 +8,7 @@ hands, a replay export, the tenhou.net/6 export) reads the recipe and replays it
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from data import HandLog
@@ -23,20 +23,22 @@ from engine.tiles import Tile, format_tiles, parse_tiles
 @dataclass(frozen=True, slots=True)
 class HandRecipe:
     """A hand before its first action: the preset as the table plays it, the seed, the setup
-    (engine.hand_setup: dealer, winds, points), the arranged wall where tests or demos chose
-    one (else the seed deals it), the seats and who is always asked in claim windows; with the
-    session as the hand was dealt, which the table carries on from."""
+    (engine.hand_setup: dealer, winds, points), the seats, the arranged wall where tests or
+    demos chose one (else the seed deals it) and who is always asked in claim windows; with the
+    session as the hand was dealt (as the store keeps it), which a restored table carries on
+    from."""
 
-    session: Session
     preset: Preset
     seed: int
     setup: HandSetup
+    seats: int
+    session: Mapping[str, object]  # `Session.to_json` when the hand was dealt
     wall: tuple[Tile, ...] | None = None
     always_ask: frozenset[int] = frozenset()
 
-    @property
-    def seats(self) -> int:
-        return self.session.seat_count
+    def dealt_session(self) -> Session:
+        """The session as the hand was dealt."""
+        return Session.from_json(dict(self.session))
 
     @classmethod
     def dealt(
@@ -44,12 +46,13 @@ class HandRecipe:
     ) -> HandRecipe:
         """The recipe of `hand`, just dealt from `session` at a table playing `preset`."""
         wall = tuple(hand.wall) if arranged_wall else None
-        as_dealt = Session.from_json(session.to_json())  # the table's session moves on
-        return cls(as_dealt, preset, hand.seed, hand.setup, wall, frozenset(hand.always_ask))
+        kept = session.to_json()  # as it is now: the table's session moves on after the hand
+        always_ask = frozenset(hand.always_ask)
+        return cls(preset, hand.seed, hand.setup, session.seat_count, kept, wall, always_ask)
 
     def to_json(self) -> str:
         """The recipe as the store keeps it (the seed in the hand's own column)."""
-        kept: dict[str, object] = {"session": self.session.to_json(), "hand": self.setup.to_json()}
+        kept: dict[str, object] = {"session": self.session, "hand": self.setup.to_json()}
         if self.wall is not None:
             kept["wall"] = format_tiles(self.wall)
         if self.always_ask:
@@ -66,7 +69,8 @@ class HandRecipe:
         setup = HandSetup.from_json(kept["hand"]) if "hand" in kept else session.hand_setup()
         wall = tuple(parse_tiles(kept["wall"])) if "wall" in kept else None
         always_ask = frozenset(int(seat) for seat in kept.get("ask", ()))
-        return cls(session, preset or session.preset, hand.seed, setup, wall, always_ask)
+        played = preset or session.preset
+        return cls(played, hand.seed, setup, session.seat_count, kept["session"], wall, always_ask)
 
 
 def replay_hand(recipe: HandRecipe, actions: Iterable[Action | str] = ()) -> HandState:
