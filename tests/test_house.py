@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.runtime import snapshots
+from bot.runtime.words import preset_name, wind_text
 from engine import kinds, names, presets
 from engine.i18n import worded
 from render import words
@@ -126,7 +126,7 @@ def test_runtime_and_pictures_name_a_preset_through_one_module(preset_id: str) -
     for language in ("en", "zh-CN", "zh-TW"):
         full = worded(names.preset_name(preset.id, preset.name), language)
         short = worded(names.preset_name(preset.id, preset.name, short=True), language)
-        assert worded(snapshots.preset_name(preset), language) == full
+        assert worded(preset_name(preset), language) == full
         assert worded(words.preset_text(preset.id, preset.name), language) == short
 
 
@@ -143,4 +143,4 @@ def test_winds_suits_and_units_in_the_reader_language() -> None:
     assert names.suit_name("x") == "x" and names.suit_name(None) == ""
     assert worded(names.unit_amount("faan", 5), "en") == "5 faan"
     assert names.unit_name("tai", "en") == "tai" and names.unit_name("han", "en") == "han"
-    assert snapshots.wind_text is names.wind_name and words.unit_name is names.unit_name
+    assert wind_text is names.wind_name and words.unit_name is names.unit_name
