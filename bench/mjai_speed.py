@@ -30,12 +30,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.actions import Action
 from engine.computer import computer_for
+from engine.computer.simulate import play_out
 from engine.formats.mjai.arena import play_hand
 from engine.formats.mjai.seat import Bot, Event
 from engine.hand import HandState
 from engine.presets import Preset, find_preset
 from engine.session import Session
-from engine.simulate import play_out
 
 COMMAND = [sys.executable, "-m", "bot", "mjai"]
 

@@ -31,9 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.runtime.recipe import HandRecipe, replay_hand
 from data import LoadedTable, SeatRow, Store, TableOptions
 from engine.hand import HandState
-from engine.hand_setup import HandSetup
 from engine.presets import find_preset
 from engine.session import Session
 
@@ -141,9 +141,9 @@ async def seed_tables(path: str, tables: int, rng: random.Random) -> int:
             )
             session = Session(preset, seed=t)
             state = session.new_hand()
-            # As the runtime does: the session a hand starts from travels in its setup.
-            setup = {"session": session.to_json(), "hand": state.setup.to_json()}
-            hid = await store.start_hand(tid, 1, state.seed, setup=json.dumps(setup))
+            # as the runtime does: the hand's recipe, with the session it starts from
+            recipe = HandRecipe.dealt(session, state, preset, arranged_wall=False)
+            hid = await store.start_hand(tid, 1, state.seed, setup=recipe.to_json())
             for _ in range(rng.randint(20, 80)):
                 to_act = state.seats_to_act()
                 if not to_act:
@@ -163,14 +163,11 @@ def restore_all(loaded: list[LoadedTable]) -> list[tuple[Session, HandState | No
     """What the bot does at start-up: each table's session, and its hand replayed."""
     out = []
     for lt in loaded:
-        setup = json.loads(lt.hand.setup or "{}") if lt.hand is not None else {}
-        stored = setup.get("session") or json.loads(lt.table.session_state or "{}")
-        session = Session.from_json(stored)
-        hand = None
-        if lt.hand is not None:
-            dealt = HandSetup.from_json(setup["hand"]) if "hand" in setup else None
-            hand = HandState.replay(lt.table.preset, lt.hand.seed, lt.hand.actions, dealt)
-        out.append((session, hand))
+        if lt.hand is None:
+            out.append((Session.from_json(json.loads(lt.table.session_state or "{}")), None))
+            continue
+        recipe = HandRecipe.stored(lt.hand, lt.table.preset)
+        out.append((recipe.dealt_session(), replay_hand(recipe, lt.hand.actions)))
     return out
 
 

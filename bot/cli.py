@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections.abc import Sequence
 
+from bot.pipes import reader_went_away
 from engine.i18n import LANGUAGES, translate
 from engine.presets import (
     PRESETS,
@@ -21,7 +21,6 @@ SCORE_HINT = (
     "score: reading requests from the terminal, one JSON object a line (Ctrl-D ends); "
     "or pass one with --json '{\"preset\": …}', or pipe a file in. README: 'Scoring hands'."
 )
-SIGPIPE_STATUS = 141  # a shell's status for a command ended by SIGPIPE (128 + 13)
 
 OPTION_HELP = "a table option of the preset (hubei-laizi: green_white; hk-fw2: min_fan=2)"
 
@@ -39,22 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        return _reader_went_away()
-
-
-def _reader_went_away() -> int:
-    """The reader of our output left (`… | head -1`): stop quietly, as a command killed by
-    SIGPIPE does, with its status (128 + 13)."""
-    stdout_to_nowhere()
-    return SIGPIPE_STATUS
-
-
-def stdout_to_nowhere() -> None:
-    """Send what is still buffered for stdout, and anything after, to the null device, so the
-    interpreter's last flush cannot raise BrokenPipeError again."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
+        return reader_went_away()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -274,7 +258,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from bot.replay import run_replay
+    from bot.replay_command import run_replay
 
     return run_replay(args)
 

@@ -13,19 +13,16 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bot.runtime.manager import replay_stored
+from bot.runtime.recipe import HandRecipe, replay_hand
 from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, StoredWin
-from data.connection import resolve_path
-from data.errors import StoreError
 from engine.actions import Action, ActionKind
 from engine.hand import HandState
-from engine.i18n import DEFAULT_LANGUAGE, Text, WordedError, text, worded
+from engine.i18n import DEFAULT_LANGUAGE, Text, WordedError, text
 from engine.presets import find_preset
 from engine.session import Session
 from engine.tiles import format_tiles
@@ -159,7 +156,7 @@ class ReplayLog:
             raise ReplayError(f"the export is not JSON: {error}") from None
 
     def hand_log(self) -> HandLog:
-        """The hand as the store keeps it, for `replay_stored`."""
+        """The hand as the store keeps it, for `HandRecipe.stored`."""
         return HandLog(
             hand_id=self.hand_id or 0,
             table_id=self.table_id or 0,
@@ -203,7 +200,8 @@ def rebuild(log: ReplayLog, actions: int | None = None) -> tuple[Session, HandSt
     if actions is not None:
         hand_log = replace(hand_log, actions=hand_log.actions[:actions])
     try:
-        return replay_stored(find_preset(log.preset), hand_log)
+        recipe = HandRecipe.stored(hand_log, find_preset(log.preset))
+        return recipe.dealt_session(), replay_hand(recipe, hand_log.actions)
     except (KeyError, ValueError) as error:
         raise ReplayError(f"the log does not replay: {error}") from None
 
@@ -316,7 +314,7 @@ def jumps(found: Sequence[Frame]) -> list[int]:
 def outcome_texts(log: ReplayLog) -> list[Text]:
     """How the hand ended, as the table told it: each win with its fan, patterns and payment
     (or why nobody won), then every seat's points for the hand."""
-    from bot.runtime.snapshots import ending_text, payment_text, win_texts
+    from bot.runtime.words import ending_text, payment_text, win_texts
 
     session, hand = rebuild(log)
     outcome = hand.outcome()
@@ -414,65 +412,3 @@ async def stored_replay(store: Store, hand_id: int, viewer_id: str | None = None
     known = table.options.extra.get("names", {})
     names = [str(known.get(s.player_id, s.player_id)) for s in record.seats] if record else None
     return export_hand(stored, record, names)
-
-
-# ------------------------------------------------------------------ the command line
-
-
-async def load_export(db_path: str | None, hand_id: int) -> ReplayLog:
-    """A finished hand of the database at `db_path` as an export, read without creating,
-    migrating or writing anything (a missing database is said to be missing)."""
-    path = resolve_path(db_path)
-    if not os.path.isfile(path):
-        raise ReplayError(text("fixups.replay.no_database", path=repr(path)))
-    try:
-        store = await Store.open_read_only(path)
-    except StoreError as error:
-        raise ReplayError(
-            text("fixups.replay.not_a_hand_store", path=repr(path), reason=str(error))
-        ) from None
-    async with store:
-        return await stored_replay(store, hand_id)
-
-
-def run_replay(args: Any) -> int:
-    """`mahjong-bot replay HAND_ID --db FILE -o DIR [--gif]` or `replay --log FILE ...`; a
-    tenhou.net/6 log (`--tenhou6 FILE`) or a whole game's export (`--export HAND_OR_TABLE`)
-    goes to bot.replay_tenhou6."""
-    import asyncio
-    import sys
-
-    from bot import replay_tenhou6
-
-    if getattr(args, "tenhou6", None) is not None:
-        return replay_tenhou6.run_tenhou6(
-            args.tenhou6, args.check, sys.stdout, sys.stderr, args.output
-        )
-    if args.export is not None and args.hand_id is None and args.log is None:
-        return replay_tenhou6.run_game_export(args)  # a whole game, as tenhou.net/6 JSON
-    try:
-        if args.log is not None:
-            log = ReplayLog.loads(Path(args.log).read_text(encoding="utf-8"))
-        elif args.hand_id is not None:
-            log = asyncio.run(load_export(args.db, args.hand_id))
-        else:
-            print("error: give a HAND_ID (with --db) or --log FILE", file=sys.stderr)
-            return 2
-        check_outcome(log)
-        if args.export is not None:
-            Path(args.export).write_text(log.dumps(), encoding="utf-8")
-            print(f"wrote {args.export}")
-        language = getattr(args, "lang", None) or DEFAULT_LANGUAGE
-        found = frames(log)
-        for frame in found:
-            mark = f" [{frame.mark}]" if frame.mark else ""
-            print(f"{frame.step:4} {worded(frame.caption, language)}{mark}")
-        for line in outcome_texts(log):
-            print(f"     {worded(line, language)}")
-        if args.output is not None:
-            written = write_frames(log, Path(args.output), gif=args.gif, language=language)
-            print(f"wrote {len(written)} picture(s) to {args.output}")
-    except (OSError, ReplayError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    return 0

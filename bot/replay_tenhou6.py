@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.replay import ReplayError, ReplayLog
+from bot.runtime.recipe import HandRecipe
 from data import HandLog, HandNotActiveError, HandStatus, Store
 from data.connection import resolve_path
 from data.errors import StoreError
@@ -27,9 +28,6 @@ from engine.formats.tenhou6.compare import FinalReport, HandReport
 from engine.formats.tenhou6.export import StoredHand, game_log
 from engine.formats.tenhou6.log import Log, Tenhou6Error, read, write
 from engine.formats.tenhou6.replay import PlayedHand, replay_log, riichi_preset
-from engine.hand_setup import HandSetup
-from engine.session import Session
-from engine.tiles import parse_tiles
 
 TABLE_PREFIXES = ("table:", "t")
 
@@ -50,18 +48,16 @@ class GameExport:
 
 
 def stored_hand(stored: HandLog) -> StoredHand:
-    """A stored hand as the export replays it (its setup as runtime.conversions keeps it)."""
-    setup = json.loads(stored.setup or "{}")
-    session = Session.from_json(setup["session"])
-    dealt = HandSetup.from_json(setup["hand"]) if "hand" in setup else session.hand_setup()
+    """A stored hand as the export replays it (from its recipe, bot.runtime.recipe)."""
+    recipe = HandRecipe.stored(stored)
     return StoredHand(
-        preset=session.preset,
-        setup=dealt,
-        seed=stored.seed,
-        seat_count=session.seat_count,
+        preset=recipe.preset,
+        setup=recipe.setup,
+        seed=recipe.seed,
+        seat_count=recipe.seats,
         actions=stored.actions,
-        wall=tuple(parse_tiles(setup["wall"])) if "wall" in setup else None,
-        always_ask=tuple(setup.get("ask", ())),
+        wall=recipe.wall,
+        always_ask=tuple(sorted(recipe.always_ask)),
     )
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from bot.cli import SIGPIPE_STATUS, stdout_to_nowhere
+from bot.pipes import SIGPIPE_STATUS, stdout_to_nowhere
 from bot.runtime import (
     Decision,
     ManualTimers,
@@ -34,14 +34,9 @@ from bot.runtime import (
     TableError,
     Timers,
 )
-from bot.runtime.manager import fixed_clock, seat_count_for
-from bot.runtime.snapshots import (
-    SUIT_WORDS,
-    action_words,
-    clock_text,
-    meld_text,
-    seat_name,
-)
+from bot.runtime.clocks import fixed_clock
+from bot.runtime.table import seat_count_for
+from bot.runtime.words import SUIT_WORDS, action_words, clock_text, meld_text, seat_name
 from data import Store
 from data.errors import StoreError
 from engine.actions import Action, ActionKind
@@ -273,17 +268,6 @@ def columns(text: str) -> int:
 def padded(text: str, width: int) -> str:
     """`text` filled with spaces to `width` columns."""
     return text + " " * max(0, width - columns(text))
-
-
-def seat_line(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
-    """Each seat's name and points, in wind order."""
-    parts = []
-    for seat in public.seats:
-        wind = say(language, f"wind.{seat.wind}") if seat.wind is not None else "-"
-        name = worded(seat_name(seat.name, seat.player_id), language)
-        points = "-" if seat.points is None else Number(seat.points).in_language(language)
-        parts.append(f"{wind} {name} {points}")
-    return " · ".join(parts)
 
 
 def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
@@ -623,117 +607,135 @@ def _key(decision: Decision | None) -> tuple[object, ...] | None:
     return None if decision is None else (decision.version, decision.kind, decision.actions)
 
 
-async def prompt_loop(
-    runtime: Runtime, front: TerminalFront, table_id: int, reader: LineSource, hands: int
-) -> int:
-    """Answer decisions and the next-hand prompt until the player quits or `hands` are done."""
-    played = 0
-    private: PrivateSnapshot | None = None  # the latest own snapshot
-    over = False  # the hand is over: Enter deals the next one
-    shown: tuple[object, ...] | None = None  # what the prompt on screen is for
-    line: asyncio.Future[str | None] | None = None
-    asked_for: tuple[object, ...] | None = None  # what was on screen when the read began
+class PromptLoop:
+    """Answers decisions and the next-hand prompt until the player quits or `hands` are done.
 
-    def current() -> tuple[object, ...] | None:
-        if over:
-            return ("next hand", played)
-        return _key(private.decision) if private is not None else None
+    What arrives (the runtime's snapshots, through the front's inbox) and what the player types
+    (a line read while the loop waits) meet here: the prompt on screen answers the decision it
+    was shown for, and a line typed for a decision that has moved on is refused."""
 
-    def quit_now() -> int:
-        front.say(standings(front.public, front.language))
-        front.line("bye")
+    def __init__(
+        self, runtime: Runtime, front: TerminalFront, table_id: int, reader: LineSource, hands: int
+    ) -> None:
+        self.runtime, self.front, self.table_id = runtime, front, table_id
+        self.reader, self.hands = reader, hands
+        self.played = 0
+        self.private: PrivateSnapshot | None = None  # the latest own snapshot
+        self.over = False  # the hand is over: Enter deals the next one
+        self.shown: tuple[object, ...] | None = None  # what the prompt on screen is for
+        self.line: asyncio.Future[str | None] | None = None
+        self.asked_for: tuple[object, ...] | None = None  # what was on screen when the read began
+
+    def current(self) -> tuple[object, ...] | None:
+        if self.over:
+            return ("next hand", self.played)
+        return _key(self.private.decision) if self.private is not None else None
+
+    def quit_now(self) -> int:
+        self.front.say(standings(self.front.public, self.front.language))
+        self.front.line("bye")
         return 0
 
-    def take(item: PublicSnapshot | PrivateSnapshot) -> int | None:
+    def take(self, item: PublicSnapshot | PrivateSnapshot) -> int | None:
         """Note what arrived; a number when the loop is done."""
-        nonlocal played, over, private
         if isinstance(item, PublicSnapshot):
             if item.standings is not None:  # the preset's game is over: its lines are out
-                front.line("game_over")
+                self.front.line("game_over")
                 return 0
-            played += 1
-            if hands and played >= hands:
-                return quit_now()
-            was = current()
-            over, private = True, None
-            moved(was)
+            self.played += 1
+            if self.hands and self.played >= self.hands:
+                return self.quit_now()
+            was = self.current()
+            self.over, self.private = True, None
+            self.moved(was)
             return None
-        was = current()
-        private = item
-        if private.decision is not None:
-            over = False
-        moved(was)
+        was = self.current()
+        self.private = item
+        if item.decision is not None:
+            self.over = False
+        self.moved(was)
         return None
 
-    def moved(was: tuple[object, ...] | None) -> None:
+    def moved(self, was: tuple[object, ...] | None) -> None:
         """The decision changed while a line was being read (a clock played for the player)."""
-        nonlocal asked_for
-        if line is None or current() == was:
+        if self.line is None or self.current() == was:
             return
-        if not line.done() and reader.discard_pending():
-            asked_for = current()  # what is typed from now on answers what comes next
+        if not self.line.done() and self.reader.discard_pending():
+            self.asked_for = self.current()  # what is typed from now on answers what comes next
         else:
-            front.line("go_on")
+            self.front.line("go_on")
 
-    while True:
-        while not front.inbox.empty():  # what the last answer (or a clock) brought
-            if (code := take(front.inbox.get_nowait())) is not None:
-                return code
-        if front.gone:
-            return SIGPIPE_STATUS
-        now = current()
-        if now is not None and shown != now and (line is None or asked_for == now):
-            if over:
-                front.line("next_hand")
+    def show(self) -> None:
+        """Put up the prompt for the decision now, unless it is up or a read answers another."""
+        now = self.current()
+        if now is not None and self.shown != now and (self.line is None or self.asked_for == now):
+            if self.over:
+                self.front.line("next_hand")
             else:
-                assert private is not None and private.decision is not None
-                show_menu(front, runtime, private)
-            if line is not None:
-                reader.prompt()  # the read under way now answers this
-            shown = now
-        if shown is not None and shown == now and line is None:
-            line, asked_for = reader.request(), now
-        inbox = asyncio.ensure_future(front.inbox.get())
-        waiting: set[asyncio.Future[object]] = {inbox}  # type: ignore[arg-type]
-        if line is not None:
-            waiting.add(line)  # type: ignore[arg-type]
-        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-        if inbox not in done:
-            inbox.cancel()
-        else:
-            if (code := take(inbox.result())) is not None:
-                return code
+                assert self.private is not None and self.private.decision is not None
+                show_menu(self.front, self.runtime, self.private)
+            if self.line is not None:
+                self.reader.prompt()  # the read under way now answers this
+            self.shown = now
+        if self.shown is not None and self.shown == now and self.line is None:
+            self.line, self.asked_for = self.reader.request(), now
+
+    async def run(self) -> int:
+        front = self.front
+        while True:
+            while not front.inbox.empty():  # what the last answer (or a clock) brought
+                if (code := self.take(front.inbox.get_nowait())) is not None:
+                    return code
             if front.gone:
                 return SIGPIPE_STATUS
-            continue
-        answer = line.result() if line is not None else None
-        line = None
-        if answer is None or answer.strip().lower() in ("q", "quit"):
-            return quit_now()
-        if asked_for != current():
+            self.show()
+            inbox = asyncio.ensure_future(front.inbox.get())
+            waiting: set[asyncio.Future[object]] = {inbox}  # type: ignore[arg-type]
+            if self.line is not None:
+                waiting.add(self.line)  # type: ignore[arg-type]
+            done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if inbox not in done:
+                inbox.cancel()
+            else:
+                if (code := self.take(inbox.result())) is not None:
+                    return code
+                if front.gone:
+                    return SIGPIPE_STATUS
+                continue
+            answer = self.line.result() if self.line is not None else None
+            self.line = None
+            if answer is None or answer.strip().lower() in ("q", "quit"):
+                return self.quit_now()
+            await self.answer(answer)
+
+    async def answer(self, answer: str) -> None:
+        """What the player typed for the prompt on screen."""
+        front = self.front
+        if self.asked_for != self.current():
             if answer.strip():
                 front.line("earlier")
-            shown = None
-            continue
-        if over:
+            self.shown = None
+            return
+        if self.over:
             if answer.strip():
                 front.line("next_hand_again")
-                continue
-            await runtime.ready(table_id, PLAYER_ID)
-            over, shown = False, None
-            continue
+                return
+            await self.runtime.ready(self.table_id, PLAYER_ID)
+            self.over, self.shown = False, None
+            return
+        private = self.private
         assert private is not None and private.decision is not None
         choice = read_answer(
             answer, private.decision, private.concealed, private.void, front.language
         )
         if isinstance(choice, Ask):
             front.say(choice.text)
-            continue
+            return
         try:
-            await runtime.act(table_id, PLAYER_ID, choice, private.decision.version)
+            await self.runtime.act(self.table_id, PLAYER_ID, choice, private.decision.version)
         except StaleActionError as error:
             front.line("not_accepted", error=error.in_language(front.language))
-            shown = None
+            self.shown = None
         except TableError as error:
             front.line("not_accepted", error=error.in_language(front.language))
 
@@ -838,7 +840,7 @@ async def play(
         await runtime.start_table(table.id, PLAYER_ID)
         reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), front)
         try:
-            return await prompt_loop(runtime, front, table.id, reader, args.hands)
+            return await PromptLoop(runtime, front, table.id, reader, args.hands).run()
         finally:
             reader.close()
     except asyncio.CancelledError:  # Ctrl-C

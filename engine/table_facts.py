@@ -85,14 +85,17 @@ class TableFacts:
     def merged(self, other: TableFacts) -> TableFacts:
         """These facts with `other`'s added: tuples joined, a set value taking an unset one's
         place (two parts never own the same single fact)."""
+        if self is NO_FACTS:
+            return other
         changes: dict[str, object] = {}
-        for f in fields(self):
-            mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            if isinstance(mine, tuple) and isinstance(theirs, tuple):
-                changes[f.name] = mine + theirs
-            elif theirs != f.default:
-                changes[f.name] = theirs
-        return replace(self, **changes)  # type: ignore[arg-type]
+        for name, default in _DEFAULTS:  # every decision's seat view merges them: kept quick
+            theirs = getattr(other, name)
+            if theirs == default:
+                continue
+            mine = getattr(self, name)
+            both = isinstance(mine, tuple) and isinstance(theirs, tuple)
+            changes[name] = mine + theirs if both else theirs
+        return replace(self, **changes) if changes else self  # type: ignore[arg-type]
 
     def indicator(self, kind: str) -> Indicators | None:
         return next((item for item in self.indicators if item.kind == kind), None)
@@ -103,6 +106,7 @@ class TableFacts:
 
 
 NO_FACTS = TableFacts()
+_DEFAULTS = tuple((f.name, f.default) for f in fields(TableFacts))
 
 WINNERS_ABORT = "winners"  # the loop's own abortive draw: as many winners as the preset aborts at
 

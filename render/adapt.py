@@ -19,12 +19,10 @@ from engine.set_aside import SetAsideSettlementPart
 from engine.settlement import Reason
 from engine.table_facts import TableFacts, table_facts
 from engine.tiles import Tile, tile_name
-from render.style import WIND_NAMES
 from render.views import HandView, Label, ResultView, SeatView, SetAside, TableView, WinView
 from render.words import preset_text, wind_text
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
-WIND_WORDS = WIND_NAMES  # the wind names in English (render.style), for English-only texts
 OPENING_WORDS = {
     Opening.SWAP_THREE: Text("pictures.opening.swap_three"),
     Opening.DISCARD_THREE: Text("pictures.opening.discard_three"),

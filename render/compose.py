@@ -47,13 +47,6 @@ def tile_row(tiles: Iterable[Tile], size: int, wild: frozenset[Tile] = frozenset
     return group
 
 
-def back_row(count: int, size: int) -> Group:
-    group = Group()
-    for _ in range(count):
-        group.append(back_sprite(size))
-    return group
-
-
 def _turn_index(meld: Meld, seat: int | None, seats: int) -> int:
     """Which position holds the turned (claimed) tile: it points at the seat it came from.
 
@@ -107,10 +100,6 @@ def meld_group(
             lift = round(size * ADDED_LIFT)
             group.add(turned_sprite(added, size, wild=added in wild), left, lift)
     return group
-
-
-def spacer(width: int, height: int = 0) -> Group:
-    return Group(width=width, height=height)
 
 
 @dataclass(slots=True)

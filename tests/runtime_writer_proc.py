@@ -348,7 +348,7 @@ def over_without_result(db: str) -> list[int]:
 
 def _replays_to_the_end(preset_id: str, seed: int, setup: str | None, lines: list[str]) -> bool:
     """Whether a stored hand, rebuilt as a restore rebuilds it, is over."""
-    from bot.runtime.conversions import replay_stored
+    from bot.runtime.recipe import HandRecipe, replay_hand
     from data.rows import HandLog, HandStatus
     from engine.actions import Action
     from engine.presets import find_preset
@@ -356,7 +356,7 @@ def _replays_to_the_end(preset_id: str, seed: int, setup: str | None, lines: lis
     stored = HandLog(
         0, 0, 0, seed, setup, HandStatus.PLAYING, 0.0, None, tuple(map(Action.parse, lines))
     )
-    return replay_stored(find_preset(preset_id), stored)[1].is_over
+    return replay_hand(HandRecipe.stored(stored, find_preset(preset_id)), stored.actions).is_over
 
 
 # ------------------------------------------------------------------ the process

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from bot.runtime.snapshots import set_aside_text
+from bot.runtime.words import set_aside_text
 from engine.actions import ActionKind
 from engine.computer.simulate import play_out
 from engine.families.selfdraw.rules import horse_count, horse_seat, horse_settlement

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.runtime import snapshots
+from bot.runtime.words import preset_name, wind_text
 from engine import kinds, names, presets
 from engine.i18n import worded
 from render import words
@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "engine"
 # the packages whose modules are held to the house rules (tests and benches may import families)
 PACKAGES = ("engine", "bot", "render", "data")
-# tenhou.net/6 is Riichi's own log format: its readers and writers read Riichi's rules and yaku
-RIICHI_FORMAT = ENGINE / "formats" / "tenhou6"
+# tenhou.net/6 and mjai are Riichi's own log format and protocol: their readers and writers read
+# Riichi's rules and yaku
+RIICHI_FORMATS = (ENGINE / "formats" / "tenhou6", ENGINE / "formats" / "mjai")
 
 
 def _engine_imports(path: Path) -> set[str]:
@@ -68,7 +69,7 @@ def test_nothing_outside_the_families_imports_a_family_but_the_registry() -> Non
         str(path.relative_to(ROOT)): sorted(_from(_imports(path), "engine.families"))
         for path in _modules(*PACKAGES)
         if not path.is_relative_to(families)
-        and not path.is_relative_to(RIICHI_FORMAT)
+        and not any(path.is_relative_to(riichi) for riichi in RIICHI_FORMATS)
         and path not in allowed
         and _from(_imports(path), "engine.families")
     }
@@ -125,7 +126,7 @@ def test_runtime_and_pictures_name_a_preset_through_one_module(preset_id: str) -
     for language in ("en", "zh-CN", "zh-TW"):
         full = worded(names.preset_name(preset.id, preset.name), language)
         short = worded(names.preset_name(preset.id, preset.name, short=True), language)
-        assert worded(snapshots.preset_name(preset), language) == full
+        assert worded(preset_name(preset), language) == full
         assert worded(words.preset_text(preset.id, preset.name), language) == short
 
 
@@ -142,4 +143,4 @@ def test_winds_suits_and_units_in_the_reader_language() -> None:
     assert names.suit_name("x") == "x" and names.suit_name(None) == ""
     assert worded(names.unit_amount("faan", 5), "en") == "5 faan"
     assert names.unit_name("tai", "en") == "tai" and names.unit_name("han", "en") == "han"
-    assert snapshots.wind_text is names.wind_name and words.unit_name is names.unit_name
+    assert wind_text is names.wind_name and words.unit_name is names.unit_name

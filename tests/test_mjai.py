@@ -17,6 +17,7 @@ import pytest
 from bot.cli import main
 from bot.mjai import serve
 from engine.computer import computer_for
+from engine.computer.simulate import PlayedHand, play_out, play_session
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.formats.mjai.arena import Reactor, play_hand, seat_view
 from engine.formats.mjai.export import game_events, write_events
@@ -26,7 +27,6 @@ from engine.formats.tenhou6.export import StoredHand
 from engine.hand import HandState
 from engine.presets import Preset
 from engine.session import Session
-from engine.simulate import PlayedHand, play_out, play_session
 from engine.tiles import NUM_KINDS, RED_FIVES, parse_tiles
 
 

@@ -17,6 +17,7 @@ import discord
 import pytest
 
 from bot import cli
+from bot.pipes import SIGPIPE_STATUS
 from bot.terminal import play, read_answer
 from data import Store
 from tests.test_terminal import decision, options, scripted
@@ -50,7 +51,7 @@ def test_a_reader_that_leaves_early_ends_the_output_without_a_traceback(
         errors = process.stderr.read().decode()
         status = process.wait()
     assert "Traceback" not in errors and "BrokenPipe" not in errors, errors
-    assert status == cli.SIGPIPE_STATUS
+    assert status == SIGPIPE_STATUS
 
 
 def test_the_void_is_read_from_chinese_with_the_suit_glued_on() -> None:
@@ -154,7 +155,7 @@ def test_replay_of_a_missing_database_creates_nothing_and_says_so(
 
 
 def test_a_meld_on_the_table_is_worded_as_a_meld_not_as_the_menus_call() -> None:
-    from bot.runtime.snapshots import action_text, meld_text
+    from bot.runtime.words import action_text, meld_text
     from engine.actions import Action
     from engine.tiles import Meld
 
@@ -216,7 +217,7 @@ async def test_hubei_menus_say_a_red_dragon_is_set_down_and_the_table_shows_its_
 def test_a_hubei_hand_without_a_win_says_the_last_tiles_were_held_back() -> None:
     from types import SimpleNamespace
 
-    from bot.runtime.snapshots import ending_text
+    from bot.runtime.words import ending_text
     from engine.presets import find_preset
 
     hubei = SimpleNamespace(preset=find_preset("hubei-laizi"))

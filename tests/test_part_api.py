@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.runtime.conversions import hand_setup, replay_stored
-from bot.runtime.snapshots import payment_line
+from bot.runtime.recipe import HandRecipe, replay_hand
+from bot.runtime.words import payment_line
 from data.rows import HandLog, HandStatus
 from engine.actions import Action, ActionKind, DeclaredKind, declare_kind
 from engine.computer.easy import choose_action
@@ -289,7 +289,7 @@ def test_the_setup_is_stored_with_the_hand_and_a_replay_rebuilds_it(
     session = Session(MECHANISMS, 4, round_wind=2)
     state = HandState(MECHANISMS, 77, HandSetup(round_wind=2, honba=2, pot=3, points=(1, 2, 3, 4)))
     state.apply(state.default_action(0))  # type: ignore[arg-type]
-    stored = json.loads(hand_setup(session, state, arranged_wall=False))
+    stored = json.loads(HandRecipe.dealt(session, state, MECHANISMS, arranged_wall=False).to_json())
     assert stored["hand"] == {
         "dealer": 0,
         "round_wind": 2,
@@ -298,12 +298,12 @@ def test_the_setup_is_stored_with_the_hand_and_a_replay_rebuilds_it(
         "points": [1, 2, 3, 4],
     }
     log = HandLog(1, 1, 1, 77, json.dumps(stored), HandStatus.PLAYING, 0.0, None, tuple(state.log))
-    _, again = replay_stored(MECHANISMS, log)
+    again = replay_hand(HandRecipe.stored(log, MECHANISMS), log.actions)
     assert again.setup == state.setup and again.hands == state.hands
     # a hand stored before its setup was kept gets the one its session gives
     del stored["hand"]
     older = replace(log, setup=json.dumps(stored))
-    _, again = replay_stored(MECHANISMS, older)
+    again = replay_hand(HandRecipe.stored(older, MECHANISMS), older.actions)
     assert again.setup == session.hand_setup() and again.round_wind == 2
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.runtime.snapshots import payment_text, standing_lines
+from bot.runtime.words import payment_text, standing_lines
 from render.result import _amount
 from render.standings import StandingRow, StandingsView
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.runtime.snapshots import event_lines, set_aside_text
+from bot.runtime.words import event_lines, set_aside_text
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
 from engine.computer.simulate import play_out

@@ -10,14 +10,8 @@ import dataclasses
 
 import pytest
 
-from bot.runtime.snapshots import (
-    PublicSnapshot,
-    ending_text,
-    fact_lines,
-    standing_lines,
-    win_line,
-    win_texts,
-)
+from bot.runtime.snapshots import PublicSnapshot
+from bot.runtime.words import ending_text, fact_lines, standing_lines, win_line, win_texts
 from bot.terminal import counters_text, pond_text, table_text
 from data import Phase
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
@@ -326,7 +320,7 @@ def test_every_yaku_is_named_in_every_language() -> None:
 
 
 def test_tenpai_payments_are_said_in_riichi_words() -> None:
-    from bot.runtime.snapshots import payment_line
+    from bot.runtime.words import payment_line
     from engine.settlement import PaymentDetail, Reason
 
     paid = PaymentDetail((Reason.NOT_READY,), (1500, -1500, 1500, -1500))

@@ -16,7 +16,8 @@ from bot.discord import ids
 from bot.discord.pictures import draw
 from bot.discord.surface import hand_controls, hand_surface, hand_text, table_surface
 from bot.runtime import ManualTimers
-from bot.runtime.snapshots import Decision, event_lines, private_snapshot, public_snapshot
+from bot.runtime.snapshots import Decision, private_snapshot, public_snapshot
+from bot.runtime.words import event_lines
 from bot.terminal import Ask, hand_line, play, read_answer
 from data import Phase, Store
 from engine.actions import Action, ActionKind

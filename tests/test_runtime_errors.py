@@ -13,8 +13,8 @@ from data import Store
 from engine.i18n import Text
 
 RUNTIME = Path(__file__).resolve().parent.parent / "bot" / "runtime"
-# snapshots.py and computers.py word their own messages (their owners' domains)
-NOT_HERE = {"snapshots.py", "computers.py"}
+# words.py, snapshots.py and computers.py word their own messages (their owners' domains)
+NOT_HERE = {"words.py", "snapshots.py", "computers.py"}
 ERRORS = {
     "TableError",
     "NoSuchTableError",

@@ -18,7 +18,8 @@ import pytest
 
 from bot.runtime import LiveTable, ManualTimers, Runtime, TableError
 from bot.runtime.computers import computer_for
-from bot.runtime.snapshots import event_lines, private_snapshot, public_snapshot, swap_words
+from bot.runtime.snapshots import private_snapshot, public_snapshot
+from bot.runtime.words import event_lines, swap_words
 from data import HandResult, Phase, Store
 from engine.actions import Action
 from engine.computer.easy import choose_action

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main as cli_main
-from bot.runtime.snapshots import event_lines
+from bot.runtime.words import event_lines
 from bot.terminal import melds_text
 from engine.actions import Action, ActionKind
 from engine.computer import computer_for

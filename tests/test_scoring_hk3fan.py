@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.runtime.manager import fixed_clock
+from bot.runtime.clocks import fixed_clock
 from engine.computer.simulate import simulate
 from engine.formats.score_request import score_request
 from engine.hand import HandState, Termination

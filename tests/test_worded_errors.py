@@ -13,7 +13,7 @@ import pytest
 from bot.replay import ReplayError, ReplayLog, stored_replay
 from bot.runtime import COMPUTER_PREFIX, ManualTimers, Runtime, TableError
 from bot.runtime.computers import computer_for
-from bot.runtime.snapshots import CLOSED_REASONS, closed_reason_text, seat_name
+from bot.runtime.words import CLOSED_REASONS, closed_reason_text, seat_name
 from data import Store
 from engine.actions import Action
 from engine.formats.score_request import RequestError, run_score_lines, score_request

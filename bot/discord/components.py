@@ -21,7 +21,7 @@ from discord.ui import Button, DynamicItem, Select
 from bot.discord import ids
 from bot.discord.ids import Stamp
 from bot.discord.replies import clicked_id, guarded, tell
-from bot.runtime.snapshots import in_words
+from bot.runtime.words import in_words
 from engine.actions import Action, ActionKind
 from engine.i18n import text
 from engine.tiles import InvalidNotationError, parse_tile

@@ -16,8 +16,8 @@ from bot.discord.language import reader_language
 from bot.discord.translator import choice
 from bot.runtime import LiveTable, TableError
 from bot.runtime.computers import DEFAULT_LEVEL, LEVELS
-from bot.runtime.manager import seat_count_for
-from bot.runtime.snapshots import preset_name
+from bot.runtime.table import seat_count_for
+from bot.runtime.words import preset_name
 from engine.i18n import text, worded
 from engine.presets import (
     PRESETS,

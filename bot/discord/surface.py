@@ -18,21 +18,21 @@ from bot.discord import ids
 from bot.discord.components import ActButton, ActSelect, CallButton, TableButton, TilesSelect
 from bot.discord.pictures import View
 from bot.runtime import PrivateSnapshot, PublicSnapshot
-from bot.runtime.snapshots import (
-    Decision,
+from bot.runtime.snapshots import Decision
+from bot.runtime.words import (
     action_text,
     in_words,
+    joined,
     seat_name,
     standing_lines,
     standings_line,
     suit_text,
     wind_text,
 )
-from bot.runtime.snapshots import clock_text as clock_text
+from bot.runtime.words import clock_text as clock_text
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.i18n import Number, Text, text, worded
-from engine.presets import Preset
 from engine.tiles import format_tiles, tile_name
 
 MAX_ROWS = 5
@@ -69,11 +69,6 @@ class Located(Protocol):
 
 
 # ------------------------------------------------------------------ shared wording
-
-
-def preset_line(preset: Preset) -> str:
-    """The preset's rules in one line (its summary says the essentials)."""
-    return f"**{preset.name}** (`{preset.id}`): {preset.summary}"
 
 
 def rules_line(public: PublicSnapshot) -> Text:
@@ -152,16 +147,8 @@ def _seat_lines(public: PublicSnapshot) -> list[Text]:
             parts.append(text("bot.seat.reserve", seconds=seat.reserve))
         if seat.ready:
             parts.append(text("bot.seat.ready"))
-        lines.append(_dotted(parts))
+        lines.append(joined(parts, "bot.dotted"))  # one line: parts joined with ' · '
     return lines
-
-
-def _dotted(parts: list[Text]) -> Text:
-    """Parts of one line joined with ' · '."""
-    joined = parts[-1]
-    for part in reversed(parts[:-1]):
-        joined = text("bot.dotted", first=part, rest=joined)
-    return joined
 
 
 def table_surface(public: PublicSnapshot, channel_name: str = "", language: str = "en") -> Surface:

@@ -9,12 +9,17 @@ its deadline stands until the decision itself changes.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
+from bot.runtime.host import Host, Notices
 from bot.runtime.table import LiveTable
+from data import Phase
+from engine.actions import Action
 from engine.hand import Phase as HandPhase
 from engine.presets import TIME_CONTROLS, Preset
 from engine.tiles import MAX_SEATS
 
+EXPIRY_CHECK_SECONDS = 600.0
 OPENING_MIN_SECONDS = 15  # an opening stage (swap, void, discard three) never gets less
 _RESERVE_NAMES = tuple(f"reserve:{player}" for player in range(MAX_SEATS))  # made once
 
@@ -81,3 +86,105 @@ def restore_deadlines(table: LiveTable, deadlines: Mapping[str, float], now: flo
     table.deadline = deadlines.get("decision")
     table.decision_started = deadlines.get("decision_started", now)
     table.deal_deadline = deadlines.get("deal")
+
+
+class Clocks(Host):
+    """The timer jobs of the tables' clocks and the idle check (part of `Runtime`)."""
+
+    def _arm_timers(self, table: LiveTable) -> None:
+        """The timer jobs of the table's clocks; a job is (re)made only when its deadline
+        changes (answers inside one claim window keep the window's job).
+
+        A job's callback is a `partial`, not a lambda: a lambda's closure made cells for this
+        function's variables on every call, armed or not, and a job's closure kept the table
+        and three more objects alive for the collector to walk (bot/pauses.py)."""
+        decision = table.clock_decision
+        deadline = table.deadline
+        if deadline is not None and decision is not None:
+            armed = table.armed_decision
+            if armed is None or armed[0] != deadline or armed[1] != decision:
+                table.armed_decision = (deadline, decision)
+                self.timers.schedule(
+                    table.decision_key, deadline, partial(self._on_timeout, table.id, decision)
+                )
+        elif table.armed_decision is not None:
+            table.armed_decision = None
+            self.timers.cancel(table.decision_key)
+        if table.deal_deadline is not None and table.armed_deal != table.hand_id:
+            hand_id = table.armed_deal = table.hand_id
+            self.timers.schedule(
+                f"deal:{table.id}",
+                table.deal_deadline,
+                partial(self._on_deal_limit, table.id, hand_id),
+            )
+
+    def _cancel_timers(self, table: LiveTable) -> None:
+        table.armed_decision = table.armed_deal = None
+        self.timers.cancel(table.decision_key)
+        self.timers.cancel(f"deal:{table.id}")
+
+    async def _on_timeout(self, table_id: int, decision: int) -> None:
+        """A decision clock ran out: play the timeout policy for everyone still to decide."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            hand = table.hand
+            if table.armed_decision is not None and table.armed_decision[1] == decision:
+                table.armed_decision = None  # this job has fired
+            if table.phase is not Phase.PLAYING or hand is None:
+                return
+            if hand.decision_version != decision or table.clock_decision != decision:
+                return  # a timer from a decision that has passed
+            timeouts: list[Action] = []
+            notices = Notices(timeouts=timeouts)
+            # everyone still to decide shares this decision (one turn, or one claim window);
+            # RULES.md: the seed-004 table clock lets the computer player decide, every other
+            # clock plays "Table play around the hand" (a win taken, calls passed, the drawn
+            # tile discarded, Sichuan openings as it says)
+            for player in table.players_to_act():
+                seat = table.hand_seat(player)
+                action: Action | None
+                if table.time_control.computer_on_timeout:
+                    action = table.computer(hand, seat)
+                else:
+                    action = hand.default_action(seat)
+                if action is None:
+                    continue
+                if hand.phase is HandPhase.TURN:
+                    table.reserves[player] = 0.0
+                timeouts.append(action)
+                self._apply(table, action, notices)
+            await self._advance(table, notices)
+        await self._notify(table, notices)
+
+    async def _on_deal_limit(self, table_id: int, hand_id: int | None) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.armed_deal == hand_id:
+                table.armed_deal = None  # this job has fired
+            if table.phase is not Phase.PLAYING or table.hand is None or table.hand_id != hand_id:
+                return
+            notices = Notices()
+            self._apply(table, Action.parse("0 time_up"), notices)
+            await self._advance(table, notices)
+        await self._notify(table, notices)
+
+    def _schedule_expiry(self) -> None:
+        async def check() -> None:
+            await self.expire_idle_tables()
+
+        self.timers.schedule("expiry", self.timers.now() + EXPIRY_CHECK_SECONDS, check)
+
+    async def expire_idle_tables(self) -> list[int]:
+        """Close tables with no game action for 24 hours (no rating change); re-arm the check."""
+        closed = await self.store.expire_idle(now=self.timers.now(), shards=self.shards)
+        for table_id in closed:
+            table = self.tables.get(table_id)
+            if table is not None:
+                self._drop(table)
+                await self._notify(table, Notices(closed="expired after 24 hours idle"))
+        self._schedule_expiry()
+        return closed

@@ -1,5 +1,5 @@
 """The engine's values as the store keeps them, and back: a table's preset and options, a hand's
-setup and result, a live table rebuilt from its stored rows.
+result, a live table rebuilt from its stored rows (a hand's recipe: recipe.py).
 
 The store counts players by table seat; the engine counts a hand's seats from its dealer. Every
 crossing between the two happens here, through the table's one `Seating`.
@@ -17,11 +17,11 @@ from dataclasses import replace
 
 from bot.runtime.clocks import restore_deadlines
 from bot.runtime.computers import computer_for
+from bot.runtime.recipe import HandRecipe, replay_hand
 from bot.runtime.table import LiveTable, Seat
 from data import (
     GameResult,
     GameStanding,
-    HandLog,
     HandResult,
     LoadedTable,
     Payment,
@@ -31,12 +31,10 @@ from data import (
     TableOptions,
 )
 from engine.actions import Action, DeclaredKind
-from engine.hand import HandState, Outcome
-from engine.hand_setup import HandSetup
+from engine.hand import Outcome
 from engine.options import from_stored, stored
 from engine.presets import Preset, find_preset
 from engine.session import Session
-from engine.tiles import format_tiles, parse_tiles
 
 # what the stored options hold for the live table's own fields (names once, in its seats)
 _SEATING_KEYS = ("names", "lobby_version")
@@ -64,38 +62,6 @@ def stored_options(
 
 def seat_rows(seats: Sequence[Seat | None]) -> list[SeatRow]:
     return [SeatRow(i, s.player_id, s.human) for i, s in enumerate(seats) if s is not None]
-
-
-def replay_stored(preset: Preset, stored: HandLog) -> tuple[Session, HandState]:
-    """A stored hand rebuilt from its setup (session, the hand's setup, arranged wall, who is
-    always asked) and its log; the session is as it stood when the hand was dealt. A hand
-    stored before its setup was kept gets the one its session gives."""
-    setup = json.loads(stored.setup or "{}")
-    session = Session.from_json(setup["session"])
-    wall = parse_tiles(setup["wall"]) if "wall" in setup else None
-    dealt = HandSetup.from_json(setup["hand"]) if "hand" in setup else session.hand_setup()
-    hand = HandState.replay(
-        preset,
-        stored.seed,
-        stored.actions,
-        dealt,
-        wall=wall,
-        seat_count=session.seat_count,
-        always_ask=setup.get("ask", ()),
-    )
-    return session, hand
-
-
-def hand_setup(session: Session, hand: HandState, arranged_wall: bool) -> str:
-    """What `replay_stored` needs besides the seed and the log: the session as the hand was
-    dealt, the hand's setup (engine.hand_setup), the wall when it was arranged (tests and
-    demos), and who is always asked."""
-    setup: dict[str, object] = {"session": session.to_json(), "hand": hand.setup.to_json()}
-    if arranged_wall:
-        setup["wall"] = format_tiles(hand.wall)
-    if hand.always_ask:
-        setup["ask"] = sorted(hand.always_ask)
-    return json.dumps(setup)
 
 
 def hand_result(table: LiveTable, outcome: Outcome, by_player: Sequence[int]) -> HandResult:
@@ -183,9 +149,10 @@ def restored_table(item: LoadedTable, now: float) -> LiveTable:
     if row.session_state:
         table.session = Session.from_json(json.loads(row.session_state))
     if row.phase is Phase.PLAYING and item.hand is not None:
-        session, table.hand = replay_stored(table.preset, item.hand)
-        table.session = session
-        table.seating = session.seating
+        recipe = HandRecipe.stored(item.hand, table.preset)
+        table.recipe, table.hand = recipe, replay_hand(recipe, item.hand.actions)
+        table.session = recipe.dealt_session()
+        table.seating = table.session.seating
         table.hand_id = item.hand.hand_id
         restore_deadlines(table, item.deadlines, now)
     elif row.phase is Phase.BETWEEN_HANDS:

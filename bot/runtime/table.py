@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from bot.runtime.computers import STORED_LEVEL, Computer, computer_for
 from bot.runtime.errors import TableError
+from bot.runtime.recipe import HandRecipe
 from data import Phase, RecordedHand, TableOptions
 from data.rating import RATED_SEATS
 from engine.actions import Action
@@ -79,6 +80,7 @@ class LiveTable:
     session: Session | None = None
     hand: HandState | None = None
     hand_id: int | None = None
+    recipe: HandRecipe | None = None  # what `hand` was dealt from (a failed write replays it)
     # who sits where in `hand` (the session's seating when it was dealt: the session moves on
     # to the next dealer when the hand ends, the finished hand keeps its own)
     seating: Seating = field(default_factory=lambda: Seating(dealer=0, seat_count=0))
@@ -233,6 +235,3 @@ class LiveTable:
     @property
     def version(self) -> int:
         return self.hand.version if self.hand is not None else 0
-
-    def describe_seats(self) -> str:
-        return ", ".join(f"{i}:{s.name if s else '-'}" for i, s in enumerate(self.seats))

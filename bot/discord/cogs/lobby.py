@@ -26,8 +26,8 @@ from bot.discord.replies import reader_language, tell
 from bot.discord.surface import table_url
 from bot.runtime import LiveTable
 from bot.runtime.computers import DEFAULT_LEVEL
-from bot.runtime.manager import quickplay_seats
-from bot.runtime.snapshots import preset_name
+from bot.runtime.quickplay import quickplay_seats
+from bot.runtime.words import preset_name
 from data import Phase
 from engine.i18n import text
 

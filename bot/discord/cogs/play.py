@@ -14,7 +14,7 @@ from bot.discord.options import pick_table
 from bot.discord.replies import reader_language, tell
 from bot.discord.surface import chow_choice, hand_surface
 from bot.runtime import LiveTable, PrivateSnapshot
-from bot.runtime.snapshots import in_words, suit_text
+from bot.runtime.words import in_words, suit_text
 from data import Phase
 from engine.actions import Action
 from engine.i18n import Text, text

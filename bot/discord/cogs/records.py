@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.discord.cogs.base import MahjongCog
 from bot.discord.options import DEFAULT_PRESET, OptionError, check_preset, preset_autocomplete
 from bot.discord.replies import reader_language, tell
-from bot.runtime.snapshots import preset_name
+from bot.runtime.words import preset_name
 from data import GameRecord, HandRecord, RatingChange, SeatResult
 from data.rating import PROVISIONAL_GAMES, START_RATING, display
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, text, translate

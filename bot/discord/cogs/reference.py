@@ -15,7 +15,7 @@ from bot.discord.options import DEFAULT_PRESET, check_preset, preset_autocomplet
 from bot.discord.replies import reader_language, sentence
 from bot.discord.surface import clock_text
 from bot.discord.translator import choice
-from bot.runtime.snapshots import pattern_name, preset_name, preset_summary, unit_text
+from bot.runtime.words import pattern_name, preset_name, preset_summary, unit_text
 from engine.formats.score_request import RequestError, score_request
 from engine.i18n import LANGUAGES, Number, Text, text, worded
 from engine.options import value_word

@@ -15,7 +15,7 @@ from bot.discord.cogs.base import MahjongCog
 from bot.discord.cogs.records import per_game
 from bot.discord.options import check_preset, preset_autocomplete
 from bot.discord.replies import reader_language, tell
-from bot.runtime.snapshots import preset_name
+from bot.runtime.words import preset_name
 from data import GameStats, PlayerStats
 from data.rows import RatingPoint
 from engine.actions import DeclaredKind
