@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
@@ -70,13 +71,61 @@ def is_dsn(path: str) -> bool:
     return path.startswith(SCHEMES)
 
 
-def redact(dsn: str) -> str:
-    """The address without its password, for messages and logs."""
-    parts = urllib.parse.urlsplit(dsn)
-    if parts.password is None:
-        return dsn
-    netloc = parts.netloc.replace(":" + parts.password + "@", ":***@", 1)
-    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+def is_address(path: str) -> bool:
+    """Whether `path` is written as an address (`scheme://…`), rightly spelled or not: one
+    that is not PostgreSQL's is refused, never taken as a file path (and echoed)."""
+    scheme, sep, _ = path.partition("://")
+    return bool(sep) and scheme.replace("+", "").replace("-", "").isalnum()
+
+
+# The query parameters asyncpg reads a secret from.
+_SECRET_PARAMETERS = re.compile(r"([?&](?:ssl)?password=)[^&]*")
+
+
+def redact(address: str) -> str:
+    """The address with its secrets as ***, for every message and log that shows it: the
+    password of its user information (everything from the user's ":" to the last "@", since
+    a password may hold an unescaped "@", "/" or "?"), and `?password=` / `?sslpassword=`.
+    A file path is returned as it is."""
+    if not is_address(address):
+        return address
+    scheme, _, rest = address.partition("://")
+    rest = _SECRET_PARAMETERS.sub(r"\1***", rest)
+    userinfo, at, hosts = rest.rpartition("@")
+    if at and ":" in userinfo:
+        rest = f"{userinfo.split(':', 1)[0]}:***@{hosts}"
+    return f"{scheme}://{rest}"
+
+
+def check_address(address: str) -> None:
+    """Refuse, in one line with the address redacted, what asyncpg could not read: another
+    scheme (a typo), an unclosed "[", a port that is not a number from 1 to 65535, a query
+    that is not `key=value` pairs. Reads nothing but the text."""
+    where = f"MAHJONG_DB {redact(address)!r}"
+    if not is_dsn(address):
+        raise UnusableDatabaseError(
+            f"{where} is not an address the bot reads: give a SQLite file or postgresql://…"
+        )
+    rest = address.partition("://")[2]
+    head, _, query = rest.partition("?")
+    hosts = head.rpartition("@")[2].partition("/")[0]
+    ports = []
+    for host in hosts.split(",") if hosts else []:
+        if host.startswith("["):
+            if "]" not in host:
+                raise UnusableDatabaseError(f"{where}: an IPv6 host without its closing ]")
+            host = host[host.index("]") + 1 :]
+        ports.append(host.partition(":")[2] or "5432")
+    try:
+        parameters = urllib.parse.parse_qs(query, strict_parsing=True) if query else {}
+    except ValueError:
+        raise UnusableDatabaseError(f"{where}: its query is not key=value pairs") from None
+    for listed in parameters.get("port", []):
+        ports += listed.split(",")
+    for port in ports:
+        port = urllib.parse.unquote(port)
+        if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+            raise UnusableDatabaseError(f"{where}: the port {port!r} is not from 1 to 65535")
 
 
 class PgCursor:
@@ -129,9 +178,12 @@ class PgSession:
 class PgConnection:
     """The process's one PostgreSQL connection, run on its own thread (as SQLite's is)."""
 
-    def __init__(self, dsn: str, timeout: float, reconnect_for: float) -> None:
+    def __init__(
+        self, dsn: str, timeout: float, reconnect_for: float, read_only: bool = False
+    ) -> None:
         self.path = dsn
         self.timeout = timeout
+        self.read_only = read_only
         self.reconnect_for = reconnect_for
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgres")
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -139,14 +191,22 @@ class PgConnection:
 
     @classmethod
     async def open(
-        cls, dsn: str, *, timeout: float = TIMEOUT, reconnect_for: float = RECONNECT_FOR
+        cls,
+        dsn: str,
+        *,
+        timeout: float = TIMEOUT,
+        reconnect_for: float = RECONNECT_FOR,
+        read_only: bool = False,
     ) -> PgConnection:
         """Connect, check the schema version, migrate. UnusableDatabaseError if the server
-        cannot be reached; SchemaTooNewError / NotAStoreError as for a SQLite file."""
-        connection = cls(dsn, timeout, reconnect_for)
+        cannot be reached; SchemaTooNewError / NotAStoreError as for a SQLite file.
+        `read_only`: every transaction read-only (the server refuses any write or DDL), and
+        a database not at this bot's schema version refused instead of migrated."""
+        check_address(dsn)
+        connection = cls(dsn, timeout, reconnect_for, read_only)
         try:
             await connection._on_worker(connection._first_connect)
-            await connection.call(migrate)
+            await connection.call(check_current if read_only else migrate)
         except BaseException:
             await connection.close()
             raise
@@ -172,17 +232,23 @@ class PgConnection:
         self._conn = self._loop.run_until_complete(
             asyncpg.connect(
                 self.path,
-                timeout=self.timeout,
+                timeout=min(self.timeout, TIMEOUT),
                 command_timeout=self.timeout,
-                # durability as SQLite's synchronous=FULL: a move is on disk when acknowledged
-                server_settings={"synchronous_commit": "on", "application_name": "mahjong-bot"},
+                server_settings=self._settings(),
             )
         )
+
+    def _settings(self) -> dict[str, str]:
+        # durability as SQLite's synchronous=FULL: a move is on disk when acknowledged
+        settings = {"synchronous_commit": "on", "application_name": "mahjong-bot"}
+        if self.read_only:
+            settings["default_transaction_read_only"] = "on"
+        return settings
 
     def _first_connect(self) -> None:
         try:
             self._connect()
-        except (*_LOST, TimeoutError, asyncpg.PostgresError) as error:
+        except (*_LOST, TimeoutError, asyncpg.PostgresError, ValueError) as error:
             raise UnusableDatabaseError(
                 f"PostgreSQL at {redact(self.path)} cannot be used: {_reason(error)}. "
                 "Check that the server runs and the address, user and password in MAHJONG_DB"
@@ -301,6 +367,23 @@ def check_compatible(conn: dialect.Db, where: str) -> int:
     return found
 
 
+def check_current(conn: dialect.Db) -> None:
+    """A database this bot reads as it is: at its schema version (read only, for `db copy`'s
+    source, which must never be changed)."""
+    conn.execute("BEGIN")
+    try:
+        found = check_compatible(conn, "the PostgreSQL database")
+    finally:
+        conn.execute("ROLLBACK")
+    if found == 0:
+        raise UnusableDatabaseError("the PostgreSQL database holds no mahjong bot's tables")
+    if found < LATEST_VERSION:
+        raise UnusableDatabaseError(
+            f"the PostgreSQL database has schema version {found}, older than this bot's "
+            f"{LATEST_VERSION}: start the bot on it once to bring it up to date"
+        )
+
+
 def migrate(conn: dialect.Db) -> tuple[int, int]:
     """The same numbered migrations as SQLite's (data/migrations.py), each in a transaction
     with its version; an advisory lock keeps two processes from migrating at once."""
@@ -336,10 +419,12 @@ def check_database(dsn: str, timeout: float = TIMEOUT) -> None:
     """Whether Store.open would accept the server at `dsn`, found by reading only (start-up,
     before Discord): raises what Store.open would."""
 
+    check_address(dsn)
+
     async def probe() -> None:
         try:
             conn = await asyncpg.connect(dsn, timeout=timeout, command_timeout=timeout)
-        except (*_LOST, TimeoutError, asyncpg.PostgresError) as error:
+        except (*_LOST, TimeoutError, asyncpg.PostgresError, ValueError) as error:
             raise UnusableDatabaseError(
                 f"PostgreSQL at {redact(dsn)} cannot be used: {_reason(error)}. "
                 "Check that the server runs and the address, user and password in MAHJONG_DB"
