@@ -23,6 +23,7 @@ from bot.replay import ReplayError, ReplayLog
 from data import HandLog, HandNotActiveError, HandStatus, Store
 from data.connection import resolve_path
 from data.errors import StoreError
+from data.postgres import is_address, redact
 from engine.formats.tenhou6.compare import FinalReport, HandReport
 from engine.formats.tenhou6.export import StoredHand, game_log
 from engine.formats.tenhou6.log import Log, Tenhou6Error, read_file, write
@@ -119,12 +120,13 @@ async def load_game_export(db_path: str | None, reference: str) -> GameExport:
     """A game of the database at `db_path`, read without creating or writing anything."""
     hand_id, table_id = parse_reference(reference)
     path = resolve_path(db_path)
-    if not os.path.isfile(path):
-        raise ReplayError(f"there is no database at {path!r}")
+    shown = redact(path)
+    if not is_address(path) and not os.path.isfile(path):
+        raise ReplayError(f"there is no database at {shown!r}")
     try:
         store = await Store.open_read_only(path)
     except StoreError as error:
-        raise ReplayError(f"{path!r} is not a hand store: {error}") from None
+        raise ReplayError(f"{shown!r} is not a hand store: {error}") from None
     async with store:
         return await game_export(store, hand_id=hand_id, table_id=table_id)
 

@@ -105,3 +105,10 @@ async def test_a_server_s_messages_and_logs_show_no_secret(
         assert SECRET not in caplog.text
     finally:
         postgres.drop([name])
+
+
+@pytest.mark.parametrize("what", [["1"], ["--export", "table:1"]])
+def test_replay_shows_no_secret(what: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", *what, "--db", "postgresq://bot:s3cret@db/m"]) in (1, 2)  # its codes
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not an address the bot reads" in err and SECRET not in err
