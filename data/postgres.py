@@ -460,7 +460,10 @@ class Listener:
     `channel`, and once each time the connection comes back after a loss (a NOTIFY sent while
     it was away is gone, so whoever listens reads again what it was listening for)."""
 
-    CHECK_EVERY = 5.0  # seconds between looks at whether the connection still stands
+    # Seconds between looks at whether the connection still stands: a query on it, answered
+    # within ANSWER_WITHIN, since a half-open connection (no RST) never says it is gone.
+    CHECK_EVERY = 5.0
+    ANSWER_WITHIN = 5.0
 
     def __init__(self, dsn: str, channel: str, wake: Callable[[], None]) -> None:
         self.dsn = dsn
@@ -492,8 +495,11 @@ class Listener:
             try:
                 await asyncio.wait_for(self._gone.wait(), self.CHECK_EVERY)
             except TimeoutError:
-                if self._conn is not None and not self._conn.is_closed():
+                if await self._answers():
                     continue
+            if self._conn is not None:
+                self._conn.terminate()
+                self._conn = None
             log.warning("the LISTEN connection to PostgreSQL was lost; reconnecting")
             lost_since = time.monotonic()
             while True:
@@ -506,6 +512,18 @@ class Listener:
                 break
             log.warning("listening to PostgreSQL again; reading what may have come meanwhile")
             self.wake()
+
+    async def _answers(self) -> bool:
+        """Whether the listening connection answers a query in time."""
+        conn = self._conn
+        if conn is None or conn.is_closed():
+            return False
+        try:
+            await asyncio.wait_for(conn.fetchval("SELECT 1"), self.ANSWER_WITHIN)
+        except (*_LOST, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            log.warning("the LISTEN connection does not answer (%s)", _reason(error))
+            return False
+        return True
 
     async def close(self) -> None:
         if self._task is not None:

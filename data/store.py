@@ -456,6 +456,10 @@ class Store:
         """The DM clicks waiting for the tables of `shards`' guilds, oldest first; taken."""
         return await self._call(inbox.take, shards)
 
+    async def take_inbox_orphans(self, now: float | None = None) -> list[tuple[int, str]]:
+        """The DM clicks no process will take (inbox.take_orphans), oldest first; taken."""
+        return await self._call(inbox.take_orphans, self._now(now), inbox.STALE_AFTER)
+
     async def listen_inbox(self, wake: Callable[[], None]) -> Listener | None:
         """Call `wake` on every inbox NOTIFY, and once each time the listening connection
         comes back after a loss (PostgreSQL; None on SQLite, where no other process posts)."""
