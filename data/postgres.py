@@ -533,3 +533,112 @@ class Listener:
         if self._conn is not None:
             self._conn.terminate()
             self._conn = None
+
+
+# ------------------------------------------------------------------ shard leases
+
+
+class ShardLease:
+    """The shards a process runs, held so that no other process runs one of them (two would
+    play one table): advisory locks on a connection of its own. Every process holds the key
+    ALL_SHARDS shared, and each of its shards' keys alone; a process of every shard (no
+    MAHJONG_SHARDS) holds ALL_SHARDS alone. A process killed releases its locks at once (its
+    connection closes), so a restart after a crash is never refused, as a lease row would be
+    until it lapsed. The connection is asked a query every CHECK_EVERY seconds; when it was
+    lost the locks are taken again, and if another process took them meanwhile, `lost` is told
+    (the process must stop serving)."""
+
+    CHECK_EVERY = 5.0
+    ANSWER_WITHIN = 5.0
+
+    def __init__(
+        self, dsn: str, shards: tuple[int, tuple[int, ...]] | None, lost: Callable[[str], None]
+    ) -> None:
+        self.dsn = dsn
+        self.shards = shards
+        self.lost = lost
+        self._conn: asyncpg.Connection | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def hold(
+        cls,
+        dsn: str,
+        shards: tuple[int, tuple[int, ...]] | None,
+        lost: Callable[[str], None],
+    ) -> ShardLease:
+        """Take the shards' locks; StoreError, saying who to stop, if another process holds
+        one of them."""
+        lease = cls(dsn, shards, lost)
+        await lease._take()
+        lease._task = asyncio.create_task(lease._watch(), name="postgres-shard-lease")
+        return lease
+
+    def what(self) -> str:
+        if self.shards is None:
+            return "every shard (MAHJONG_SHARDS is not set)"
+        count, ids = self.shards
+        return f"shard(s) {', '.join(map(str, ids))} of {count}"
+
+    async def _take(self) -> None:
+        conn = await asyncpg.connect(self.dsn, timeout=TIMEOUT, command_timeout=TIMEOUT)
+        try:
+            if self.shards is None:
+                taken = [await conn.fetchval(_LOCK, SHARD_LOCKS, ALL_SHARDS)]
+            else:
+                count, ids = self.shards
+                taken = [await conn.fetchval(_LOCK_SHARED, SHARD_LOCKS, ALL_SHARDS)]
+                taken += [await conn.fetchval(_LOCK, SHARD_LOCKS, _key(count, i)) for i in ids]
+        except BaseException:
+            conn.terminate()
+            raise
+        if not all(taken):
+            conn.terminate()
+            raise UnusableDatabaseError(
+                f"another running process on this database holds {self.what()}, or all of "
+                "them: two processes would play the same tables. Stop it, or give each "
+                "process its own MAHJONG_SHARDS"
+            )
+        self._conn = conn
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.CHECK_EVERY)
+            conn = self._conn
+            try:
+                assert conn is not None
+                await asyncio.wait_for(conn.fetchval("SELECT 1"), self.ANSWER_WITHIN)
+                continue
+            except (*_LOST, TimeoutError, AssertionError, asyncpg.PostgresError) as error:
+                log.warning("the shard lease's connection was lost (%s)", _reason(error))
+            if conn is not None:
+                conn.terminate()
+                self._conn = None
+            try:
+                await self._take()
+            except UnusableDatabaseError as error:
+                self.lost(str(error))
+                return
+            except (*_LOST, TimeoutError) as error:
+                log.warning("taking the shard lease again failed (%s)", _reason(error))
+
+    async def release(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.close(timeout=TIMEOUT)
+            self._conn = None
+
+
+SHARD_LOCKS = 0x6D6A7368  # "mjsh": the first key of every shard lease's advisory lock
+ALL_SHARDS = 0
+_LOCK = "SELECT pg_try_advisory_lock($1::int4, $2::int4)"
+_LOCK_SHARED = "SELECT pg_try_advisory_lock_shared($1::int4, $2::int4)"
+
+
+def _key(count: int, shard: int) -> int:
+    """A shard's lock key: its count and its id (ALL_SHARDS is none of them)."""
+    return count * 65536 + shard + 1

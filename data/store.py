@@ -39,7 +39,7 @@ from data import (
 )
 from data.connection import Connection, resolve_path
 from data.history import LEADERBOARD_MIN_GAMES
-from data.postgres import RECONNECT_FOR, TIMEOUT, Listener, PgConnection, is_address
+from data.postgres import RECONNECT_FOR, TIMEOUT, Listener, PgConnection, ShardLease, is_address
 from data.rows import (
     ACTIVE_PHASES,
     GameRecord,
@@ -466,6 +466,16 @@ class Store:
         if not isinstance(self._db, PgConnection):
             return None
         return await Listener.start(self._db.path, inbox.INBOX_CHANNEL, wake)
+
+    async def hold_shards(
+        self, shards: Shards | None, lost: Callable[[str], None]
+    ) -> ShardLease | None:
+        """Hold `shards` (None: every shard) against every other process on this database
+        (PostgreSQL; None on SQLite, which one process serves): UnusableDatabaseError if
+        another running process holds one of them (data/postgres.py ShardLease)."""
+        if not isinstance(self._db, PgConnection):
+            return None
+        return await ShardLease.hold(self._db.path, shards, lost)
 
     # ------------------------------------------------------------------ Quick Play queues
 
