@@ -128,6 +128,13 @@ def check_address(address: str) -> None:
             raise UnusableDatabaseError(f"{where}: the port {port!r} is not from 1 to 65535")
 
 
+# Statements that never make a transaction write (a function call in a SELECT aside, which no
+# data/ function uses to write)
+_READS = frozenset({"SELECT", "SHOW", "SET"})
+# What txid_status says of a transaction whose end is settled
+_COMMITTED, _ABORTED = "committed", "aborted"
+
+
 class PgCursor:
     """A statement's rows, tuples as sqlite3 gives them. No `rowcount`: asyncpg's public calls
     give the rows or the status, not both, so a function that needs to know what an UPDATE
@@ -147,26 +154,45 @@ class PgCursor:
 
 
 class PgSession:
-    """What a data/ function sees of a PostgreSQL connection (data/dialect.py `Db`)."""
+    """What a data/ function sees of a PostgreSQL connection (data/dialect.py `Db`). With an
+    `owner`, a COMMIT whose answer is lost or late is settled by asking the server
+    (PgConnection.commit), and every statement runs on the owner's connection of the moment."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, conn: asyncpg.Connection, retrying: bool
+        self,
+        loop: asyncio.AbstractEventLoop,
+        conn: asyncpg.Connection,
+        retrying: bool,
+        owner: PgConnection | None = None,
     ) -> None:
         self._loop = loop
         self._conn = conn
+        self._owner = owner
         self.retrying = retrying
         self.in_transaction = False
+        self.wrote = False  # whether the transaction ran a statement that may write
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> PgCursor:
         text = dialect.statement(sql)
         verb = text.split(None, 1)[0].upper()
+        if self._owner is not None:
+            if verb == "ROLLBACK" and not self._owner.connected:
+                self.in_transaction = False
+                return PgCursor([])  # the transaction ended with its connection
+            self._conn = self._owner.live()
         if verb in ("COMMIT", "ROLLBACK"):
             self.in_transaction = False
             if verb == "ROLLBACK" and self._conn.is_closed():
                 return PgCursor([])  # the server ended the transaction with the connection
+            if verb == "COMMIT" and self._owner is not None:
+                self._owner.commit(self.wrote)
+                return PgCursor([])
         rows = self._loop.run_until_complete(self._conn.fetch(text, *parameters))
         if verb == "BEGIN":
             self.in_transaction = True
+            self.wrote = False
+        elif verb not in _READS:
+            self.wrote = True
         return PgCursor([tuple(r) for r in rows])
 
     def executemany(self, sql: str, parameters: Sequence[Sequence[Any]], /) -> None:
@@ -272,7 +298,7 @@ class PgConnection:
                     time.monotonic() - lost_since,
                 )
                 lost_since = None
-            session = PgSession(self._loop, self._conn, retrying)
+            session = PgSession(self._loop, self._conn, retrying, self)
             try:
                 return fn(session, *args)
             except (TimeoutError, asyncpg.exceptions.QueryCanceledError):
@@ -283,13 +309,80 @@ class PgConnection:
                 ) from None
             except Exception as error:
                 # what a lost connection raises varies with the moment it is noticed (the
-                # ROLLBACK after it, say): a closed connection says it was lost
-                if not isinstance(error, _LOST) and not self._conn.is_closed():
-                    if session.in_transaction:
+                # ROLLBACK after it, say): a closed connection says it was lost. A StoreError
+                # is the function's own refusal, or a COMMIT whose outcome is not known
+                if isinstance(error, StoreError) or (
+                    not isinstance(error, _LOST) and self.connected
+                ):
+                    if session.in_transaction and self.connected:
                         self._rollback_quietly()
                     raise
                 lost_since = self._wait_after_loss(error, lost_since)
                 retrying = True
+
+    @property
+    def connected(self) -> bool:
+        return self._conn is not None and not self._conn.is_closed()
+
+    def live(self) -> asyncpg.Connection:
+        """The connection, opened again if a settled COMMIT dropped it."""
+        if self._conn is None or self._conn.is_closed():
+            self._connect()
+        assert self._conn is not None
+        return self._conn
+
+    def commit(self, wrote: bool) -> None:
+        """COMMIT; when its answer is lost (the link cut) or late (past `timeout`), ask the
+        server on a new connection whether the transaction committed (txid_status), rather
+        than run it again or say nothing was kept: it returns if it committed, raises the
+        loss if it did not (so the caller runs it again, or says, truly, that nothing was
+        kept), and raises a StoreError saying the outcome is unknown if the server cannot be
+        asked within `reconnect_for` seconds."""
+        assert self._loop is not None and self._conn is not None
+        conn = self._conn
+        xid = None
+        if wrote:  # a transaction that wrote nothing has nothing to lose
+            xid = self._loop.run_until_complete(conn.fetchval("SELECT txid_current_if_assigned()"))
+        try:
+            self._loop.run_until_complete(conn.fetch("COMMIT"))
+            return
+        except (*_LOST, TimeoutError, asyncpg.exceptions.QueryCanceledError) as error:
+            pid = conn.get_server_pid()
+            self._drop()
+            if xid is None:
+                return
+            if self._settled(int(xid), pid, error) == _COMMITTED:
+                log.warning(
+                    "the answer to a COMMIT was lost (%s); the server says it committed",
+                    _reason(error),
+                )
+                return
+            raise
+
+    def _settled(self, xid: int, pid: int, error: BaseException) -> str:
+        """How the transaction `xid` (of the server process `pid`) ended, asked on a new
+        connection; one still in progress is ended (its process terminated) and asked again."""
+        since = time.monotonic()
+        while True:
+            try:
+                conn = self.live()
+                assert self._loop is not None
+                status = self._loop.run_until_complete(conn.fetchval("SELECT txid_status($1)", xid))
+                if status in (_COMMITTED, _ABORTED):
+                    return str(status)
+                if status is None:
+                    break  # too old to be known (never, a second after its COMMIT)
+                self._loop.run_until_complete(conn.fetchval("SELECT pg_terminate_backend($1)", pid))
+            except (*_LOST, TimeoutError) as lost:
+                self._drop()
+                log.debug("asking whether a transaction committed failed: %s", _reason(lost))
+            if time.monotonic() - since > self.reconnect_for:
+                break
+            time.sleep(0.05)
+        raise StoreError(
+            f"PostgreSQL at {redact(self.path)} was lost while committing ({_reason(error)}), "
+            "and whether this change was kept is not known"
+        ) from None
 
     def _wait_after_loss(self, error: BaseException, lost_since: float | None) -> float:
         """Drop the connection, log the first loss, wait a little (longer each time); a

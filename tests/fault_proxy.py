@@ -34,6 +34,7 @@ class FaultProxy:
         self.target = (host, port)
         self.armed: Fault | None = None
         self.late_by = 0.0
+        self.pass_first = 0  # CUT_NEXT_STATEMENT: sends let through before the cut
         self.fired: list[Fault] = []
         self.silent = False
         self._loop = asyncio.new_event_loop()
@@ -76,9 +77,9 @@ class FaultProxy:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
 
-    def arm(self, fault: Fault, late_by: float = 0.0) -> None:
+    def arm(self, fault: Fault, late_by: float = 0.0, pass_first: int = 0) -> None:
         with self._lock:
-            self.armed, self.late_by = fault, late_by
+            self.armed, self.late_by, self.pass_first = fault, late_by, pass_first
             self.silent = fault is Fault.SILENCE
 
     def heal(self) -> None:
@@ -90,6 +91,9 @@ class FaultProxy:
     def _take(self, fault: Fault) -> bool:
         with self._lock:
             if self.armed is not fault:
+                return False
+            if fault is Fault.CUT_NEXT_STATEMENT and self.pass_first:
+                self.pass_first -= 1
                 return False
             self.armed = None
             self.fired.append(fault)
