@@ -20,10 +20,12 @@ its SQLite rate with strong computers, whose CPU, not the store, sets the rate.
 
 A connection that is lost (the server restarted, the network cut) is logged, opened again and
 the function run again from its start, for up to `reconnect_for` seconds: each function is one
-transaction, and every write that may have committed before the connection was lost carries a
-natural key, so its second run stores nothing twice (data/dialect.py `retrying`). A statement
-the server does not answer within `timeout` seconds is abandoned with a StoreError: the
-connection is dropped and opened afresh for the next call, so no table waits for ever.
+transaction. A COMMIT whose answer is lost or late is not run again: the server is asked on a
+new connection whether the transaction committed (PgConnection.commit), and if it did the
+function's first run stands, with its answer, so every write is exactly once; the natural keys
+the writes carry (data/dialect.py `retrying`) remain a second guard. A statement the server
+does not answer within `timeout` seconds is abandoned with a StoreError: the connection is
+dropped and opened afresh for the next call, so no table waits for ever.
 """
 
 from __future__ import annotations

@@ -53,8 +53,7 @@ class Lying:
 FAULTS = {
     "lost-answer": (Fault.LOSE_COMMIT_REPLY, 0),
     "late-answer": (Fault.LATE_COMMIT_REPLY, 0),
-    "cut-first": (Fault.CUT_NEXT_STATEMENT, 0),
-    "cut-third": (Fault.CUT_NEXT_STATEMENT, 2),
+    "cut-mid-transaction": (Fault.CUT_NEXT_STATEMENT, 2),
 }
 
 
