@@ -182,6 +182,38 @@ async def import_ratings(s: Lying) -> None:
     assert [r.games for r in await s.direct.ratings_of(x)] == [3]
 
 
+async def take_inbox_orphans(s: Lying) -> None:
+    never = 10**12 + s.guild  # no such table
+    await s.store.post_to_inbox(never, '{"click": 1}')
+    s.arm()
+    assert (never, '{"click": 1}') in await s.store.take_inbox_orphans()  # not lost
+    assert (never, '{"click": 1}') not in await s.direct.take_inbox_orphans()
+
+
+async def expire_idle(s: Lying) -> None:
+    tid = await s.store.create_table(PRESET, now=1.0)
+    s.arm()
+    assert tid in await s.store.expire_idle(now=10.0**6)  # not [] on a retry
+    assert (await s.direct.table_row(tid)).phase == "closed"
+
+
+async def quickplay_fill(s: Lying) -> None:
+    people = s.names()[:2]
+    for name in people:
+        await s.store.quickplay_join(PRESET, False, entry(name), 4)
+    s.arm()
+    outcome = await s.store.quickplay_fill(PRESET, 4, 0.0)
+    assert [q.entry.player_id for q in outcome.matched] == list(people)  # not () on a retry
+    assert await s.direct.quickplay_waiting(PRESET, False) == 0
+
+
+async def set_seats(s: Lying) -> None:
+    tid = await s.store.create_table(PRESET)
+    s.arm()
+    await s.store.set_seats(tid, [SeatRow(0, s.names()[0], True)])
+    assert [seat.player_id for seat in (await s.direct.table_row(tid)).seats] == [s.names()[0]]
+
+
 CALLS: list[Callable[[Lying], Awaitable[None]]] = [
     create_table,
     post_to_inbox,
@@ -195,6 +227,10 @@ CALLS: list[Callable[[Lying], Awaitable[None]]] = [
     close_table,
     set_language,
     import_ratings,
+    take_inbox_orphans,
+    expire_idle,
+    quickplay_fill,
+    set_seats,
 ]
 
 
