@@ -550,6 +550,19 @@ def check_database(dsn: str, timeout: float = TIMEOUT) -> None:
 # ------------------------------------------------------------------ LISTEN
 
 
+async def answers(conn: asyncpg.Connection | None, within: float, what: str) -> bool:
+    """Whether a connection of its own (LISTEN, the shard lease) answers a query in time: a
+    half-open connection (no RST) never says it is gone."""
+    if conn is None or conn.is_closed():
+        return False
+    try:
+        await asyncio.wait_for(conn.fetchval("SELECT 1"), within)
+    except (*_LOST, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        log.warning("%s does not answer (%s)", what, _reason(error))
+        return False
+    return True
+
+
 class Listener:
     """LISTEN on a connection of its own, on the caller's loop: `wake()` on every NOTIFY of
     `channel`, and once each time the connection comes back after a loss (a NOTIFY sent while
@@ -590,7 +603,7 @@ class Listener:
             try:
                 await asyncio.wait_for(self._gone.wait(), self.CHECK_EVERY)
             except TimeoutError:
-                if await self._answers():
+                if await answers(self._conn, self.ANSWER_WITHIN, "the LISTEN connection"):
                     continue
             if self._conn is not None:
                 self._conn.terminate()
@@ -607,18 +620,6 @@ class Listener:
                 break
             log.warning("listening to PostgreSQL again; reading what may have come meanwhile")
             self.wake()
-
-    async def _answers(self) -> bool:
-        """Whether the listening connection answers a query in time."""
-        conn = self._conn
-        if conn is None or conn.is_closed():
-            return False
-        try:
-            await asyncio.wait_for(conn.fetchval("SELECT 1"), self.ANSWER_WITHIN)
-        except (*_LOST, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            log.warning("the LISTEN connection does not answer (%s)", _reason(error))
-            return False
-        return True
 
     async def close(self) -> None:
         if self._task is not None:
@@ -700,12 +701,8 @@ class ShardLease:
         while True:
             await asyncio.sleep(self.CHECK_EVERY)
             conn = self._conn
-            try:
-                assert conn is not None
-                await asyncio.wait_for(conn.fetchval("SELECT 1"), self.ANSWER_WITHIN)
+            if await answers(conn, self.ANSWER_WITHIN, "the shard lease's connection"):
                 continue
-            except (*_LOST, TimeoutError, AssertionError, asyncpg.PostgresError) as error:
-                log.warning("the shard lease's connection was lost (%s)", _reason(error))
             if conn is not None:
                 conn.terminate()
                 self._conn = None

@@ -6,7 +6,6 @@ leave the others)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
@@ -14,14 +13,16 @@ import pytest
 from data import SeatRow, StaleVersionError, Store, StoreError, action_log
 from data.postgres import ShardLease
 from data.quickplay import QueueEntry
-from tests import test_data_store
-from tests.conftest import PgAdmin
+from tests import test_data_store, test_inbox_waits
 
 PRESET = "hkos-3-v1"
 OTHER = "hk-3fan"
 
+# the fixtures of the store tests (a store on both databases) and of the inbox tests (on PostgreSQL)
 clock = test_data_store.clock
 store = test_data_store.store
+admin = test_inbox_waits.admin
+pg = test_inbox_waits.pg
 
 
 def person(name: str) -> QueueEntry:
@@ -40,22 +41,6 @@ async def test_matched_in_one_queue_a_person_leaves_every_other(store: Store) ->
         assert (await store.quickplay_join(OTHER, False, person(name), 4)).waiting
     matched = (await store.quickplay_join(OTHER, False, person("hal"), 4)).matched
     assert [q.entry.player_id for q in matched] == ["bo", "fay", "gus", "hal"]
-
-
-@pytest.fixture
-def admin(postgres: PgAdmin | None) -> PgAdmin:
-    if postgres is None:
-        pytest.skip("PostgreSQL is not installed (apt-get install postgresql) nor MAHJONG_TEST_PG")
-    return postgres
-
-
-@pytest.fixture
-async def pg(admin: PgAdmin) -> AsyncIterator[Store]:
-    name = admin.create()
-    store = await Store.open(admin.dsn_of(name))
-    yield store
-    await store.close()
-    admin.drop([name])
 
 
 async def test_a_process_whose_shards_another_holds_does_not_start(pg: Store) -> None:
