@@ -270,8 +270,13 @@ def _cmd_db(args: argparse.Namespace) -> int:
     from data.copy import copy_store
     from data.postgres import redact
 
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
     try:
-        copied = asyncio.run(copy_store(args.source, args.target, replace=args.replace))
+        copied = asyncio.run(
+            copy_store(args.source, args.target, replace=args.replace, progress=progress)
+        )
     except StoreError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -22,6 +22,7 @@ from bot.replay import (
 from data import Store
 from data.connection import resolve_path
 from data.errors import StoreError
+from data.postgres import is_address, redact
 from engine.i18n import DEFAULT_LANGUAGE, text, worded
 
 
@@ -29,13 +30,14 @@ async def load_export(db_path: str | None, hand_id: int) -> ReplayLog:
     """A finished hand of the database at `db_path` as an export, read without creating,
     migrating or writing anything (a missing database is said to be missing)."""
     path = resolve_path(db_path)
-    if not os.path.isfile(path):
-        raise ReplayError(text("fixups.replay.no_database", path=repr(path)))
+    shown = redact(path)
+    if not is_address(path) and not os.path.isfile(path):
+        raise ReplayError(text("fixups.replay.no_database", path=repr(shown)))
     try:
         store = await Store.open_read_only(path)
     except StoreError as error:
         raise ReplayError(
-            text("fixups.replay.not_a_hand_store", path=repr(path), reason=str(error))
+            text("fixups.replay.not_a_hand_store", path=repr(shown), reason=str(error))
         ) from None
     async with store:
         return await stored_replay(store, hand_id)

@@ -10,9 +10,12 @@ reads files and the store, and speaks to the command line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -22,11 +25,12 @@ from bot.runtime.recipe import HandRecipe
 from data import HandLog, HandNotActiveError, HandStatus, Store
 from data.connection import resolve_path
 from data.errors import StoreError
+from data.postgres import is_address, redact
 from engine.formats.mjai.export import game_events, write_events
 from engine.formats.mjai.tiles import MjaiError
 from engine.formats.tenhou6.compare import FinalReport, HandReport
 from engine.formats.tenhou6.export import StoredHand, game_log
-from engine.formats.tenhou6.log import Log, Tenhou6Error, read, write
+from engine.formats.tenhou6.log import Log, Tenhou6Error, read_file, write
 from engine.formats.tenhou6.replay import PlayedHand, replay_log, riichi_preset
 
 TABLE_PREFIXES = ("table:", "t")
@@ -130,12 +134,13 @@ async def load_game_export(
     """A game of the database at `db_path`, read without creating or writing anything."""
     hand_id, table_id = parse_reference(reference)
     path = resolve_path(db_path)
-    if not os.path.isfile(path):
-        raise ReplayError(f"there is no database at {path!r}")
+    shown = redact(path)
+    if not is_address(path) and not os.path.isfile(path):
+        raise ReplayError(f"there is no database at {shown!r}")
     try:
         store = await Store.open_read_only(path)
     except StoreError as error:
-        raise ReplayError(f"{path!r} is not a hand store: {error}") from None
+        raise ReplayError(f"{shown!r} is not a hand store: {error}") from None
     async with store:
         return await game_export(store, hand_id=hand_id, table_id=table_id, format=format)
 
@@ -157,75 +162,99 @@ def run_game_export(args: Any) -> int:
     return 0
 
 
+class ReplayDiffers(Tenhou6Error):
+    """With --check: a hand's result, or the final one, is not the log's."""
+
+
 def run_tenhou6(path: str, check: bool, out: TextIO, err: TextIO, output: str | None = None) -> int:
     """`mahjong-bot replay --tenhou6 FILE [--check] [-o DIR]`: one JSON line a hand, then the
-    final line (with `output`, our replay written to that directory: see write_replay); with
+    final line (with `output`, our replay written to that directory: see ReplayWriter); with
     `check`, exit 2 at the first hand whose result differs, or a final result other than the
-    log's. A file that is not such a log, a rule we do not play, an action our engine refuses,
-    or a next deal of ours that is not the log's next round info: one line on `err`, exit 2."""
+    log's. A file that is not such a log (too large, too deep, numbers too long), a rule we do
+    not play, an action our engine refuses, or a next deal of ours that is not the log's next
+    round info: one line on `err`, exit 2, and nothing of `output` left behind."""
+    writer: ReplayWriter | None = None
     try:
-        log = read(Path(path).read_text(encoding="utf-8"))
-        directory = None if output is None else output_directory(output)
+        log = read_file(path)
+        writer = None if output is None else ReplayWriter(Path(output), log)
         hands = same = 0
-        played: list[PlayedHand] = []
-        for report in replay_log(log, played=played):
+        for report in replay_log(log, played=None if writer is None else writer.add):
             print(json.dumps(report.to_json(), ensure_ascii=False), file=out)
             if isinstance(report, FinalReport):
                 if check and report.differs:
-                    print(
-                        f"error: the final result differs from the log's: "
-                        f"{'; '.join(report.differs)}",
-                        file=err,
-                    )
-                    return 2
+                    differs = "; ".join(report.differs)
+                    raise ReplayDiffers(f"the final result differs from the log's: {differs}")
                 continue
             hands += 1
             same += not report.differs
             if check and report.differs:
-                print(f"error: {differs_line(report)}", file=err)
-                return 2
-        print(f"{same} of {hands} hands replay to the log's results", file=err)
-        if directory is not None:
-            written = write_replay(log, played, directory)
-            print(f"wrote {len(written)} file(s) to {directory}", file=err)
-    except (OSError, UnicodeDecodeError, Tenhou6Error) as error:
-        print(f"error: {path}: {error}", file=err)
+                raise ReplayDiffers(differs_line(report))
+        written = [] if writer is None else writer.finish()
+    except (OSError, ValueError, RecursionError) as error:  # Tenhou6Error is a ValueError
+        if writer is not None:
+            writer.discard()
+        where = "" if isinstance(error, ReplayDiffers) else f"{path}: "
+        print(f"error: {where}{error}", file=err)
         return 2
+    print(f"{same} of {hands} hands replay to the log's results", file=err)
+    if writer is not None:
+        print(f"wrote {len(written)} file(s) to {writer.directory}", file=err)
     return 0
 
 
-def output_directory(output: str) -> Path:
-    """The directory `-o` names, made if missing; an error if it is a file."""
-    directory = Path(output)
-    if directory.exists() and not directory.is_dir():
-        raise Tenhou6Error(f"-o {output}: a file, not a directory")
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory
+class ReplayWriter:
+    """`-o DIR`: our replay of the log in `directory`: `replay.tenhou6.json` (the hands as our
+    engine played them, written back as tenhou.net/6 JSON) and `hand-001.png` ... (each hand's
+    result picture, drawn as the hand is played, so that no hand's state is kept). Everything
+    is written under a scratch folder in the directory and renamed into place at the end; a
+    failed run removes what it wrote, and the directories it made."""
 
+    def __init__(self, directory: Path, log: Log) -> None:
+        if directory.exists() and not directory.is_dir():
+            raise Tenhou6Error(f"-o {directory}: a file, not a directory")
+        self.directory = directory
+        self.log = log
+        self.made = [d for d in (directory, *directory.parents) if not d.exists()]
+        directory.mkdir(parents=True, exist_ok=True)
+        self.scratch = Path(tempfile.mkdtemp(prefix=".replay-", dir=directory))
+        self.stored: list[StoredHand] = []
+        self.placed: list[Path] = []
 
-def write_replay(log: Log, played: list[PlayedHand], directory: Path) -> list[Path]:
-    """Our replay of the log in `directory`: `replay.tenhou6.json` (the hands as our engine
-    played them, written back as tenhou.net/6 JSON) and `hand-001.png` ... (each hand's result
-    picture, by hand number)."""
-    from render.adapt import result_view_from_state
-    from render.result import render_result
-    from render.style import to_png
+    def add(self, hand: PlayedHand) -> None:
+        from render.adapt import result_view_from_state
+        from render.result import render_result
+        from render.style import to_png
 
-    if not played:
-        return []
-    title = log.title[0] if log.title else ""
-    ours = game_log([hand.stored for hand in played], log.names, f"replay of {title}".strip())
-    path = directory / "replay.tenhou6.json"
-    path.write_text(write(ours), encoding="utf-8")
-    written = [path]
-    for number, hand in enumerate(played, 1):
+        self.stored.append(hand.stored)
+        number = len(self.stored)
         dealer = hand.state.setup.dealer
-        names = [log.names[(dealer + s) % log.seats] for s in range(log.seats)]
+        seats = self.log.seats
+        names = [self.log.names[(dealer + s) % seats] for s in range(seats)]
         view = result_view_from_state(hand.state, names, table_name=f"hand {number}")
-        path = directory / f"hand-{number:03d}.png"
-        path.write_bytes(to_png(render_result(view)))
-        written.append(path)
-    return written
+        (self.scratch / f"hand-{number:03d}.png").write_bytes(to_png(render_result(view)))
+
+    def finish(self) -> list[Path]:
+        """The files renamed into place (none for a log of no hand)."""
+        if self.stored:
+            title = self.log.title[0] if self.log.title else ""
+            ours = game_log(self.stored, self.log.names, f"replay of {title}".strip())
+            (self.scratch / "replay.tenhou6.json").write_text(write(ours), encoding="utf-8")
+        for made in sorted(self.scratch.iterdir()):
+            target = self.directory / made.name
+            made.replace(target)
+            self.placed.append(target)
+        self.scratch.rmdir()
+        return self.placed
+
+    def discard(self) -> None:
+        """Remove what this run wrote: the scratch folder, files already in place, and the
+        directories it made (when nothing else is in them)."""
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        for placed in self.placed:
+            placed.unlink(missing_ok=True)
+        for made in self.made:
+            with contextlib.suppress(OSError):
+                made.rmdir()
 
 
 def differs_line(report: HandReport) -> str:

@@ -219,7 +219,13 @@ _REFUSED_SQL = (
     "        (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq = j.ver - 1))"
     "    OR EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = j.hand AND a.seq >= j.ver)"
 )
-_LINES_SQL = "INSERT INTO actions (hand_id, seq, action, at) {values}"
+# A line stored meanwhile by another process holding the same table (which the check above did
+# not see: it was not committed yet) is not written again: the append that meets it is refused
+# alone (StaleVersionError), not the whole group commit with a unique violation
+_LINES_SQL = (
+    "INSERT INTO actions (hand_id, seq, action, at) {values}"
+    " ON CONFLICT (hand_id, seq) DO NOTHING RETURNING hand_id, seq"
+)
 # UPDATE ... FROM (SQLite 3.33 on) joins each table's row to its time; before it, a subquery
 # finds the time by scanning `j` once per table
 _TIMES_JOINED_SQL = (
@@ -311,6 +317,23 @@ def _append_round(conn: Db, batch: Sequence[Append], outcomes: list[Exception | 
         except StoreError as error:
             outcomes[k] = error
     lines: list[Any] = []
+    for k, a in enumerate(batch):
+        if k not in refused:
+            for seq, line in enumerate(a.lines, a.version):
+                lines += (a.hand_id, seq, line, a.at)
+    written: dict[int, list[int]] = {}
+    for hand_id, seq in _each(conn, _LINES_SQL, 4, lines):
+        written.setdefault(hand_id, []).append(seq)
+    for k, a in enumerate(batch):
+        if k in refused or len(written.get(a.hand_id, ())) == len(a.lines):
+            continue
+        refused.add(k)  # met lines another process stored meanwhile: this append is undone
+        for seq in written.get(a.hand_id, ()):
+            conn.execute("DELETE FROM actions WHERE hand_id = ? AND seq = ?", (a.hand_id, seq))
+        try:
+            _explain_refused_append(conn, a.table_id, a.hand_id, a.version)
+        except StoreError as error:
+            outcomes[k] = error
     times: list[Any] = []
     cleared: list[Any] = []
     gone: list[Any] = []
@@ -318,9 +341,7 @@ def _append_round(conn: Db, batch: Sequence[Append], outcomes: list[Exception | 
     for k, a in enumerate(batch):
         if k in refused:
             continue
-        hand_id, table_id, at = a.hand_id, a.table_id, a.at
-        for seq, line in enumerate(a.lines, a.version):
-            lines += (hand_id, seq, line, at)
+        table_id, at = a.table_id, a.at
         times += (table_id, at)
         if a.deadlines is None:
             continue
@@ -331,7 +352,6 @@ def _append_round(conn: Db, batch: Sequence[Append], outcomes: list[Exception | 
             gone += (table_id, name)
         for name, deadline in changed.items():
             clocks += (table_id, name, float(deadline))
-    _each(conn, _LINES_SQL, 4, lines)
     joined = len(times) >= 2 * _JOINED_FROM
     _each(conn, _TIMES_SQL if joined else _TIMES_SCANNED_SQL, 2, times, _TIMES_TYPES)
     _each(conn, _CLEARED_SQL, 1, cleared, _CLEARED_TYPES)

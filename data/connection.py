@@ -41,7 +41,7 @@ from data.migrations import (
     probe_version,
 )
 from data.postgres import check_database as check_postgres
-from data.postgres import is_dsn
+from data.postgres import is_address
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ def check_path(path: str) -> None:
 def check_database(path: str) -> None:
     """Whether Store.open would accept `path`, found by reading only (for start-up, before
     anything else happens): raises what Store.open would, and changes nothing on disk."""
-    if is_dsn(path):
+    if is_address(path):
         check_postgres(path)
         return
     if path == MEMORY or not _check_before_connecting(path):

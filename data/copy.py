@@ -1,19 +1,28 @@
 """Moving a community's data: every row of one store copied into another (`mahjong-bot db copy
 --from mahjong.db --to postgresql://…`; either side may be SQLite or PostgreSQL).
 
-Both stores are opened (and so migrated) to the same schema version first, then every table of
-the schema is copied in one transaction of the target, ids kept (a hand's log still names its
+The source is opened for reading only and never changed (SQLite `mode=ro`, PostgreSQL read-only
+transactions): it must exist and be at this bot's schema version (a missing source is an error,
+never an empty database created, nor a target emptied by `replace` for it). The target is opened
+(and so migrated) as the bot opens it, then every table of the schema is copied in one
+transaction of the target, ids kept (a hand's log still names its
 table, a rating history its hands); foreign keys are checked at the commit, so the rows may
 come in any order. The DM inbox and the Quick Play queues are not copied (NOT_COPIED). A
 target that holds any row already is refused unless `replace` is given, which empties it first
 (in the same transaction): two communities' ids would collide.
+
+A copy's statements are not bound by the play timeout (a large copy's COMMIT runs every
+deferred check at once): COPY_TIMEOUT each. `progress` is told of each table read and written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import asyncpg
 
 from data import dialect
 from data.connection import transaction
@@ -47,6 +56,7 @@ NOT_COPIED = ("dm_inbox", "quickplay_queue")
 # a copy, the next id must follow the copied ones.
 WITH_IDS = ("tables", "hands", "table_events")
 CHUNK = 5000  # rows a statement batch carries
+COPY_TIMEOUT = 3600.0  # seconds one statement of a copy may take (its COMMIT checks every row)
 
 
 @dataclass(frozen=True)
@@ -87,6 +97,7 @@ def write_all(
     names: dict[str, list[str]],
     rows: dict[str, list[tuple[Any, ...]]],
     replace: bool,
+    progress: Callable[[str], None],
 ) -> None:
     """Every table's rows in one transaction of the target; StoreError if it is not empty and
     `replace` was not given."""
@@ -113,6 +124,8 @@ def write_all(
             batch = rows[table]
             for start in range(0, len(batch), CHUNK):
                 conn.executemany(sql, batch[start : start + CHUNK])
+            if batch:
+                progress(f"wrote {table}: {len(batch)} rows")
         if dialect.is_postgres(conn):
             for table in WITH_IDS:
                 conn.execute(
@@ -120,20 +133,38 @@ def write_all(
                     f" coalesce((SELECT max(id) FROM {table}), 0) + 1, false)",
                     (table,),
                 )
+        progress("committing (every row's references are checked now)")
 
 
-async def copy_store(source: str, target: str, *, replace: bool = False) -> Copied:
+async def copy_store(
+    source: str,
+    target: str,
+    *,
+    replace: bool = False,
+    progress: Callable[[str], None] = lambda line: None,
+) -> Copied:
     """Copy every row of the store at `source` into the store at `target` (paths or
-    addresses, as MAHJONG_DB takes them). Raises StoreError, leaving the target as it was."""
+    addresses, as MAHJONG_DB takes them). Raises StoreError, leaving both as they were."""
     if source == target:
         raise StoreError("--from and --to name the same database")
-    async with await Store.open(source) as src, await Store.open(target) as dst:
-        names: dict[str, list[str]] = {}
-        rows: dict[str, list[tuple[Any, ...]]] = {}
-        for table in TABLES:
-            source_cols = await src._call(columns, table)
-            target_cols = set(await dst._call(columns, table))
-            names[table] = [c for c in source_cols if c in target_cols]
-            rows[table] = await src._call(read_table, table, names[table])
-        await dst._call(write_all, names, rows, replace)
+    try:
+        src = await Store.open_read_only(source, timeout=COPY_TIMEOUT)
+    except StoreError as error:
+        raise StoreError(f"--from: {error}") from None
+    try:
+        async with await Store.open(target, timeout=COPY_TIMEOUT) as dst:
+            names: dict[str, list[str]] = {}
+            rows: dict[str, list[tuple[Any, ...]]] = {}
+            for table in TABLES:
+                source_cols = await src._call(columns, table)
+                target_cols = set(await dst._call(columns, table))
+                names[table] = [c for c in source_cols if c in target_cols]
+                rows[table] = await src._call(read_table, table, names[table])
+                if rows[table]:
+                    progress(f"read {table}: {len(rows[table])} rows")
+            await dst._call(write_all, names, rows, replace, progress)
+    except (sqlite3.Error, asyncpg.PostgresError) as error:
+        raise StoreError(f"the copy failed, and the target is as it was: {error}") from None
+    finally:
+        await src.close()
     return Copied({table: len(rows[table]) for table in TABLES})

@@ -2,10 +2,13 @@
 
 A queue is a preset's, rated or casual; its entries in the order people queued. A join that
 completes a table's worth takes those entries out in its own transaction, so nobody is matched
-twice, whichever processes the people queued on; processes joining one queue at once take
-turns (`take_turns`). The process whose join completed the queue makes the table; a casual
-queue that waited long enough is completed with computers by the process serving its earliest
-person's guild (bot/runtime/quickplay.py).
+twice, whichever processes the people queued on. A person may wait in several queues at once;
+matched in one, they are taken out of all the others in the same transaction, so they are
+never seated at two tables: every queue's changes take one turn among processes (`take_turns`
+on one key, not one a queue, so two queues cannot match one person at the same moment).
+The process whose join completed the queue makes the table; a casual queue that waited long
+enough is completed with computers by the process serving its earliest person's guild
+(bot/runtime/quickplay.py).
 
 An entry lives while the process serving its guild is alive: that process renews
 `alive_until` every RENEW_EVERY seconds while it has people queued, so a crashed process's
@@ -175,8 +178,8 @@ def renew(conn: Db, shards: Shards | None, at: float) -> list[OwnQueue]:
 
 
 def _turn(conn: Db, preset: str, rated: bool, at: float) -> None:
-    """Take this queue's turn among processes, and sweep its lapsed entries."""
-    take_turns(conn, f"quickplay {preset} {int(rated)}")
+    """Take the queues' turn among processes, and sweep this queue's lapsed entries."""
+    take_turns(conn, "quickplay")
     conn.execute(
         "DELETE FROM quickplay_queue WHERE preset = ? AND rated = ? AND alive_until < ?",
         (preset, int(rated), at),
@@ -195,5 +198,9 @@ def _first(conn: Db, preset: str, rated: bool, seats: int) -> tuple[Queued, ...]
 
 
 def _take(conn: Db, entries: tuple[Queued, ...]) -> None:
+    """The matched people out of this queue and of every other they wait in."""
     marks = ", ".join("?" * len(entries))
-    conn.execute(f"DELETE FROM quickplay_queue WHERE id IN ({marks})", tuple(q.id for q in entries))
+    conn.execute(
+        f"DELETE FROM quickplay_queue WHERE player_id IN ({marks})",
+        tuple(q.entry.player_id for q in entries),
+    )

@@ -39,7 +39,7 @@ from data import (
 )
 from data.connection import Connection, resolve_path
 from data.history import LEADERBOARD_MIN_GAMES
-from data.postgres import RECONNECT_FOR, TIMEOUT, Listener, PgConnection, is_dsn
+from data.postgres import RECONNECT_FOR, TIMEOUT, Listener, PgConnection, ShardLease, is_address
 from data.rows import (
     ACTIVE_PHASES,
     GameRecord,
@@ -103,16 +103,22 @@ class Store:
         how long a statement may take, `reconnect_for` how long a lost connection is retried.
         """
         path = resolve_path(path)
-        if is_dsn(path):
+        if is_address(path):
             pg = await PgConnection.open(path, timeout=timeout, reconnect_for=reconnect_for)
             return cls(pg, clock)
         return cls(await Connection.open(path, synchronous), clock)
 
     @classmethod
-    async def open_read_only(cls, path: str | None = None) -> Store:
-        """Open an existing database for reading only (`Connection.open_read_only`): for
-        commands that only read, such as `mahjong-bot replay`, which must create nothing."""
-        return cls(await Connection.open_read_only(resolve_path(path)), time.time)
+    async def open_read_only(cls, path: str | None = None, *, timeout: float = TIMEOUT) -> Store:
+        """Open an existing database of this bot's schema version for reading only: for
+        commands that only read, such as `mahjong-bot replay` and `db copy`'s source, which
+        must create, migrate and write nothing (SQLite `Connection.open_read_only`, PostgreSQL
+        read-only transactions)."""
+        path = resolve_path(path)
+        if is_address(path):
+            pg = await PgConnection.open(path, timeout=timeout, read_only=True)
+            return cls(pg, time.time)
+        return cls(await Connection.open_read_only(path), time.time)
 
     async def close(self) -> None:
         """Commit the appends already accepted, then close the connection."""
@@ -450,12 +456,26 @@ class Store:
         """The DM clicks waiting for the tables of `shards`' guilds, oldest first; taken."""
         return await self._call(inbox.take, shards)
 
+    async def take_inbox_orphans(self, now: float | None = None) -> list[tuple[int, str]]:
+        """The DM clicks no process will take (inbox.take_orphans), oldest first; taken."""
+        return await self._call(inbox.take_orphans, self._now(now), inbox.STALE_AFTER)
+
     async def listen_inbox(self, wake: Callable[[], None]) -> Listener | None:
         """Call `wake` on every inbox NOTIFY, and once each time the listening connection
         comes back after a loss (PostgreSQL; None on SQLite, where no other process posts)."""
         if not isinstance(self._db, PgConnection):
             return None
         return await Listener.start(self._db.path, inbox.INBOX_CHANNEL, wake)
+
+    async def hold_shards(
+        self, shards: Shards | None, lost: Callable[[str], None]
+    ) -> ShardLease | None:
+        """Hold `shards` (None: every shard) against every other process on this database
+        (PostgreSQL; None on SQLite, which one process serves): UnusableDatabaseError if
+        another running process holds one of them (data/postgres.py ShardLease)."""
+        if not isinstance(self._db, PgConnection):
+            return None
+        return await ShardLease.hold(self._db.path, shards, lost)
 
     # ------------------------------------------------------------------ Quick Play queues
 

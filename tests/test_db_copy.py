@@ -170,3 +170,104 @@ async def test_a_copy_keeps_finished_games_and_leaves_the_queues(tmp_path: Path)
     async with await Store.open(target) as store:
         assert await store.game_result(tid) == game
         assert await store.quickplay_waiting(PRESET, False) == 0
+
+
+# ---------------------------------------------------------------- a copy never harms (issue 40.4)
+
+
+async def test_a_missing_source_is_an_error_and_never_empties_the_target(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = str(tmp_path / "kept.db")
+    await a_community(target)
+    before = await what_shows(target)
+    missing = str(tmp_path / "no-such.db")
+    for more in ([], ["--replace"]):
+        code = await asyncio.to_thread(
+            main, ["db", "copy", "--from", missing, "--to", target, *more]
+        )
+        assert code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all(line.startswith("error: --from: ") for line in err)
+    assert "does not exist" in err[0]
+    assert not Path(missing).exists() and await what_shows(target) == before
+
+
+async def test_the_sqlite_source_is_read_only_and_never_migrated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, target = tmp_path / "from.db", str(tmp_path / "to.db")
+    await a_community(str(source))
+    files = sorted(p.name for p in tmp_path.iterdir())
+    written = source.read_bytes()
+    assert await asyncio.to_thread(main, ["db", "copy", "--from", str(source), "--to", target]) == 0
+    assert source.read_bytes() == written
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*files, "to.db"])
+    out, err = capsys.readouterr()
+    assert out.startswith(f"copied to {target}: tables 4, ") and out.count("\n") == 1
+    assert "read actions: " in err and "wrote actions: " in err and "committing" in err
+    older = tmp_path / "older.db"
+    conn = sqlite3.connect(older)
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    refused = ["db", "copy", "--from", str(older), "--to", str(tmp_path / "x.db")]
+    assert await asyncio.to_thread(main, refused) == 2
+    assert "older than this bot's" in capsys.readouterr().err
+    assert not (tmp_path / "x.db").exists()
+
+
+async def test_a_postgresql_source_is_read_only_and_never_migrated(
+    tmp_path: Path, target: str, postgres: PgAdmin, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import asyncpg
+
+    empty = postgres.dsn_of(postgres.create())
+    try:
+        local = str(tmp_path / "to.db")
+        assert await asyncio.to_thread(main, ["db", "copy", "--from", empty, "--to", local]) == 2
+        assert "holds no mahjong bot's tables" in capsys.readouterr().err
+        conn = await asyncpg.connect(empty)
+        try:
+            tables = await conn.fetchval(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"
+            )
+        finally:
+            await conn.close()
+        assert tables == 0 and not Path(local).exists()
+    finally:
+        postgres.drop([empty.rpartition("/")[2]])
+    source = str(tmp_path / "from.db")
+    await a_community(source)
+    assert await asyncio.to_thread(main, ["db", "copy", "--from", source, "--to", target]) == 0
+    async with await Store.open_read_only(target) as store:
+        with pytest.raises(asyncpg.ReadOnlySQLTransactionError):
+            await store.set_language("user", "zz", "en")
+    back = str(tmp_path / "back.db")
+    assert await asyncio.to_thread(main, ["db", "copy", "--from", target, "--to", back]) == 0
+    assert await what_shows(back) == await what_shows(source)
+
+
+async def test_a_copy_is_not_bound_by_the_play_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from data import copy as copying
+    from data.postgres import TIMEOUT
+
+    opened: list[float] = []
+    open_store, open_read_only = Store.open, Store.open_read_only
+
+    async def spy_open(path: str, *, timeout: float = TIMEOUT) -> Store:
+        opened.append(timeout)
+        return await open_store(path, timeout=timeout)
+
+    async def spy_read_only(path: str, *, timeout: float = TIMEOUT) -> Store:
+        opened.append(timeout)
+        return await open_read_only(path, timeout=timeout)
+
+    monkeypatch.setattr(Store, "open", spy_open)
+    monkeypatch.setattr(Store, "open_read_only", spy_read_only)
+    source = str(tmp_path / "from.db")
+    await (await open_store(source)).close()  # an empty store
+    copied = await copying.copy_store(source, str(tmp_path / "to.db"))
+    assert copied.line() == "" and opened == [copying.COPY_TIMEOUT] * 2
+    assert copying.COPY_TIMEOUT > 60 * TIMEOUT

@@ -32,7 +32,7 @@ from bot.discord.replies import is_refusal, tell
 from bot.discord.translator import CatalogueTranslator
 from bot.runtime import Runtime, SchedulerTimers, Timers
 from data import Store
-from data.postgres import redact
+from data.postgres import ShardLease, redact
 from engine.hand import HandState
 from engine.i18n import text
 from engine.session import Session
@@ -107,6 +107,7 @@ class MahjongBot(commands.Bot):
         self.inbox = DmInbox(self)  # DM clicks between processes on one PostgreSQL
         self._announced = False
         self._closed = False
+        self._lease: ShardLease | None = None
 
     @property
     def store(self) -> Store:
@@ -125,6 +126,8 @@ class MahjongBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the store, restore tables, load cogs, register dynamic items, sync commands."""
         self._store = await Store.open(self.config.db_path)
+        # one table, one process: no other process may run these shards on this database
+        self._lease = await self._store.hold_shards(self.config.owned_shards, self._lease_lost)
         timers = self._timers or SchedulerTimers()
         self._runtime = Runtime(self._store, self.front, timers, **self._runtime_options)
         quarantined = await self._runtime.open()
@@ -152,6 +155,11 @@ class MahjongBot(commands.Bot):
         for command in cog.get_app_commands():
             self.tree.remove_command(command.name)
             self.mahjong_group.add_command(command)
+
+    def _lease_lost(self, why: str) -> None:
+        """Another process took this one's shards while its lease's connection was away."""
+        log.critical("stopping: %s", why)
+        asyncio.get_running_loop().create_task(self.close(), name="mahjong-lease-lost")
 
     async def on_ready(self) -> None:
         """Log who we are; refresh the messages of restored tables once."""
@@ -185,6 +193,8 @@ class MahjongBot(commands.Bot):
         await self.inbox.close()
         if self._runtime is not None:
             await self._runtime.close()
+        if self._lease is not None:
+            await self._lease.release()
         await self.front.drain()
         await super().close()
         self.painter.close()

@@ -7,6 +7,11 @@ seconds) and posts the interaction, as Discord sent it, to the store's inbox wit
 same controls as a click it had received itself; only its answer differs: the interaction was
 acknowledged already, so `defer()` does nothing and replies go through the interaction's
 follow-up (its token is good for any process of the application for 15 minutes).
+
+A NOTIFY can be lost without a word (a half-open connection), so the inbox is also read every
+READ_EVERY seconds: a click waits at most that long wherever it lands. Shard 0's process, which
+posts the clicks, also takes the ones no process will (their table closed or never existed, or
+nobody took them for data/inbox.py STALE_AFTER) and answers them that the table is over.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot.discord.replies import tell
+from engine.i18n import text
+
 if TYPE_CHECKING:
     from bot.discord.client import MahjongBot
     from data.postgres import Listener
@@ -26,6 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 KEPT = 512  # interactions kept as Discord sent them, newest first (only the latest are clicked)
+READ_EVERY = 2.0  # seconds between reads of the inbox that no NOTIFY asked for
 
 
 class ForwardedResponse(discord.InteractionResponse):
@@ -47,6 +56,8 @@ class DmInbox:
         self._listener: Listener | None = None
         self._draining: asyncio.Task[None] | None = None
         self._again = False
+        self._timer: asyncio.Task[None] | None = None
+        self.read_every = READ_EVERY
 
     @property
     def active(self) -> bool:
@@ -69,6 +80,28 @@ class DmInbox:
             parsers["INTERACTION_CREATE"] = keep_then_parse
         self._listener = await self.bot.store.listen_inbox(self.wake)
         self.wake()
+        self._timer = asyncio.get_running_loop().create_task(
+            self._on_timer(), name="dm-inbox-timer"
+        )
+
+    async def _on_timer(self) -> None:
+        while True:
+            await asyncio.sleep(self.read_every)
+            self.wake()
+            if self.bot.config.serves(None):
+                try:
+                    await self._answer_orphans()
+                except Exception:
+                    log.exception("the DM inbox's orphans could not be read")
+
+    async def _answer_orphans(self) -> None:
+        """The clicks no process will take, answered that their table is over."""
+        for table_id, payload in await self.bot.store.take_inbox_orphans():
+            interaction = self._interaction(json.loads(payload))
+            try:
+                await tell(interaction, text("bot.control.table_closed", table=table_id))
+            except discord.HTTPException as error:  # its token may have expired meanwhile
+                log.debug("a DM click for table %s could not be answered: %s", table_id, error)
 
     def _keep(self, data: dict[str, Any]) -> None:
         if data.get("guild_id") is None and data.get("type") == 3:  # a DM click
@@ -112,18 +145,27 @@ class DmInbox:
             if not self._again:
                 return
 
-    def _run(self, data: dict[str, Any]) -> None:
-        """The click, through the same controls as one this process received."""
-        state = self.bot._connection
+    def _interaction(self, data: dict[str, Any]) -> discord.Interaction[Any]:
+        """A click handed over, as an interaction answered already."""
         interaction: discord.Interaction[Any] = discord.Interaction(
-            data=cast(Any, data), state=state
+            data=cast(Any, data), state=self.bot._connection
         )
         # discord.py caches the response object in this slot: ours says it is answered already
         interaction._cs_response = ForwardedResponse(interaction)  # type: ignore[attr-defined]
+        return interaction
+
+    def _run(self, data: dict[str, Any]) -> None:
+        """The click, through the same controls as one this process received."""
+        interaction = self._interaction(data)
         inner = data["data"]
-        state._view_store.dispatch_view(inner["component_type"], inner["custom_id"], interaction)
+        view_store = self.bot._connection._view_store
+        view_store.dispatch_view(inner["component_type"], inner["custom_id"], interaction)
 
     async def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            await asyncio.gather(self._timer, return_exceptions=True)
+            self._timer = None
         if self._listener is not None:
             await self._listener.close()
             self._listener = None

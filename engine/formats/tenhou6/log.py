@@ -24,8 +24,10 @@ game.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from engine.tiles import RED_FIVES, Tile
@@ -40,6 +42,12 @@ EXHAUSTIVE_DRAWS = frozenset(("流局", "全員聴牌", "全員不聴", "流し�
 ABORTIVE_DRAWS = frozenset(("九種九牌", "四家立直", "三家和了", "四風連打", "四槓散了"))
 DRAW_NAMES = EXHAUSTIVE_DRAWS | ABORTIVE_DRAWS
 SANMA_MARK = "三"
+# What a log may hold, so that a hostile file cannot make reading it unbounded: its size (a
+# Tenhou game is some tens of kilobytes), a number's digits (Python refuses past 4,300 with a
+# bare ValueError), and a name's length (Discord's longest display name; a picture draws it).
+MAX_LOG_BYTES = 16 * 1024 * 1024
+MAX_NUMBER_DIGITS = 12
+NAME_LENGTH = 32
 
 
 class Tenhou6Error(ValueError):
@@ -211,7 +219,7 @@ def decode_call(text: str, where: str) -> Call:
         body = text[:at] + text[at + 1 :]
         if at % 2 or len(body) != 2 * _TILE_COUNTS[kind] or at // 2 not in _SOURCES[kind]:
             break
-        if not body.isdigit():
+        if not (body.isascii() and body.isdigit()):
             break
         tiles = tuple(decode_tile(int(body[i : i + 2]), where) for i in range(0, len(body), 2))
         return Call(kind, tiles, at // 2)
@@ -227,13 +235,55 @@ def encode_call(call: Call) -> str:
 # ---------------------------------------------------------------- reading
 
 
-def read(text: str) -> Log:
-    """Parse a tenhou.net/6 log from its JSON text."""
+def read_file(path: str | Path) -> Log:
+    """Parse the tenhou.net/6 log in a file (or a pipe), reading at most MAX_LOG_BYTES."""
+    with open(path, "rb") as file:
+        raw = file.read(MAX_LOG_BYTES + 1)
+    if len(raw) > MAX_LOG_BYTES:
+        raise Tenhou6Error(f"longer than {MAX_LOG_BYTES // (1024 * 1024)} MB: not a game's log")
     try:
-        data = json.loads(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise Tenhou6Error(f"not UTF-8 text: {error}") from None
+    return read(text)
+
+
+def read(text: str) -> Log:
+    """Parse a tenhou.net/6 log from its JSON text (numbers of at most MAX_NUMBER_DIGITS digits,
+    no NaN or Infinity, nesting as deep as Python's stack allows)."""
+    try:
+        data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise Tenhou6Error(f"not JSON: {error}") from None
+    except RecursionError:
+        raise Tenhou6Error("not a log: its JSON is nested too deeply") from None
     return from_json(data)
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise Tenhou6Error(f"not a log: a number of {len(text)} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    """A fraction as converters write it (41.300000000000004 too), finite."""
+    value = float(text[: 3 * MAX_NUMBER_DIGITS])
+    if len(text) > 3 * MAX_NUMBER_DIGITS or not math.isfinite(value):
+        raise Tenhou6Error(f"not a log: {text[:20]!r}... is not a number a log writes")
+    return value
+
+
+def _no_constant(name: str) -> float:
+    raise Tenhou6Error(f"not a log: {name} is not a number a log writes")
+
+
+def ascii_number(text: str) -> int | None:
+    """The number `text` writes in ASCII digits (at most MAX_NUMBER_DIGITS), else None: `isdigit`
+    takes "²" and "٣", which `int` refuses or reads."""
+    if text.isascii() and text.isdigit() and len(text) <= MAX_NUMBER_DIGITS:
+        return int(text)
+    return None
 
 
 def from_json(data: object) -> Log:
@@ -255,7 +305,7 @@ def from_json(data: object) -> Log:
     hands = tuple(_hand(raw, i + 1, seats) for i, raw in enumerate(raw_hands))
     return Log(
         title=_texts(data.get("title", []), "title"),
-        names=names[:seats],
+        names=tuple(name[:NAME_LENGTH] for name in names[:seats]),
         disp=disp,
         red_fives=_red_fives(rule),
         seats=seats,
@@ -369,11 +419,11 @@ def _discard(item: object, where: str) -> DiscardItem:
         return KanGap()
     if not isinstance(item, str):
         return Discard(decode_tile(item, where))
-    if item.startswith("r") and len(item) == 3 and item[1:].isdigit():
-        code = int(item[1:])
+    code = ascii_number(item[1:]) if len(item) == 3 else None
+    if item.startswith("r") and code is not None:
         return Discard(None if code == TSUMOGIRI_CODE else decode_tile(code, where), riichi=True)
-    if item.startswith("f") and len(item) == 3 and item[1:].isdigit():
-        return Nuki(decode_tile(int(item[1:]), where))
+    if item.startswith("f") and code is not None:
+        return Nuki(decode_tile(code, where))
     call = decode_call(item, where)
     if call.kind in TAKE_CALLS:
         raise Tenhou6Error(f"{where}: {item!r} is a call on a discard, not a kong from the hand")

@@ -15,7 +15,7 @@ dealer, so hand seat s is player (dealer + s) % seats.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from engine.actions import Action as EngineAction
@@ -289,10 +289,11 @@ class PlayedHand:
 
 
 def replay_log(
-    log: Log, preset: Preset | None = None, played: list[PlayedHand] | None = None
+    log: Log, preset: Preset | None = None, played: Callable[[PlayedHand], object] | None = None
 ) -> Iterator[HandReport | FinalReport]:
     """Every hand of the log played on our engine, with its report, then the final report;
-    each hand as we played it is added to `played` when given.
+    each hand as we played it is given to `played` (before its report) when given, and kept
+    nowhere else: memory stays flat in the number of hands.
     Raises ReplayRefused when our engine refuses an action of the log, and NextDealDiffers
     (after the hand's report) when our next deal is not the log's next round info."""
     preset = preset_for(log) if preset is None else preset
@@ -306,7 +307,7 @@ def replay_log(
             stored = StoredHand(
                 preset, setup, 0, session.seat_count, tuple(state.log), tuple(state.wall)
             )
-            played.append(PlayedHand(stored, state))
+            played(PlayedHand(stored, state))
         ours = our_result(state, outcome, session.dealer)
         theirs = log_result(hand, number)
         differs = tuple(differences(ours, theirs))

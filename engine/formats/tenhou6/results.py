@@ -144,11 +144,13 @@ _LIMITS = {name: limit for limit, name in LIMIT_NAMES.items()} | {"数え役満"
 YAKUMAN_WORD = "役満"
 ALL_PAY = "∀"  # a dealer's self draw: every other seat pays the same
 
+# ASCII digits, and few: `\d` takes other scripts' digits, and `int` refuses 4,300 and more
 _POINTS = re.compile(
-    r"^(?:(?P<fu>\d+)符)?(?:(?P<han>\d+)飜)?(?P<limit>数え役満|三倍満|満貫|跳満|倍満|役満)?"
-    r"(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$"
+    r"^(?:(?P<fu>[0-9]{1,6})符)?(?:(?P<han>[0-9]{1,6})飜)?"
+    r"(?P<limit>数え役満|三倍満|満貫|跳満|倍満|役満)?"
+    r"(?P<a>[0-9]{1,9})(?:-(?P<b>[0-9]{1,9}))?点(?P<all>∀)?$"
 )
-_YAKU = re.compile(r"^(?P<name>.+)\((?:(?P<han>\d+)飜|(?P<yakuman>役満))\)$")
+_YAKU = re.compile(r"^(?P<name>.+)\((?:(?P<han>[0-9]{1,6})飜|(?P<yakuman>役満))\)$")
 
 
 class WinWordsError(ValueError):
