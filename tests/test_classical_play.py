@@ -9,7 +9,11 @@ from engine.actions import Action
 from engine.computer.simulate import play_session
 from engine.game import GameProgress, game_over
 from engine.hand import HandState, Phase
+from engine.hand_setup import HandSetup
+from engine.options import choose
+from engine.preset import Preset
 from engine.presets import find_preset
+from engine.rotation import next_dealer_seat
 from engine.scoring.base import WinBy
 from engine.settlement import Reason
 from engine.tiles import BONUS, MeldKind, parse_tile, parse_tiles
@@ -228,3 +232,34 @@ def test_a_whole_match_conserves_the_points() -> None:
     for played in session:
         assert sum(played.outcome.deltas) == 0
         assert sum(played.state.setup.points) == 8000
+
+
+def _east_wins_after(kept: int, preset: Preset = CLASSICAL) -> HandState:
+    """East wins by a self draw in a hand dealt after he kept the deal `kept` times."""
+    state = HandState.arranged(
+        preset,
+        [
+            "123m456m789m11p23s" + "3z",
+            QUIET_1,
+            "5m5m8m8m3p3p5p5p9p9p1s1s4z",
+            "5z5z5z6z6z6z5p5p6s6s8s8s2z",
+        ],
+        draws="1p2p3p4s",
+        setup=HandSetup(honba=kept),
+    )
+    play(state, "0 discard 3z", "1 discard 1p", "2 discard 2p", "3 discard 3p")
+    act(state, "0 win")
+    return state
+
+
+def test_easts_ninth_win_is_a_limit_and_passes_the_deal() -> None:
+    ninth = _east_wins_after(8)
+    outcome = ninth.outcome()
+    assert outcome is not None and outcome.wins[0].score.fan == 1000
+    assert {p.id for p in outcome.wins[0].score.patterns} == {"east_ninth_win"}
+    assert next_dealer_seat(CLASSICAL.rotation, outcome) == 1  # the deal passes
+    eighth = _east_wins_after(7).outcome()
+    assert eighth is not None and not eighth.wins[0].score.limit
+    assert next_dealer_seat(CLASSICAL.rotation, eighth) == 0  # East keeps it
+    off = choose(CLASSICAL, {"east_nine": False})
+    assert not _east_wins_after(8, off).wins[0].score.limit

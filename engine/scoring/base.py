@@ -98,6 +98,8 @@ class Score:
     # the limit the hand reached by name (Riichi: mangan ... yakuman, kazoe for a counted
     # yakuman); '' where a family names none
     limit_name: str = ""
+    # the deal passes after this win whatever the rotation (chinese-classical: East's ninth win)
+    passes_deal: bool = False
 
     def to_json(self, language: str = "en") -> dict[str, object]:
         """The answer of `score`; `message` in `language` (pattern ids stay English)."""

@@ -508,6 +508,7 @@ def score(preset: Preset, ctx: WinContext) -> Score:
         limit=won.limit,
         patterns=won.points + won.doubles,
         points={SEAT_NAMES[seat]: value for seat, value in table.scores.items()},
+        passes_deal=any(d.id == "east_ninth_win" for d in won.doubles),
     )
 
 
