@@ -4,7 +4,7 @@
 A plan's "fan" here is its doubles: a winning hand is worth about `BASE_POINTS` x 2^doubles, and
 every loser pays it (the discarder no more than the others), so dealing in costs little more than
 another seat's self draw: defence is worth less than in the Hong Kong games. A first entry, not
-yet measured with bench/strength.py.
+yet tuned with bench/strength.py (docs/benchmarks.md has its first measurement).
 """
 
 from __future__ import annotations
