@@ -42,7 +42,7 @@ class ActionKind(StrEnum):
 
 
 class DeclaredKind(str):
-    """An action kind a rule component declares (engine.rules `Part.owns`): a name beside the
+    """An action kind a rule component declares (engine.parts `Part.owns`): a name beside the
     loop's own `ActionKind`s, compared by identity like them (one object per name)."""
 
     __slots__ = ()

@@ -7,7 +7,7 @@ rebuilds the same state (`HandState.replay`).
 The loop here is the one every preset shares: deal, openings, turns, claims and robbing, what a
 win does, the end. Everything a preset adds to it (void suits, leaving or locked winners, the
 swap, pass rules, wilds, fixed kongs, a dead wall, last draws, ...) is one of its rule components
-(`engine.rules`), asked at named hook points; every point that moves is a `Payment`
+(`engine.parts`, `engine.rules`), asked at named hook points; every point that moves is a `Payment`
 (`engine.settlement`). Seats are 0..seat_count-1 from the dealer (2, 3 or 4 seats).
 
 >>> from engine.presets import find_preset
@@ -22,24 +22,34 @@ import copy
 import random
 import weakref
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from itertools import compress
 from typing import TYPE_CHECKING, TypeVar
 
 from engine import rules, scoring, shapes
-from engine.actions import (
-    CLAIM_PRIORITY,
-    SEAT_ACTIONS,
-    TILE_ACTIONS,
-    Action,
-    ActionKind,
-    DeclaredKind,
-)
-from engine.events import Event, Termination
+from engine.actions import CLAIM_PRIORITY, Action, ActionKind, DeclaredKind
+from engine.events import Event, Phase, Termination
 from engine.hand_setup import HandSetup
+from engine.hand_tables import (
+    ADDED_KONG_ACTIONS,
+    CHOW_OPTIONS,
+    CONCEALED_KONG_ACTIONS,
+    DISCARD_ACTIONS,
+    DISCARD_EVENTS,
+    DRAW_EVENTS,
+    KONG_ACTIONS,
+    PASS_ACTIONS,
+    PUNG_ACTIONS,
+    RED_OF,
+    SEATS_AFTER,
+    WIN_ACTIONS,
+    call_meld,
+    shared_event,
+    window_event,
+)
 from engine.kinds import MultiWin
-from engine.rules import AfterWinPart, OpeningsPart, Part, VoidPart, WallPart
+from engine.outcome import Outcome, WinRecord
+from engine.parts import HOOKS, Part, overrides
+from engine.rules import AfterWinPart, OpeningsPart, VoidPart
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.settlement import (
     WALL_DRAW_REASONS,
@@ -53,10 +63,7 @@ from engine.settlement import (
 from engine.tiles import (
     COPIES,
     FIRST_RED,
-    FIVES,
-    MAX_SEATS,
     NUM_KINDS,
-    NUM_TILE_IDS,
     Meld,
     MeldKind,
     Tile,
@@ -66,60 +73,17 @@ from engine.tiles import (
     is_red,
     kind_of,
     parse_tiles,
-    red_five_of,
     sort_tiles,
     tile_name,
 )
+from engine.wall import WallPart
 
 if TYPE_CHECKING:
     from engine.presets import Preset
 
 
-__all__ = ["Event", "HandSetup", "HandState", "Outcome", "Phase", "Termination", "WinRecord"]
-
-
 class IllegalActionError(ValueError):
     """An action that is not legal in the current state."""
-
-
-class Phase(StrEnum):
-    OPENING = "opening"  # Sichuan swap / discard three / void choice: all seats at once
-    TURN = "turn"  # the seat on turn has drawn (or claimed) and must discard, kong or win
-    CLAIMS = "claims"  # a discard is open to claims from the seats in `pending`
-    ROB = "rob"  # a kong's tile is open to robbing wins
-    OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class WinRecord:
-    seat: int
-    by: WinBy
-    tile: Tile
-    discarder: int | None
-    score: Score
-    deltas: tuple[int, ...]
-    concealed: tuple[Tile, ...]  # the winning hand's concealed tiles, winning tile included
-    melds: tuple[Meld, ...]
-    at: int = 0  # discards made in the hand before this win (the same for wins on one tile)
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    termination: Termination
-    wins: tuple[WinRecord, ...]
-    deltas: tuple[int, ...]  # the whole hand's point changes per seat: the sum of `payments`
-    payments: tuple[Payment, ...] = ()  # every point that moved, in the order it moved
-    pot: int = 0  # the pot's change (paid in less taken out): seats and pot conserve points
-    ready: tuple[int, ...] = ()  # at a wall draw, the seats in play that were ready
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return tuple(win.seat for win in self.wins)
-
-    def paid_for(self, *reasons: Reason) -> list[int]:
-        """Each seat's net change over the payments made for these reasons."""
-        chosen = [p for p in self.payments if p.reason in reasons]
-        return deltas_of(chosen, len(self.deltas))
 
 
 # Enum members compared on every action. On Python 3.11 a lookup such as `Phase.TURN` costs
@@ -130,48 +94,6 @@ _SELF_DRAW, _ON_DISCARD, _ROBBING_KONG = WinBy.SELF_DRAW, WinBy.DISCARD, WinBy.R
 _WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
 _TIME_UP, _CONCEALED_KONG = ActionKind.TIME_UP, ActionKind.CONCEALED_KONG
 _ADDED_KONG = ActionKind.ADDED_KONG
-
-_SEATS = range(MAX_SEATS)
-# per table size, per seat: the other seats in turn order
-_SEATS_AFTER = {
-    count: tuple(tuple((seat + k) % count for k in range(1, count)) for seat in range(count))
-    for count in range(2, MAX_SEATS + 1)
-}
-
-# the shared actions (engine.actions) the per-action paths offer, bound as module globals
-_DISCARD_ACTIONS = TILE_ACTIONS[ActionKind.DISCARD]
-_PUNG_ACTIONS = TILE_ACTIONS[ActionKind.PUNG]
-_KONG_ACTIONS = TILE_ACTIONS[ActionKind.KONG]
-_CONCEALED_KONG_ACTIONS = TILE_ACTIONS[ActionKind.CONCEALED_KONG]
-_ADDED_KONG_ACTIONS = TILE_ACTIONS[ActionKind.ADDED_KONG]
-_WIN_ACTIONS = SEAT_ACTIONS[ActionKind.WIN]
-_PASS_ACTIONS = SEAT_ACTIONS[ActionKind.PASS]
-
-
-def _chow_options(seat: int, tile: Tile) -> tuple[tuple[Tile, Tile, Action], ...]:
-    """Each run of the suited tile's suit through it: the two other tiles it needs, and the
-    seat's chow of it."""
-    found = []
-    for start in (tile - 2, tile - 1, tile):
-        if start // 9 == tile // 9 and start % 9 <= 6:
-            run = (start, start + 1, start + 2)
-            first, second = (t for t in run if t != tile)
-            found.append((first, second, Action(seat, ActionKind.CHOW, run)))
-    return tuple(found)
-
-
-_CHOW_OPTIONS = tuple(tuple(_chow_options(seat, tile) for tile in range(27)) for seat in _SEATS)
-
-# The events of every turn, built once per seat and physical tile: events are immutable values.
-_DISCARD_EVENTS = tuple(
-    tuple(Event("discard", seat, tile) for tile in range(NUM_TILE_IDS)) for seat in _SEATS
-)
-_DRAW_EVENTS = tuple(
-    tuple(Event("draw", seat, tile, private=True) for tile in range(NUM_TILE_IDS))
-    for seat in _SEATS
-)
-# each five's red five (the other kinds have none)
-_RED_OF: dict[Tile, Tile] = {five: red_five_of(five) for five in FIVES}
 
 
 def _as_kinds(action: Action) -> Action:
@@ -185,55 +107,6 @@ def _has_red_fives(preset: Preset) -> bool:
     """Whether the preset's wall holds red fives: only then does the loop tell a tile's
     physical id from its kind (every other preset's ids are their kinds)."""
     return max(preset.wall) >= FIRST_RED
-
-
-# Public events met again and again (a bonus tile, a payment's deltas, a call, the end), shared:
-# events are immutable values, and building one costs more than finding it.
-_EVENTS: dict[tuple[str, int | None, Tile | None, str, str], Event] = {}
-_EVENTS_LIMIT = 20_000  # payments' details vary: forget them all now and then
-
-
-def _event(
-    kind: str, seat: int | None = None, tile: Tile | None = None, detail: str = "", reason: str = ""
-) -> Event:
-    key = (kind, seat, tile, detail, reason)
-    found = _EVENTS.get(key)
-    if found is None:
-        if len(_EVENTS) >= _EVENTS_LIMIT:
-            _EVENTS.clear()
-        found = _EVENTS[key] = Event(kind, seat, tile, detail, reason=reason)
-    return found
-
-
-# A claim window's event per (discarder, tile, asked seats), found without writing its detail.
-_WINDOW_EVENTS: dict[tuple[int, Tile, tuple[int, ...]], Event] = {}
-
-
-def _window_event(seat: int, tile: Tile, asked: tuple[int, ...]) -> Event:
-    found = _WINDOW_EVENTS.get((seat, tile, asked))
-    if found is None:
-        detail = ",".join(map(str, asked))
-        found = _WINDOW_EVENTS[seat, tile, asked] = _event("claim_window", seat, tile, detail)
-    return found
-
-
-# A call's meld and its event per (caller, call, tile, discarder): a meld checks its tiles when
-# built, and its event spells them out.
-_CALLS: dict[tuple[int, Action, Tile, int], tuple[Meld, Event]] = {}
-
-
-def _call_meld(claim: Action, tile: Tile, source: int) -> tuple[Meld, Event]:
-    found = _CALLS.get((claim.seat, claim, tile, source))
-    if found is None:
-        if claim.kind is ActionKind.CHOW:
-            meld = Meld(MeldKind.CHOW, claim.tiles, tile, source)
-        else:
-            kong = claim.kind is ActionKind.KONG
-            kind = MeldKind.KONG if kong else MeldKind.PUNG
-            meld = Meld(kind, (tile,) * (4 if kong else 3), tile, source)
-        found = meld, _event("call", claim.seat, tile, str(meld))
-        _CALLS[claim.seat, claim, tile, source] = found
-    return found
 
 
 def shuffled(tiles: Sequence[Tile], seed: int) -> list[Tile]:
@@ -279,8 +152,8 @@ def _answerers(parts: Sequence[Part]) -> dict[str, tuple[int, ...]]:
     found = _ANSWERERS.get(kinds)
     if found is None:
         found = _ANSWERERS[kinds] = {
-            hook: tuple(i for i, part in enumerate(parts) if rules.overrides(part, hook))
-            for hook in rules.HOOKS
+            hook: tuple(i for i, part in enumerate(parts) if overrides(part, hook))
+            for hook in HOOKS
         }
     return found
 
@@ -413,7 +286,7 @@ class HandState:
             self.declaration_labels.update({k.value: key for k, key in part.labels.items()})
             with_discard.update(kind.value for kind in part.with_discard)
         self.declared_with_discard = frozenset(with_discard)
-        # advice the computer players read (engine.rules: not rules, the loop never asks)
+        # advice the computer players read (engine.parts: not rules, the loop never asks)
         self.computer_declares = frozenset(k for part in parts for k in part.computer_declares)
         self.computer_takes = frozenset(k for part in parts for k in part.computer_takes)
         self._wilds = self.part_of(rules.WildsPart)
@@ -608,7 +481,7 @@ class HandState:
             part.after_deal()
 
     # ----------------------------------------------------------------- the parts' API
-    # What a rule component may do to the hand (engine.rules): parts change the hand only
+    # What a rule component may do to the hand (engine.parts): parts change the hand only
     # through these, never through the loop's private state (tests/test_part_api.py keeps it so).
 
     def emit(self, event: Event) -> None:
@@ -739,7 +612,7 @@ class HandState:
         else the red five, so which tile moves follows from the hand and replays the same."""
         if not self._reds or kind in self.hands[seat]:
             return kind
-        return _RED_OF[kind]
+        return RED_OF[kind]
 
     def _remove_kinds(self, seat: int, kinds: Iterable[Tile]) -> list[Tile]:
         """Take a tile of each kind out of a seat's hand (`_held_id` says which); the
@@ -756,7 +629,7 @@ class HandState:
         tiles a seat may choose between)."""
         hand = self.hands[seat]
         held = [kind] if kind in hand else []
-        red = _RED_OF.get(kind)
+        red = RED_OF.get(kind)
         if red is not None and red in hand:
             held.append(red)
         return held
@@ -773,7 +646,7 @@ class HandState:
             for tile in bonus:
                 self._remove(seat, tile)
                 self.bonus[seat].append(tile)
-                self._events.append(_event("bonus", seat, tile))
+                self._events.append(shared_event("bonus", seat, tile))
                 if self.wall_left == 0:
                     if self.drawn is not None and is_bonus(self.drawn):
                         self.drawn = None
@@ -839,7 +712,7 @@ class HandState:
         return tuple(
             fact
             for part in self.parts
-            if rules.overrides(part, "private_facts")
+            if overrides(part, "private_facts")
             for fact in part.private_facts(seat)
         )
 
@@ -949,7 +822,7 @@ class HandState:
             if options is None:
                 assert self.claim_from is not None
                 options = self._claim_options(seat, self._next_seat(self.claim_from))
-            return [_PASS_ACTIONS[seat], *options]
+            return [PASS_ACTIONS[seat], *options]
         if self.phase is _OPENING and not self._opening_done(seat):
             assert self._decider is not None
             return self._decider.decision_actions(seat)
@@ -967,7 +840,7 @@ class HandState:
             and (not self._standard_shapes or _is_win(counts, self._shapes))
             and self._win_score(seat, drawn, _SELF_DRAW)
         ):
-            actions.append(_WIN_ACTIONS[seat])
+            actions.append(WIN_ACTIONS[seat])
         for part in self._turn_rules:  # a locked hand, the last-draw phase
             replaced = part.turn_actions(seat)
             if replaced is not None:
@@ -977,7 +850,7 @@ class HandState:
             restricted = part.discard_choices(seat)
             if restricted:
                 break
-        discards = _DISCARD_ACTIONS[seat]
+        discards = DISCARD_ACTIONS[seat]
         if self._reds:  # each physical tile held of the kinds allowed
             kinds = restricted or [kind for kind in range(NUM_KINDS) if counts[kind]]
             actions += [discards[t] for kind in kinds for t in self._held_ids(seat, kind)]
@@ -988,13 +861,13 @@ class HandState:
         if self.drawn is not None and self.back - self.front > self._dead_wall:  # wall_left > 0
             if 4 in counts:  # rare: skip the scan of every kind
                 actions += [
-                    _CONCEALED_KONG_ACTIONS[seat][t]
+                    CONCEALED_KONG_ACTIONS[seat][t]
                     for t in range(NUM_KINDS)
                     if counts[t] == 4 and all(p.may_kong(seat, t) for p in self._kong_rules)
                 ]
             if self.melds[seat]:
                 actions += [
-                    _ADDED_KONG_ACTIONS[seat][meld.first]
+                    ADDED_KONG_ACTIONS[seat][meld.first]
                     for meld in self.melds[seat]
                     if meld.kind is MeldKind.PUNG
                     and counts[meld.first]
@@ -1028,7 +901,7 @@ class HandState:
         counts = self._counts[seat]
         if robbing or not self._standard_shapes:
             if self._win_score(seat, tile, self._rob_by if robbing else _ON_DISCARD):
-                options.append(_WIN_ACTIONS[seat])
+                options.append(WIN_ACTIONS[seat])
         elif self._discard_wins:
             # _win_score's first question written out, as most hands do not complete with it
             counts[kind] += 1
@@ -1037,7 +910,7 @@ class HandState:
             finally:
                 counts[kind] -= 1
             if shaped and self._win_score(seat, tile, _ON_DISCARD):
-                options.append(_WIN_ACTIONS[seat])
+                options.append(WIN_ACTIONS[seat])
         if robbing or self.back - self.front == self._dead_wall:  # no calls on the last tile
             return options
         for part in self._claim_rules:  # a locked hand, the void suit, wild tiles
@@ -1045,11 +918,11 @@ class HandState:
                 return options
         held = counts[kind]
         if held >= 2:
-            options.append(_PUNG_ACTIONS[seat][tile])
+            options.append(PUNG_ACTIONS[seat][tile])
             if held == 3:
-                options.append(_KONG_ACTIONS[seat][tile])
+                options.append(KONG_ACTIONS[seat][tile])
         if kind < 27 and self._chow and seat == next_seat:
-            for first, second, chow in _CHOW_OPTIONS[seat][kind]:
+            for first, second, chow in CHOW_OPTIONS[seat][kind]:
                 if counts[first] and counts[second]:
                     options.append(chow)
         if options:
@@ -1182,7 +1055,7 @@ class HandState:
         elif kind is _DISCARD:
             self._discard(seat, action.tile)
         elif kind is _CONCEALED_KONG or kind is _ADDED_KONG:
-            self._events.append(_event("kong_declared", seat, action.tile, kind.value))
+            self._events.append(shared_event("kong_declared", seat, action.tile, kind.value))
             # an added kong offers the physical tile it adds to robbing wins
             tile = self._held_id(seat, action.tile) if kind is _ADDED_KONG else action.tile
             self._open_window(Phase.ROB, tile, seat, action)
@@ -1199,7 +1072,7 @@ class HandState:
         self._remove(seat, tile)
         for part in self._kong_discards:  # fixed kong tiles: set down, replaced, play on
             if part.discard_is_kong(seat, tile):
-                self._events.append(_event("fixed_kong", seat, tile))
+                self._events.append(shared_event("fixed_kong", seat, tile))
                 self.kongs_made += 1
                 self._draw(seat, replacement=True)
                 return
@@ -1210,7 +1083,7 @@ class HandState:
         self.discards_made += 1
         for part in self._discard_watchers:
             part.on_discard(seat, tile)
-        self._events.append(_DISCARD_EVENTS[seat][tile])
+        self._events.append(DISCARD_EVENTS[seat][tile])
         self._open_window(_CLAIMS, tile, seat, None)
 
     def _open_window(
@@ -1244,7 +1117,7 @@ class HandState:
                 window[other] = options
         self._legal_cache.clear()
         if pending:
-            self._events.append(_window_event(seat, tile, tuple(pending)))
+            self._events.append(window_event(seat, tile, tuple(pending)))
         elif phase is _CLAIMS:  # the common case, a discard nobody can claim: the next draws
             self._discard_passed(seat, tile)
             if self.phase is not _OVER:
@@ -1325,7 +1198,7 @@ class HandState:
         assert tile is not None
         self.claimed[source].add(len(self.ponds[source]) - 1)
         self.calls_made += 1
-        meld, event = _call_meld(claim, tile, source)
+        meld, event = call_meld(claim, tile, source)
         kinds = list(meld.kinds)
         kinds.remove(kind_of(tile))  # the claimed tile comes from the pond, the rest from the hand
         taken = self._remove_kinds(seat, kinds)
@@ -1333,7 +1206,7 @@ class HandState:
             physical = tuple(sort_tiles([*taken, tile]))
             if physical != meld.tiles:
                 meld = Meld(meld.kind, physical, tile, source)
-                event = _event("call", seat, tile, str(meld))
+                event = shared_event("call", seat, tile, str(meld))
         self.melds[seat].append(meld)
         self._events.append(event)
         self.turn = seat
@@ -1367,7 +1240,7 @@ class HandState:
             meld = Meld(MeldKind.CONCEALED_KONG, tuple(sort_tiles(taken)))
             self.melds[seat].append(meld)
         self.kongs_made += 1
-        self._events.append(_event("kong", seat, tile, str(meld)))
+        self._events.append(shared_event("kong", seat, tile, str(meld)))
         self.pay(scoring.kong_payments(self.preset, meld.kind, seat, None, self._in_play()))
         self.turn = seat
         self.phase = Phase.TURN
@@ -1398,7 +1271,7 @@ class HandState:
         if drawn is None:
             self._events.append(Event("draw", seat, None, private=True))
         else:
-            self._events.append(_DRAW_EVENTS[seat][drawn])
+            self._events.append(DRAW_EVENTS[seat][drawn])
         if self.drawn is None:  # the wall ran out while replacing bonus tiles
             self._end(Termination.WALL_DRAW)
 
@@ -1439,7 +1312,7 @@ class HandState:
                     self.discards_made,
                 )
             )
-            self._events.append(_event("win", seat, tile, by.value))
+            self._events.append(shared_event("win", seat, tile, by.value))
         self._after_win.after_wins([seat for seat, _ in winners], tile, source)
 
     def _in_play(self) -> tuple[int, ...]:
@@ -1459,7 +1332,7 @@ class HandState:
         self.pot_change += pot
         if pot or any(deltas):
             detail = payment_detail(deltas, pot)
-            self._events.append(_event("payment", None, None, detail, reasons_text(payments)))
+            self._events.append(shared_event("payment", None, None, detail, reasons_text(payments)))
 
     def end_by_deal_limit(self) -> list[Event]:
         """End the hand with no further winner: the table clock's deal limit ran out."""
@@ -1476,21 +1349,21 @@ class HandState:
         self._window_options = {}
         self._termination = termination
         self._legal_cache.clear()
-        self._events.append(_event("hand_over", detail=termination.value))
+        self._events.append(shared_event("hand_over", detail=termination.value))
 
     # ----------------------------------------------------------------- seats
 
     def _next_seat(self, seat: int) -> int:
         """The first seat after `seat` still in the hand (`seat` itself when it is alone)."""
         left = self._left
-        for other in _SEATS_AFTER[self.seat_count][seat]:
+        for other in SEATS_AFTER[self.seat_count][seat]:
             if not left[other]:
                 return other
         return seat
 
     def _seats_after(self, seat: int) -> tuple[int, ...]:
         """The other seats still in the hand, in turn order from `seat`."""
-        after = _SEATS_AFTER[self.seat_count][seat]
+        after = SEATS_AFTER[self.seat_count][seat]
         left = self._left
         if True in left:  # only where winners leave the hand
             return tuple(other for other in after if not left[other])

@@ -17,7 +17,8 @@ from engine.game import ENDLESS, GameRule
 from engine.i18n import text
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening, Rotation
 from engine.options import OptionValue, TableOption, choose, has_option
-from engine.rules import PassEnds, PassRule, Rule, Wilds
+from engine.parts import Rule
+from engine.rules import PassEnds, PassRule, Wilds
 from engine.shapes import ShapeRules
 from engine.tiles import BONUS, COPIES, GREEN, HONOURS, RED, WHITE, Tile
 

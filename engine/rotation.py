@@ -22,11 +22,11 @@ from engine.kinds import Rotation
 from engine.scoring.base import WinBy
 
 if TYPE_CHECKING:
-    from engine.hand import Outcome
+    from engine.outcome import Outcome
 
 
 class Win(Protocol):
-    """What a rotation reads of one win (engine.hand.WinRecord has it)."""
+    """What a rotation reads of one win (engine.outcome.WinRecord has it)."""
 
     @property
     def seat(self) -> int: ...

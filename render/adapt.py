@@ -10,10 +10,12 @@ from collections.abc import Sequence
 
 from engine.actions import ActionKind
 from engine.computer.easy import choose_action
+from engine.events import Phase
 from engine.families.hubei.rules import TurnedWildPart
 from engine.families.selfdraw.rules import SetAsideSettlementPart
-from engine.hand import HandState, Phase, WinRecord
+from engine.hand import HandState
 from engine.i18n import Number, Text
+from engine.outcome import WinRecord
 from engine.presets import Opening, Preset, find_preset
 from engine.rules import FixedKongsPart, PassEnds, PassPart
 from engine.settlement import Reason

@@ -19,8 +19,8 @@ from bot.runtime.snapshots import public_moment
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.events import Phase as HandPhase
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
 from engine.session import Session
 from engine.tiles import tile_name
 from render.views import HandView, ResultView, TableView

@@ -13,9 +13,10 @@ import pytest
 
 from bot.runtime.snapshots import set_aside_text
 from engine.actions import ActionKind
+from engine.events import Phase, Termination
 from engine.families.selfdraw.rules import horse_count, horse_seat, horse_settlement
 from engine.formats.score_request import RequestError, score_request
-from engine.hand import HandState, Phase, Termination
+from engine.hand import HandState
 from engine.presets import find_preset
 from engine.session import next_dealer_seat
 from engine.settlement import Payment, Reason, deltas_of

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from engine.actions import Action, ActionKind
+from engine.events import Phase, Termination
 from engine.families.hubei.rules import TurnedWildPart
 from engine.formats.score_request import RequestError, score_request
-from engine.hand import HandState, Phase, Termination
+from engine.hand import HandState
 from engine.presets import find_preset, with_options
 from engine.session import Session
 from engine.simulate import play_out, play_session

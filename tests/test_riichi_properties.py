@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from engine.events import Termination
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.game import GameEnd
-from engine.hand import HandSetup, HandState
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.presets import Preset
 from engine.simulate import simulate_games
 from engine.tiles import COPIES, format_tiles, parse_tiles

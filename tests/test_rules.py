@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
-from engine.hand import HandState, Phase, Termination
+from engine.events import Phase, Termination
+from engine.hand import HandState
 from engine.presets import PRESETS, Preset
 from engine.rules import OpenHandToWin, PassPart
 from engine.scoring.base import WinBy

@@ -22,8 +22,8 @@ from bot.runtime import (
 from data import Phase, Store
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.events import Phase as HandPhase
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
 from engine.session import Session
 
 PLAYERS = [("101", "Ann"), ("102", "Bob"), ("103", "Cat"), ("104", "Dan")]

@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from bot.runtime.manager import fixed_clock
+from engine.events import Termination
 from engine.formats.score_request import score_request
-from engine.hand import HandState, Termination
+from engine.hand import HandState
 from engine.presets import ConcealedRob, MultiWin, Rotation, find_preset
 from engine.session import Session, next_dealer_seat
 from engine.simulate import simulate

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import pairwise
 
-from engine.hand import Outcome, Termination, WinRecord
+from engine.events import Termination
+from engine.outcome import Outcome, WinRecord
 from engine.presets import MultiWin, Rotation, find_preset
 from engine.scoring.base import Score, WinBy
 from engine.session import Session

@@ -9,7 +9,7 @@ import pytest
 
 from engine.computer import computer_for
 from engine.game import GameRule, RepeatCount
-from engine.hand import Outcome
+from engine.outcome import Outcome
 from engine.presets import find_preset
 from engine.session import Session
 from engine.simulate import play_out

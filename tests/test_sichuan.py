@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from engine import shapes
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.events import Event, Phase, Termination
 from engine.families.sichuan import scoring as sichuan
 from engine.formats.score_request import RequestError, run_score_lines, score_request
-from engine.hand import Event, HandState, Phase, Termination
+from engine.hand import HandState
 from engine.presets import AfterWin, Preset, find_preset
 from engine.scoring.base import WinBy
 from engine.settlement import deltas_of

@@ -18,8 +18,8 @@ from bot.runtime.snapshots import private_snapshot, public_moment, public_snapsh
 from data import Phase, TableOptions
 from engine.actions import ActionKind
 from engine.computer.easy import choose_action
+from engine.events import Phase as HandPhase
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
 from engine.i18n import worded
 from engine.presets import PRESETS
 from engine.session import Session

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.runtime.table import LiveTable
-from engine.hand import Phase as HandPhase
+from engine.events import Phase as HandPhase
 from engine.presets import TIME_CONTROLS, Preset
 from engine.tiles import MAX_SEATS
 

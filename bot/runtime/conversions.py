@@ -31,9 +31,10 @@ from data import (
     TableOptions,
 )
 from engine.actions import Action, DeclaredKind
-from engine.hand import HandState, Outcome
+from engine.hand import HandState
 from engine.hand_setup import HandSetup
 from engine.options import from_stored, stored
+from engine.outcome import Outcome
 from engine.presets import Preset, find_preset
 from engine.session import Session
 from engine.tiles import format_tiles, parse_tiles

@@ -49,8 +49,9 @@ from bot.runtime.table import COMPUTER_PREFIX, LiveTable, Seat, seat_count_for
 from bot.runtime.timers import ManualTimers, Timers
 from data import Phase, QuarantinedTable, RecordedHand, Shards, Store, TableOptions
 from engine.actions import Action, ActionKind
-from engine.hand import Event, HandState
-from engine.hand import Phase as HandPhase
+from engine.events import Event
+from engine.events import Phase as HandPhase
+from engine.hand import HandState
 from engine.i18n import text
 from engine.options import choose, parse_choices, unrated_choices
 from engine.presets import (

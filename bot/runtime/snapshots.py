@@ -29,11 +29,13 @@ from data import Phase
 from data.rating import display
 from engine import names
 from engine.actions import Action, ActionKind, DeclaredKind
+from engine.events import Event
+from engine.events import Phase as HandPhase
 from engine.families.selfdraw.rules import SetAsideSettlementPart
-from engine.hand import Event, HandState, WinRecord
-from engine.hand import Phase as HandPhase
+from engine.hand import HandState
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, has, text
 from engine.options import options_text
+from engine.outcome import WinRecord
 from engine.presets import AfterWin, Preset, TimeControl
 from engine.scoring.names import pattern_text
 from engine.settlement import POT, WALL_DRAW_REASONS, WIN_REASONS, PaymentDetail, Reason

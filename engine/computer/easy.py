@@ -15,7 +15,8 @@ from operator import itemgetter
 
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
-from engine.hand import HandState, Phase
+from engine.events import Phase
+from engine.hand import HandState
 from engine.memo import Memo
 from engine.rules import FixedKongsPart, wild_free
 from engine.tiles import (

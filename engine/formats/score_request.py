@@ -26,6 +26,7 @@ from engine.families.selfdraw.rules import SetAsideSettlement
 from engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, Text, WordedError
 from engine.i18n import text as catalogued  # `text` names the notation parsed, here
 from engine.options import has_option
+from engine.parts import Part
 from engine.presets import (
     Preset,
     UnknownPresetError,
@@ -33,7 +34,7 @@ from engine.presets import (
     with_min_fan,
     with_options,
 )
-from engine.rules import FixedKongs, Part, VoidSuit, Wilds, rules_of
+from engine.rules import FixedKongs, VoidSuit, Wilds, rules_of
 from engine.scoring import SCORING_MODULES, circumstances, score, win_payments
 from engine.scoring.base import FLAGS, Score, SeatFacts, WinBy, WinContext
 from engine.settlement import deltas_of

@@ -1,5 +1,5 @@
 """Riichi's rule components (RULES.md "Riichi"): what `riichi` and `riichi-majsoul` add to the
-shared loop, each as data plus a part on the loop's hooks (engine.rules' docstring).
+shared loop, each as data plus a part on the loop's hooks (engine.parts' docstring).
 
 - `Dora`: the indicators in the dead wall, turned at each platform's kan-dora timing.
 - `KongLimit`: four kongs a hand at most, and only while a replacement tile is left.
@@ -26,7 +26,7 @@ from typing import ClassVar
 
 from engine.actions import TILE_ACTIONS, Action, ActionKind, DeclaredKind, declare_kind
 from engine.decompose import decompositions
-from engine.events import Event, Termination
+from engine.events import Event, Phase, Termination
 from engine.families.riichi.scoring import (
     RIICHI_RULES,
     STICK,
@@ -37,8 +37,9 @@ from engine.families.riichi.scoring import (
     value_hand,
 )
 from engine.families.riichi.yaku_routes import open_yaku_route
-from engine.hand import HandState, Phase
-from engine.rules import Part, Rule, kong_keeps_waits
+from engine.hand import HandState
+from engine.parts import Part, Rule
+from engine.rules import kong_keeps_waits
 from engine.scoring.base import WinBy
 from engine.settlement import POT, Payment, Reason
 from engine.table_facts import Indicators, TableFacts
