@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from engine import rules, scoring, shapes
 from engine.actions import CLAIM_PRIORITY, Action, ActionKind, DeclaredKind
+from engine.claims import ClaimWindow
 from engine.events import Event, Phase, Termination
 from engine.hand_setup import HandSetup
 from engine.hand_tables import (
@@ -236,20 +237,15 @@ class HandState:
         self.kongs_made = 0
         self.calls_made = 0
         self.last_discard: tuple[int, int] | None = None  # (seat, pond index)
+        # the answers awaited now (a claim window's or the decisions made at once), None until given
         self.pending: dict[int, Action | None] = {}
-        self.claim_tile: Tile | None = None
-        self.claim_from: int | None = None
-        self.rob_kind: ActionKind | DeclaredKind | None = None
-        # what a rob window decides: the declaration that stands when nobody robs it
-        self._declared: Action | None = None
-        self._rob_by = _ROBBING_KONG  # how a win in a rob window counts
+        # the claim window open now, or the last one (engine.claims)
+        self.window: ClaimWindow | None = None
         # the part whose decisions every seat makes at once (Phase.OPENING), while they last
         self._decider: Part | None = None
         self._termination: Termination | None = None
         self._ready: tuple[int, ...] = ()
         self._legal_cache: dict[int, tuple[Action, ...]] = {}
-        # each claiming seat's options in the open window: answers do not change them
-        self._window_options: dict[int, list[Action]] = {}
         self._scores: dict[WinContext, Score] = {}  # see _score
         self._events: list[Event] = []
         self._bind_rules()
@@ -375,12 +371,13 @@ class HandState:
             won[:] = [kind_of(t) for t in won]
         if plain.drawn is not None:
             plain.drawn = kind_of(plain.drawn)
-        if plain.claim_tile is not None:
-            plain.claim_tile = kind_of(plain.claim_tile)
+        window = plain.window
+        if window is not None:
+            window.tile = kind_of(window.tile)
+            window.options = {
+                seat: [_as_kinds(a) for a in options] for seat, options in window.options.items()
+            }
         plain._legal_cache.clear()
-        plain._window_options = {
-            seat: [_as_kinds(a) for a in options] for seat, options in plain._window_options.items()
-        }
         return plain
 
     def physical_action(self, chosen: Action) -> Action:
@@ -660,6 +657,18 @@ class HandState:
     # ----------------------------------------------------------------- queries
 
     @property
+    def claim_tile(self) -> Tile | None:
+        """The tile of the claim window open now (or of the last one: see engine.claims)."""
+        window = self.window
+        return None if window is None else window.tile
+
+    @property
+    def claim_from(self) -> int | None:
+        """The seat whose tile the claim window open now (or the last one) offers."""
+        window = self.window
+        return None if window is None else window.source
+
+    @property
     def wall_left(self) -> int:
         """Tiles still to be drawn (a dead wall is never drawn and not counted)."""
         return self.back - self.front - self._dead_wall
@@ -818,10 +827,11 @@ class HandState:
         if self.phase in (_CLAIMS, _ROB) and seat in self.pending:
             if self.pending[seat] is not None:
                 return []
-            options = self._window_options.get(seat)
+            window = self.window
+            assert window is not None
+            options = window.options.get(seat)
             if options is None:
-                assert self.claim_from is not None
-                options = self._claim_options(seat, self._next_seat(self.claim_from))
+                options = self._claim_options(seat, self._next_seat(window.source))
             return [PASS_ACTIONS[seat], *options]
         if self.phase is _OPENING and not self._opening_done(seat):
             assert self._decider is not None
@@ -893,14 +903,15 @@ class HandState:
 
     def _claim_options(self, seat: int, next_seat: int) -> list[Action]:
         """What `seat` may claim on the open tile; `next_seat` (the discarder's next) may chow."""
-        tile = self.claim_tile
-        assert tile is not None and self.claim_from is not None
+        window = self.window
+        assert window is not None
+        tile = window.tile
         kind = tile if tile < NUM_KINDS else kind_of(tile)  # what counts, calls and shapes see
         robbing = self.phase is _ROB
         options: list[Action] = []
         counts = self._counts[seat]
         if robbing or not self._standard_shapes:
-            if self._win_score(seat, tile, self._rob_by if robbing else _ON_DISCARD):
+            if self._win_score(seat, tile, window.rob_by if robbing else _ON_DISCARD):
                 options.append(WIN_ACTIONS[seat])
         elif self._discard_wins:
             # _win_score's first question written out, as most hands do not complete with it
@@ -972,7 +983,10 @@ class HandState:
     def _complete(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
         """Whether these counts (the seat's concealed tiles with the winning tile, of kind
         `tile`) may win."""
-        concealed_rob = self.phase is _ROB and self.rob_kind is _CONCEALED_KONG
+        window = self.window
+        concealed_rob = (
+            self.phase is _ROB and window is not None and window.rob_kind is _CONCEALED_KONG
+        )
         # Where only the standard shapes decide, ask them first: most checks (three a discard)
         # fail there, and every hook below is a question without side effects, so the order
         # changes no answer.
@@ -1099,15 +1113,10 @@ class HandState:
         holds the declaration it may rob (a kong, a rule's), carried out when nobody does,
         and `rob_by` says how a win on it counts."""
         self.phase = phase
-        self._rob_by = rob_by
-        self.claim_tile = tile
-        self.claim_from = seat
-        self._declared = declared
-        self.rob_kind = None if declared is None else declared.kind
+        window: dict[int, list[Action]] = {}
+        self.window = ClaimWindow(tile, seat, declared, rob_by, window)
         pending: dict[int, Action | None] = {}
         self.pending = pending
-        window: dict[int, list[Action]] = {}
-        self._window_options = window
         after = self._seats_after(seat)
         always_ask = self.always_ask
         for other in after:
@@ -1132,22 +1141,24 @@ class HandState:
             part.after_discard_passed(seat, tile)
 
     def _apply_answer(self, action: Action) -> None:
+        window = self.window
+        assert window is not None
         self.pending[action.seat] = action
         if action.kind is _PASS:
             for part in self._pass_rules:
-                part.on_pass(action.seat, self._window_options.get(action.seat, ()))
+                part.on_pass(action.seat, window.options.get(action.seat, ()))
         if all(answer is not None for answer in self.pending.values()):
             self._close_window()
 
     def _close_window(self) -> None:
         answers = [a for a in self.pending.values() if a is not None]
-        tile, source = self.claim_tile, self.claim_from
-        assert tile is not None and source is not None
+        window = self.window
+        assert window is not None
+        tile, source, options = window.tile, window.source, window.options
         self.pending = {}
-        options, self._window_options = self._window_options, {}
         winners = [a.seat for a in answers if a.kind is _WIN]
         if winners:
-            by = self._rob_by if self.phase is _ROB else _ON_DISCARD
+            by = window.rob_by if self.phase is _ROB else _ON_DISCARD
             order = self._seats_after(source)
             winners.sort(key=order.index)
             if self.preset.multi_win is MultiWin.HEAD_BUMP:
@@ -1165,10 +1176,10 @@ class HandState:
             self._settle_wins([(w, by) for w in winners], tile, source)
             return
         if self.phase is _ROB:
-            declared, self._declared = self._declared, None
+            declared = window.declared
             assert declared is not None
             if declared.kind is _CONCEALED_KONG or declared.kind is _ADDED_KONG:
-                self._commit_kong(source, tile)
+                self._commit_kong(source, tile, declared.kind)
             else:
                 self._owner(declared.kind).commit(declared)
             return
@@ -1222,8 +1233,8 @@ class HandState:
         if claim.kind is ActionKind.KONG and self.phase is not _OVER:
             self._draw(seat, replacement=True)
 
-    def _commit_kong(self, seat: int, tile: Tile) -> None:
-        if self.rob_kind is _ADDED_KONG:  # `tile` is the physical tile added
+    def _commit_kong(self, seat: int, tile: Tile, declared: ActionKind | DeclaredKind) -> None:
+        if declared is _ADDED_KONG:  # `tile` is the physical tile added
             self._remove(seat, tile)
             kind = kind_of(tile)
             index = next(
@@ -1346,7 +1357,6 @@ class HandState:
                 termination = Termination.WIN
         self.phase = Phase.OVER
         self.pending = {}
-        self._window_options = {}
         self._termination = termination
         self._legal_cache.clear()
         self._events.append(shared_event("hand_over", detail=termination.value))

@@ -131,7 +131,11 @@ def _hooks_first(state: HandState, seat: int, counts: list[int], tile: int, by: 
     for part in state._win_rules:
         if not part.may_win(seat, counts, tile, by):
             return False
-    if state.phase is Phase.ROB and state.rob_kind is ActionKind.CONCEALED_KONG:
+    if (
+        state.phase is Phase.ROB
+        and state.window is not None
+        and state.window.rob_kind is ActionKind.CONCEALED_KONG
+    ):
         return state._robbing.may_rob_concealed(counts)
     for part in state._shape_rules:
         decided = part.win_shape(seat, counts, by)

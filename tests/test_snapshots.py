@@ -82,7 +82,8 @@ def hidden_elsewhere(state: HandState, rng: random.Random) -> HandState:
         waiting = rng.sample(candidates, rng.randint(1, len(candidates))) if candidates else []
         other.pending = {seat: None for seat in waiting}
     other._legal_cache.clear()  # what each seat may do follows from its (new) tiles
-    other._window_options.clear()
+    if other.window is not None:
+        other.window.options.clear()
     for seat in range(len(other.hands)):  # the mutation kept the engine's invariants
         assert other.tile_counts(seat) == counts_of(other.hands[seat])
     return other
