@@ -50,7 +50,7 @@ from engine.hand_tables import (
 from engine.kinds import MultiWin
 from engine.outcome import Outcome, WinRecord
 from engine.parts import HOOKS, Part, overrides
-from engine.rules import AfterWinPart, OpeningsPart, VoidPart
+from engine.rules import AfterWinPart
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.settlement import (
     WALL_DRAW_REASONS,
@@ -71,7 +71,6 @@ from engine.tiles import (
     counts_of,
     format_tiles,
     is_bonus,
-    is_red,
     kind_of,
     parse_tiles,
     sort_tiles,
@@ -95,13 +94,6 @@ _SELF_DRAW, _ON_DISCARD, _ROBBING_KONG = WinBy.SELF_DRAW, WinBy.DISCARD, WinBy.R
 _WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
 _TIME_UP, _CONCEALED_KONG = ActionKind.TIME_UP, ActionKind.CONCEALED_KONG
 _ADDED_KONG = ActionKind.ADDED_KONG
-
-
-def _as_kinds(action: Action) -> Action:
-    """The action with each tile as its kind."""
-    if not action.tiles or max(action.tiles) < FIRST_RED:
-        return action
-    return Action(action.seat, action.kind, tuple(map(kind_of, action.tiles)), action.suit)
 
 
 def _has_red_fives(preset: Preset) -> bool:
@@ -210,8 +202,9 @@ class HandState:
         self.wall = list(wall)
         self.front = 0
         self.back = len(wall)
-        # red fives in the wall: a held five may be either physical tile (see _held_id)
-        self._reds = _has_red_fives(preset)
+        # red fives in the wall: a held five may be either physical tile (see _held_id); a
+        # player's copy on kinds has none (engine.computer.on_kinds)
+        self.has_red_fives = _has_red_fives(preset)
         # preset values read on every discard's claim checks, bound once for the hand
         self._discard_wins = preset.discard_wins
         self._shapes = preset.shape_rules
@@ -263,11 +256,10 @@ class HandState:
         }
         self._robbing = next(r for r in components if isinstance(r, rules.Robbing))
         self._conditions = next(r for r in components if isinstance(r, rules.WinConditions))
-        self._wall_part = self._require(WallPart)
+        self._wall_part = self.require(WallPart)
         # the tiles left in the wall when the live wall ends (the wall part's dead wall)
         self._dead_wall: int = self._wall_part.rule.left_in_wall
-        self._after_win = self._require(AfterWinPart)
-        self._openings = self.part_of(OpeningsPart)
+        self._after_win = self.require(AfterWinPart)
         # who applies each action kind a part declares (`Part.owns`): one owner per kind
         self._owners: dict[ActionKind | DeclaredKind, Part] = {}
         # the words of every declaration a rule owns (kind name: catalogue key), and those
@@ -324,79 +316,21 @@ class HandState:
             part.state = weakref.proxy(clone)
         return clone
 
-    @property
-    def has_red_fives(self) -> bool:
-        """Whether this hand's wall holds red fives (physical tiles apart from their kinds)."""
-        return self._reds
-
-    def _red_in_sight(self, seat: int) -> bool:
-        """Whether `seat` can see a red five: in its own hand, a pond, a meld or a won pile
-        (other hands and the wall it may not read). The copy `as_kinds` makes costs ~3 ms, so a
-        decision pays for it only then."""
-        if any(t is not None and is_red(t) for t in (self.drawn, self.claim_tile)):
-            return True
-        if any(is_red(t) for t in self.hands[seat]):
-            return True
-        places = (self.ponds, self.won_tiles)
-        return any(is_red(t) for place in places for tiles in place for t in tiles) or any(
-            is_red(t) for melds in self.melds for meld in melds for t in meld.tiles
-        )
-
-    def as_kinds(self, seat: int) -> HandState:
-        """A copy of the hand in which every tile is its kind (a red five a plain five), for a
-        player that reasons on kinds: its choice is mapped back with `physical_action`. The
-        hand itself when `seat` sees no red five: all it may read is then the same as kinds
-        (other seats' hidden tiles and the wall it never reads)."""
-        if not self._reds or not self._red_in_sight(seat):
-            return self
-        # what no player changes is shared, not copied: the preset (frozen, with its wall and
-        # rules: most of a copy's cost), the log of frozen actions and the events told
+    def reading_copy(self) -> HandState:
+        """A copy for a player to rework (engine.computer.on_kinds), sharing what no player
+        changes: the preset (frozen, with its wall and rules: most of a copy's cost), the log of
+        frozen actions and the events told. It works out its legal actions afresh."""
         shared = (self.preset, self.log, self._events)
-        plain = copy.deepcopy(self, {id(value): value for value in shared})
-        plain._reds = False
-        plain.wall = [kind_of(t) for t in plain.wall]
-        for other in plain.seats:
-            plain.hands[other] = [kind_of(t) for t in plain.hands[other]]
-            plain.ponds[other] = [kind_of(t) for t in plain.ponds[other]]
-            plain.melds[other] = [
-                Meld(
-                    m.kind,
-                    m.kinds,
-                    None if m.claimed is None else kind_of(m.claimed),
-                    m.from_seat,
-                )
-                for m in plain.melds[other]
-            ]
-            won = plain.won_tiles[other]
-            won[:] = [kind_of(t) for t in won]
-        if plain.drawn is not None:
-            plain.drawn = kind_of(plain.drawn)
-        window = plain.window
-        if window is not None:
-            window.tile = kind_of(window.tile)
-            window.options = {
-                seat: [_as_kinds(a) for a in options] for seat, options in window.options.items()
-            }
-        plain._legal_cache.clear()
-        return plain
-
-    def physical_action(self, chosen: Action) -> Action:
-        """The legal action a choice made on `as_kinds(seat)` stands for: the same action, or the
-        one naming the same kinds, a plain five before a red one (a red five is kept: it
-        scores more)."""
-        legal = self.legal_actions(chosen.seat)
-        if chosen in legal:
-            return chosen
-        for action in legal:
-            if action.kind is chosen.kind and _as_kinds(action) == chosen:
-                return action
-        raise IllegalActionError(f"no legal action of the kinds of {chosen}")
+        copied = copy.deepcopy(self, {id(value): value for value in shared})
+        copied._legal_cache.clear()
+        return copied
 
     def part_of(self, kind: type[_P]) -> _P | None:
         """This hand's part of the given kind, if the preset plays that rule."""
         return self._part_by_kind.get(kind)  # type: ignore[return-value]
 
-    def _require(self, kind: type[_P]) -> _P:
+    def require(self, kind: type[_P]) -> _P:
+        """This hand's part of a kind every preset plays (the wall, what a win does)."""
         part = self.part_of(kind)
         assert part is not None, f"every preset plays {kind.__name__}"
         return part
@@ -607,7 +541,7 @@ class HandState:
         """The physical tile of `kind` that the loop takes from a seat's hand when an action
         names only the kind (a call's other tiles, a kong): a plain tile while one is held,
         else the red five, so which tile moves follows from the hand and replays the same."""
-        if not self._reds or kind in self.hands[seat]:
+        if not self.has_red_fives or kind in self.hands[seat]:
             return kind
         return RED_OF[kind]
 
@@ -676,39 +610,6 @@ class HandState:
     @property
     def is_over(self) -> bool:
         return self.phase is _OVER
-
-    # The components' per-seat state, read by the runtime, pictures and scoring under the
-    # names it had when HandState held it itself.
-
-    @property
-    def void(self) -> list[str | None]:
-        part = self.part_of(VoidPart)
-        return part.void if part is not None else [None] * self.seat_count
-
-    @property
-    def left(self) -> list[bool]:
-        return self._after_win.left
-
-    @property
-    def locked(self) -> list[bool]:
-        return self._after_win.locked
-
-    @property
-    def won_tiles(self) -> list[list[Tile]]:
-        return self._after_win.won_tiles
-
-    @property
-    def removed(self) -> list[list[Tile]]:
-        part = self._openings
-        return part.removed if part is not None else [[] for _ in self.seats]
-
-    @property
-    def opening_stage(self) -> int:
-        return self._openings.stage if self._openings is not None else 0
-
-    @property
-    def swap_direction(self) -> int | None:
-        return self._openings.swap_direction if self._openings is not None else None
 
     @property
     def set_aside(self) -> list[Tile]:
@@ -861,7 +762,7 @@ class HandState:
             if restricted:
                 break
         discards = DISCARD_ACTIONS[seat]
-        if self._reds:  # each physical tile held of the kinds allowed
+        if self.has_red_fives:  # each physical tile held of the kinds allowed
             kinds = restricted or [kind for kind in range(NUM_KINDS) if counts[kind]]
             actions += [discards[t] for kind in kinds for t in self._held_ids(seat, kind)]
         elif restricted:
@@ -1213,7 +1114,7 @@ class HandState:
         kinds = list(meld.kinds)
         kinds.remove(kind_of(tile))  # the claimed tile comes from the pond, the rest from the hand
         taken = self._remove_kinds(seat, kinds)
-        if self._reds:  # the meld holds the physical tiles: the hand's, the claimed as discarded
+        if self.has_red_fives:  # the meld holds the physical tiles: the hand's, the claimed one
             physical = tuple(sort_tiles([*taken, tile]))
             if physical != meld.tiles:
                 meld = Meld(meld.kind, physical, tile, source)

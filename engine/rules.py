@@ -160,6 +160,13 @@ class OpeningsPart(Part):
 Openings.part = OpeningsPart
 
 
+def opening_stage(state: HandState) -> int:
+    """The opening stages carried out so far (the current one's index while they last; 0
+    without openings)."""
+    part = state.part_of(OpeningsPart)
+    return 0 if part is None else part.stage
+
+
 # ------------------------------------------------------------------------------- void suit
 
 
@@ -198,13 +205,14 @@ class VoidPart(Part):
     def context(self, seat: int) -> dict[str, Any]:
         return {"void_suit": self.void[seat]}
 
-    def holds_void(self, seat: int) -> bool:
-        """A "flower pig": the seat still holds a tile of its declared void suit."""
-        void = self.void[seat]
-        return void is not None and any(suit_of(t) == void for t in self.state.hands[seat])
-
 
 VoidSuit.part = VoidPart
+
+
+def void_suit(state: HandState, seat: int) -> str | None:
+    """The seat's declared void suit (None before the declaration, or without the rule)."""
+    part = state.part_of(VoidPart)
+    return None if part is None else part.void[seat]
 
 
 # ------------------------------------------------------------------------------- after a win

@@ -22,7 +22,7 @@ from engine.families.hubei.rules import TurnedWildPart
 from engine.families.riichi.rules import RIICHI, DoraPart
 from engine.hand_setup import HandSetup
 from engine.presets import Preset
-from engine.rules import FixedKongsPart
+from engine.rules import AfterWinPart, FixedKongsPart, OpeningsPart, void_suit
 from engine.tiles import NUM_KINDS, Meld, Tile, is_red, kind_of
 
 if TYPE_CHECKING:
@@ -81,11 +81,13 @@ class SeatView:
         counts = state.tile_counts(seat)
         melds = tuple(tuple(state.melds[s]) for s in seats)
         ponds = tuple(tuple(state.ponds[s]) for s in seats)
-        locked = tuple(bool(state.locked[s]) for s in seats)
+        after_win = state.require(AfterWinPart)
+        locked = tuple(bool(after_win.locked[s]) for s in seats)
         revealed = tuple(
             tuple(state.concealed(s)) if locked[s] and s != seat else () for s in seats
         )
-        removed = tuple(state.removed[seat])
+        openings = state.part_of(OpeningsPart)
+        removed = tuple(openings.removed[seat]) if openings is not None else ()
         visible = list(counts)
         for s in seats:
             pond = ponds[s]
@@ -96,7 +98,7 @@ class SeatView:
             for meld in melds[s]:
                 for tile in meld.tiles:
                     visible[tile] += 1
-            for tile in state.won_tiles[s]:
+            for tile in after_win.won_tiles[s]:
                 visible[tile] += 1
             for tile in revealed[s]:
                 visible[tile] += 1
@@ -123,8 +125,8 @@ class SeatView:
             melds=melds,
             ponds=ponds,
             bonus=tuple(tuple(state.bonus[s]) for s in seats),
-            void=tuple(state.void[s] for s in seats),
-            left=tuple(bool(state.left[s]) for s in seats),
+            void=tuple(void_suit(state, s) for s in seats),
+            left=tuple(bool(after_win.left[s]) for s in seats),
             locked=locked,
             revealed=revealed,
             claim_tile=state.claim_tile,

@@ -20,6 +20,7 @@ from engine.events import Event, Phase
 from engine.families.hubei import scoring as hubei_scoring
 from engine.hand import HandState, shuffled
 from engine.presets import PRESETS, find_preset
+from engine.rules import AfterWinPart, OpeningsPart
 from engine.scoring.base import WinBy
 from engine.seat_view import SeatView
 from engine.tiles import NUM_KINDS, Meld, MeldKind, counts_of, is_bonus, parse_tiles
@@ -220,12 +221,13 @@ def _visible_counted(state: HandState, seat: int) -> tuple[int, ...]:
         for meld in state.melds[s]:
             for tile in meld.tiles:
                 visible[tile] += 1
-        for tile in state.won_tiles[s]:
+        for tile in state.require(AfterWinPart).won_tiles[s]:
             visible[tile] += 1
-        if state.locked[s] and s != seat:
+        if state.require(AfterWinPart).locked[s] and s != seat:
             for tile in state.hands[s]:
                 visible[tile] += 1
-    for tile in state.removed[seat]:
+    openings = state.part_of(OpeningsPart)
+    for tile in openings.removed[seat] if openings is not None else ():
         visible[tile] += 1
     view = SeatView.of(state, seat)
     for tiles in view.set_down:

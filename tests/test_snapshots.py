@@ -22,6 +22,7 @@ from engine.events import Phase as HandPhase
 from engine.hand import HandState
 from engine.i18n import worded
 from engine.presets import PRESETS
+from engine.rules import AfterWinPart
 from engine.session import Session
 from engine.simulate import play_out
 from engine.tiles import counts_of, is_bonus
@@ -51,9 +52,8 @@ def hidden_elsewhere(state: HandState, rng: random.Random) -> HandState:
     hand is hidden keeps its number of tiles, the tiles come from the hidden pool (those hands and
     the wall), and a claim window waits for other seats."""
     other = copy.deepcopy(state)
-    hidden = [
-        seat for seat in range(len(other.hands)) if not (other.locked[seat] or other.left[seat])
-    ]
+    locked = other.require(AfterWinPart).locked
+    hidden = [seat for seat in other.seats_in_play() if not locked[seat]]
     # the dead wall's indicator positions stay: their turned tiles are public (Riichi's dora)
     wall_part = other.wall_part
     rule = wall_part.rule

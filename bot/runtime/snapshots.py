@@ -37,6 +37,7 @@ from engine.i18n import DEFAULT_LANGUAGE, Number, Text, has, text
 from engine.options import options_text
 from engine.outcome import WinRecord
 from engine.presets import AfterWin, Preset, TimeControl
+from engine.rules import opening_stage, void_suit
 from engine.scoring.names import pattern_text
 from engine.settlement import POT, WALL_DRAW_REASONS, WIN_REASONS, PaymentDetail, Reason
 from engine.table_facts import table_facts
@@ -70,7 +71,7 @@ def public_moment(hand: HandState) -> int:
     window; answers inside one window leave it alone.
     """
     steps = hand.discards_made + hand.kongs_made + hand.calls_made + len(hand.wins)
-    steps += hand.opening_stage + len(hand.wall) - hand.wall_left
+    steps += opening_stage(hand) + len(hand.wall) - hand.wall_left
     return 2 * steps + (1 if hand.phase is HandPhase.ROB else 0)
 
 
@@ -539,7 +540,7 @@ def status_text(hand: HandState, names: Sequence[Text | str]) -> Text:
     if phase is HandPhase.TURN:
         return text("bot.status.turn", name=names[hand.turn], wind=wind_text(hand.turn))
     if phase is HandPhase.OPENING:
-        opening = hand.preset.openings[hand.opening_stage]
+        opening = hand.preset.openings[opening_stage(hand)]
         return text("bot.status.opening", what=text(f"bot.opening.{opening.value}"))
     if phase is HandPhase.ROB:
         return text("bot.status.rob")
@@ -590,7 +591,7 @@ def private_snapshot(
         hand_view=view,
         concealed=tuple(hand.concealed(wind)),
         drawn=view.drawn,
-        void=hand.void[wind],
+        void=void_suit(hand, wind),
         events=tuple(_private_lines(table, wind, events, timeouts)),
         facts=facts,
     )
