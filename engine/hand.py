@@ -19,7 +19,6 @@ swap, pass rules, wilds, fixed kongs, a dead wall, last draws, ...) is one of it
 from __future__ import annotations
 
 import copy
-import random
 import weakref
 from collections.abc import Iterable, Sequence
 from itertools import compress
@@ -40,16 +39,16 @@ from engine.hand_tables import (
     KONG_ACTIONS,
     PASS_ACTIONS,
     PUNG_ACTIONS,
-    RED_OF,
     SEATS_AFTER,
     WIN_ACTIONS,
     call_meld,
     shared_event,
     window_event,
 )
+from engine.hand_tiles import HandTiles, arranged_wall
 from engine.kinds import MultiWin
 from engine.outcome import Outcome, WinRecord
-from engine.parts import HOOKS, Part, overrides
+from engine.parts import Part, hook_answerers, overrides, owners, parts_by_kind
 from engine.rules import AfterWinPart
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.settlement import (
@@ -72,9 +71,7 @@ from engine.tiles import (
     format_tiles,
     is_bonus,
     kind_of,
-    parse_tiles,
     sort_tiles,
-    tile_name,
 )
 from engine.wall import WallPart
 
@@ -96,31 +93,6 @@ _TIME_UP, _CONCEALED_KONG = ActionKind.TIME_UP, ActionKind.CONCEALED_KONG
 _ADDED_KONG = ActionKind.ADDED_KONG
 
 
-def _has_red_fives(preset: Preset) -> bool:
-    """Whether the preset's wall holds red fives: only then does the loop tell a tile's
-    physical id from its kind (every other preset's ids are their kinds)."""
-    return max(preset.wall) >= FIRST_RED
-
-
-def shuffled(tiles: Sequence[Tile], seed: int) -> list[Tile]:
-    """The tiles in the order `random.Random(seed).shuffle` leaves them, with the same draws.
-
-    Written out because a deal's shuffle was half the cost of starting a hand: the library's
-    shuffle calls a method per tile for the same `getrandbits` draws (Fisher-Yates from the
-    end, each index drawn by rejection with the bit length of its range).
-    """
-    wall = list(tiles)
-    getrandbits = random.Random(seed).getrandbits
-    for i in range(len(wall) - 1, 0, -1):
-        size = i + 1
-        bits = size.bit_length()
-        j = getrandbits(bits)
-        while j >= size:
-            j = getrandbits(bits)
-        wall[i], wall[j] = wall[j], wall[i]
-    return wall
-
-
 _P = TypeVar("_P", bound=Part)
 
 
@@ -132,42 +104,11 @@ def _preset(preset: Preset | str) -> Preset:
     return find_preset(preset) if isinstance(preset, str) else preset
 
 
-# Per sequence of part types (the same for every hand of a preset): for each hook, the positions
-# of the parts that answer it. Worked out once, not at every deal.
-_ANSWERERS: dict[tuple[type[Part], ...], dict[str, tuple[int, ...]]] = {}
-# Per sequence of part types: for every kind a part is (Part subclasses), the position of the
-# first part of that kind (part_of's answers).
-_KIND_POSITIONS: dict[tuple[type[Part], ...], dict[type[Part], int]] = {}
-
-
-def _answerers(parts: Sequence[Part]) -> dict[str, tuple[int, ...]]:
-    kinds = tuple(type(part) for part in parts)
-    found = _ANSWERERS.get(kinds)
-    if found is None:
-        found = _ANSWERERS[kinds] = {
-            hook: tuple(i for i, part in enumerate(parts) if overrides(part, hook))
-            for hook in HOOKS
-        }
-    return found
-
-
-def _kind_positions(parts: Sequence[Part]) -> dict[type[Part], int]:
-    kinds = tuple(type(part) for part in parts)
-    found = _KIND_POSITIONS.get(kinds)
-    if found is None:
-        found = _KIND_POSITIONS[kinds] = {}
-        for i, part in enumerate(parts):
-            for kind in type(part).__mro__:
-                if issubclass(kind, Part):
-                    found.setdefault(kind, i)
-    return found
-
-
 _NO_WILDS: frozenset[Tile] = frozenset()
 _is_win = shapes.is_win  # asked on every discard for every other seat
 
 
-class HandState:
+class HandState(HandTiles):
     """The mutable state of one hand. Seats are 0..seat_count-1 counted from the dealer (seat
     winds E S W N). Rules beyond the shared loop live in the preset's components (`parts`)."""
 
@@ -189,34 +130,16 @@ class HandState:
         count = preset.seat_counts[0] if seat_count is None else seat_count
         rules.check_seat_count(preset, count)
         self.seat_count = count
-        self.seats = range(count)
         # seats asked on every claim window even with nothing to claim (their only answer is
         # Pass): where calls are public, whether a window opens must not tell who can call
         self.always_ask = frozenset(always_ask)
         self.version = 0
         self.log: list[Action] = []
-        if wall is None:
-            wall = shuffled(preset.wall, seed)
-        elif sorted(wall) != sorted(preset.wall):
-            raise ValueError(f"an arranged wall must hold exactly the tiles of {preset.id}")
-        self.wall = list(wall)
-        self.front = 0
-        self.back = len(wall)
-        # red fives in the wall: a held five may be either physical tile (see _held_id); a
-        # player's copy on kinds has none (engine.computer.on_kinds)
-        self.has_red_fives = _has_red_fives(preset)
+        super().__init__(preset, seed, count, wall)
         # preset values read on every discard's claim checks, bound once for the hand
         self._discard_wins = preset.discard_wins
         self._shapes = preset.shape_rules
         self._chow = preset.chow
-        self.hands: list[list[Tile]] = [[] for _ in self.seats]
-        # counts_of(hands[seat]) kept up to date by _add/_remove: every discard asks three seats
-        # whether they can win on it, and recounting the hand each time was the cost
-        self._counts: list[list[int]] = [[0] * NUM_KINDS for _ in self.seats]
-        self.melds: list[list[Meld]] = [[] for _ in self.seats]
-        self.bonus: list[list[Tile]] = [[] for _ in self.seats]
-        self.ponds: list[list[Tile]] = [[] for _ in self.seats]
-        self.claimed: list[set[int]] = [set() for _ in self.seats]  # pond indexes taken by calls
         self.points = [0] * count  # this hand's running point changes: the sum of `payments`
         self.pot_change = 0  # the pot's running change: paid in less taken out
         self.payments: list[Payment] = []
@@ -251,29 +174,18 @@ class HandState:
         # part_of's answers for every kind a part is (the first such part): the parts are fixed
         # for the hand, and the computer players ask on every decision
         parts = self.parts
-        self._part_by_kind: dict[type[Part], Part] = {
-            kind: parts[i] for kind, i in _kind_positions(parts).items()
-        }
+        self._part_by_kind = parts_by_kind(parts)
         self._robbing = next(r for r in components if isinstance(r, rules.Robbing))
         self._conditions = next(r for r in components if isinstance(r, rules.WinConditions))
         self._wall_part = self.require(WallPart)
         # the tiles left in the wall when the live wall ends (the wall part's dead wall)
         self._dead_wall: int = self._wall_part.rule.left_in_wall
         self._after_win = self.require(AfterWinPart)
-        # who applies each action kind a part declares (`Part.owns`): one owner per kind
-        self._owners: dict[ActionKind | DeclaredKind, Part] = {}
+        self._owners = owners(parts, self.preset.id)
         # the words of every declaration a rule owns (kind name: catalogue key), and those
         # made with a discard: what the front ends show
-        self.declaration_labels: dict[str, str] = {}
-        with_discard: set[str] = set()
-        for part in parts:
-            for kind in part.owns:
-                if kind in self._owners:
-                    raise ValueError(f"two rules of {self.preset.id} own the action {kind.value}")
-                self._owners[kind] = part
-            self.declaration_labels.update({k.value: key for k, key in part.labels.items()})
-            with_discard.update(kind.value for kind in part.with_discard)
-        self.declared_with_discard = frozenset(with_discard)
+        self.declaration_labels = {k.value: key for part in parts for k, key in part.labels.items()}
+        self.declared_with_discard = frozenset(k.value for part in parts for k in part.with_discard)
         # advice the computer players read (engine.parts: not rules, the loop never asks)
         self.computer_declares = frozenset(k for part in parts for k in part.computer_declares)
         self.computer_takes = frozenset(k for part in parts for k in part.computer_takes)
@@ -281,31 +193,27 @@ class HandState:
         # the per-seat list the seat loops read on every discard, shared with its owner
         self._left = self._after_win.left
 
-        answerers = _answerers(self.parts)
-
-        def answering(hook: str) -> tuple[Part, ...]:
-            return tuple([parts[index] for index in answerers[hook]])
-
-        self._turn_rules = answering("turn_actions")
-        self._offer_rules = answering("offer")
-        self._discard_rules = answering("discard_choices")
-        self._kong_rules = answering("may_kong")
-        self._win_rules = answering("may_win")
-        self._shape_rules = answering("win_shape")
+        answering = hook_answerers(parts)
+        self._turn_rules = answering["turn_actions"]
+        self._offer_rules = answering["offer"]
+        self._discard_rules = answering["discard_choices"]
+        self._kong_rules = answering["may_kong"]
+        self._win_rules = answering["may_win"]
+        self._shape_rules = answering["win_shape"]
         self._standard_shapes = not self._shape_rules
-        self._claim_rules = answering("may_claim")
-        self._call_rules = answering("allows_call")
-        self._kong_discards = answering("discard_is_kong")
-        self._pass_rules = answering("on_pass")
-        self._draw_rules = answering("on_draw")
-        self._discard_watchers = answering("on_discard")
-        self._call_watchers = answering("after_call")
-        self._interruption_watchers = answering("after_interruption")
-        self._passed_watchers = answering("after_discard_passed")
-        self._ready_rules = answering("ready")
-        self._context_rules = answering("context")
-        self._settle_rules = answering("settle_win")
-        self.call_advisers = answering("call_keeps_a_way")
+        self._claim_rules = answering["may_claim"]
+        self._call_rules = answering["allows_call"]
+        self._kong_discards = answering["discard_is_kong"]
+        self._pass_rules = answering["on_pass"]
+        self._draw_rules = answering["on_draw"]
+        self._discard_watchers = answering["on_discard"]
+        self._call_watchers = answering["after_call"]
+        self._interruption_watchers = answering["after_interruption"]
+        self._passed_watchers = answering["after_discard_passed"]
+        self._ready_rules = answering["ready"]
+        self._context_rules = answering["context"]
+        self._settle_rules = answering["settle_win"]
+        self.call_advisers = answering["call_keeps_a_way"]
 
     def __deepcopy__(self, memo: dict[int, object]) -> HandState:
         clone = HandState.__new__(HandState)
@@ -374,21 +282,8 @@ class HandState:
         The rest of the wall is filled with the remaining tiles in a fixed order.
         """
         preset = _preset(preset)
-        dealt = [parse_tiles(h) for h in hands]
-        # the deal takes 13 per seat in seat order, then the dealer's 14th
-        order = dealt[0][: preset.hand_size]
-        for h in dealt[1:]:
-            order += h
-        order += dealt[0][preset.hand_size :] + parse_tiles(draws)
-        back = parse_tiles(replacements)
-        rest = list(preset.wall)
-        for tile in order + back:
-            if tile not in rest:
-                raise ValueError(f"arranged hand uses more {tile_name(tile)} than {preset.id} has")
-            rest.remove(tile)
-        # spare bonus tiles go first so that the back holds ordinary replacements
-        rest.sort(key=lambda t: not is_bonus(t))
-        return cls(preset, 0, setup, wall=order + rest + back[::-1], seat_count=len(hands))
+        wall = arranged_wall(preset, hands, draws, replacements)
+        return cls(preset, 0, setup, wall=wall, seat_count=len(hands))
 
     def _deal(self) -> None:
         self._wall_part.take_set_aside()
@@ -418,24 +313,6 @@ class HandState:
     def emit(self, event: Event) -> None:
         """Add an event to what the current action returns."""
         self._events.append(event)
-
-    def add_tile(self, seat: int, tile: Tile) -> None:
-        """Put a tile into a seat's concealed hand."""
-        self._add(seat, tile)
-
-    def remove_tile(self, seat: int, tile: Tile) -> None:
-        """Take a tile out of a seat's concealed hand."""
-        self._remove(seat, tile)
-
-    def held_counts(self, seat: int) -> list[int]:
-        """The seat's concealed tile kinds as the loop keeps them (34 counts, bonus tiles not
-        counted): read, never change (`tile_counts` gives a copy)."""
-        return self._counts[seat]
-
-    def take_from_wall(self, *, front: bool) -> Tile:
-        """The next tile from the front or the back of the wall: for the wall part, which owns
-        which back positions are replacements (other parts draw through `draw_replacement`)."""
-        return self._take(front=front)
 
     @property
     def wall_part(self) -> WallPart:
@@ -512,58 +389,6 @@ class HandState:
             if self.waits(rest):
                 return True
         return False
-
-    def _take(self, *, front: bool) -> Tile:
-        if front:
-            self.front += 1
-            return self.wall[self.front - 1]
-        self.back -= 1
-        return self.wall[self.back]
-
-    def _add(self, seat: int, tile: Tile) -> None:
-        """Put a tile into a seat's concealed hand (the only way tiles enter it); the counts
-        are of kinds (a red five counts as its five, a bonus tile not at all)."""
-        self.hands[seat].append(tile)
-        if tile < NUM_KINDS:
-            self._counts[seat][tile] += 1
-        elif tile >= FIRST_RED:
-            self._counts[seat][kind_of(tile)] += 1
-
-    def _remove(self, seat: int, tile: Tile) -> None:
-        """Take a tile out of a seat's concealed hand (the only way tiles leave it)."""
-        self.hands[seat].remove(tile)
-        if tile < NUM_KINDS:
-            self._counts[seat][tile] -= 1
-        elif tile >= FIRST_RED:
-            self._counts[seat][kind_of(tile)] -= 1
-
-    def _held_id(self, seat: int, kind: Tile) -> Tile:
-        """The physical tile of `kind` that the loop takes from a seat's hand when an action
-        names only the kind (a call's other tiles, a kong): a plain tile while one is held,
-        else the red five, so which tile moves follows from the hand and replays the same."""
-        if not self.has_red_fives or kind in self.hands[seat]:
-            return kind
-        return RED_OF[kind]
-
-    def _remove_kinds(self, seat: int, kinds: Iterable[Tile]) -> list[Tile]:
-        """Take a tile of each kind out of a seat's hand (`_held_id` says which); the
-        physical tiles taken, in order."""
-        taken = []
-        for kind in kinds:
-            tile = self._held_id(seat, kind)
-            self._remove(seat, tile)
-            taken.append(tile)
-        return taken
-
-    def _held_ids(self, seat: int, kind: Tile) -> list[Tile]:
-        """The distinct physical tiles of `kind` a seat holds (a five and its red five are two
-        tiles a seat may choose between)."""
-        hand = self.hands[seat]
-        held = [kind] if kind in hand else []
-        red = RED_OF.get(kind)
-        if red is not None and red in hand:
-            held.append(red)
-        return held
 
     def _replace_bonus(self, seat: int) -> None:
         """Expose bonus tiles and draw their replacements from the back, repeatedly."""
@@ -667,15 +492,6 @@ class HandState:
 
     def active(self, seat: int) -> bool:
         return not self._left[seat]
-
-    def tile_counts(self, seat: int) -> list[int]:
-        """A copy of the seat's concealed tiles as a 34-count vector (as `counts_of` gives)."""
-        return list(self._counts[seat])
-
-    def concealed(self, seat: int) -> list[Tile]:
-        """The seat's concealed tiles, sorted (the drawn tile included; a red five after the
-        plain fives of its suit)."""
-        return sort_tiles(self.hands[seat])
 
     def outcome(self) -> Outcome | None:
         """How the hand ended, or None while it goes on."""

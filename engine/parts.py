@@ -277,3 +277,56 @@ class Rule:
 
     def bind(self, state: HandState) -> Part:
         return self.part(self, state)
+
+
+# Per sequence of part types (the same for every hand of a preset): for each hook, the positions
+# of the parts that answer it. Worked out once, not at every deal.
+_ANSWERERS: dict[tuple[type[Part], ...], dict[str, tuple[int, ...]]] = {}
+# Per sequence of part types: for every kind a part is (Part subclasses), the position of the
+# first part of that kind (part_of's answers).
+_KIND_POSITIONS: dict[tuple[type[Part], ...], dict[type[Part], int]] = {}
+
+
+def _answerers(parts: Sequence[Part]) -> dict[str, tuple[int, ...]]:
+    kinds = tuple(type(part) for part in parts)
+    found = _ANSWERERS.get(kinds)
+    if found is None:
+        found = _ANSWERERS[kinds] = {
+            hook: tuple(i for i, part in enumerate(parts) if overrides(part, hook))
+            for hook in HOOKS
+        }
+    return found
+
+
+def _kind_positions(parts: Sequence[Part]) -> dict[type[Part], int]:
+    kinds = tuple(type(part) for part in parts)
+    found = _KIND_POSITIONS.get(kinds)
+    if found is None:
+        found = _KIND_POSITIONS[kinds] = {}
+        for i, part in enumerate(parts):
+            for kind in type(part).__mro__:
+                if issubclass(kind, Part):
+                    found.setdefault(kind, i)
+    return found
+
+
+def hook_answerers(parts: Sequence[Part]) -> dict[str, tuple[Part, ...]]:
+    """For each hook, the parts that answer it, in order (the loop asks only those)."""
+    positions = _answerers(parts)
+    return {hook: tuple([parts[i] for i in found]) for hook, found in positions.items()}
+
+
+def parts_by_kind(parts: Sequence[Part]) -> dict[type[Part], Part]:
+    """For every kind a part is (Part subclasses), the first part of that kind (`part_of`)."""
+    return {kind: parts[i] for kind, i in _kind_positions(parts).items()}
+
+
+def owners(parts: Sequence[Part], preset_id: str) -> dict[ActionKind | DeclaredKind, Part]:
+    """Who applies each action kind a part declares (`Part.owns`): one owner per kind."""
+    found: dict[ActionKind | DeclaredKind, Part] = {}
+    for part in parts:
+        for kind in part.owns:
+            if kind in found:
+                raise ValueError(f"two rules of {preset_id} own the action {kind.value}")
+            found[kind] = part
+    return found

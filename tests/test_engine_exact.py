@@ -18,7 +18,8 @@ from engine.computer.easy import choose_action
 from engine.decompose import Decomposition
 from engine.events import Event, Phase
 from engine.families.hubei import scoring as hubei_scoring
-from engine.hand import HandState, shuffled
+from engine.hand import HandState
+from engine.hand_tiles import shuffled
 from engine.presets import PRESETS, find_preset
 from engine.rules import AfterWinPart, OpeningsPart
 from engine.scoring.base import WinBy
