@@ -28,6 +28,7 @@ from engine import rules, scoring, shapes
 from engine.actions import CLAIM_PRIORITY, Action, ActionKind, DeclaredKind
 from engine.claims import ClaimWindow
 from engine.events import Event, Phase, Termination
+from engine.hand_ledger import HandLedger
 from engine.hand_setup import HandSetup
 from engine.hand_tables import (
     ADDED_KONG_ACTIONS,
@@ -48,18 +49,13 @@ from engine.hand_tables import (
 from engine.hand_tiles import arranged_wall
 from engine.hand_wins import WinChecks
 from engine.kinds import MultiWin
-from engine.outcome import Outcome, WinRecord
+from engine.outcome import WinRecord
 from engine.parts import Part, hook_answerers, overrides, owners, parts_by_kind
 from engine.rules import AfterWinPart
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.settlement import (
-    WALL_DRAW_REASONS,
     Payment,
-    Reason,
     deltas_of,
-    payment_detail,
-    pot_change,
-    reasons_text,
 )
 from engine.tiles import (
     COPIES,
@@ -107,7 +103,7 @@ def _preset(preset: Preset | str) -> Preset:
 _is_win = shapes.is_win  # asked on every discard for every other seat
 
 
-class HandState(WinChecks):
+class HandState(WinChecks, HandLedger):
     """The mutable state of one hand. Seats are 0..seat_count-1 counted from the dealer (seat
     winds E S W N). Rules beyond the shared loop live in the preset's components (`parts`)."""
 
@@ -318,10 +314,6 @@ class HandState(WinChecks):
         """The part that owns the wall: set-aside tiles, the dead wall, the last draws."""
         return self._wall_part
 
-    def discard(self, seat: int, tile: Tile) -> None:
-        """`seat` discards `tile` as the loop does (a declaration made with a discard)."""
-        self._discard(seat, tile)
-
     def draw_replacement(self, seat: int) -> None:
         """`seat` draws a replacement (from the wall part's back positions) and plays on."""
         self._draw(seat, replacement=True)
@@ -329,14 +321,6 @@ class HandState(WinChecks):
     def draw_next(self, after: int) -> None:
         """The turn passes on: the first seat in play after `after` draws (or the wall ends)."""
         self._next_draw(self._next_seat(after))
-
-    def seats_in_play(self) -> tuple[int, ...]:
-        """The seats still in the hand (winners who left are not)."""
-        return self._in_play()
-
-    def end_hand(self, termination: Termination) -> None:
-        """End the hand now: a wall draw settles its checks; an abortive draw moves no point."""
-        self._end(termination)
 
     def begin_decisions(self, decider: Part, label: str) -> None:
         """Every seat decides at once (Phase.OPENING): `decider` offers the choices
@@ -434,20 +418,6 @@ class HandState(WinChecks):
         return any(part.sets_down(tile) for part in self._kong_discards)
 
     @property
-    def kong_points(self) -> list[int]:
-        """The part of `points` paid for kongs at once."""
-        return self._paid_for(Reason.KONG)
-
-    @property
-    def draw_points(self) -> list[int]:
-        """The part of `points` paid in wall-draw checks."""
-        return self._paid_for(*WALL_DRAW_REASONS)
-
-    def _paid_for(self, *reasons: Reason) -> list[int]:
-        chosen = [p for p in self.payments if p.reason in reasons]
-        return deltas_of(chosen, self.seat_count)
-
-    @property
     def decision_version(self) -> int:
         """The version at which the current decision opened.
 
@@ -462,19 +432,6 @@ class HandState(WinChecks):
 
     def active(self, seat: int) -> bool:
         return not self._left[seat]
-
-    def outcome(self) -> Outcome | None:
-        """How the hand ended, or None while it goes on."""
-        if self._termination is None:
-            return None
-        return Outcome(
-            self._termination,
-            tuple(self.wins),
-            tuple(self.points),
-            tuple(self.payments),
-            self.pot_change,
-            self._ready,
-        )
 
     def seats_to_act(self) -> list[int]:
         """The seats whose decision the hand waits for now."""
@@ -636,7 +593,7 @@ class HandState(WinChecks):
         self._legal_cache.clear()
         self.log.append(action)
         if action.kind is _TIME_UP:
-            self._end(Termination.DEAL_LIMIT)
+            self.end_hand(Termination.DEAL_LIMIT)
             return self._events
         if self.phase is _TURN:
             self._apply_turn(action)
@@ -654,7 +611,7 @@ class HandState(WinChecks):
             assert tile is not None
             self._settle_wins([(seat, _SELF_DRAW)], tile, None)
         elif kind is _DISCARD:
-            self._discard(seat, action.tile)
+            self.discard(seat, action.tile)
         elif kind is _CONCEALED_KONG or kind is _ADDED_KONG:
             self._events.append(shared_event("kong_declared", seat, action.tile, kind.value))
             # an added kong offers the physical tile it adds to robbing wins
@@ -669,7 +626,8 @@ class HandState(WinChecks):
             raise IllegalActionError(f"no rule of {self.preset.id} plays {kind.value!r}")
         return owner
 
-    def _discard(self, seat: int, tile: Tile) -> None:
+    def discard(self, seat: int, tile: Tile) -> None:
+        """`seat` discards `tile` (a part's declaration made with a discard does it too)."""
         self._remove(seat, tile)
         for part in self._kong_discards:  # fixed kong tiles: set down, replaced, play on
             if part.discard_is_kong(seat, tile):
@@ -754,7 +712,7 @@ class HandState(WinChecks):
                 self._unmade_claims_pass(answers, winners, options)
             aborts = self.preset.winners_abort
             if aborts and len(winners) >= aborts:  # as many winners as abort the hand
-                self._end(Termination.ABORTIVE_DRAW)
+                self.end_hand(Termination.ABORTIVE_DRAW)
                 return
             if self.phase is _ROB:
                 self._remove(source, self._held_id(source, tile))
@@ -813,7 +771,9 @@ class HandState(WinChecks):
         self.after_kong = False
         if claim.kind is ActionKind.KONG:
             self.kongs_made += 1
-            kong = scoring.kong_payments(self.preset, MeldKind.KONG, seat, source, self._in_play())
+            kong = scoring.kong_payments(
+                self.preset, MeldKind.KONG, seat, source, self.seats_in_play()
+            )
             self.pay(kong)
         for part in self._call_watchers:
             part.after_call(seat, meld)
@@ -839,7 +799,7 @@ class HandState(WinChecks):
             self.melds[seat].append(meld)
         self.kongs_made += 1
         self._events.append(shared_event("kong", seat, tile, str(meld)))
-        self.pay(scoring.kong_payments(self.preset, meld.kind, seat, None, self._in_play()))
+        self.pay(scoring.kong_payments(self.preset, meld.kind, seat, None, self.seats_in_play()))
         self.turn = seat
         self.phase = Phase.TURN
         for part in self._call_watchers:
@@ -849,7 +809,7 @@ class HandState(WinChecks):
 
     def _next_draw(self, seat: int) -> None:
         if self.back - self.front == self._dead_wall:  # wall_left, without the property's call
-            self._end(Termination.WALL_DRAW)
+            self.end_hand(Termination.WALL_DRAW)
             return
         self._draw(seat, replacement=False)
 
@@ -871,7 +831,7 @@ class HandState(WinChecks):
         else:
             self._events.append(DRAW_EVENTS[seat][drawn])
         if self.drawn is None:  # the wall ran out while replacing bonus tiles
-            self._end(Termination.WALL_DRAW)
+            self.end_hand(Termination.WALL_DRAW)
 
     def _apply_opening(self, action: Action) -> None:
         self.pending[action.seat] = action
@@ -893,7 +853,7 @@ class HandState(WinChecks):
             if by is not WinBy.SELF_DRAW:
                 hand.append(tile)
             result = self._score(self._win_context(seat, hand, tile, by))
-            paid = scoring.win_payments(self.preset, result, seat, by, source, self._in_play())
+            paid = scoring.win_payments(self.preset, result, seat, by, source, self.seats_in_play())
             for part in self._settle_rules:  # a horse, a dealer bonus, liability, caps
                 paid = part.settle_win(seat, by, source, paid)
             self.pay(paid)
@@ -913,32 +873,19 @@ class HandState(WinChecks):
             self._events.append(shared_event("win", seat, tile, by.value))
         self._after_win.after_wins([seat for seat, _ in winners], tile, source)
 
-    def _in_play(self) -> tuple[int, ...]:
+    def seats_in_play(self) -> tuple[int, ...]:
+        """The seats still in the hand (winners who left are not)."""
         left = self._left
         return tuple(seat for seat in self.seats if not left[seat])
-
-    def pay(self, payments: Sequence[Payment]) -> None:
-        """Record payments (seats and the pot); every point that moves in a hand goes through
-        here, and each call is one payment event naming its reasons."""
-        if not payments:
-            return
-        self.payments.extend(payments)
-        deltas = deltas_of(payments, self.seat_count)
-        pot = pot_change(payments)
-        for seat, delta in enumerate(deltas):
-            self.points[seat] += delta
-        self.pot_change += pot
-        if pot or any(deltas):
-            detail = payment_detail(deltas, pot)
-            self._events.append(shared_event("payment", None, None, detail, reasons_text(payments)))
 
     def end_by_deal_limit(self) -> list[Event]:
         """End the hand with no further winner: the table clock's deal limit ran out."""
         return self.apply(Action(0, ActionKind.TIME_UP))
 
-    def _end(self, termination: Termination) -> None:
+    def end_hand(self, termination: Termination) -> None:
+        """End the hand now: a wall draw settles its checks; an abortive draw moves no point."""
         if termination is Termination.WALL_DRAW:
-            self._ready = tuple(seat for seat in self._in_play() if self.is_ready(seat))
+            self._ready = tuple(seat for seat in self.seats_in_play() if self.is_ready(seat))
             self.pay(scoring.wall_draw_payments(self.preset, self))
             if self.wins:
                 termination = Termination.WIN
@@ -989,18 +936,6 @@ class HandState(WinChecks):
                 return action
         last = self.hands[seat][-1]
         return next((a for a in discards if a.tile == last), discards[-1])
-
-    def tiles_in_play(self) -> list[Tile]:
-        """Every tile the hand accounts for: wall, hands, melds, bonus, ponds, set-aside tiles."""
-        tiles = self.wall[self.front : self.back]
-        for seat in self.seats:
-            tiles = tiles + self.hands[seat] + self.bonus[seat]
-            tiles = tiles + [t for m in self.melds[seat] for t in m.tiles]
-            pond = self.ponds[seat]
-            tiles = tiles + [t for i, t in enumerate(pond) if i not in self.claimed[seat]]
-        for part in self.parts:
-            tiles = tiles + part.held_tiles()
-        return tiles
 
     def describe(self) -> str:
         """A one-line summary for errors and logs."""

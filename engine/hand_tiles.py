@@ -23,6 +23,7 @@ from engine.tiles import (
 )
 
 if TYPE_CHECKING:
+    from engine.parts import Part
     from engine.presets import Preset
 
 
@@ -76,6 +77,8 @@ def arranged_wall(
 
 class HandTiles:
     """Where every tile of one hand is. Seats are 0..seat_count-1 counted from the dealer."""
+
+    parts: list[Part]  # the preset's rule components in this hand (engine.hand binds them)
 
     def __init__(
         self, preset: Preset, seed: int, seat_count: int, wall: Sequence[Tile] | None
@@ -178,3 +181,15 @@ class HandTiles:
         """The seat's concealed tiles, sorted (the drawn tile included; a red five after the
         plain fives of its suit)."""
         return sort_tiles(self.hands[seat])
+
+    def tiles_in_play(self) -> list[Tile]:
+        """Every tile the hand accounts for: wall, hands, melds, bonus, ponds, set-aside tiles."""
+        tiles = self.wall[self.front : self.back]
+        for seat in self.seats:
+            tiles = tiles + self.hands[seat] + self.bonus[seat]
+            tiles = tiles + [t for m in self.melds[seat] for t in m.tiles]
+            pond = self.ponds[seat]
+            tiles = tiles + [t for i, t in enumerate(pond) if i not in self.claimed[seat]]
+        for part in self.parts:
+            tiles = tiles + part.held_tiles()
+        return tiles
