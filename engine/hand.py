@@ -59,7 +59,6 @@ from engine.settlement import (
 )
 from engine.tiles import (
     COPIES,
-    FIRST_RED,
     NUM_KINDS,
     Meld,
     MeldKind,
@@ -282,18 +281,7 @@ class HandState(WinChecks, HandLedger):
 
     def _deal(self) -> None:
         self._wall_part.take_set_aside()
-        size = self.preset.hand_size
-        for seat in self.seats:  # each seat's tiles from the front, as _take and _add would
-            dealt = self.wall[self.front : self.front + size]
-            self.front += size
-            self.hands[seat] += dealt
-            counts = self._counts[seat]
-            for tile in dealt:
-                if tile < NUM_KINDS:
-                    counts[tile] += 1
-                elif tile >= FIRST_RED:
-                    counts[kind_of(tile)] += 1
-        self._add(0, self._take(front=True))
+        self._deal_tiles(self.preset.hand_size)
         self.drawn = self.hands[0][-1]
         for seat in self.seats:
             self._replace_bonus(seat)

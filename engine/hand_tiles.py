@@ -103,6 +103,20 @@ class HandTiles:
         self.ponds: list[list[Tile]] = [[] for _ in self.seats]
         self.claimed: list[set[int]] = [set() for _ in self.seats]  # pond indexes taken by calls
 
+    def _deal_tiles(self, size: int) -> None:
+        """Deal `size` tiles to each seat from the front, then the dealer's one more."""
+        for seat in self.seats:  # each seat's tiles at once, as _take and _add would
+            dealt = self.wall[self.front : self.front + size]
+            self.front += size
+            self.hands[seat] += dealt
+            counts = self._counts[seat]
+            for tile in dealt:
+                if tile < NUM_KINDS:
+                    counts[tile] += 1
+                elif tile >= FIRST_RED:
+                    counts[kind_of(tile)] += 1
+        self._add(0, self._take(front=True))
+
     def _take(self, *, front: bool) -> Tile:
         if front:
             self.front += 1
