@@ -32,14 +32,11 @@ from engine.hand_ledger import HandLedger
 from engine.hand_setup import HandSetup
 from engine.hand_tables import (
     ADDED_KONG_ACTIONS,
-    CHOW_OPTIONS,
     CONCEALED_KONG_ACTIONS,
     DISCARD_ACTIONS,
     DISCARD_EVENTS,
     DRAW_EVENTS,
-    KONG_ACTIONS,
     PASS_ACTIONS,
-    PUNG_ACTIONS,
     SEATS_AFTER,
     WIN_ACTIONS,
     call_meld,
@@ -522,46 +519,6 @@ class HandState(WinChecks, HandLedger):
         for part in self._offer_rules:
             actions += part.offer(seat)
         return actions
-
-    def _claim_options(self, seat: int, next_seat: int) -> list[Action]:
-        """What `seat` may claim on the open tile; `next_seat` (the discarder's next) may chow."""
-        window = self.window
-        assert window is not None
-        tile = window.tile
-        kind = tile if tile < NUM_KINDS else kind_of(tile)  # what counts, calls and shapes see
-        robbing = self.phase is _ROB
-        options: list[Action] = []
-        counts = self._counts[seat]
-        if robbing or not self._standard_shapes:
-            if self._win_score(seat, tile, window.rob_by if robbing else _ON_DISCARD):
-                options.append(WIN_ACTIONS[seat])
-        elif self._discard_wins:
-            # _win_score's first question written out, as most hands do not complete with it
-            counts[kind] += 1
-            try:
-                shaped = _is_win(counts, self._shapes)
-            finally:
-                counts[kind] -= 1
-            if shaped and self._win_score(seat, tile, _ON_DISCARD):
-                options.append(WIN_ACTIONS[seat])
-        if robbing or self.back - self.front == self._dead_wall:  # no calls on the last tile
-            return options
-        for part in self._claim_rules:  # a locked hand, the void suit, wild tiles
-            if not part.may_claim(seat, kind):
-                return options
-        held = counts[kind]
-        if held >= 2:
-            options.append(PUNG_ACTIONS[seat][tile])
-            if held == 3:
-                options.append(KONG_ACTIONS[seat][tile])
-        if kind < 27 and self._chow and seat == next_seat:
-            for first, second, chow in CHOW_OPTIONS[seat][kind]:
-                if counts[first] and counts[second]:
-                    options.append(chow)
-        if options:
-            for part in self._call_rules:  # pass rules, wilds in a run
-                options = [o for o in options if o.kind is _WIN or part.allows_call(seat, o)]
-        return options
 
     def _opening_done(self, seat: int) -> bool:
         return self.pending.get(seat) is not None

@@ -1,7 +1,8 @@
-"""Whether a seat may win now, and what scoring sees of a win: the standard shapes first, then
-the parts' say (`Part.may_win`, `Part.win_shape`, `Part.ready`, `Part.context`), each score
-worked out once per hand. `engine.hand.HandState` plays the loop on these checks and sets what
-they read when it binds its parts."""
+"""Whether a seat may win or claim now, and what scoring sees of a win: the standard shapes
+first, then the parts' say (`Part.may_win`, `Part.win_shape`, `Part.ready`, `Part.context`,
+`Part.may_claim`, `Part.allows_call`), each score worked out once per hand.
+`engine.hand.HandState` plays the loop on these checks and sets what they read when it binds
+its parts."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from engine import rules, scoring, shapes
-from engine.actions import ActionKind
+from engine.actions import Action, ActionKind
 from engine.claims import ClaimWindow
 from engine.events import Phase
+from engine.hand_tables import CHOW_OPTIONS, KONG_ACTIONS, PUNG_ACTIONS, WIN_ACTIONS
 from engine.hand_tiles import HandTiles
 from engine.parts import Part
 from engine.scoring.base import Score, WinBy, WinContext
@@ -23,14 +25,14 @@ if TYPE_CHECKING:
     from engine.presets import Preset
 
 # enum members and functions met on every discard, as module globals (engine.hand says why)
-_ROB, _CONCEALED_KONG = Phase.ROB, ActionKind.CONCEALED_KONG
+_ROB, _CONCEALED_KONG, _WIN = Phase.ROB, ActionKind.CONCEALED_KONG, ActionKind.WIN
 _SELF_DRAW, _ON_DISCARD = WinBy.SELF_DRAW, WinBy.DISCARD
 _NO_WILDS: frozenset[Tile] = frozenset()
 _is_win = shapes.is_win
 
 
 class WinChecks(HandTiles):
-    """A hand's win checks (see the module docstring)."""
+    """A hand's win and claim checks (see the module docstring)."""
 
     preset: Preset
     phase: Phase
@@ -46,6 +48,10 @@ class WinChecks(HandTiles):
     _standard_shapes: bool  # no part answers win_shape: the standard shapes alone decide
     _ready_rules: tuple[Part, ...]
     _context_rules: tuple[Part, ...]
+    _claim_rules: tuple[Part, ...]
+    _call_rules: tuple[Part, ...]
+    _chow: bool
+    _dead_wall: int  # the tiles left in the wall when the live wall ends
     _scores: dict[WinContext, Score]  # see _score
 
     @property
@@ -174,3 +180,43 @@ class WinChecks(HandTiles):
             flags=self._conditions.flags(cast("HandState", self), seat, by),  # it is one
             **extra,  # type: ignore[arg-type]
         )
+
+    def _claim_options(self, seat: int, next_seat: int) -> list[Action]:
+        """What `seat` may claim on the open tile; `next_seat` (the discarder's next) may chow."""
+        window = self.window
+        assert window is not None
+        tile = window.tile
+        kind = tile if tile < NUM_KINDS else kind_of(tile)  # what counts, calls and shapes see
+        robbing = self.phase is _ROB
+        options: list[Action] = []
+        counts = self._counts[seat]
+        if robbing or not self._standard_shapes:
+            if self._win_score(seat, tile, window.rob_by if robbing else _ON_DISCARD):
+                options.append(WIN_ACTIONS[seat])
+        elif self._discard_wins:
+            # _win_score's first question written out, as most hands do not complete with it
+            counts[kind] += 1
+            try:
+                shaped = _is_win(counts, self._shapes)
+            finally:
+                counts[kind] -= 1
+            if shaped and self._win_score(seat, tile, _ON_DISCARD):
+                options.append(WIN_ACTIONS[seat])
+        if robbing or self.back - self.front == self._dead_wall:  # no calls on the last tile
+            return options
+        for part in self._claim_rules:  # a locked hand, the void suit, wild tiles
+            if not part.may_claim(seat, kind):
+                return options
+        held = counts[kind]
+        if held >= 2:
+            options.append(PUNG_ACTIONS[seat][tile])
+            if held == 3:
+                options.append(KONG_ACTIONS[seat][tile])
+        if kind < 27 and self._chow and seat == next_seat:
+            for first, second, chow in CHOW_OPTIONS[seat][kind]:
+                if counts[first] and counts[second]:
+                    options.append(chow)
+        if options:
+            for part in self._call_rules:  # pass rules, wilds in a run
+                options = [o for o in options if o.kind is _WIN or part.allows_call(seat, o)]
+        return options
