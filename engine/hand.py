@@ -22,7 +22,7 @@ import copy
 import weakref
 from collections.abc import Iterable, Sequence
 from itertools import compress
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from engine import rules, scoring, shapes
 from engine.actions import CLAIM_PRIORITY, Action, ActionKind, DeclaredKind
@@ -48,6 +48,7 @@ from engine.hand_wins import WinChecks
 from engine.kinds import MultiWin
 from engine.outcome import WinRecord
 from engine.parts import Part, hook_answerers, overrides, owners, parts_by_kind
+from engine.presets import Preset, find_preset
 from engine.rules import AfterWinPart
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.settlement import (
@@ -66,9 +67,6 @@ from engine.tiles import (
     sort_tiles,
 )
 from engine.wall import WallPart
-
-if TYPE_CHECKING:
-    from engine.presets import Preset
 
 
 class IllegalActionError(ValueError):
@@ -89,10 +87,7 @@ _P = TypeVar("_P", bound=Part)
 
 
 def _preset(preset: Preset | str) -> Preset:
-    """The preset, found by id where a name is given. engine.presets is read here, not at the
-    top: it registers the Riichi presets, whose rule components build on this module."""
-    from engine.presets import find_preset
-
+    """The preset, found by id where a name is given."""
     return find_preset(preset) if isinstance(preset, str) else preset
 
 

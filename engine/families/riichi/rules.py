@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import TILE_ACTIONS, Action, ActionKind, DeclaredKind, declare_kind
 from engine.decompose import decompositions
@@ -37,7 +37,6 @@ from engine.families.riichi.scoring import (
     value_hand,
 )
 from engine.families.riichi.yaku_routes import open_yaku_route
-from engine.hand import HandState
 from engine.parts import Part, Rule
 from engine.rules import kong_keeps_waits
 from engine.scoring.base import WinBy
@@ -55,6 +54,9 @@ from engine.tiles import (
     counts_of,
     kind_of,
 )
+
+if TYPE_CHECKING:
+    from engine.hand import HandState
 
 RIICHI = declare_kind("riichi")
 NINE_TERMINALS = declare_kind("nine_terminals")
