@@ -138,6 +138,12 @@ def _parser() -> argparse.ArgumentParser:
         "Riichi game of a hand (12) or a table (table:3) as tenhou.net/6 JSON (to -o FILE)",
     )
     replay.add_argument(
+        "--format",
+        choices=("tenhou6", "mjai"),
+        default="tenhou6",
+        help="--export of a whole game: tenhou.net/6 JSON (the default) or an mjai event log",
+    )
+    replay.add_argument(
         "--tenhou6", metavar="FILE", help="replay a tenhou.net/6 JSON log on our engine"
     )
     replay.add_argument(
@@ -158,8 +164,10 @@ def _parser() -> argparse.ArgumentParser:
     copy.add_argument("--to", dest="target", required=True, help="a SQLite file or postgresql://…")
     copy.add_argument("--replace", action="store_true", help="empty a target that holds data first")
 
+    from bot.mjai import add_mjai_parser
     from render.cli import add_render_parser
 
+    add_mjai_parser(sub)
     add_render_parser(sub)
     return parser
 
@@ -301,6 +309,12 @@ def _cmd_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_mjai(args: argparse.Namespace) -> int:
+    from bot.mjai import run_mjai
+
+    return run_mjai(args)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from bot.app import run_bot
 
@@ -316,4 +330,5 @@ _COMMANDS = {
     "render": _cmd_render,
     "replay": _cmd_replay,
     "db": _cmd_db,
+    "mjai": _cmd_mjai,
 }

@@ -1,7 +1,8 @@
 """Games in tenhou.net/6 JSON, both ways (DESIGN.md, "Games in the format other tools read"):
 `mahjong-bot replay --tenhou6 FILE [--check]` plays a log's hands on our engine and prints each
 hand's result beside the log's; `mahjong-bot replay --export HAND_OR_TABLE [-o FILE]` and
-`/mahjong replay ... export:true` write a finished Riichi game of the store as such a log.
+`/mahjong replay ... export:true` write a finished Riichi game of the store as such a log
+(`--format mjai`: as an mjai event log, engine.formats.mjai.export).
 
 The engine work is engine.formats.tenhou6.replay and engine.formats.tenhou6.export; this module
 reads files and the store, and speaks to the command line.
@@ -20,6 +21,8 @@ from bot.replay import ReplayError, ReplayLog
 from data import HandLog, HandNotActiveError, HandStatus, Store
 from data.connection import resolve_path
 from data.errors import StoreError
+from engine.formats.mjai.export import game_events, write_events
+from engine.formats.mjai.tiles import MjaiError
 from engine.formats.tenhou6.compare import FinalReport, HandReport
 from engine.formats.tenhou6.export import StoredHand, game_log
 from engine.formats.tenhou6.log import Log, Tenhou6Error, read, write
@@ -31,14 +34,19 @@ from engine.tiles import parse_tiles
 TABLE_PREFIXES = ("table:", "t")
 
 
+FORMATS = ("tenhou6", "mjai")  # a game's export: tenhou.net/6 JSON, or mjai JSON lines
+_SUFFIXES = {"tenhou6": "tenhou6.json", "mjai": "mjai.jsonl"}
+
+
 @dataclass(frozen=True, slots=True)
 class GameExport:
     table_id: int
     text: str  # the log's JSON
+    format: str = "tenhou6"
 
     @property
     def filename(self) -> str:
-        return f"game-{self.table_id}.tenhou6.json"
+        return f"game-{self.table_id}.{_SUFFIXES[self.format]}"
 
 
 def stored_hand(stored: HandLog) -> StoredHand:
@@ -63,9 +71,11 @@ async def game_export(
     hand_id: int | None = None,
     table_id: int | None = None,
     viewer_id: str | None = None,
+    format: str = "tenhou6",
 ) -> GameExport:
-    """The finished Riichi game of a table (or of the table a hand was dealt at) as a log.
-    With `viewer_id` (Discord), a private table's game is refused to anyone not at it."""
+    """The finished Riichi game of a table (or of the table a hand was dealt at) as a log in
+    `format` (FORMATS). With `viewer_id` (Discord), a private table's game is refused to anyone
+    not at it."""
     if table_id is None:
         assert hand_id is not None
         try:
@@ -87,7 +97,13 @@ async def game_export(
         raise ReplayError(f"table {table_id} has a hand that did not finish")
     known = table.options.extra.get("names", {})
     names = [str(known.get(player, player)) for player in players]
-    log = game_log([stored_hand(hand) for hand in hands], names, f"mahjong-bot table {table_id}")
+    stored = [stored_hand(hand) for hand in hands]
+    if format == "mjai":
+        try:
+            return GameExport(table_id, write_events(game_events(stored, names)), format)
+        except MjaiError as error:
+            raise ReplayError(f"table {table_id}: {error}") from None
+    log = game_log(stored, names, f"mahjong-bot table {table_id}")
     return GameExport(table_id, write(log))
 
 
@@ -112,7 +128,9 @@ def parse_reference(text: str) -> tuple[int | None, int | None]:
     raise ReplayError(f"{text!r} names no hand or table: give a hand id (12) or a table (table:3)")
 
 
-async def load_game_export(db_path: str | None, reference: str) -> GameExport:
+async def load_game_export(
+    db_path: str | None, reference: str, format: str = "tenhou6"
+) -> GameExport:
     """A game of the database at `db_path`, read without creating or writing anything."""
     hand_id, table_id = parse_reference(reference)
     path = resolve_path(db_path)
@@ -123,15 +141,15 @@ async def load_game_export(db_path: str | None, reference: str) -> GameExport:
     except StoreError as error:
         raise ReplayError(f"{path!r} is not a hand store: {error}") from None
     async with store:
-        return await game_export(store, hand_id=hand_id, table_id=table_id)
+        return await game_export(store, hand_id=hand_id, table_id=table_id, format=format)
 
 
 def run_game_export(args: Any) -> int:
-    """`mahjong-bot replay --export HAND_OR_TABLE [-o FILE] [--db FILE]`."""
+    """`mahjong-bot replay --export HAND_OR_TABLE [--format tenhou6|mjai] [-o FILE] [--db FILE]`."""
     import asyncio
 
     try:
-        export = asyncio.run(load_game_export(args.db, args.export))
+        export = asyncio.run(load_game_export(args.db, args.export, args.format))
         if args.output is None:
             print(export.text)
         else:

@@ -15,8 +15,8 @@ transaction, run where it cannot yield halfway); a pool would need every one of 
 again as a coroutine for PostgreSQL alone. One connection is also what a process's work needs:
 its writes are already batched into shared commits (data/action_log.py `GroupCommit`), its
 reads are short, and several processes (not several connections of one) are how the bot grows
-(README "Scaling"). The measured cost is in the README: a process on PostgreSQL reaches most of
-its SQLite rate with strong computers, whose CPU, not the store, sets the rate.
+(README "Scaling"). The measured cost is in docs/benchmarks.md: a process on PostgreSQL
+reaches most of its SQLite rate with strong computers, whose CPU, not the store, sets the rate.
 
 A connection that is lost (the server restarted, the network cut) is logged, opened again and
 the function run again from its start, for up to `reconnect_for` seconds: each function is one

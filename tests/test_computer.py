@@ -13,7 +13,7 @@ import pytest
 
 from engine import shapes
 from engine.actions import Action, ActionKind
-from engine.computer import UnknownLevelError, computer_for, strong
+from engine.computer import UnknownLevelError, computer_for, decide, strong
 from engine.computer.easy import choose_action
 from engine.computer.shape_tables import PlanShape
 from engine.hand import HandState
@@ -214,7 +214,7 @@ def test_a_discard_keeps_a_hand_that_can_reach_the_minimum() -> None:
     view = _view("1234567m89m556z9p1s")
     choice = strong.choose(view)
     assert choice.tile in (parse_tile("1s"), parse_tile("9p"))
-    player = strong._Player(view)
+    player = decide.Player(view)
     counts = list(view.counts)
     counts[parse_tile("6z")] -= 1
     kept_flush = player.worth(counts, ())
@@ -225,7 +225,7 @@ def test_a_discard_keeps_a_hand_that_can_reach_the_minimum() -> None:
 
 
 def test_a_dead_ready_hand_is_worth_less_than_a_live_one_step_away() -> None:
-    player = strong._Player(_view("123m456p789s234s11p"))
+    player = decide.Player(_view("123m456p789s234s11p"))
     dead_ready = counts_of(parse_tiles("111m456p789s234s1p"))  # no way to three faan
     live_far = counts_of(parse_tiles("1234567m89m55z1p1s"))  # a half flush with a dragon pair
     assert player.worth(dead_ready, ()) < player.worth(live_far, ())
@@ -261,11 +261,11 @@ def test_tiles_of_an_opponents_void_suit_are_safe_against_it() -> None:
         ponds=((), pond, (), ()),
         wall_left=20,
     )
-    danger = strong._Player(view).dangers()
+    danger = decide.Player(view).dangers()
     assert danger[parse_tile("5m")] > 0
     # seat 1 has voided s: an s tile could never complete its hand
     view = replace(view, counts=tuple(counts_of(parse_tiles("1122334455667s"))))
-    assert strong._Player(view).dangers()[parse_tile("5s")] == 0
+    assert decide.Player(view).dangers()[parse_tile("5s")] == 0
 
 
 def test_an_honour_with_every_other_copy_visible_is_safe() -> None:
@@ -276,7 +276,7 @@ def test_an_honour_with_every_other_copy_visible_is_safe() -> None:
     ponds = ((), pond, (), ())
     melds = ((), (Meld.parse("pung 777z"),), (), ())
     view = _view(hand, ponds=ponds, visible=tuple(seen), melds=melds)
-    danger = strong._Player(view).dangers()
+    danger = decide.Player(view).dangers()
     assert danger[parse_tile("5z")] == 0
     assert danger[parse_tile("6z")] > 0
 
@@ -291,7 +291,7 @@ def test_a_revealed_blood_flow_hand_makes_its_waits_dangerous() -> None:
         locked=(False, True, False, False),
         revealed=((), waiting, (), ()),
     )
-    danger = strong._Player(view).dangers()
+    danger = decide.Player(view).dangers()
     assert danger[parse_tile("5m")] > 0
     assert danger[parse_tile("5s")] == 0
 
@@ -389,7 +389,7 @@ def test_a_blood_battle_win_on_a_discard_is_passed_early_for_a_self_draw() -> No
 
 
 def test_a_hand_one_away_is_valued_by_the_ready_hands_it_leads_to() -> None:
-    player = strong._Player(_view("123m456p789s234s11p"))
+    player = decide.Player(_view("123m456p789s234s11p"))
     # the pung of 1m rules out all chows: with no flower these ready hands stay below three faan
     dead = counts_of(parse_tiles("111m456p789s55p19s"))
     # the same with a dragon pair: a third red dragon makes every ready hand worth three

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.actions import Action, ActionKind
-from engine.computer import strong
+from engine.computer import decide, strong
 from engine.presets import with_options
 from engine.tiles import RED, Meld, parse_tiles
 from tests.test_computer_presets import HUBEI, OPENED, WILD_9M, claim_view, seat_view, t
@@ -41,7 +41,7 @@ def _view(
 
 
 def _danger(view) -> float:  # type: ignore[no-untyped-def]
-    return strong._Player(view).dangers()[t("5s")]
+    return decide.Player(view).dangers()[t("5s")]
 
 
 def test_hubei_fears_no_discard_of_a_closed_hand() -> None:
@@ -111,8 +111,8 @@ def test_hubei_at_the_minimum_aims_at_far_plans_and_without_it_at_near_ones() ->
     # loser pays: an exchange more keeps most of a plan's chance (bench/strength.py measured
     # the step); without the minimum every open hand wins, and near plans count as elsewhere
     live = 12
-    at_minimum = strong._Player(seat_view(HUBEI, HAND, wilds=WILD_9M))
+    at_minimum = decide.Player(seat_view(HUBEI, HAND, wilds=WILD_9M))
     assert at_minimum.chance(2, live) > 0.5 * at_minimum.chance(1, live)
     free = with_options(HUBEI, ["no_minimum"])
-    no_minimum = strong._Player(seat_view(free, HAND, wilds=WILD_9M))
+    no_minimum = decide.Player(seat_view(free, HAND, wilds=WILD_9M))
     assert no_minimum.chance(2, live) < 0.2 * no_minimum.chance(1, live)

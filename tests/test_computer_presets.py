@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 
 from engine.actions import Action, ActionKind
-from engine.computer import computer_for, knows, strong
+from engine.computer import computer_for, decide, knows, strong
 from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset, with_min_fan
@@ -169,7 +169,7 @@ def test_redwild_keeps_its_red_dragons() -> None:
 
 
 def test_redwild_counts_a_red_dragon_as_any_tile() -> None:
-    player = strong._Player(seat_view(REDWILD, "11m234m567p9p89s2s5s7z", wilds=frozenset({RED})))
+    player = decide.Player(seat_view(REDWILD, "11m234m567p9p89s2s5s7z", wilds=frozenset({RED})))
     with_wild = counts_of(parse_tiles("11m234m567p89s2s7z"))  # ready: 89s and the wild
     without = counts_of(parse_tiles("11m234m567p89s2s9p"))  # one from ready
     assert player.worth(with_wild, ()) > player.worth(without, ())
@@ -210,7 +210,7 @@ def test_hk_fw2_without_a_minimum_aims_at_nearer_plans() -> None:
     hand, live = "123m456m78p2s5s99s9m", 12
     ratios = []
     for minimum in (0, 1, 3):
-        player = strong._Player(seat_view(with_min_fan(FW2, minimum), hand))
+        player = decide.Player(seat_view(with_min_fan(FW2, minimum), hand))
         ratios.append(player.chance(2, live) / player.chance(1, live))
     assert ratios[0] < 0.2 < ratios[1] == ratios[2]
 
@@ -263,10 +263,10 @@ def test_tw16_a_tile_passed_since_the_opponents_discard_is_safe() -> None:
     pond = tuple(parse_tiles("1z2z9m1p9p3z1m8m9s2m1p3m"))
     melds = ((), (Meld.parse("pung 777z"), Meld.parse("chow 789s")), (), ())
     view = seat_view(TW16, "123456789m123456p78s", melds, ponds=((), pond, (), ()))
-    danger = strong._Player(view).dangers()
+    danger = decide.Player(view).dangers()
     assert danger[t("5m")] > 0 and danger[t("5p")] > 0
     passed = replace(view, offered=((), (t("5m"),), (), ()))
-    danger = strong._Player(passed).dangers()
+    danger = decide.Player(passed).dangers()
     assert danger[t("5m")] == 0 and danger[t("5p")] > 0
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.actions import Action, ActionKind
-from engine.computer import computer_for, knows, strong
+from engine.computer import computer_for, decide, knows, strong
 from engine.computer.on_kinds import as_kinds
 from engine.families.riichi.advice import danger, declare, dora_of, stakes, wait_chances
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
@@ -27,7 +27,7 @@ from engine.rules import kong_keeps_waits
 from engine.seat_view import SeatView
 from engine.session import Session
 from engine.simulate import play_out
-from engine.tiles import counts_of, is_red, parse_tile, parse_tiles
+from engine.tiles import Meld, MeldKind, counts_of, is_red, parse_tile, parse_tiles
 
 # the other seats' deals, of tiles the positions below leave free
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -93,11 +93,11 @@ def test_an_open_hand_keeps_its_way_to_tanyao() -> None:
     # after chi 678s no plain hand pays (no yaku): tanyao (or a flush of the chi's suit) must
     state = _offered("2m3m4m5m5p5p6p7p1p3s4s6s7s", "8s")
     chi = next(a for a in state.legal_actions(1) if a.kind is ActionKind.CHOW)
-    player = strong._Player(SeatView.of(state, 1))
+    player = decide.Player(SeatView.of(state, 1))
     counts = list(state.tile_counts(1))
     for tile in (t("6s"), t("7s")):
         counts[tile] -= 1
-    melds = (strong.Meld(strong.MeldKind.CHOW, chi.tiles, t("8s"), 0),)
+    melds = (Meld(MeldKind.CHOW, chi.tiles, t("8s"), 0),)
     plans = player._paying_plans(counts, melds, player.plans(counts, melds), 0)
     names = [plan.name for _, plan, _ in plans]
     assert "any" not in names and "simples" in names

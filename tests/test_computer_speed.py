@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine import decompose, shapes
 from engine.actions import Action
-from engine.computer import computer_for, knows, strong
+from engine.computer import computer_for, decide, knows, valuation
 from engine.computer.shape_tables import PlanShape, near_kinds, seven_pairs_shanten
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, with_min_fan, with_options
@@ -196,7 +196,7 @@ def _strong_choices(
 
     def deciding(state: HandState, seat: int) -> Action:
         if forget:
-            strong.clear_caches()
+            valuation.clear_caches()
         action = decide(state, seat)
         chosen.append(action)
         return action
@@ -225,7 +225,7 @@ _SHARING_TABLES = (
 def test_what_the_strong_computer_remembers_never_changes_a_choice() -> None:
     """Caches shared across seats, hands and tables (ready hands kept by their tiles) give the
     choices of a computer that remembers nothing."""
-    strong.clear_caches()
+    valuation.clear_caches()
     remembering = [_strong_choices(preset, 2, seats) for preset, seats in _SHARING_TABLES]
     for (preset, seats), choices in zip(_SHARING_TABLES, remembering, strict=True):
         assert _strong_choices(preset, 2, seats, forget=True) == choices, preset.id
@@ -234,14 +234,14 @@ def test_what_the_strong_computer_remembers_never_changes_a_choice() -> None:
 def test_a_ready_hand_is_remembered_apart_for_each_wild() -> None:
     """The same tiles wait on other tiles, and lead to other ready hands, with another wild."""
     preset = PRESETS["hubei-laizi"]
-    nine_wild = strong._Player(SeatView.of(HandState(preset, seed=0), 0))  # 9m wild
-    five_wild = strong._Player(SeatView.of(HandState(preset, seed=3), 0))  # 5m wild
+    nine_wild = decide.Player(SeatView.of(HandState(preset, seed=0), 0))  # 9m wild
+    five_wild = decide.Player(SeatView.of(HandState(preset, seed=3), 0))  # 5m wild
     assert nine_wild.wilds != five_wild.wilds
     ready = tuple(counts_of(parse_tiles("2345m11p456p789s9m")))  # 9m: a wild, or a single
     one_away = tuple(counts_of(parse_tiles("2356m11p456p789s9m")))
-    strong.clear_caches()
+    valuation.clear_caches()
     fresh = [(p._winning_tiles(ready), p._one_away(one_away)) for p in (nine_wild, five_wild)]
-    strong.clear_caches()
+    valuation.clear_caches()
     warm = [(p._winning_tiles(ready), p._one_away(one_away)) for p in (five_wild, nine_wild)]
     assert fresh == warm[::-1]
     assert fresh[0] != fresh[1]

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, ActionKind
-from engine.computer import computer_for, knows, seat_view, strong
+from engine.computer import computer_for, decide, knows, seat_view, valuation
+from engine.computer.shape_tables import near_kinds
 from engine.families.hongkong import scoring_hkos as hkos
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset
@@ -53,11 +54,11 @@ def test_the_bound_over_discards_is_above_every_estimate(preset_id: str) -> None
     """worth_bound is never below the estimate it stands for (each discard of real turns)."""
     checked = 0
     for view in _turn_views(PRESETS[preset_id], 2, seed=11)[::3]:
-        player = strong._Player(view)
+        player = decide.Player(view)
         counts = list(view.counts)
         melds = view.melds[view.seat]
         base = player.plans(counts, melds)
-        near_live = sum(player.unseen[k] for k in strong.near_kinds(counts, player.allowed))
+        near_live = sum(player.unseen[k] for k in near_kinds(counts, player.allowed))
         for tile in {a.tile for a in view.legal if a.kind is ActionKind.DISCARD}:
             counts[tile] -= 1
             bound = player.worth_bound(counts, melds, base, tile, near_live)
@@ -65,7 +66,7 @@ def test_the_bound_over_discards_is_above_every_estimate(preset_id: str) -> None
             counts[tile] += 1
             if bound is not None:
                 checked += 1
-                assert bound * strong._BOUND_SLACK >= worth, (view.hand, tile)
+                assert bound * decide._BOUND_SLACK >= worth, (view.hand, tile)
     assert checked > 20
 
 
@@ -80,14 +81,14 @@ def test_branch_and_bound_chooses_as_estimating_every_discard(
     def choices() -> list[tuple[Action, float]]:
         found = []
         for view in views:
-            player = strong._Player(view)
+            player = decide.Player(view)
             discards = [a for a in view.legal if a.kind is ActionKind.DISCARD]
             melds = view.melds[view.seat]
             found.append(player.best_discard(list(view.counts), melds, discards))
         return found
 
     bounded = choices()
-    monkeypatch.setattr(strong._Player, "worth_bound", lambda *args: None)
+    monkeypatch.setattr(decide.Player, "worth_bound", lambda *args: None)
     assert choices() == bounded
 
 
@@ -99,9 +100,9 @@ def test_calls_bound_away_are_the_calls_weighing_every_one_refuses(
     # a win offered is taken before any call is weighed
     views = [v for v in views if not any(a.kind is ActionKind.WIN for a in v.legal)]
     assert views
-    bounded = [strong._Player(view).claim(view.legal) for view in views]
-    monkeypatch.setattr(strong._Player, "best_discard_bound", lambda *args: None)
-    assert [strong._Player(view).claim(view.legal) for view in views] == bounded
+    bounded = [decide.Player(view).claim(view.legal) for view in views]
+    monkeypatch.setattr(decide.Player, "best_discard_bound", lambda *args: None)
+    assert [decide.Player(view).claim(view.legal) for view in views] == bounded
 
 
 @settings(max_examples=60, deadline=None)
@@ -112,7 +113,7 @@ def test_a_ready_hand_is_valued_as_anew_when_remembered(seed: int) -> None:
     preset = find_preset(rng.choice(["hkos-3-v1", "hk-3fan", "tw-16", "sichuan-bb", "guangdong"]))
     view = SeatView.of(HandState(preset, seed=seed), 0)
     # a ready hand: sets and a pair, of kinds this seat may hold, less one tile
-    player = strong._Player(view)
+    player = decide.Player(view)
     kinds = sorted(player.allowed)
     counts = [0] * NUM_KINDS
     while sum(counts) < 3 * preset.sets + 2:
@@ -127,8 +128,8 @@ def test_a_ready_hand_is_valued_as_anew_when_remembered(seed: int) -> None:
     counts[rng.choice([k for k, c in enumerate(counts) if c])] -= 1
     hand = tuple(counts)
     melds = view.melds[0]
-    strong.clear_caches()
-    fresh = strong._Player(view)._ready_value(hand, melds)
+    valuation.clear_caches()
+    fresh = decide.Player(view)._ready_value(hand, melds)
     remembered = player._ready_value(hand, melds)
     assert player._ready_value(hand, melds) == remembered == fresh
 
@@ -165,9 +166,9 @@ def test_hkos_scores_a_remembered_reading_as_a_fresh_one(text: str) -> None:
 
 def test_dangers_are_worked_out_once_and_are_the_dangers() -> None:
     view = _turn_views(find_preset("hkos-3-v1"), 1, seed=2)[-1]
-    player = strong._Player(view)
+    player = decide.Player(view)
     assert player.dangers() is player.dangers()
-    assert player.dangers() == strong._Player(view)._dangers_now()
+    assert player.dangers() == decide.Player(view)._dangers_now()
 
 
 @settings(max_examples=150, deadline=None)
@@ -179,7 +180,7 @@ def test_one_away_draws_read_from_improving_tiles_are_every_ready_draw(
     ones) find every draw that makes it ready, and the same ready hands."""
     rng = random.Random(seed)
     preset = find_preset(preset_id)
-    player = strong._Player(SeatView.of(HandState(preset, seed=seed), 0))
+    player = decide.Player(SeatView.of(HandState(preset, seed=seed), 0))
     counts = [0] * NUM_KINDS
     # a few kinds, so that pairs, sets and near-ready hands are common
     pool = rng.sample(range(NUM_KINDS), rng.randint(5, 12))
@@ -188,14 +189,14 @@ def test_one_away_draws_read_from_improving_tiles_are_every_ready_draw(
         if counts[kind] < 4:
             counts[kind] += 1
     hand = tuple(counts)
-    strong.clear_caches()
+    valuation.clear_caches()
     fast = player._one_away(hand)
-    strong.clear_caches()
-    original = strong._Player._standard_shape
+    valuation.clear_caches()
+    original = decide.Player._standard_shape
     try:
-        strong._Player._standard_shape = lambda self, hand, tiles: None  # type: ignore[method-assign]
+        decide.Player._standard_shape = lambda self, hand, tiles: None  # type: ignore[method-assign]
         slow = player._one_away(hand)
     finally:
-        strong._Player._standard_shape = original  # type: ignore[method-assign]
-    strong.clear_caches()
+        decide.Player._standard_shape = original  # type: ignore[method-assign]
+    valuation.clear_caches()
     assert fast == slow

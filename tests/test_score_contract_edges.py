@@ -158,8 +158,9 @@ def test_an_impossible_line_exits_2_with_one_line() -> None:
     assert "error" in json.loads(out.getvalue()) and err.getvalue().count("\n") == 1
 
 
-def test_the_readme_says_tw16_points_leave_the_dealer_bonus_out_and_deltas_carry_it() -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+def test_the_contract_says_tw16_points_leave_the_dealer_bonus_out_and_deltas_carry_it() -> None:
+    contract = Path(__file__).parent.parent / "docs" / "scoring-contract.md"
+    readme = contract.read_text(encoding="utf-8")
     assert "its `points` leave the dealer bonus out" in readme
     assert '`"points": {"discarder": 4}`' in readme and "+5 and −5" in readme
     dealer_wins = {

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from engine.actions import ActionKind
-from engine.computer import strong
-from engine.computer.shape_tables import PlanShape
+from engine.computer import decide, valuation
+from engine.computer.shape_tables import PlanShape, near_kinds
 from engine.presets import PRESETS
 from engine.seat_view import SeatView
+from engine.tiles import HONOURS
 from tests.test_computer_speed_caches import STRONG_PRESETS, _turn_views
 
 
@@ -29,12 +30,12 @@ def _counting(monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> list[A
     return calls
 
 
-def _discard_hands(views: list[SeatView]) -> list[tuple[strong._Player, list[int], int, Any]]:
+def _discard_hands(views: list[SeatView]) -> list[tuple[decide.Player, list[int], int, Any]]:
     """Per view and discard: the player, the counts less the discard, the discard and the plans
     of the full hand."""
     found = []
     for view in views:
-        player = strong._Player(view)
+        player = decide.Player(view)
         counts = list(view.counts)
         base = player.plans(counts, view.melds[view.seat])
         for tile in sorted({a.tile for a in view.legal if a.kind is ActionKind.DISCARD}):
@@ -54,7 +55,7 @@ def test_an_estimate_bounding_plans_by_the_near_live_tiles_is_the_estimate(
         melds = player.view.melds[player.seat]
         full = list(rest)
         full[tile] += 1
-        near_live = sum(player.unseen[k] for k in strong.near_kinds(full, player.allowed))
+        near_live = sum(player.unseen[k] for k in near_kinds(full, player.allowed))
         assert player._estimate(rest, melds, base, tile, near_live) == player._estimate(
             rest, melds, base, tile
         )
@@ -77,7 +78,7 @@ def test_plans_that_cannot_beat_the_best_count_no_live_tiles(
     for player, rest, tile, base in hands:
         full = list(rest)
         full[tile] += 1
-        near_live = sum(player.unseen[k] for k in strong.near_kinds(full, player.allowed))
+        near_live = sum(player.unseen[k] for k in near_kinds(full, player.allowed))
         player._estimate(rest, player.view.melds[player.seat], base, tile, near_live)
     assert len(improving) < 0.9 * without
 
@@ -89,19 +90,19 @@ def test_discards_are_estimated_in_the_order_of_their_bounds(
     """Past the first `kept` estimates, no discard is estimated whose bound is below the
     `kept`-th best estimate of all: the highest bounds are estimated first."""
     views = _turn_views(PRESETS[preset_id], 2, seed=17)
-    estimated = _counting(monkeypatch, strong._Player, "_estimate")
+    estimated = _counting(monkeypatch, decide.Player, "_estimate")
     checked = 0
     for view in views:
-        player = strong._Player(view)
+        player = decide.Player(view)
         discards = [a for a in view.legal if a.kind is ActionKind.DISCARD]
         counts = list(view.counts)
         melds = view.melds[view.seat]
         estimated.clear()
         player.best_discard(counts, melds, discards, exact_worth=False)
         tiles = [args[3] for args in estimated if args[2] is not None]
-        kept = strong._REFINED if player.know.exact_one_away else 1
+        kept = decide._REFINED if player.know.exact_one_away else 1
         base = player.plans(counts, melds)
-        near_live = sum(player.unseen[k] for k in strong.near_kinds(counts, player.allowed))
+        near_live = sum(player.unseen[k] for k in near_kinds(counts, player.allowed))
         dangers = player.dangers()
         worths, bounds = {}, {}
         after = {a.tile: base[0].shape.after(a.tile, -1) for a in discards}
@@ -112,7 +113,7 @@ def test_discards_are_estimated_in_the_order_of_their_bounds(
             worths[tile] = player.worth(counts, melds, base, tile, exact=False) - dangers[tile]
             bound = player.worth_bound(counts, melds, base, tile, near_live)
             counts[tile] += 1
-            bounds[tile] = None if bound is None else bound * strong._BOUND_SLACK - dangers[tile]
+            bounds[tile] = None if bound is None else bound * decide._BOUND_SLACK - dangers[tile]
         if len(worths) <= kept:
             continue
         kth = sorted(worths.values(), reverse=True)[kept - 1]
@@ -129,12 +130,12 @@ def test_remembered_table_facts_are_worked_out_anew() -> None:
     views = _turn_views(PRESETS["hkos-3-v1"], 1, seed=3)
     views += _turn_views(PRESETS["sichuan-bb"], 1, seed=3)
     views += _turn_views(PRESETS["hubei-laizi"], 1, seed=3)
-    remembered = [(p.allowed, p.bonus_fan) for p in map(strong._Player, views)]
-    strong.clear_caches()
-    fresh = [(p.allowed, p.bonus_fan) for p in map(strong._Player, views)]
+    remembered = [(p.allowed, p.bonus_fan) for p in map(decide.Player, views)]
+    valuation.clear_caches()
+    fresh = [(p.allowed, p.bonus_fan) for p in map(decide.Player, views)]
     assert remembered == fresh
     for view, (allowed, bonus_fan) in zip(views, fresh, strict=True):
-        player = strong._Player(view)
+        player = decide.Player(view)
         void = view.void[view.seat]
         assert allowed == {
             k
@@ -155,15 +156,13 @@ def test_remembered_plan_keeps_and_scoring_are_the_fresh_ones() -> None:
     for preset_id in STRONG_PRESETS:
         preset = PRESETS[preset_id]
         for view in _turn_views(preset, 1, seed=19)[:3]:
-            allowed = strong._Player(view).allowed
+            allowed = decide.Player(view).allowed
             expected = []
-            for kinds in strong._SUIT_KINDS:
+            for kinds in valuation._SUIT_KINDS:
                 flush = allowed.intersection(kinds)
-                expected.append(
-                    (flush, allowed & frozenset((*flush, *strong.HONOURS))) if flush else None
-                )
-            assert list(strong._flush_keeps(allowed)) == expected
-        assert strong._family_score(preset) is scoring.family_module(preset).score
+                expected.append((flush, allowed & frozenset((*flush, *HONOURS))) if flush else None)
+            assert list(valuation._flush_keeps(allowed)) == expected
+        assert valuation._family_score(preset) is scoring.family_module(preset).score
 
 
 def test_a_calls_bounds_are_shared_with_its_best_discard(
@@ -173,16 +172,16 @@ def test_a_calls_bounds_are_shared_with_its_best_discard(
     a claim weighed so chooses as one working them out anew."""
     views = _turn_views(PRESETS["hkos-3-v1"], 3, seed=7, phase="claims")
     views = [v for v in views if not any(a.kind is ActionKind.WIN for a in v.legal)]
-    plans = _counting(monkeypatch, strong._Player, "plans")
-    shared = [strong._Player(view).claim(view.legal) for view in views]
+    plans = _counting(monkeypatch, decide.Player, "plans")
+    shared = [decide.Player(view).claim(view.legal) for view in views]
     shared_plans = len(plans)
     plans.clear()
-    original = strong._Player._bounds_of
+    original = decide.Player._bounds_of
 
-    def anew(self: strong._Player, counts: list[int], melds: Any) -> Any:
+    def anew(self: decide.Player, counts: list[int], melds: Any) -> Any:
         self._shared_bounds = None
         return original(self, counts, melds)
 
-    monkeypatch.setattr(strong._Player, "_bounds_of", anew)
-    assert [strong._Player(view).claim(view.legal) for view in views] == shared
+    monkeypatch.setattr(decide.Player, "_bounds_of", anew)
+    assert [decide.Player(view).claim(view.legal) for view in views] == shared
     assert shared_plans < len(plans)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from engine.formats.tenhou6.log import (
 )
 from engine.formats.tenhou6.order import Action, ActionKind, describe, order_of_play
 from engine.tiles import parse_tile
+from tests.tenhou6_logs import REAL_LOGS
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 
@@ -349,13 +349,6 @@ def test_not_a_log() -> None:
         read('{"name": [], "rule": {}}')
 
 
-# Real games kept outside the repository (DESIGN.md: nothing fetched is committed): a folder of
-# tenhou.net/6 logs named by TENHOU6_LOGS, or ../shared/tenhou6/ beside the checkout.
-REAL = Path(os.environ.get("TENHOU6_LOGS", Path(__file__).parents[2] / "shared" / "tenhou6"))
-REAL_LOGS = sorted(REAL.glob("*.json")) if REAL.is_dir() else []
-
-
-@pytest.mark.skipif(not REAL_LOGS, reason="no real tenhou.net/6 logs at hand")
 @pytest.mark.parametrize("path", REAL_LOGS, ids=lambda path: path.name)
 def test_real_logs_read_order_and_round_trip(path: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))

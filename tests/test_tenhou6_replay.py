@@ -8,9 +8,9 @@ import asyncio
 import copy
 import io
 import json
-import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,6 @@ from engine.formats.tenhou6.replay import (
     play_hand,
     preset_for,
     replay_log,
-    riichi_preset,
     session_from,
 )
 from engine.formats.tenhou6.results import WinWordsError, read_win_texts, yaku_text
@@ -42,6 +41,7 @@ from engine.presets import PRESETS, Preset
 from engine.simulate import play_session
 from tests import tenhou6_hands as written
 from tests.replay_fixtures import PLAYERS, seated_table
+from tests.tenhou6_logs import REAL_LOGS, real_log, require_real_logs
 
 HANDS = {
     "riichi_ura": written.RIICHI_URA,
@@ -405,30 +405,71 @@ async def test_only_a_finished_riichi_game_exports(tmp_path: Path) -> None:
         parse_reference("twelve")
 
 
-# Real games kept outside the repository (nothing fetched is committed): a folder of
-# tenhou.net/6 logs named by TENHOU6_LOGS, or ../shared/tenhou6/ beside the checkout.
-REAL = Path(os.environ.get("TENHOU6_LOGS", Path(__file__).parents[2] / "shared" / "tenhou6"))
-REAL_LOGS = sorted(REAL.glob("*.json")) if REAL.is_dir() else []
+def test_the_real_logs_are_at_hand() -> None:
+    require_real_logs()
 
 
-@pytest.mark.skipif(not REAL_LOGS, reason="no real tenhou.net/6 logs at hand")
 @pytest.mark.parametrize("path", REAL_LOGS, ids=lambda path: path.name)
 def test_real_logs_replay_to_their_results(path: Path) -> None:
-    code, _, err = run(path, check=True)
-    assert code == 0, err
+    """Every hand to the log's result, and the final points to the log's (`--check`)."""
+    code, out, err = run(path, check=True)
+    hands = len(out) - 1
+    assert code == 0 and err == [f"{hands} of {hands} hands replay to the log's results"], err
 
 
-def test_a_three_player_log_plays_on_sanma_or_says_it_cannot() -> None:
+def test_a_disputed_log_differs_only_by_the_riichi_stick_it_kept_from_the_winner() -> None:
+    """confusing_nakis_1: seat 2's riichi stood, then seat 0 won on seat 2's 7p; the log keeps
+    the stick from the winner (every other log, and Tenhou's rule, give it). Nothing else may
+    differ: the win's han, fu and yaku, the loser's payment, the final points but the stick."""
+    path = real_log("disputed/confusing_nakis_1.json")
+    log = read(path.read_text(encoding="utf-8"))
+    played = [describe(a) for a in order_of_play(log.hands[0])]
+    assert "2 riichi" in played and played[-1] == "0 ron 7p from 2"
+    found = list(replay_log(log))
+    assert len(found) == 2
+    report, final = found
+    assert isinstance(report, HandReport) and isinstance(final, FinalReport)
+    stick = [
+        ours - theirs for ours, theirs in zip(report.ours.deltas, report.log.deltas, strict=True)
+    ]
+    assert stick == [1000, 0, 0, 0]
+    assert report.differs == (
+        f"deltas: ours {list(report.ours.deltas)}, the log's {list(report.log.deltas)}",
+    )
+    assert report.ours.outcome == report.log.outcome == "ron"
+    (ours,), (theirs,) = report.ours.wins, report.log.wins
+    assert ours == replace(theirs, deltas=ours.deltas)
+    assert final.differs == () and not final.over
+
+
+def test_a_disputed_log_with_no_rule_name_holds_a_fifth_5s() -> None:
+    """confusing_nakis_2: no Tenhou rule name (read as Tenhou's four-player ranked rules, red
+    fives as `aka` says), and more copies of 5s than the wall holds: refused at that tile alone."""
+    path = real_log("disputed/confusing_nakis_2.json")
+    log = read(path.read_text(encoding="utf-8"))
+    assert (log.disp, log.red_fives, log.seats) == (None, (1, 1, 1), 4)
+    assert preset_for(log) is RIICHI
+    code, out, err = run(path, check=True)
+    assert code == 2 and out == []
+    assert err == [f"error: {path}: hand 1: a tile that is not in the riichi wall (1 5s too many)"]
+
+
+def test_a_three_player_log_plays_on_sanma_by_its_seats_and_length() -> None:
+    """Three seats are read from an empty fourth seat (or a rule display starting with 三); such
+    a log plays on `sanma`, East-only where the display says 東, and only with sanma's red fives."""
     three = written.log(written.NINE_TERMINALS)
     three["name"][3] = ""
     for index in (13, 14, 15):
         three["log"][0][index] = []
     three["log"][0][1][3] = 0
-    log = from_json(three)
-    if riichi_preset("sanma") is not None:
-        pytest.skip("the sanma preset exists: its own tests replay three-player logs")
-    with pytest.raises(Tenhou6Error, match="a three-player log: the sanma preset does not exist"):
-        preset_for(log)
+    with pytest.raises(Tenhou6Error, match=r"but sanma plays \[0, 1, 1\]: a ruleset we do not"):
+        preset_for(from_json(three))
+    for disp, rounds in ((None, 2), ("三般東喰赤", 1), ("三般南喰赤", 2)):
+        rule: dict[str, Any] = {"aka51": 0, "aka52": 1, "aka53": 1}
+        three["rule"] = rule if disp is None else rule | {"disp": disp}
+        log = from_json(three)
+        preset = preset_for(log)
+        assert log.seats == 3 and preset.id == "sanma" and preset.game.rounds == rounds
 
 
 def test_every_yaku_we_score_has_its_tenhou_name_and_reads_back() -> None:
