@@ -70,6 +70,7 @@ from engine.presets import (
     min_fan_choices,
     with_min_fan,
 )
+from engine.rules import void_suit
 from engine.scoring.base import WinBy, WinContext
 from engine.session import Seating, Session
 from engine.shapes import ShapeRules
@@ -203,7 +204,7 @@ def _reaches(state: HandState, seat: int, counts: list[int], rules: ShapeRules) 
             by=WinBy.SELF_DRAW,
             seat=seat,
             round_wind=state.round_wind,
-            void_suit=state.void[seat],
+            void_suit=void_suit(state, seat),
         )
         if scoring.score(state.preset, ctx).valid:
             return True

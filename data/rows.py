@@ -125,7 +125,7 @@ class QuarantinedTable:
 
 @dataclass(frozen=True, slots=True)
 class StoredWin:
-    """A win as a hand's result stores it: seats are table seats (engine.hand.WinRecord, the win
+    """A win as a hand's result stores it: seats are table seats (engine.outcome.WinRecord, the win
     as the hand played it, counts hand seats from the dealer)."""
 
     seat: int

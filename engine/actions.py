@@ -42,7 +42,7 @@ class ActionKind(StrEnum):
 
 
 class DeclaredKind(str):
-    """An action kind a rule component declares (engine.rules `Part.owns`): a name beside the
+    """An action kind a rule component declares (engine.parts `Part.owns`): a name beside the
     loop's own `ActionKind`s, compared by identity like them (one object per name)."""
 
     __slots__ = ()
@@ -75,9 +75,6 @@ def kind_named(name: str) -> ActionKind | DeclaredKind | None:
     return found if found is not None else _DECLARED.get(name)  # type: ignore[return-value]
 
 
-CLAIM_KINDS = frozenset(
-    {ActionKind.WIN, ActionKind.PASS, ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG}
-)
 CLAIM_PRIORITY: dict[ActionKind | DeclaredKind, int] = {
     ActionKind.WIN: 3,
     ActionKind.KONG: 2,

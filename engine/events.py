@@ -1,4 +1,5 @@
-"""What happened in a hand: the events `HandState.apply` returns (re-exported by engine.hand)."""
+"""What happened in a hand: the events `HandState.apply` returns, the phase a hand is in, and how
+it ended."""
 
 from __future__ import annotations
 
@@ -26,9 +27,19 @@ class Event:
 
 
 class Termination(StrEnum):
-    """How a hand ended (re-exported by engine.hand)."""
+    """How a hand ended."""
 
     WIN = "win"  # the hand ended with at least one win
     WALL_DRAW = "wall_draw"  # the wall ran out (wins may have happened before, blood battle)
     DEAL_LIMIT = "deal_limit"  # the table clock's deal limit ended it
     ABORTIVE_DRAW = "abortive_draw"  # a rule ended the hand with no win and no wall-draw check
+
+
+class Phase(StrEnum):
+    """Whose decision a hand waits for."""
+
+    OPENING = "opening"  # Sichuan swap / discard three / void choice: all seats at once
+    TURN = "turn"  # the seat on turn has drawn (or claimed) and must discard, kong or win
+    CLAIMS = "claims"  # a discard is open to claims from the seats in `pending`
+    ROB = "rob"  # a kong's tile is open to robbing wins
+    OVER = "over"

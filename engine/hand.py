@@ -7,7 +7,7 @@ rebuilds the same state (`HandState.replay`).
 The loop here is the one every preset shares: deal, openings, turns, claims and robbing, what a
 win does, the end. Everything a preset adds to it (void suits, leaving or locked winners, the
 swap, pass rules, wilds, fixed kongs, a dead wall, last draws, ...) is one of its rule components
-(`engine.rules`), asked at named hook points; every point that moves is a `Payment`
+(`engine.parts`, `engine.rules`), asked at named hook points; every point that moves is a `Payment`
 (`engine.settlement`). Seats are 0..seat_count-1 from the dealer (2, 3 or 4 seats).
 
 >>> from engine.presets import find_preset
@@ -19,107 +19,58 @@ swap, pass rules, wilds, fixed kongs, a dead wall, last draws, ...) is one of it
 from __future__ import annotations
 
 import copy
-import random
 import weakref
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from itertools import compress
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from engine import rules, scoring, shapes
-from engine.actions import (
-    CLAIM_PRIORITY,
-    SEAT_ACTIONS,
-    TILE_ACTIONS,
-    Action,
-    ActionKind,
-    DeclaredKind,
-)
-from engine.events import Event, Termination
+from engine.actions import CLAIM_PRIORITY, Action, ActionKind, DeclaredKind
+from engine.claims import ClaimWindow
+from engine.events import Event, Phase, Termination
+from engine.hand_ledger import HandLedger
 from engine.hand_setup import HandSetup
+from engine.hand_tables import (
+    ADDED_KONG_ACTIONS,
+    CONCEALED_KONG_ACTIONS,
+    DISCARD_ACTIONS,
+    DISCARD_EVENTS,
+    DRAW_EVENTS,
+    PASS_ACTIONS,
+    SEATS_AFTER,
+    WIN_ACTIONS,
+    call_meld,
+    shared_event,
+    window_event,
+)
+from engine.hand_tiles import arranged_wall
+from engine.hand_wins import WinChecks
 from engine.kinds import MultiWin
-from engine.rules import AfterWinPart, OpeningsPart, Part, VoidPart, WallPart
+from engine.outcome import WinRecord
+from engine.parts import Part, hook_answerers, overrides, owners, parts_by_kind
+from engine.preset import Preset
+from engine.rules import AfterWinPart
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.settlement import (
-    WALL_DRAW_REASONS,
     Payment,
-    Reason,
     deltas_of,
-    payment_detail,
-    pot_change,
-    reasons_text,
 )
 from engine.tiles import (
     COPIES,
-    FIRST_RED,
-    FIVES,
-    MAX_SEATS,
     NUM_KINDS,
-    NUM_TILE_IDS,
     Meld,
     MeldKind,
     Tile,
-    counts_of,
     format_tiles,
     is_bonus,
-    is_red,
     kind_of,
-    parse_tiles,
-    red_five_of,
     sort_tiles,
-    tile_name,
 )
-
-if TYPE_CHECKING:
-    from engine.preset import Preset
-
-
-__all__ = ["Event", "HandSetup", "HandState", "Outcome", "Phase", "Termination", "WinRecord"]
+from engine.wall import WallPart
 
 
 class IllegalActionError(ValueError):
     """An action that is not legal in the current state."""
-
-
-class Phase(StrEnum):
-    OPENING = "opening"  # Sichuan swap / discard three / void choice: all seats at once
-    TURN = "turn"  # the seat on turn has drawn (or claimed) and must discard, kong or win
-    CLAIMS = "claims"  # a discard is open to claims from the seats in `pending`
-    ROB = "rob"  # a kong's tile is open to robbing wins
-    OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class WinRecord:
-    seat: int
-    by: WinBy
-    tile: Tile
-    discarder: int | None
-    score: Score
-    deltas: tuple[int, ...]
-    concealed: tuple[Tile, ...]  # the winning hand's concealed tiles, winning tile included
-    melds: tuple[Meld, ...]
-    at: int = 0  # discards made in the hand before this win (the same for wins on one tile)
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    termination: Termination
-    wins: tuple[WinRecord, ...]
-    deltas: tuple[int, ...]  # the whole hand's point changes per seat: the sum of `payments`
-    payments: tuple[Payment, ...] = ()  # every point that moved, in the order it moved
-    pot: int = 0  # the pot's change (paid in less taken out): seats and pot conserve points
-    ready: tuple[int, ...] = ()  # at a wall draw, the seats in play that were ready
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return tuple(win.seat for win in self.wins)
-
-    def paid_for(self, *reasons: Reason) -> list[int]:
-        """Each seat's net change over the payments made for these reasons."""
-        chosen = [p for p in self.payments if p.reason in reasons]
-        return deltas_of(chosen, len(self.deltas))
 
 
 # Enum members compared on every action. On Python 3.11 a lookup such as `Phase.TURN` costs
@@ -131,169 +82,14 @@ _WIN, _DISCARD, _PASS = ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS
 _TIME_UP, _CONCEALED_KONG = ActionKind.TIME_UP, ActionKind.CONCEALED_KONG
 _ADDED_KONG = ActionKind.ADDED_KONG
 
-_SEATS = range(MAX_SEATS)
-# per table size, per seat: the other seats in turn order
-_SEATS_AFTER = {
-    count: tuple(tuple((seat + k) % count for k in range(1, count)) for seat in range(count))
-    for count in range(2, MAX_SEATS + 1)
-}
-
-# the shared actions (engine.actions) the per-action paths offer, bound as module globals
-_DISCARD_ACTIONS = TILE_ACTIONS[ActionKind.DISCARD]
-_PUNG_ACTIONS = TILE_ACTIONS[ActionKind.PUNG]
-_KONG_ACTIONS = TILE_ACTIONS[ActionKind.KONG]
-_CONCEALED_KONG_ACTIONS = TILE_ACTIONS[ActionKind.CONCEALED_KONG]
-_ADDED_KONG_ACTIONS = TILE_ACTIONS[ActionKind.ADDED_KONG]
-_WIN_ACTIONS = SEAT_ACTIONS[ActionKind.WIN]
-_PASS_ACTIONS = SEAT_ACTIONS[ActionKind.PASS]
-
-
-def _chow_options(seat: int, tile: Tile) -> tuple[tuple[Tile, Tile, Action], ...]:
-    """Each run of the suited tile's suit through it: the two other tiles it needs, and the
-    seat's chow of it."""
-    found = []
-    for start in (tile - 2, tile - 1, tile):
-        if start // 9 == tile // 9 and start % 9 <= 6:
-            run = (start, start + 1, start + 2)
-            first, second = (t for t in run if t != tile)
-            found.append((first, second, Action(seat, ActionKind.CHOW, run)))
-    return tuple(found)
-
-
-_CHOW_OPTIONS = tuple(tuple(_chow_options(seat, tile) for tile in range(27)) for seat in _SEATS)
-
-# The events of every turn, built once per seat and physical tile: events are immutable values.
-_DISCARD_EVENTS = tuple(
-    tuple(Event("discard", seat, tile) for tile in range(NUM_TILE_IDS)) for seat in _SEATS
-)
-_DRAW_EVENTS = tuple(
-    tuple(Event("draw", seat, tile, private=True) for tile in range(NUM_TILE_IDS))
-    for seat in _SEATS
-)
-# each five's red five (the other kinds have none)
-_RED_OF: dict[Tile, Tile] = {five: red_five_of(five) for five in FIVES}
-
-
-def _as_kinds(action: Action) -> Action:
-    """The action with each tile as its kind."""
-    if not action.tiles or max(action.tiles) < FIRST_RED:
-        return action
-    return Action(action.seat, action.kind, tuple(map(kind_of, action.tiles)), action.suit)
-
-
-def _has_red_fives(preset: Preset) -> bool:
-    """Whether the preset's wall holds red fives: only then does the loop tell a tile's
-    physical id from its kind (every other preset's ids are their kinds)."""
-    return max(preset.wall) >= FIRST_RED
-
-
-# Public events met again and again (a bonus tile, a payment's deltas, a call, the end), shared:
-# events are immutable values, and building one costs more than finding it.
-_EVENTS: dict[tuple[str, int | None, Tile | None, str, str], Event] = {}
-_EVENTS_LIMIT = 20_000  # payments' details vary: forget them all now and then
-
-
-def _event(
-    kind: str, seat: int | None = None, tile: Tile | None = None, detail: str = "", reason: str = ""
-) -> Event:
-    key = (kind, seat, tile, detail, reason)
-    found = _EVENTS.get(key)
-    if found is None:
-        if len(_EVENTS) >= _EVENTS_LIMIT:
-            _EVENTS.clear()
-        found = _EVENTS[key] = Event(kind, seat, tile, detail, reason=reason)
-    return found
-
-
-# A claim window's event per (discarder, tile, asked seats), found without writing its detail.
-_WINDOW_EVENTS: dict[tuple[int, Tile, tuple[int, ...]], Event] = {}
-
-
-def _window_event(seat: int, tile: Tile, asked: tuple[int, ...]) -> Event:
-    found = _WINDOW_EVENTS.get((seat, tile, asked))
-    if found is None:
-        detail = ",".join(map(str, asked))
-        found = _WINDOW_EVENTS[seat, tile, asked] = _event("claim_window", seat, tile, detail)
-    return found
-
-
-# A call's meld and its event per (caller, call, tile, discarder): a meld checks its tiles when
-# built, and its event spells them out.
-_CALLS: dict[tuple[int, Action, Tile, int], tuple[Meld, Event]] = {}
-
-
-def _call_meld(claim: Action, tile: Tile, source: int) -> tuple[Meld, Event]:
-    found = _CALLS.get((claim.seat, claim, tile, source))
-    if found is None:
-        if claim.kind is ActionKind.CHOW:
-            meld = Meld(MeldKind.CHOW, claim.tiles, tile, source)
-        else:
-            kong = claim.kind is ActionKind.KONG
-            kind = MeldKind.KONG if kong else MeldKind.PUNG
-            meld = Meld(kind, (tile,) * (4 if kong else 3), tile, source)
-        found = meld, _event("call", claim.seat, tile, str(meld))
-        _CALLS[claim.seat, claim, tile, source] = found
-    return found
-
-
-def shuffled(tiles: Sequence[Tile], seed: int) -> list[Tile]:
-    """The tiles in the order `random.Random(seed).shuffle` leaves them, with the same draws.
-
-    Written out because a deal's shuffle was half the cost of starting a hand: the library's
-    shuffle calls a method per tile for the same `getrandbits` draws (Fisher-Yates from the
-    end, each index drawn by rejection with the bit length of its range).
-    """
-    wall = list(tiles)
-    getrandbits = random.Random(seed).getrandbits
-    for i in range(len(wall) - 1, 0, -1):
-        size = i + 1
-        bits = size.bit_length()
-        j = getrandbits(bits)
-        while j >= size:
-            j = getrandbits(bits)
-        wall[i], wall[j] = wall[j], wall[i]
-    return wall
-
 
 _P = TypeVar("_P", bound=Part)
 
 
-# Per sequence of part types (the same for every hand of a preset): for each hook, the positions
-# of the parts that answer it. Worked out once, not at every deal.
-_ANSWERERS: dict[tuple[type[Part], ...], dict[str, tuple[int, ...]]] = {}
-# Per sequence of part types: for every kind a part is (Part subclasses), the position of the
-# first part of that kind (part_of's answers).
-_KIND_POSITIONS: dict[tuple[type[Part], ...], dict[type[Part], int]] = {}
-
-
-def _answerers(parts: Sequence[Part]) -> dict[str, tuple[int, ...]]:
-    kinds = tuple(type(part) for part in parts)
-    found = _ANSWERERS.get(kinds)
-    if found is None:
-        found = _ANSWERERS[kinds] = {
-            hook: tuple(i for i, part in enumerate(parts) if rules.overrides(part, hook))
-            for hook in rules.HOOKS
-        }
-    return found
-
-
-def _kind_positions(parts: Sequence[Part]) -> dict[type[Part], int]:
-    kinds = tuple(type(part) for part in parts)
-    found = _KIND_POSITIONS.get(kinds)
-    if found is None:
-        found = _KIND_POSITIONS[kinds] = {}
-        for i, part in enumerate(parts):
-            for kind in type(part).__mro__:
-                if issubclass(kind, Part):
-                    found.setdefault(kind, i)
-    return found
-
-
-_NO_WILDS: frozenset[Tile] = frozenset()
 _is_win = shapes.is_win  # asked on every discard for every other seat
 
 
-class HandState:
+class HandState(WinChecks, HandLedger):
     """The mutable state of one hand. Seats are 0..seat_count-1 counted from the dealer (seat
     winds E S W N). Rules beyond the shared loop live in the preset's components (`parts`)."""
 
@@ -315,33 +111,16 @@ class HandState:
         count = preset.seat_counts[0] if seat_count is None else seat_count
         rules.check_seat_count(preset, count)
         self.seat_count = count
-        self.seats = range(count)
         # seats asked on every claim window even with nothing to claim (their only answer is
         # Pass): where calls are public, whether a window opens must not tell who can call
         self.always_ask = frozenset(always_ask)
         self.version = 0
         self.log: list[Action] = []
-        if wall is None:
-            wall = shuffled(preset.wall, seed)
-        elif sorted(wall) != sorted(preset.wall):
-            raise ValueError(f"an arranged wall must hold exactly the tiles of {preset.id}")
-        self.wall = list(wall)
-        self.front = 0
-        self.back = len(wall)
-        # red fives in the wall: a held five may be either physical tile (see _held_id)
-        self._reds = _has_red_fives(preset)
+        super().__init__(preset, seed, count, wall)
         # preset values read on every discard's claim checks, bound once for the hand
         self._discard_wins = preset.discard_wins
         self._shapes = preset.shape_rules
         self._chow = preset.chow
-        self.hands: list[list[Tile]] = [[] for _ in self.seats]
-        # counts_of(hands[seat]) kept up to date by _add/_remove: every discard asks three seats
-        # whether they can win on it, and recounting the hand each time was the cost
-        self._counts: list[list[int]] = [[0] * NUM_KINDS for _ in self.seats]
-        self.melds: list[list[Meld]] = [[] for _ in self.seats]
-        self.bonus: list[list[Tile]] = [[] for _ in self.seats]
-        self.ponds: list[list[Tile]] = [[] for _ in self.seats]
-        self.claimed: list[set[int]] = [set() for _ in self.seats]  # pond indexes taken by calls
         self.points = [0] * count  # this hand's running point changes: the sum of `payments`
         self.pot_change = 0  # the pot's running change: paid in less taken out
         self.payments: list[Payment] = []
@@ -355,20 +134,15 @@ class HandState:
         self.kongs_made = 0
         self.calls_made = 0
         self.last_discard: tuple[int, int] | None = None  # (seat, pond index)
+        # the answers awaited now (a claim window's or the decisions made at once), None until given
         self.pending: dict[int, Action | None] = {}
-        self.claim_tile: Tile | None = None
-        self.claim_from: int | None = None
-        self.rob_kind: ActionKind | DeclaredKind | None = None
-        # what a rob window decides: the declaration that stands when nobody robs it
-        self._declared: Action | None = None
-        self._rob_by = _ROBBING_KONG  # how a win in a rob window counts
+        # the claim window open now, or the last one (engine.claims)
+        self.window: ClaimWindow | None = None
         # the part whose decisions every seat makes at once (Phase.OPENING), while they last
         self._decider: Part | None = None
         self._termination: Termination | None = None
         self._ready: tuple[int, ...] = ()
         self._legal_cache: dict[int, tuple[Action, ...]] = {}
-        # each claiming seat's options in the open window: answers do not change them
-        self._window_options: dict[int, list[Action]] = {}
         self._scores: dict[WinContext, Score] = {}  # see _score
         self._events: list[Event] = []
         self._bind_rules()
@@ -381,64 +155,48 @@ class HandState:
         # part_of's answers for every kind a part is (the first such part): the parts are fixed
         # for the hand, and the computer players ask on every decision
         parts = self.parts
-        self._part_by_kind: dict[type[Part], Part] = {
-            kind: parts[i] for kind, i in _kind_positions(parts).items()
-        }
+        self._part_by_kind = parts_by_kind(parts)
         self._robbing = next(r for r in components if isinstance(r, rules.Robbing))
         self._conditions = next(r for r in components if isinstance(r, rules.WinConditions))
-        self._wall_part = self._require(WallPart)
+        self._wall_part = self.require(WallPart)
         # the tiles left in the wall when the live wall ends (the wall part's dead wall)
         self._dead_wall: int = self._wall_part.rule.left_in_wall
         # a kong's replacement spends a dead-wall tile for good where the wall is not replenished
         self._dead_wall_spent = 0 if self._wall_part.rule.replenished else 1
-        self._after_win = self._require(AfterWinPart)
-        self._openings = self.part_of(OpeningsPart)
-        # who applies each action kind a part declares (`Part.owns`): one owner per kind
-        self._owners: dict[ActionKind | DeclaredKind, Part] = {}
+        self._after_win = self.require(AfterWinPart)
+        self._owners = owners(parts, self.preset.id)
         # the words of every declaration a rule owns (kind name: catalogue key), and those
         # made with a discard: what the front ends show
-        self.declaration_labels: dict[str, str] = {}
-        with_discard: set[str] = set()
-        for part in parts:
-            for kind in part.owns:
-                if kind in self._owners:
-                    raise ValueError(f"two rules of {self.preset.id} own the action {kind.value}")
-                self._owners[kind] = part
-            self.declaration_labels.update({k.value: key for k, key in part.labels.items()})
-            with_discard.update(kind.value for kind in part.with_discard)
-        self.declared_with_discard = frozenset(with_discard)
-        # advice the computer players read (engine.rules: not rules, the loop never asks)
+        self.declaration_labels = {k.value: key for part in parts for k, key in part.labels.items()}
+        self.declared_with_discard = frozenset(k.value for part in parts for k in part.with_discard)
+        # advice the computer players read (engine.parts: not rules, the loop never asks)
         self.computer_declares = frozenset(k for part in parts for k in part.computer_declares)
         self.computer_takes = frozenset(k for part in parts for k in part.computer_takes)
         self._wilds = self.part_of(rules.WildsPart)
         # the per-seat list the seat loops read on every discard, shared with its owner
         self._left = self._after_win.left
 
-        answerers = _answerers(self.parts)
-
-        def answering(hook: str) -> tuple[Part, ...]:
-            return tuple([parts[index] for index in answerers[hook]])
-
-        self._turn_rules = answering("turn_actions")
-        self._offer_rules = answering("offer")
-        self._discard_rules = answering("discard_choices")
-        self._kong_rules = answering("may_kong")
-        self._win_rules = answering("may_win")
-        self._shape_rules = answering("win_shape")
+        answering = hook_answerers(parts)
+        self._turn_rules = answering["turn_actions"]
+        self._offer_rules = answering["offer"]
+        self._discard_rules = answering["discard_choices"]
+        self._kong_rules = answering["may_kong"]
+        self._win_rules = answering["may_win"]
+        self._shape_rules = answering["win_shape"]
         self._standard_shapes = not self._shape_rules
-        self._claim_rules = answering("may_claim")
-        self._call_rules = answering("allows_call")
-        self._kong_discards = answering("discard_is_kong")
-        self._pass_rules = answering("on_pass")
-        self._draw_rules = answering("on_draw")
-        self._discard_watchers = answering("on_discard")
-        self._call_watchers = answering("after_call")
-        self._interruption_watchers = answering("after_interruption")
-        self._passed_watchers = answering("after_discard_passed")
-        self._ready_rules = answering("ready")
-        self._context_rules = answering("context")
-        self._settle_rules = answering("settle_win")
-        self.call_advisers = answering("call_keeps_a_way")
+        self._claim_rules = answering["may_claim"]
+        self._call_rules = answering["allows_call"]
+        self._kong_discards = answering["discard_is_kong"]
+        self._pass_rules = answering["on_pass"]
+        self._draw_rules = answering["on_draw"]
+        self._discard_watchers = answering["on_discard"]
+        self._call_watchers = answering["after_call"]
+        self._interruption_watchers = answering["after_interruption"]
+        self._passed_watchers = answering["after_discard_passed"]
+        self._ready_rules = answering["ready"]
+        self._context_rules = answering["context"]
+        self._settle_rules = answering["settle_win"]
+        self.call_advisers = answering["call_keeps_a_way"]
 
     def __deepcopy__(self, memo: dict[int, object]) -> HandState:
         clone = HandState.__new__(HandState)
@@ -449,78 +207,21 @@ class HandState:
             part.state = weakref.proxy(clone)
         return clone
 
-    @property
-    def has_red_fives(self) -> bool:
-        """Whether this hand's wall holds red fives (physical tiles apart from their kinds)."""
-        return self._reds
-
-    def _red_in_sight(self, seat: int) -> bool:
-        """Whether `seat` can see a red five: in its own hand, a pond, a meld or a won pile
-        (other hands and the wall it may not read). The copy `as_kinds` makes costs ~3 ms, so a
-        decision pays for it only then."""
-        if any(t is not None and is_red(t) for t in (self.drawn, self.claim_tile)):
-            return True
-        if any(is_red(t) for t in self.hands[seat]):
-            return True
-        places = (self.ponds, self.won_tiles)
-        return any(is_red(t) for place in places for tiles in place for t in tiles) or any(
-            is_red(t) for melds in self.melds for meld in melds for t in meld.tiles
-        )
-
-    def as_kinds(self, seat: int) -> HandState:
-        """A copy of the hand in which every tile is its kind (a red five a plain five), for a
-        player that reasons on kinds: its choice is mapped back with `physical_action`. The
-        hand itself when `seat` sees no red five: all it may read is then the same as kinds
-        (other seats' hidden tiles and the wall it never reads)."""
-        if not self._reds or not self._red_in_sight(seat):
-            return self
-        # what no player changes is shared, not copied: the preset (frozen, with its wall and
-        # rules: most of a copy's cost), the log of frozen actions and the events told
+    def reading_copy(self) -> HandState:
+        """A copy for a player to rework (engine.computer.on_kinds), sharing what no player
+        changes: the preset (frozen, with its wall and rules: most of a copy's cost), the log of
+        frozen actions and the events told. It works out its legal actions afresh."""
         shared = (self.preset, self.log, self._events)
-        plain = copy.deepcopy(self, {id(value): value for value in shared})
-        plain._reds = False
-        plain.wall = [kind_of(t) for t in plain.wall]
-        for other in plain.seats:
-            plain.hands[other] = [kind_of(t) for t in plain.hands[other]]
-            plain.ponds[other] = [kind_of(t) for t in plain.ponds[other]]
-            plain.melds[other] = [
-                Meld(
-                    m.kind,
-                    m.kinds,
-                    None if m.claimed is None else kind_of(m.claimed),
-                    m.from_seat,
-                )
-                for m in plain.melds[other]
-            ]
-            won = plain.won_tiles[other]
-            won[:] = [kind_of(t) for t in won]
-        if plain.drawn is not None:
-            plain.drawn = kind_of(plain.drawn)
-        if plain.claim_tile is not None:
-            plain.claim_tile = kind_of(plain.claim_tile)
-        plain._legal_cache.clear()
-        plain._window_options = {
-            seat: [_as_kinds(a) for a in options] for seat, options in plain._window_options.items()
-        }
-        return plain
-
-    def physical_action(self, chosen: Action) -> Action:
-        """The legal action a choice made on `as_kinds(seat)` stands for: the same action, or the
-        one naming the same kinds, a plain five before a red one (a red five is kept: it
-        scores more)."""
-        legal = self.legal_actions(chosen.seat)
-        if chosen in legal:
-            return chosen
-        for action in legal:
-            if action.kind is chosen.kind and _as_kinds(action) == chosen:
-                return action
-        raise IllegalActionError(f"no legal action of the kinds of {chosen}")
+        copied = copy.deepcopy(self, {id(value): value for value in shared})
+        copied._legal_cache.clear()
+        return copied
 
     def part_of(self, kind: type[_P]) -> _P | None:
         """This hand's part of the given kind, if the preset plays that rule."""
         return self._part_by_kind.get(kind)  # type: ignore[return-value]
 
-    def _require(self, kind: type[_P]) -> _P:
+    def require(self, kind: type[_P]) -> _P:
+        """This hand's part of a kind every preset plays (the wall, what a win does)."""
         part = self.part_of(kind)
         assert part is not None, f"every preset plays {kind.__name__}"
         return part
@@ -562,36 +263,12 @@ class HandState:
         order (a dead wall's indicators set apart at the deal first: `WallRule.indicators`).
         The rest of the wall is filled with the remaining tiles in a fixed order.
         """
-        dealt = [parse_tiles(h) for h in hands]
-        # the deal takes 13 per seat in seat order, then the dealer's 14th
-        order = dealt[0][: preset.hand_size]
-        for h in dealt[1:]:
-            order += h
-        order += dealt[0][preset.hand_size :] + parse_tiles(draws)
-        back = parse_tiles(replacements)
-        rest = list(preset.wall)
-        for tile in order + back:
-            if tile not in rest:
-                raise ValueError(f"arranged hand uses more {tile_name(tile)} than {preset.id} has")
-            rest.remove(tile)
-        # spare bonus tiles go first so that the back holds ordinary replacements
-        rest.sort(key=lambda t: not is_bonus(t))
-        return cls(preset, 0, setup, wall=order + rest + back[::-1], seat_count=len(hands))
+        wall = arranged_wall(preset, hands, draws, replacements)
+        return cls(preset, 0, setup, wall=wall, seat_count=len(hands))
 
     def _deal(self) -> None:
         self._wall_part.take_set_aside()
-        size = self.preset.hand_size
-        for seat in self.seats:  # each seat's tiles from the front, as _take and _add would
-            dealt = self.wall[self.front : self.front + size]
-            self.front += size
-            self.hands[seat] += dealt
-            counts = self._counts[seat]
-            for tile in dealt:
-                if tile < NUM_KINDS:
-                    counts[tile] += 1
-                elif tile >= FIRST_RED:
-                    counts[kind_of(tile)] += 1
-        self._add(0, self._take(front=True))
+        self._deal_tiles(self.preset.hand_size)
         self.drawn = self.hands[0][-1]
         for seat in self.seats:
             self._replace_bonus(seat)
@@ -600,39 +277,17 @@ class HandState:
             part.after_deal()
 
     # ----------------------------------------------------------------- the parts' API
-    # What a rule component may do to the hand (engine.rules): parts change the hand only
+    # What a rule component may do to the hand (engine.parts): parts change the hand only
     # through these, never through the loop's private state (tests/test_part_api.py keeps it so).
 
     def emit(self, event: Event) -> None:
         """Add an event to what the current action returns."""
         self._events.append(event)
 
-    def add_tile(self, seat: int, tile: Tile) -> None:
-        """Put a tile into a seat's concealed hand."""
-        self._add(seat, tile)
-
-    def remove_tile(self, seat: int, tile: Tile) -> None:
-        """Take a tile out of a seat's concealed hand."""
-        self._remove(seat, tile)
-
-    def held_counts(self, seat: int) -> list[int]:
-        """The seat's concealed tile kinds as the loop keeps them (34 counts, bonus tiles not
-        counted): read, never change (`tile_counts` gives a copy)."""
-        return self._counts[seat]
-
-    def take_from_wall(self, *, front: bool) -> Tile:
-        """The next tile from the front or the back of the wall: for the wall part, which owns
-        which back positions are replacements (other parts draw through `draw_replacement`)."""
-        return self._take(front=front)
-
     @property
     def wall_part(self) -> WallPart:
         """The part that owns the wall: set-aside tiles, the dead wall, the last draws."""
         return self._wall_part
-
-    def discard(self, seat: int, tile: Tile) -> None:
-        """`seat` discards `tile` as the loop does (a declaration made with a discard)."""
-        self._discard(seat, tile)
 
     def draw_replacement(self, seat: int) -> None:
         """`seat` draws a replacement (from the wall part's back positions) and plays on."""
@@ -641,14 +296,6 @@ class HandState:
     def draw_next(self, after: int) -> None:
         """The turn passes on: the first seat in play after `after` draws (or the wall ends)."""
         self._next_draw(self._next_seat(after))
-
-    def seats_in_play(self) -> tuple[int, ...]:
-        """The seats still in the hand (winners who left are not)."""
-        return self._in_play()
-
-    def end_hand(self, termination: Termination) -> None:
-        """End the hand now: a wall draw settles its checks; an abortive draw moves no point."""
-        self._end(termination)
 
     def begin_decisions(self, decider: Part, label: str) -> None:
         """Every seat decides at once (Phase.OPENING): `decider` offers the choices
@@ -679,80 +326,6 @@ class HandState:
         for part in self._interruption_watchers:
             part.after_interruption(seat)
 
-    def waits_of(self, seat: int) -> list[Tile]:
-        """The tiles that would complete the seat's concealed hand now (a part reads every
-        seat's waits when a discard passes, offered a win or not)."""
-        return self.waits(self.hands[seat])
-
-    def is_ready(self, seat: int) -> bool:
-        """Whether the seat is one tile from a win: a part's answer first (`Part.ready`), else
-        the standard shapes on its concealed tiles (with a drawn tile held, after some discard)."""
-        for part in self._ready_rules:
-            decided = part.ready(seat)
-            if decided is not None:
-                return decided
-        hand = self.hands[seat]
-        if len(hand) % 3 != 2:
-            return bool(self.waits(hand))
-        for tile in set(hand):
-            rest = list(hand)
-            rest.remove(tile)
-            if self.waits(rest):
-                return True
-        return False
-
-    def _take(self, *, front: bool) -> Tile:
-        if front:
-            self.front += 1
-            return self.wall[self.front - 1]
-        self.back -= 1
-        return self.wall[self.back]
-
-    def _add(self, seat: int, tile: Tile) -> None:
-        """Put a tile into a seat's concealed hand (the only way tiles enter it); the counts
-        are of kinds (a red five counts as its five, a bonus tile not at all)."""
-        self.hands[seat].append(tile)
-        if tile < NUM_KINDS:
-            self._counts[seat][tile] += 1
-        elif tile >= FIRST_RED:
-            self._counts[seat][kind_of(tile)] += 1
-
-    def _remove(self, seat: int, tile: Tile) -> None:
-        """Take a tile out of a seat's concealed hand (the only way tiles leave it)."""
-        self.hands[seat].remove(tile)
-        if tile < NUM_KINDS:
-            self._counts[seat][tile] -= 1
-        elif tile >= FIRST_RED:
-            self._counts[seat][kind_of(tile)] -= 1
-
-    def _held_id(self, seat: int, kind: Tile) -> Tile:
-        """The physical tile of `kind` that the loop takes from a seat's hand when an action
-        names only the kind (a call's other tiles, a kong): a plain tile while one is held,
-        else the red five, so which tile moves follows from the hand and replays the same."""
-        if not self._reds or kind in self.hands[seat]:
-            return kind
-        return _RED_OF[kind]
-
-    def _remove_kinds(self, seat: int, kinds: Iterable[Tile]) -> list[Tile]:
-        """Take a tile of each kind out of a seat's hand (`_held_id` says which); the
-        physical tiles taken, in order."""
-        taken = []
-        for kind in kinds:
-            tile = self._held_id(seat, kind)
-            self._remove(seat, tile)
-            taken.append(tile)
-        return taken
-
-    def _held_ids(self, seat: int, kind: Tile) -> list[Tile]:
-        """The distinct physical tiles of `kind` a seat holds (a five and its red five are two
-        tiles a seat may choose between)."""
-        hand = self.hands[seat]
-        held = [kind] if kind in hand else []
-        red = _RED_OF.get(kind)
-        if red is not None and red in hand:
-            held.append(red)
-        return held
-
     def _replace_bonus(self, seat: int) -> None:
         """Expose bonus tiles and draw their replacements from the back, repeatedly."""
         hand = self.hands[seat]
@@ -765,7 +338,7 @@ class HandState:
             for tile in bonus:
                 self._remove(seat, tile)
                 self.bonus[seat].append(tile)
-                self._events.append(_event("bonus", seat, tile))
+                self._events.append(shared_event("bonus", seat, tile))
                 if self.wall_left == 0:
                     if self.drawn is not None and is_bonus(self.drawn):
                         self.drawn = None
@@ -779,6 +352,18 @@ class HandState:
     # ----------------------------------------------------------------- queries
 
     @property
+    def claim_tile(self) -> Tile | None:
+        """The tile of the claim window open now (or of the last one: see engine.claims)."""
+        window = self.window
+        return None if window is None else window.tile
+
+    @property
+    def claim_from(self) -> int | None:
+        """The seat whose tile the claim window open now (or the last one) offers."""
+        window = self.window
+        return None if window is None else window.source
+
+    @property
     def wall_left(self) -> int:
         """Tiles still to be drawn (a dead wall is never drawn and not counted)."""
         return self.back - self.front - self._dead_wall
@@ -786,39 +371,6 @@ class HandState:
     @property
     def is_over(self) -> bool:
         return self.phase is _OVER
-
-    # The components' per-seat state, read by the runtime, pictures and scoring under the
-    # names it had when HandState held it itself.
-
-    @property
-    def void(self) -> list[str | None]:
-        part = self.part_of(VoidPart)
-        return part.void if part is not None else [None] * self.seat_count
-
-    @property
-    def left(self) -> list[bool]:
-        return self._after_win.left
-
-    @property
-    def locked(self) -> list[bool]:
-        return self._after_win.locked
-
-    @property
-    def won_tiles(self) -> list[list[Tile]]:
-        return self._after_win.won_tiles
-
-    @property
-    def removed(self) -> list[list[Tile]]:
-        part = self._openings
-        return part.removed if part is not None else [[] for _ in self.seats]
-
-    @property
-    def opening_stage(self) -> int:
-        return self._openings.stage if self._openings is not None else 0
-
-    @property
-    def swap_direction(self) -> int | None:
-        return self._openings.swap_direction if self._openings is not None else None
 
     @property
     def set_aside(self) -> list[Tile]:
@@ -831,7 +383,7 @@ class HandState:
         return tuple(
             fact
             for part in self.parts
-            if rules.overrides(part, "private_facts")
+            if overrides(part, "private_facts")
             for fact in part.private_facts(seat)
         )
 
@@ -839,27 +391,6 @@ class HandState:
         """Whether discarding `tile` sets it down as a kong instead (a fixed kong kind, a turned
         wild): for the words of a menu, not for play."""
         return any(part.sets_down(tile) for part in self._kong_discards)
-
-    @property
-    def wild_kinds(self) -> frozenset[Tile]:
-        """Tile kinds that are wild in this hand (engine.rules.Wilds; a turned wild is chosen
-        after the deal), for players and pictures."""
-        part = self._wilds
-        return part.kinds if part is not None else _NO_WILDS
-
-    @property
-    def kong_points(self) -> list[int]:
-        """The part of `points` paid for kongs at once."""
-        return self._paid_for(Reason.KONG)
-
-    @property
-    def draw_points(self) -> list[int]:
-        """The part of `points` paid in wall-draw checks."""
-        return self._paid_for(*WALL_DRAW_REASONS)
-
-    def _paid_for(self, *reasons: Reason) -> list[int]:
-        chosen = [p for p in self.payments if p.reason in reasons]
-        return deltas_of(chosen, self.seat_count)
 
     @property
     def decision_version(self) -> int:
@@ -876,28 +407,6 @@ class HandState:
 
     def active(self, seat: int) -> bool:
         return not self._left[seat]
-
-    def tile_counts(self, seat: int) -> list[int]:
-        """A copy of the seat's concealed tiles as a 34-count vector (as `counts_of` gives)."""
-        return list(self._counts[seat])
-
-    def concealed(self, seat: int) -> list[Tile]:
-        """The seat's concealed tiles, sorted (the drawn tile included; a red five after the
-        plain fives of its suit)."""
-        return sort_tiles(self.hands[seat])
-
-    def outcome(self) -> Outcome | None:
-        """How the hand ended, or None while it goes on."""
-        if self._termination is None:
-            return None
-        return Outcome(
-            self._termination,
-            tuple(self.wins),
-            tuple(self.points),
-            tuple(self.payments),
-            self.pot_change,
-            self._ready,
-        )
 
     def seats_to_act(self) -> list[int]:
         """The seats whose decision the hand waits for now."""
@@ -937,11 +446,12 @@ class HandState:
         if self.phase in (_CLAIMS, _ROB) and seat in self.pending:
             if self.pending[seat] is not None:
                 return []
-            options = self._window_options.get(seat)
+            window = self.window
+            assert window is not None
+            options = window.options.get(seat)
             if options is None:
-                assert self.claim_from is not None
-                options = self._claim_options(seat, self._next_seat(self.claim_from))
-            return [_PASS_ACTIONS[seat], *options]
+                options = self._claim_options(seat, self._next_seat(window.source))
+            return [PASS_ACTIONS[seat], *options]
         if self.phase is _OPENING and not self._opening_done(seat):
             assert self._decider is not None
             return self._decider.decision_actions(seat)
@@ -959,7 +469,7 @@ class HandState:
             and (not self._standard_shapes or _is_win(counts, self._shapes))
             and self._win_score(seat, drawn, _SELF_DRAW)
         ):
-            actions.append(_WIN_ACTIONS[seat])
+            actions.append(WIN_ACTIONS[seat])
         for part in self._turn_rules:  # a locked hand, the last-draw phase
             replaced = part.turn_actions(seat)
             if replaced is not None:
@@ -969,8 +479,8 @@ class HandState:
             restricted = part.discard_choices(seat)
             if restricted:
                 break
-        discards = _DISCARD_ACTIONS[seat]
-        if self._reds:  # each physical tile held of the kinds allowed
+        discards = DISCARD_ACTIONS[seat]
+        if self.has_red_fives:  # each physical tile held of the kinds allowed
             kinds = restricted or [kind for kind in range(NUM_KINDS) if counts[kind]]
             actions += [discards[t] for kind in kinds for t in self._held_ids(seat, kind)]
         elif restricted:
@@ -980,13 +490,13 @@ class HandState:
         if self.drawn is not None and self.back - self.front > self._dead_wall:  # wall_left > 0
             if 4 in counts:  # rare: skip the scan of every kind
                 actions += [
-                    _CONCEALED_KONG_ACTIONS[seat][t]
+                    CONCEALED_KONG_ACTIONS[seat][t]
                     for t in range(NUM_KINDS)
                     if counts[t] == 4 and all(p.may_kong(seat, t) for p in self._kong_rules)
                 ]
             if self.melds[seat]:
                 actions += [
-                    _ADDED_KONG_ACTIONS[seat][meld.first]
+                    ADDED_KONG_ACTIONS[seat][meld.first]
                     for meld in self.melds[seat]
                     if meld.kind is MeldKind.PUNG
                     and counts[meld.first]
@@ -1000,144 +510,8 @@ class HandState:
             actions += part.offer(seat)
         return actions
 
-    def waits(self, hand: Sequence[Tile]) -> list[Tile]:
-        """The tiles that would complete this concealed hand under the preset's shapes (held
-        wilds standing in as jokers)."""
-        counts = counts_of(hand)
-        wilds = self.wild_kinds
-        jokers = sum(counts[kind] for kind in wilds) if wilds else 0
-        if jokers:
-            counts = rules.wild_free(counts, wilds)
-        return shapes.waits(counts, self.preset.shape_rules, jokers=jokers)
-
-    def _claim_options(self, seat: int, next_seat: int) -> list[Action]:
-        """What `seat` may claim on the open tile; `next_seat` (the discarder's next) may chow."""
-        tile = self.claim_tile
-        assert tile is not None and self.claim_from is not None
-        kind = tile if tile < NUM_KINDS else kind_of(tile)  # what counts, calls and shapes see
-        robbing = self.phase is _ROB
-        options: list[Action] = []
-        counts = self._counts[seat]
-        if robbing or not self._standard_shapes:
-            if self._win_score(seat, tile, self._rob_by if robbing else _ON_DISCARD):
-                options.append(_WIN_ACTIONS[seat])
-        elif self._discard_wins:
-            # _win_score's first question written out, as most hands do not complete with it
-            counts[kind] += 1
-            try:
-                shaped = _is_win(counts, self._shapes)
-            finally:
-                counts[kind] -= 1
-            if shaped and self._win_score(seat, tile, _ON_DISCARD):
-                options.append(_WIN_ACTIONS[seat])
-        if robbing or self.back - self.front == self._dead_wall:  # no calls on the last tile
-            return options
-        for part in self._claim_rules:  # a locked hand, the void suit, wild tiles
-            if not part.may_claim(seat, kind):
-                return options
-        held = counts[kind]
-        if held >= 2:
-            options.append(_PUNG_ACTIONS[seat][tile])
-            if held == 3:
-                options.append(_KONG_ACTIONS[seat][tile])
-        if kind < 27 and self._chow and seat == next_seat:
-            for first, second, chow in _CHOW_OPTIONS[seat][kind]:
-                if counts[first] and counts[second]:
-                    options.append(chow)
-        if options:
-            for part in self._call_rules:  # pass rules, wilds in a run
-                options = [o for o in options if o.kind is _WIN or part.allows_call(seat, o)]
-        return options
-
     def _opening_done(self, seat: int) -> bool:
         return self.pending.get(seat) is not None
-
-    # ----------------------------------------------------------------- win checks
-
-    def _win_score(self, seat: int, tile: Tile, by: WinBy) -> Score | None:
-        """The score if `seat` may win on `tile` now, else None."""
-        if by is _ON_DISCARD and not self._discard_wins:
-            return None
-        counts = self._counts[seat]
-        kind = tile if tile < NUM_KINDS else kind_of(tile)
-        if by is _SELF_DRAW:
-            complete = self._complete(seat, counts, kind, by)
-        else:
-            # try the tile in the kept counts and take it out again: no copy per check
-            counts[kind] += 1
-            try:
-                complete = self._complete(seat, counts, kind, by)
-            finally:
-                counts[kind] -= 1
-        if not complete:
-            return None
-        hand = list(self.hands[seat])
-        if by is not _SELF_DRAW:
-            hand.append(tile)
-        result = self._score(self._win_context(seat, hand, tile, by))
-        return result if result.valid else None
-
-    def _score(self, ctx: WinContext) -> Score:
-        """The preset's score of a win, worked out once per context in a hand.
-
-        A waiting hand meets the same context again and again: its tile discarded by another
-        seat, the window's answer, then the settling, and scoring is the slow part of a check.
-        """
-        found = self._scores.get(ctx)
-        if found is None:
-            found = self._scores[ctx] = scoring.score(self.preset, ctx)
-        return found
-
-    def _complete(self, seat: int, counts: list[int], tile: Tile, by: WinBy) -> bool:
-        """Whether these counts (the seat's concealed tiles with the winning tile, of kind
-        `tile`) may win."""
-        concealed_rob = self.phase is _ROB and self.rob_kind is _CONCEALED_KONG
-        # Where only the standard shapes decide, ask them first: most checks (three a discard)
-        # fail there, and every hook below is a question without side effects, so the order
-        # changes no answer.
-        standard = self._standard_shapes and not concealed_rob
-        if standard and not _is_win(counts, self._shapes):
-            return False
-        for part in self._win_rules:  # the void suit, pass rules, an open hand, fixed kongs
-            if not part.may_win(seat, counts, tile, by):
-                return False
-        if standard:
-            return True
-        if concealed_rob:
-            return self._robbing.may_rob_concealed(counts)
-        for part in self._shape_rules:  # wilds standing in, a special hand
-            decided = part.win_shape(seat, counts, by)
-            if decided is not None:
-                return decided
-        return _is_win(counts, self._shapes)
-
-    def is_win_counts(self, counts: list[int], jokers: int = 0) -> bool:
-        """Whether these counts (and jokers) form a winning shape of the preset."""
-        return shapes.is_win(counts, self._shapes, jokers=jokers)
-
-    def win_context(self, seat: int, tile: Tile, by: WinBy) -> WinContext:
-        """What scoring sees of `seat` winning on `tile` now (a part that settles a win
-        itself values it from this)."""
-        hand = list(self.hands[seat])
-        if by is not _SELF_DRAW:
-            hand.append(tile)
-        return self._win_context(seat, hand, tile, by)
-
-    def _win_context(self, seat: int, hand: list[Tile], tile: Tile, by: WinBy) -> WinContext:
-        extra: dict[str, object] = {}
-        for part in self._context_rules:  # the void suit
-            extra.update(part.context(seat))
-        return WinContext(
-            concealed=tuple(sorted(hand)),
-            win_tile=tile,
-            melds=tuple(self.melds[seat]),
-            bonus=tuple(self.bonus[seat]),
-            by=by,
-            seat=seat,
-            round_wind=self.round_wind,
-            flags=self._conditions.flags(self, seat, by),
-            **extra,  # type: ignore[arg-type]
-        )
 
     # ----------------------------------------------------------------- applying actions
 
@@ -1154,7 +528,7 @@ class HandState:
         self._legal_cache.clear()
         self.log.append(action)
         if action.kind is _TIME_UP:
-            self._end(Termination.DEAL_LIMIT)
+            self.end_hand(Termination.DEAL_LIMIT)
             return self._events
         if self.phase is _TURN:
             self._apply_turn(action)
@@ -1172,9 +546,9 @@ class HandState:
             assert tile is not None
             self._settle_wins([(seat, _SELF_DRAW)], tile, None)
         elif kind is _DISCARD:
-            self._discard(seat, action.tile)
+            self.discard(seat, action.tile)
         elif kind is _CONCEALED_KONG or kind is _ADDED_KONG:
-            self._events.append(_event("kong_declared", seat, action.tile, kind.value))
+            self._events.append(shared_event("kong_declared", seat, action.tile, kind.value))
             # an added kong offers the physical tile it adds to robbing wins
             tile = self._held_id(seat, action.tile) if kind is _ADDED_KONG else action.tile
             self._open_window(Phase.ROB, tile, seat, action)
@@ -1187,11 +561,12 @@ class HandState:
             raise IllegalActionError(f"no rule of {self.preset.id} plays {kind.value!r}")
         return owner
 
-    def _discard(self, seat: int, tile: Tile) -> None:
+    def discard(self, seat: int, tile: Tile) -> None:
+        """`seat` discards `tile` (a part's declaration made with a discard does it too)."""
         self._remove(seat, tile)
         for part in self._kong_discards:  # fixed kong tiles: set down, replaced, play on
             if part.discard_is_kong(seat, tile):
-                self._events.append(_event("fixed_kong", seat, tile))
+                self._events.append(shared_event("fixed_kong", seat, tile))
                 self.kongs_made += 1
                 self._draw(seat, replacement=True)
                 return
@@ -1202,7 +577,7 @@ class HandState:
         self.discards_made += 1
         for part in self._discard_watchers:
             part.on_discard(seat, tile)
-        self._events.append(_DISCARD_EVENTS[seat][tile])
+        self._events.append(DISCARD_EVENTS[seat][tile])
         self._open_window(_CLAIMS, tile, seat, None)
 
     def _open_window(
@@ -1218,15 +593,10 @@ class HandState:
         holds the declaration it may rob (a kong, a rule's), carried out when nobody does,
         and `rob_by` says how a win on it counts."""
         self.phase = phase
-        self._rob_by = rob_by
-        self.claim_tile = tile
-        self.claim_from = seat
-        self._declared = declared
-        self.rob_kind = None if declared is None else declared.kind
+        window: dict[int, list[Action]] = {}
+        self.window = ClaimWindow(tile, seat, declared, rob_by, window)
         pending: dict[int, Action | None] = {}
         self.pending = pending
-        window: dict[int, list[Action]] = {}
-        self._window_options = window
         after = self._seats_after(seat)
         always_ask = self.always_ask
         for other in after:
@@ -1236,7 +606,7 @@ class HandState:
                 window[other] = options
         self._legal_cache.clear()
         if pending:
-            self._events.append(_window_event(seat, tile, tuple(pending)))
+            self._events.append(window_event(seat, tile, tuple(pending)))
         elif phase is _CLAIMS:  # the common case, a discard nobody can claim: the next draws
             self._discard_passed(seat, tile)
             if self.phase is not _OVER:
@@ -1251,22 +621,24 @@ class HandState:
             part.after_discard_passed(seat, tile)
 
     def _apply_answer(self, action: Action) -> None:
+        window = self.window
+        assert window is not None
         self.pending[action.seat] = action
         if action.kind is _PASS:
             for part in self._pass_rules:
-                part.on_pass(action.seat, self._window_options.get(action.seat, ()))
+                part.on_pass(action.seat, window.options.get(action.seat, ()))
         if all(answer is not None for answer in self.pending.values()):
             self._close_window()
 
     def _close_window(self) -> None:
         answers = [a for a in self.pending.values() if a is not None]
-        tile, source = self.claim_tile, self.claim_from
-        assert tile is not None and source is not None
+        window = self.window
+        assert window is not None
+        tile, source, options = window.tile, window.source, window.options
         self.pending = {}
-        options, self._window_options = self._window_options, {}
         winners = [a.seat for a in answers if a.kind is _WIN]
         if winners:
-            by = self._rob_by if self.phase is _ROB else _ON_DISCARD
+            by = window.rob_by if self.phase is _ROB else _ON_DISCARD
             order = self._seats_after(source)
             winners.sort(key=order.index)
             if self.preset.multi_win is MultiWin.HEAD_BUMP:
@@ -1275,7 +647,7 @@ class HandState:
                 self._unmade_claims_pass(answers, winners, options)
             aborts = self.preset.winners_abort
             if aborts and len(winners) >= aborts:  # as many winners as abort the hand
-                self._end(Termination.ABORTIVE_DRAW)
+                self.end_hand(Termination.ABORTIVE_DRAW)
                 return
             if self.phase is _ROB:
                 self._remove(source, self._held_id(source, tile))
@@ -1284,10 +656,10 @@ class HandState:
             self._settle_wins([(w, by) for w in winners], tile, source)
             return
         if self.phase is _ROB:
-            declared, self._declared = self._declared, None
+            declared = window.declared
             assert declared is not None
             if declared.kind is _CONCEALED_KONG or declared.kind is _ADDED_KONG:
-                self._commit_kong(source, tile)
+                self._commit_kong(source, tile, declared.kind)
             else:
                 self._owner(declared.kind).commit(declared)
             return
@@ -1317,15 +689,15 @@ class HandState:
         assert tile is not None
         self.claimed[source].add(len(self.ponds[source]) - 1)
         self.calls_made += 1
-        meld, event = _call_meld(claim, tile, source)
+        meld, event = call_meld(claim, tile, source)
         kinds = list(meld.kinds)
         kinds.remove(kind_of(tile))  # the claimed tile comes from the pond, the rest from the hand
         taken = self._remove_kinds(seat, kinds)
-        if self._reds:  # the meld holds the physical tiles: the hand's, the claimed as discarded
+        if self.has_red_fives:  # the meld holds the physical tiles: the hand's, the claimed one
             physical = tuple(sort_tiles([*taken, tile]))
             if physical != meld.tiles:
                 meld = Meld(meld.kind, physical, tile, source)
-                event = _event("call", seat, tile, str(meld))
+                event = shared_event("call", seat, tile, str(meld))
         self.melds[seat].append(meld)
         self._events.append(event)
         self.turn = seat
@@ -1334,15 +706,17 @@ class HandState:
         self.after_kong = False
         if claim.kind is ActionKind.KONG:
             self.kongs_made += 1
-            kong = scoring.kong_payments(self.preset, MeldKind.KONG, seat, source, self._in_play())
+            kong = scoring.kong_payments(
+                self.preset, MeldKind.KONG, seat, source, self.seats_in_play()
+            )
             self.pay(kong)
         for part in self._call_watchers:
             part.after_call(seat, meld)
         if claim.kind is ActionKind.KONG and self.phase is not _OVER:
             self._draw(seat, replacement=True)
 
-    def _commit_kong(self, seat: int, tile: Tile) -> None:
-        if self.rob_kind is _ADDED_KONG:  # `tile` is the physical tile added
+    def _commit_kong(self, seat: int, tile: Tile, declared: ActionKind | DeclaredKind) -> None:
+        if declared is _ADDED_KONG:  # `tile` is the physical tile added
             self._remove(seat, tile)
             kind = kind_of(tile)
             index = next(
@@ -1359,8 +733,8 @@ class HandState:
             meld = Meld(MeldKind.CONCEALED_KONG, tuple(sort_tiles(taken)))
             self.melds[seat].append(meld)
         self.kongs_made += 1
-        self._events.append(_event("kong", seat, tile, str(meld)))
-        self.pay(scoring.kong_payments(self.preset, meld.kind, seat, None, self._in_play()))
+        self._events.append(shared_event("kong", seat, tile, str(meld)))
+        self.pay(scoring.kong_payments(self.preset, meld.kind, seat, None, self.seats_in_play()))
         self.turn = seat
         self.phase = Phase.TURN
         for part in self._call_watchers:
@@ -1370,7 +744,7 @@ class HandState:
 
     def _next_draw(self, seat: int) -> None:
         if self.back - self.front == self._dead_wall:  # wall_left, without the property's call
-            self._end(Termination.WALL_DRAW)
+            self.end_hand(Termination.WALL_DRAW)
             return
         self._draw(seat, replacement=False)
 
@@ -1394,9 +768,9 @@ class HandState:
         if drawn is None:
             self._events.append(Event("draw", seat, None, private=True))
         else:
-            self._events.append(_DRAW_EVENTS[seat][drawn])
+            self._events.append(DRAW_EVENTS[seat][drawn])
         if self.drawn is None:  # the wall ran out while replacing bonus tiles
-            self._end(Termination.WALL_DRAW)
+            self.end_hand(Termination.WALL_DRAW)
 
     def _apply_opening(self, action: Action) -> None:
         self.pending[action.seat] = action
@@ -1418,7 +792,7 @@ class HandState:
             if by is not WinBy.SELF_DRAW:
                 hand.append(tile)
             result = self._score(self._win_context(seat, hand, tile, by))
-            paid = scoring.win_payments(self.preset, result, seat, by, source, self._in_play())
+            paid = scoring.win_payments(self.preset, result, seat, by, source, self.seats_in_play())
             for part in self._settle_rules:  # a horse, a dealer bonus, liability, caps
                 paid = part.settle_win(seat, by, source, paid)
             self.pay(paid)
@@ -1435,58 +809,44 @@ class HandState:
                     self.discards_made,
                 )
             )
-            self._events.append(_event("win", seat, tile, by.value))
+            self._events.append(shared_event("win", seat, tile, by.value))
         self._after_win.after_wins([seat for seat, _ in winners], tile, source)
 
-    def _in_play(self) -> tuple[int, ...]:
+    def seats_in_play(self) -> tuple[int, ...]:
+        """The seats still in the hand (winners who left are not)."""
         left = self._left
         return tuple(seat for seat in self.seats if not left[seat])
-
-    def pay(self, payments: Sequence[Payment]) -> None:
-        """Record payments (seats and the pot); every point that moves in a hand goes through
-        here, and each call is one payment event naming its reasons."""
-        if not payments:
-            return
-        self.payments.extend(payments)
-        deltas = deltas_of(payments, self.seat_count)
-        pot = pot_change(payments)
-        for seat, delta in enumerate(deltas):
-            self.points[seat] += delta
-        self.pot_change += pot
-        if pot or any(deltas):
-            detail = payment_detail(deltas, pot)
-            self._events.append(_event("payment", None, None, detail, reasons_text(payments)))
 
     def end_by_deal_limit(self) -> list[Event]:
         """End the hand with no further winner: the table clock's deal limit ran out."""
         return self.apply(Action(0, ActionKind.TIME_UP))
 
-    def _end(self, termination: Termination) -> None:
+    def end_hand(self, termination: Termination) -> None:
+        """End the hand now: a wall draw settles its checks; an abortive draw moves no point."""
         if termination is Termination.WALL_DRAW:
-            self._ready = tuple(seat for seat in self._in_play() if self.is_ready(seat))
+            self._ready = tuple(seat for seat in self.seats_in_play() if self.is_ready(seat))
             self.pay(scoring.wall_draw_payments(self.preset, self))
             if self.wins:
                 termination = Termination.WIN
         self.phase = Phase.OVER
         self.pending = {}
-        self._window_options = {}
         self._termination = termination
         self._legal_cache.clear()
-        self._events.append(_event("hand_over", detail=termination.value))
+        self._events.append(shared_event("hand_over", detail=termination.value))
 
     # ----------------------------------------------------------------- seats
 
     def _next_seat(self, seat: int) -> int:
         """The first seat after `seat` still in the hand (`seat` itself when it is alone)."""
         left = self._left
-        for other in _SEATS_AFTER[self.seat_count][seat]:
+        for other in SEATS_AFTER[self.seat_count][seat]:
             if not left[other]:
                 return other
         return seat
 
     def _seats_after(self, seat: int) -> tuple[int, ...]:
         """The other seats still in the hand, in turn order from `seat`."""
-        after = _SEATS_AFTER[self.seat_count][seat]
+        after = SEATS_AFTER[self.seat_count][seat]
         left = self._left
         if True in left:  # only where winners leave the hand
             return tuple(other for other in after if not left[other])
@@ -1515,18 +875,6 @@ class HandState:
                 return action
         last = self.hands[seat][-1]
         return next((a for a in discards if a.tile == last), discards[-1])
-
-    def tiles_in_play(self) -> list[Tile]:
-        """Every tile the hand accounts for: wall, hands, melds, bonus, ponds, set-aside tiles."""
-        tiles = self.wall[self.front : self.back]
-        for seat in self.seats:
-            tiles = tiles + self.hands[seat] + self.bonus[seat]
-            tiles = tiles + [t for m in self.melds[seat] for t in m.tiles]
-            pond = self.ponds[seat]
-            tiles = tiles + [t for i, t in enumerate(pond) if i not in self.claimed[seat]]
-        for part in self.parts:
-            tiles = tiles + part.held_tiles()
-        return tiles
 
     def describe(self) -> str:
         """A one-line summary for errors and logs."""

@@ -27,7 +27,11 @@ from engine.families.sichuan.presets import (
 from engine.families.taiwan.presets import TW_16
 from engine.i18n import text
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening, Rotation
-from engine.options import choose, min_fan_choices, with_min_fan
+from engine.options import (
+    choose,
+    min_fan_choices,
+    with_min_fan,
+)
 from engine.preset import Preset
 
 # read from here too: the Preset value, the kinds a preset names (engine.kinds), the minimum's

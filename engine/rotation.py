@@ -22,11 +22,11 @@ from engine.kinds import Rotation
 from engine.scoring.base import WinBy
 
 if TYPE_CHECKING:
-    from engine.hand import Outcome
+    from engine.outcome import Outcome
 
 
 class Win(Protocol):
-    """What a rotation reads of one win (engine.hand.WinRecord has it)."""
+    """What a rotation reads of one win (engine.outcome.WinRecord has it)."""
 
     @property
     def seat(self) -> int: ...
@@ -109,7 +109,8 @@ ROTATIONS: dict[Rotation, Callable[[HandEnd], int]] = {
 def next_dealer_seat(rotation: Rotation, outcome: Outcome) -> int:
     """The hand seat (0 = this hand's dealer) who deals the next hand.
 
-    >>> from engine.hand import Outcome, Termination
+    >>> from engine.events import Termination
+    >>> from engine.outcome import Outcome
     >>> next_dealer_seat(Rotation.WINNER_DEALS, Outcome(Termination.WALL_DRAW, (), (0, 0, 0, 0)))
     0
     """

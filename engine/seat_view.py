@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from engine.actions import Action, ActionKind
 from engine.hand_setup import HandSetup
 from engine.preset import Preset
+from engine.rules import AfterWinPart, OpeningsPart, void_suit
 from engine.table_facts import TableFacts, table_facts
 from engine.tiles import NUM_KINDS, Meld, Tile, is_red, kind_of
 
@@ -79,11 +80,13 @@ class SeatView:
         counts = state.tile_counts(seat)
         melds = tuple(tuple(state.melds[s]) for s in seats)
         ponds = tuple(tuple(state.ponds[s]) for s in seats)
-        locked = tuple(bool(state.locked[s]) for s in seats)
+        after_win = state.require(AfterWinPart)
+        locked = tuple(bool(after_win.locked[s]) for s in seats)
         revealed = tuple(
             tuple(state.concealed(s)) if locked[s] and s != seat else () for s in seats
         )
-        removed = tuple(state.removed[seat])
+        openings = state.part_of(OpeningsPart)
+        removed = tuple(openings.removed[seat]) if openings is not None else ()
         visible = list(counts)
         for s in seats:
             pond = ponds[s]
@@ -94,7 +97,7 @@ class SeatView:
             for meld in melds[s]:
                 for tile in meld.tiles:
                     visible[tile] += 1
-            for tile in state.won_tiles[s]:
+            for tile in after_win.won_tiles[s]:
                 visible[tile] += 1
             for tile in revealed[s]:
                 visible[tile] += 1
@@ -122,8 +125,8 @@ class SeatView:
             melds=melds,
             ponds=ponds,
             bonus=tuple(tuple(state.bonus[s]) for s in seats),
-            void=tuple(state.void[s] for s in seats),
-            left=tuple(bool(state.left[s]) for s in seats),
+            void=tuple(void_suit(state, s) for s in seats),
+            left=tuple(bool(after_win.left[s]) for s in seats),
             locked=locked,
             revealed=revealed,
             claim_tile=state.claim_tile,

@@ -14,9 +14,10 @@ import random
 from dataclasses import dataclass, field
 
 from engine.game import GameEnd, GameProgress, Standing, game_end, standings
-from engine.hand import HandState, Outcome
+from engine.hand import HandState
 from engine.hand_setup import HandSetup
 from engine.options import from_stored, stored
+from engine.outcome import Outcome
 from engine.presets import Preset, find_preset
 from engine.rotation import next_dealer_seat
 from engine.rules import check_seat_count

@@ -7,9 +7,9 @@ Yet only a couple of hundred distinct tables exist, so the file names, for every
 at most 17 tiles (as many as a concealed part holds), which of them it has: about 23 KB
 compressed, read (about 3 ms) the first time a table is wanted, never at import.
 
-The file is built by this module and checked against the computation by the tests:
+The file is built by engine.shape_build and checked against the computation by the tests:
 
-    python -m engine.shape_data [--check]
+    python -m engine.shape_build [--check]
 
 Layout once decompressed: a byte T, then T tables of 12 bytes (entry [sets * 2 + pairs], as
 engine.shapes keeps them), then one byte per suit pattern (5**9 of them, by `pattern_code`) and
@@ -19,8 +19,6 @@ of its table.
 
 from __future__ import annotations
 
-import itertools
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,52 +75,3 @@ def parse(compressed: bytes) -> ShapeData:
     if len(suits) != SUIT_PATTERNS or len(honours) != HONOUR_PATTERNS:
         raise ValueError("the shape data has the wrong size")
     return ShapeData(tables, suits, honours)
-
-
-def build() -> bytes:
-    """The file's bytes, computed by engine.shapes (about a minute, and a few hundred MB)."""
-    import lzma
-
-    from engine import shapes
-
-    limit = shapes._OVERLAP_MEMO_LIMIT
-    shapes._OVERLAP_MEMO_LIMIT = 10**9  # every suffix is met again: keep them all
-    try:
-        numbers: dict[tuple[int, ...], int] = {}
-        indexes = []
-        for length, chows in ((9, True), (7, False)):
-            index = bytearray(5**length)
-            for key in itertools.product(range(5), repeat=length):
-                if sum(key) <= MAX_STORED_TILES:
-                    table = shapes._component_table(key, chows, 0)
-                    number = numbers.setdefault(table, len(numbers))
-                    index[pattern_code(key)] = number + 1
-            indexes.append(bytes(index))
-            shapes.clear_caches()
-    finally:
-        shapes._OVERLAP_MEMO_LIMIT = limit
-    if len(numbers) > 255 or max(max(table) for table in numbers) > 255:
-        raise RuntimeError("the tables no longer fit the file's bytes")
-    raw = bytes([len(numbers)]) + b"".join(bytes(table) for table in numbers) + b"".join(indexes)
-    return lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME)
-
-
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser(description="Build (or check) engine/shape_data.xz.")
-    parser.add_argument("--check", action="store_true", help="exit 1 if the file differs")
-    args = parser.parse_args(argv)
-    built = build()
-    if args.check:
-        stored = load()
-        same = stored == parse(built)
-        print(f"{PATH.name}: {'same' if same else 'DIFFERS'}")
-        return 0 if same else 1
-    PATH.write_bytes(built)
-    print(f"{PATH.name}: {len(built)} bytes")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -34,12 +34,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import add, itemgetter
-from typing import TYPE_CHECKING
 
+from engine import shape_data
+from engine.shape_data import ShapeData
 from engine.tiles import ORPHANS
-
-if TYPE_CHECKING:
-    from engine.shape_data import ShapeData
 
 __all__ = [
     "SETS_AND_PAIR",
@@ -460,8 +458,6 @@ def _jokerless_table(key: tuple[int, ...], chows: bool) -> tuple[int, ...]:
     """`_component_table(key, chows, 0)`, read from the shipped file where it holds the key."""
     _check_key(key, 9 if chows else 7)
     if not _SHIPPED:
-        from engine import shape_data  # here: a process that never fills a table skips it
-
         _SHIPPED.append(shape_data.load())
     data = _SHIPPED[0]
     shipped = data.table(key) if data is not None else None

@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from engine.actions import ActionKind
 from engine.computer.easy import choose_action
 from engine.computer.simulate import play_out
-from engine.hand import HandState, Phase, WinRecord
+from engine.hand import HandState, Phase
 from engine.i18n import Number, Text
+from engine.outcome import WinRecord
 from engine.presets import Opening, Preset, find_preset
-from engine.rules import FixedKongsPart, PassEnds, PassPart
+from engine.rules import AfterWinPart, FixedKongsPart, PassEnds, PassPart, opening_stage, void_suit
 from engine.set_aside import SetAsideSettlementPart
 from engine.settlement import Reason
 from engine.table_facts import TableFacts, table_facts
@@ -218,7 +219,7 @@ def set_aside_label(rule_label: str) -> Text | str:
 def _seat_view(
     state: HandState, seat: int, name: Label, points: int, facts: TableFacts
 ) -> SeatView:
-    finished = state.locked[seat] or state.left[seat]
+    finished = state.require(AfterWinPart).locked[seat] or not state.active(seat)
     revealed = tuple(sorted(state.hands[seat])) if finished else ()
     declared = state.phase.value != "opening"  # a void stays secret until all have chosen
     return SeatView(
@@ -231,7 +232,7 @@ def _seat_view(
         bonus=tuple(state.bonus[seat]),
         pond=tuple(state.ponds[seat]),
         claimed=frozenset(state.claimed[seat]),
-        void_suit=state.void[seat] if declared else None,
+        void_suit=void_suit(state, seat) if declared else None,
         won=finished,
         revealed=revealed,
         set_aside=special_kongs(facts, seat) + seat_tiles_views(facts, seat),
@@ -252,7 +253,7 @@ def status_text(state: HandState, names: Sequence[Label]) -> Text:
         who = {"name": names[state.turn], "wind": wind_text(state.turn)}
         return Text("pictures.status.turn", who)
     if phase is Phase.OPENING:
-        what = OPENING_WORDS[state.preset.openings[state.opening_stage]]
+        what = OPENING_WORDS[state.preset.openings[opening_stage(state)]]
         return Text("pictures.status.opening", {"what": what})
     if phase is Phase.ROB:
         return Text("pictures.status.rob")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.hand import Event, HandState
+from engine.events import Event
+from engine.hand import HandState
 
 
 def act(state: HandState, *texts: str) -> list[Event]:

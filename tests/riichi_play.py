@@ -11,7 +11,8 @@ from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
 from engine.events import Termination
 from engine.families.riichi.rules import NINE_TERMINALS, RIICHI, RiichiPart
-from engine.hand import HandSetup, HandState
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.presets import Preset
 from engine.tiles import WINDS
 

@@ -5,8 +5,10 @@ indicators, a double ron, an exhaustive draw with tenpai, an abortive draw."""
 from __future__ import annotations
 
 from engine.actions import Action, ActionKind
+from engine.events import Phase
 from engine.families.riichi.presets import RIICHI
-from engine.hand import HandSetup, HandState, Phase
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.presets import Preset
 from engine.tiles import format_tiles, parse_tiles
 from tests.hands import act

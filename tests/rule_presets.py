@@ -15,8 +15,9 @@ from engine.actions import Action, ActionKind, DeclaredKind, declare_kind
 from engine.events import Event, Termination
 from engine.families.selfdraw.rules import mirror_seat
 from engine.game import FinalScore, GameRule, RepeatCount, Ties
+from engine.parts import Part, Rule
 from engine.presets import HKOS, PRESETS, ConcealedRob, MultiWin, Preset
-from engine.rules import FixedKongs, OpenHandToWin, Part, PassEnds, PassRule, Rule, Wilds
+from engine.rules import FixedKongs, OpenHandToWin, PassEnds, PassRule, Wilds
 from engine.scoring.base import WinBy
 from engine.settlement import POT, Payment, Reason
 

@@ -20,9 +20,9 @@ from bot.discord import BotConfig, MahjongBot
 from bot.runtime import LiveTable, ManualTimers
 from bot.runtime.snapshots import public_moment, public_snapshot
 from engine.computer.easy import choose_action
+from engine.events import Phase as HandPhase
 from engine.families.hubei.presets import with_fixed_wild
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
 from engine.presets import PRESETS, find_preset, with_options
 from engine.session import Session
 from engine.tiles import RED, parse_tile

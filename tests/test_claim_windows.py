@@ -17,7 +17,8 @@ from data import Phase as DataPhase
 from data import Store
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
-from engine.hand import HandState, Phase
+from engine.events import Phase
+from engine.hand import HandState
 from engine.presets import PRESETS, find_preset
 
 HKOS = find_preset("hkos-3-v1")

@@ -19,6 +19,7 @@ from engine.computer.shape_tables import PlanShape
 from engine.computer.simulate import play_out, play_session, simulate
 from engine.hand import HandState
 from engine.presets import PRESETS, find_preset
+from engine.rules import AfterWinPart
 from engine.seat_view import SeatView
 from engine.session import Session
 from engine.settlement import pot_change
@@ -115,7 +116,7 @@ def _scrambled(state: HandState, seat: int, rng: random.Random) -> HandState:
     """A copy in which every tile `seat` cannot see (others' concealed tiles, the wall) is
     dealt again at random, each hand keeping its size: only hidden facts differ."""
     other = copy.deepcopy(state)
-    hidden = [s for s in range(4) if s != seat and not other.locked[s]]
+    hidden = [s for s in range(4) if s != seat and not other.require(AfterWinPart).locked[s]]
     pool = [t for s in hidden for t in other.hands[s]] + other.wall[other.front : other.back]
     rng.shuffle(pool)
     for s in hidden:
@@ -334,10 +335,12 @@ class _EndState:
         self._counts = counts_of(parse_tiles(hand))
         self.melds = [[Meld.parse(m) for m in melds]] * 4
         self.bonus = [bonus] * 4
-        self.void = [None] * 4
 
     def tile_counts(self, seat: int) -> list[int]:
         return list(self._counts)
+
+    def part_of(self, kind: type) -> None:
+        return None  # no void suit, nor any other rule's part
 
 
 def test_the_benchmark_calls_the_issues_example_dead() -> None:

@@ -19,6 +19,7 @@ from engine.computer import computer_for, decide, knows, strong
 from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.presets import PRESETS, Preset, find_preset, with_min_fan
+from engine.rules import AfterWinPart
 from engine.seat_view import SeatView
 from engine.tiles import RED, Meld, counts_of, parse_tile, parse_tiles
 
@@ -276,7 +277,7 @@ def _scrambled(state: HandState, seat: int, rng: random.Random) -> HandState:
     """A copy in which every tile `seat` cannot see (others' concealed tiles, the wall, tiles set
     aside face down: a horse, birds) is dealt again at random, each place keeping its size."""
     other = copy.deepcopy(state)
-    hidden = [s for s in other.seats if s != seat and not other.locked[s]]
+    hidden = [s for s in other.seats if s != seat and not other.require(AfterWinPart).locked[s]]
     pool = [t for s in hidden for t in other.hands[s]] + other.wall[other.front : other.back]
     pool += other.set_aside
     rng.shuffle(pool)

@@ -17,6 +17,7 @@ import pytest
 
 from engine.actions import Action, ActionKind
 from engine.computer import computer_for, decide, knows, strong
+from engine.computer.on_kinds import as_kinds
 from engine.computer.simulate import play_out
 from engine.families.riichi.advice import danger, declare, dora_of, stakes, wait_chances
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
@@ -256,8 +257,8 @@ def test_the_choice_depends_only_on_what_the_seat_can_see(preset: object) -> Non
             other = _scrambled(state, seat, rng)
             assert [other.hands[s] for s in other.seats] != [state.hands[s] for s in state.seats]
             # a seat that sees a red five decides on the hand's kinds
-            view = SeatView.of(state.as_kinds(seat), seat)
-            assert SeatView.of(other.as_kinds(seat), seat) == view
+            view = SeatView.of(as_kinds(state, seat), seat)
+            assert SeatView.of(as_kinds(other, seat), seat) == view
             assert choose(other, seat) == choose(state, seat)
             checked += 1
             state.apply(choose(state, seat))

@@ -16,7 +16,9 @@ import pytest
 
 from data import HandResult, LoadedTable, Payment, Phase, SeatRow, Store, StoredWin, TableOptions
 from engine.computer.easy import choose_action
-from engine.hand import HandSetup, HandState, Outcome
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
+from engine.outcome import Outcome
 from engine.presets import find_preset
 from engine.session import Session
 from tests.conftest import Databases

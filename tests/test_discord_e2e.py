@@ -19,8 +19,9 @@ from bot.runtime.snapshots import public_moment
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.events import Phase as HandPhase
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
+from engine.rules import OpeningsPart, VoidPart
 from engine.session import Session
 from engine.tiles import tile_name
 from render.views import HandView, ResultView, TableView
@@ -577,12 +578,12 @@ async def test_sichuan_openings_by_menu_and_buttons(fake: FakeDiscord, db: Datab
         values = [o["value"] for o in menu["options"] if o["value"].endswith(suit)][:3]
         record = await fake.select(alice, message, menu["custom_id"], values)
         await record.wait_response()
-        await fake.wait_for(lambda: live(bot).hand.opening_stage == 1)  # type: ignore[union-attr]
+        await fake.wait_for(lambda: live(bot).hand.require(OpeningsPart).stage == 1)  # type: ignore[union-attr]
         assert live(bot).hand.log[-4:][0].kind is ActionKind.SWAP  # type: ignore[union-attr]
         voids = await dm_with_controls(fake, alice, moment(bot))
         assert "play without" in voids.content
         await click(fake, alice, voids, label="Void: bamboo")
-        await fake.wait_for(lambda: live(bot).hand.void[0] == "s")  # type: ignore[union-attr]
+        await fake.wait_for(lambda: live(bot).hand.require(VoidPart).void[0] == "s")  # type: ignore[union-attr]
         await fake.wait_for(lambda: "Opening" not in table_msg.text)
 
 

@@ -15,9 +15,9 @@ from bot.runtime.snapshots import public_moment
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.events import Phase as HandPhase
 from engine.families.riichi.rules import RIICHI
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
 from render.standings import StandingsView, score_text
 from render.views import HandView, ResultView, TableView
 from tests.conftest import Databases

@@ -25,8 +25,8 @@ from bot.runtime.snapshots import private_snapshot, public_moment, public_snapsh
 from data import Phase, TableOptions
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.events import Phase as HandPhase
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
 from engine.presets import find_preset
 from engine.session import Session
 from engine.tiles import parse_tiles, tile_name

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from engine.computer import easy as ai
 from engine.computer.easy import choose_action
-from engine.hand import HandSetup, HandState
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.presets import PRESETS, find_preset
 from engine.tiles import DRAGONS, HONOURS, NUM_KINDS, WINDS
 

@@ -11,7 +11,8 @@ from engine.computer.easy import choose_action
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.families.riichi.rules import RIICHI as RIICHI_KIND
 from engine.families.riichi.yaku_routes import open_yaku_route
-from engine.hand import HandSetup, HandState
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.presets import Preset
 from engine.tiles import parse_tiles
 from tests.hands import act

@@ -12,15 +12,16 @@ from itertools import combinations
 
 import pytest
 
-from engine import decompose, rules, shapes
-from engine import hand as hand_module
+from engine import decompose, hand_tables, rules, shapes
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
 from engine.decompose import Decomposition
-from engine.events import Event
+from engine.events import Event, Phase
 from engine.families.hubei import scoring as hubei_scoring
-from engine.hand import HandState, Phase, shuffled
+from engine.hand import HandState
+from engine.hand_tiles import shuffled
 from engine.presets import PRESETS, find_preset
+from engine.rules import AfterWinPart, OpeningsPart
 from engine.scoring.base import WinBy
 from engine.seat_view import SeatView
 from engine.tiles import NUM_KINDS, Meld, MeldKind, counts_of, is_bonus, parse_tiles
@@ -91,14 +92,16 @@ def test_a_bonus_tile_drawn_mid_hand_is_replaced_from_the_back() -> None:
 def test_shared_events_equal_fresh_ones_and_their_memo_stays_bounded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert hand_module._event("win", 2, 5, "discard") == Event("win", 2, 5, "discard")
-    assert hand_module._event("win", 2, 5, "discard") is hand_module._event("win", 2, 5, "discard")
-    monkeypatch.setattr(hand_module, "_EVENTS", {})
-    monkeypatch.setattr(hand_module, "_EVENTS_LIMIT", 3)
+    assert hand_tables.shared_event("win", 2, 5, "discard") == Event("win", 2, 5, "discard")
+    assert hand_tables.shared_event("win", 2, 5, "discard") is hand_tables.shared_event(
+        "win", 2, 5, "discard"
+    )
+    monkeypatch.setattr(hand_tables, "_EVENTS", {})
+    monkeypatch.setattr(hand_tables, "_EVENTS_LIMIT", 3)
     for amount in range(10):
-        event = hand_module._event("payment", detail=f"{amount} -{amount} 0 0")
+        event = hand_tables.shared_event("payment", detail=f"{amount} -{amount} 0 0")
         assert event == Event("payment", detail=f"{amount} -{amount} 0 0")
-        assert len(hand_module._EVENTS) <= 3
+        assert len(hand_tables._EVENTS) <= 3
 
 
 @pytest.mark.parametrize(
@@ -115,10 +118,10 @@ def test_shared_events_equal_fresh_ones_and_their_memo_stays_bounded(
 )
 def test_a_shared_call_meld_is_the_callers_own(claim: Action, meld: Meld) -> None:
     for _ in range(2):  # built, then found
-        found, event = hand_module._call_meld(claim, t("5m"), 0)
+        found, event = hand_tables.call_meld(claim, t("5m"), 0)
         assert found == meld
         assert event == Event("call", claim.seat, t("5m"), str(meld))
-    other, _ = hand_module._call_meld(claim, t("5m"), 3)
+    other, _ = hand_tables.call_meld(claim, t("5m"), 3)
     assert other.from_seat == 3
 
 
@@ -130,7 +133,11 @@ def _hooks_first(state: HandState, seat: int, counts: list[int], tile: int, by: 
     for part in state._win_rules:
         if not part.may_win(seat, counts, tile, by):
             return False
-    if state.phase is Phase.ROB and state.rob_kind is ActionKind.CONCEALED_KONG:
+    if (
+        state.phase is Phase.ROB
+        and state.window is not None
+        and state.window.rob_kind is ActionKind.CONCEALED_KONG
+    ):
         return state._robbing.may_rob_concealed(counts)
     for part in state._shape_rules:
         decided = part.win_shape(seat, counts, by)
@@ -215,12 +222,13 @@ def _visible_counted(state: HandState, seat: int) -> tuple[int, ...]:
         for meld in state.melds[s]:
             for tile in meld.tiles:
                 visible[tile] += 1
-        for tile in state.won_tiles[s]:
+        for tile in state.require(AfterWinPart).won_tiles[s]:
             visible[tile] += 1
-        if state.locked[s] and s != seat:
+        if state.require(AfterWinPart).locked[s] and s != seat:
             for tile in state.hands[s]:
                 visible[tile] += 1
-    for tile in state.removed[seat]:
+    openings = state.part_of(OpeningsPart)
+    for tile in openings.removed[seat] if openings is not None else ():
         visible[tile] += 1
     view = SeatView.of(state, seat)
     for tiles in view.set_down:

@@ -15,13 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import rules, shapes
+from engine import shapes
 from engine.actions import Action, ActionKind
 from engine.computer import easy as ai
 from engine.computer.easy import choose_action
-from engine.hand import Event, HandState, Phase
+from engine.events import Event, Phase
+from engine.hand import HandState
+from engine.parts import Part, overrides
 from engine.presets import PRESETS, find_preset
-from engine.rules import Part, WildsPart
+from engine.rules import WildsPart
 from engine.tiles import NUM_KINDS, counts_of
 from tests.goldens import regen
 
@@ -282,5 +284,5 @@ def test_hook_answerers_are_the_parts_that_override_the_hook(preset_id: str) -> 
                 ("_context_rules", "context"),
                 ("_draw_rules", "on_draw"),
             ]:
-                expected = tuple(p for p in state.parts if rules.overrides(p, hook))
+                expected = tuple(p for p in state.parts if overrides(p, hook))
                 assert getattr(state, name) == expected, (name, seat_count)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import data
-import engine.hand
+import engine.outcome
 from engine.computer.easy import choose_action
 from engine.hand import HandState
 from engine.presets import find_preset
@@ -35,5 +35,5 @@ def test_legal_actions_stay_what_the_hand_offers_through_a_whole_hand() -> None:
 
 def test_the_stored_win_and_the_played_win_have_their_own_names() -> None:
     """data counts table seats and the engine hand seats: one name for each, never both."""
-    assert data.StoredWin.__name__ != engine.hand.WinRecord.__name__
+    assert data.StoredWin.__name__ != engine.outcome.WinRecord.__name__
     assert not hasattr(data, "WinRecord")

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from engine.computer.simulate import play_session
+from engine.events import Termination
 from engine.game import (
     ENDLESS,
     FinalScore,
@@ -19,9 +20,9 @@ from engine.game import (
     placements,
     standings,
 )
-from engine.hand import Outcome, Termination, WinRecord
 from engine.kinds import Rotation
 from engine.options import TableOption, choose
+from engine.outcome import Outcome, WinRecord
 from engine.presets import PRESETS, Preset, find_preset
 from engine.rotation import ROTATIONS, HandEnd, hand_end, next_dealer_seat
 from engine.scoring.base import Score, WinBy

@@ -14,9 +14,10 @@ import pytest
 from bot.runtime.words import set_aside_text
 from engine.actions import ActionKind
 from engine.computer.simulate import play_out
+from engine.events import Phase, Termination
 from engine.families.selfdraw.rules import horse_count, horse_seat, horse_settlement
 from engine.formats.score_request import RequestError, score_request
-from engine.hand import HandState, Phase, Termination
+from engine.hand import HandState
 from engine.presets import find_preset
 from engine.session import next_dealer_seat
 from engine.settlement import Payment, Reason, deltas_of

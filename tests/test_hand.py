@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import Action, ActionKind
-from engine.hand import HandState, IllegalActionError, Phase, Termination
+from engine.events import Phase, Termination
+from engine.hand import HandState, IllegalActionError
 from engine.presets import find_preset
 from engine.scoring.base import WinBy
 from engine.tiles import MeldKind, parse_tile, parse_tiles

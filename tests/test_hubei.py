@@ -10,10 +10,11 @@ import pytest
 
 from engine.actions import Action, ActionKind
 from engine.computer.simulate import play_out, play_session
+from engine.events import Phase, Termination
 from engine.families.hubei.presets import with_fixed_wild
 from engine.families.hubei.rules import TurnedWildPart
 from engine.formats.score_request import RequestError, score_request
-from engine.hand import HandState, Phase, Termination
+from engine.hand import HandState
 from engine.presets import find_preset, with_options
 from engine.session import Session
 from engine.tiles import GREEN, RED, WHITE, parse_tile, parse_tiles

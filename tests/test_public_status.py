@@ -4,7 +4,8 @@ has chosen in an opening."""
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.hand import HandState, Phase
+from engine.events import Phase
+from engine.hand import HandState
 from engine.presets import find_preset
 from render.adapt import status_line
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from engine.actions import Action
-from engine.hand import shuffled
+from engine.hand_tiles import shuffled
 from engine.shapes import ShapeRules, is_win, shanten, waits
 from engine.tiles import (
     COPIES,

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action
+from engine.computer.on_kinds import as_kinds, physical_action
 from engine.computer.simulate import play_session
 from engine.hand import HandState
 from engine.hand_setup import HandSetup
@@ -151,9 +152,9 @@ def test_the_computers_play_red_fives_as_fives_and_their_hands_replay(level: str
 
 def test_a_choice_on_kinds_is_played_with_a_plain_five_before_the_red() -> None:
     state = HandState.arranged(MECHANISMS, ["50m123p456p789p11z2z", "55m123s456s789m36z", *OTHERS])
-    plain = state.as_kinds(0)
+    plain = as_kinds(state, 0)
     assert RED_5M not in plain.hands[0] and not plain.has_red_fives
     assert RED_5M in state.hands[0]  # the hand itself is untouched
-    assert state.physical_action(Action.parse("0 discard 5m")) == Action.parse("0 discard 5m")
+    assert physical_action(state, Action.parse("0 discard 5m")) == Action.parse("0 discard 5m")
     act(state, "0 discard 0m")  # a choice of "pung 5m" is the pung of the red five discarded
-    assert state.physical_action(Action.parse("1 pung 5m")) == Action.parse("1 pung 0m")
+    assert physical_action(state, Action.parse("1 pung 5m")) == Action.parse("1 pung 0m")

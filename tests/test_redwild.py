@@ -14,9 +14,10 @@ from bot.runtime.words import event_lines, set_aside_text
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
 from engine.computer.simulate import play_out
+from engine.events import Phase
 from engine.families.selfdraw.rules import bird_hits
 from engine.formats.score_request import RequestError, score_request
-from engine.hand import HandState, Phase
+from engine.hand import HandState
 from engine.presets import find_preset
 from engine.session import next_dealer_seat
 from engine.settlement import Reason

@@ -18,7 +18,8 @@ from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.families.riichi.rules import DoraPart
 from engine.families.riichi.scoring import YAKU_IDS
 from engine.game import standings
-from engine.hand import HandSetup, HandState
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.i18n import LANGUAGES, Number, text
 from engine.presets import find_preset
 from engine.scoring.names import pattern_name

@@ -16,7 +16,8 @@ from engine.computer.simulate import simulate_games
 from engine.events import Termination
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.game import GameEnd
-from engine.hand import HandSetup, HandState
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.presets import Preset
 from engine.tiles import COPIES, format_tiles, parse_tiles
 from tests.hands import act

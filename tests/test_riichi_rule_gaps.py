@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import ActionKind
-from engine.events import Termination
+from engine.events import Phase, Termination
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.families.riichi.rules import FuritenPart, kong_keeps_readings
-from engine.hand import HandSetup, HandState, Phase
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.presets import Preset
 from engine.tiles import parse_tile, parse_tiles
 from tests.hands import act

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import Action, ActionKind
-from engine.events import Termination
+from engine.events import Phase, Termination
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.families.riichi.rules import (
     NINE_TERMINALS,
@@ -16,7 +16,8 @@ from engine.families.riichi.rules import (
     barred_after,
 )
 from engine.families.riichi.rules import RIICHI as RIICHI_KIND
-from engine.hand import HandSetup, HandState, Phase
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.presets import Preset
 from engine.scoring.base import WinBy
 from engine.settlement import POT, Reason

@@ -22,11 +22,11 @@ from bot.terminal import Ask, hand_line, play, read_answer
 from data import Phase, Store
 from engine.actions import Action, ActionKind
 from engine.events import Event
+from engine.events import Phase as HandPhase
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
 from engine.families.riichi.rules import NINE_TERMINALS, FuritenPart
 from engine.families.riichi.rules import RIICHI as RIICHI_KIND
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
 from engine.presets import PRESETS, Preset
 from engine.tiles import parse_tile
 from tests.hands import act

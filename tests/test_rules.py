@@ -19,7 +19,7 @@ from engine.computer.easy import choose_action
 from engine.computer.simulate import play_out, play_session, simulate
 from engine.hand import HandState, Phase, Termination
 from engine.presets import PRESETS, Preset
-from engine.rules import OpenHandToWin, PassPart
+from engine.rules import OpenHandToWin, OpeningsPart, PassPart
 from engine.scoring.base import WinBy
 from engine.session import Session
 from engine.settlement import Payment, Reason, deltas_of
@@ -55,14 +55,8 @@ def test_hand_state_keeps_no_rule_specific_state_of_its_own() -> None:
         own = set(vars(HandState(preset, 3)))
         assert not own & {"void", "left", "locked", "removed", "won_tiles", "swap_direction"}
         assert "opening_stage" not in own
-
-
-def test_compatible_views_of_the_parts_keep_their_old_names() -> None:
-    state = HandState(PRESETS["sichuan-swap3"], 5)
-    assert state.void == [None] * 4 and state.left == [False] * 4 and state.locked == [False] * 4
-    assert state.opening_stage == 0 and state.swap_direction is None
-    plain = HandState(PRESETS["hkos-3-v1"], 5)
-    assert plain.void == [None] * 4 and plain.removed == [[], [], [], []]
+        for name in ("void", "left", "locked", "won_tiles", "removed", "opening_stage"):
+            assert not hasattr(HandState, name)  # the parts hold them: state.part_of(...)
 
 
 # ------------------------------------------------------------------------------- seats
@@ -102,9 +96,9 @@ def test_the_swap_at_three_seats_moves_one_or_two_seats_on() -> None:
     directions = set()
     for seed in range(12):
         state = HandState(TRIO_BLOOD, seed)
-        while state.phase is Phase.OPENING and state.opening_stage == 0:
+        while state.phase is Phase.OPENING and state.require(OpeningsPart).stage == 0:
             act(state, str(choose_action(state, state.seats_to_act()[0])))
-        directions.add(state.swap_direction)
+        directions.add(state.require(OpeningsPart).swap_direction)
     assert directions == {1, 2}
 
 

@@ -22,8 +22,9 @@ from bot.runtime import (
 from data import Phase, Store
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.events import Phase as HandPhase
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
+from engine.rules import VoidPart
 from engine.session import Session
 
 PLAYERS = [("101", "Ann"), ("102", "Bob"), ("103", "Cat"), ("104", "Dan")]
@@ -439,7 +440,7 @@ async def test_a_sichuan_opening_gets_at_least_15_seconds_under_a_fast_clock(
     # the timeout policy declared each player's least-held suit void
     assert table.hand.phase is not HandPhase.OPENING
     expected = ["mps"[held.index(min(held))] for held in held_before]
-    assert table.hand.void == expected
+    assert table.hand.require(VoidPart).void == expected
 
 
 async def test_a_failed_write_leaves_the_table_as_the_database_has_it(

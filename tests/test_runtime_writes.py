@@ -12,7 +12,7 @@ from bot.runtime.timers import Callback
 from data import Store
 from engine.actions import Action
 from engine.computer.easy import choose_action
-from engine.hand import Phase as HandPhase
+from engine.events import Phase as HandPhase
 from tests.test_runtime import arranged, four_humans, make_runtime, play
 
 

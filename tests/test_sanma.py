@@ -20,7 +20,7 @@ from engine.actions import Action, ActionKind
 from engine.computer import computer_for
 from engine.computer.easy import choose_action
 from engine.computer.simulate import simulate
-from engine.events import Termination
+from engine.events import Phase, Termination
 from engine.families.riichi.presets import RIICHI, SANMA
 from engine.families.riichi.rules import (
     NINE_TERMINALS,
@@ -32,7 +32,8 @@ from engine.families.riichi.rules import (
 from engine.families.riichi.rules import RIICHI as RIICHI_KIND
 from engine.families.riichi.sanma import NUKI, NukiPart
 from engine.game import GameProgress, game_over, standings
-from engine.hand import HandSetup, HandState, Phase
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.i18n import Text
 from engine.options import choose
 from engine.scoring.base import WinBy

@@ -17,10 +17,11 @@ import pytest
 from bot.runtime import ManualTimers, Runtime, TableError
 from data import Store
 from engine.computer.simulate import simulate
+from engine.events import Termination
 from engine.families.hongkong import scoring_fourwinds as fourwinds
 from engine.families.hongkong.rules import InsuranceWatchPart
 from engine.formats.score_request import RequestError, score_request
-from engine.hand import HandState, Termination
+from engine.hand import HandState
 from engine.presets import Rotation, find_preset, with_min_fan
 from engine.session import Session, next_dealer_seat
 from engine.tiles import parse_tile, parse_tiles
@@ -451,7 +452,7 @@ def test_head_bump_only_the_first_winner_after_the_discarder_wins() -> None:
 
 
 def test_the_deal_passes_after_a_wall_draw() -> None:
-    from engine.hand import Outcome
+    from engine.outcome import Outcome
 
     draw = Outcome(Termination.WALL_DRAW, (), (0, 0, 0, 0))
     assert next_dealer_seat(Rotation.FOUR_WINDS, draw) == 1

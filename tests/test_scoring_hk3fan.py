@@ -11,8 +11,9 @@ import pytest
 
 from bot.runtime.clocks import fixed_clock
 from engine.computer.simulate import simulate
+from engine.events import Termination
 from engine.formats.score_request import score_request
-from engine.hand import HandState, Termination
+from engine.hand import HandState
 from engine.presets import ConcealedRob, MultiWin, Rotation, find_preset
 from engine.session import Session, next_dealer_seat
 from engine.tiles import BONUS, parse_tile, parse_tiles

@@ -6,7 +6,8 @@ from dataclasses import replace
 from itertools import pairwise
 
 from engine.computer.simulate import simulate
-from engine.hand import Outcome, Termination, WinRecord
+from engine.hand import Termination
+from engine.outcome import Outcome, WinRecord
 from engine.presets import MultiWin, Rotation, find_preset
 from engine.scoring.base import Score, WinBy
 from engine.session import Session

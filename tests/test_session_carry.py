@@ -10,7 +10,7 @@ import pytest
 from engine.computer import computer_for
 from engine.computer.simulate import play_out
 from engine.game import GameRule, RepeatCount
-from engine.hand import Outcome
+from engine.outcome import Outcome
 from engine.presets import find_preset
 from engine.session import Session
 from tests.game_presets import SHORT_GAME, registered

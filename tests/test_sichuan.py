@@ -20,10 +20,12 @@ from engine import shapes
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
 from engine.computer.simulate import play_out, simulate
+from engine.events import Event, Phase, Termination
 from engine.families.sichuan import scoring as sichuan
 from engine.formats.score_request import RequestError, run_score_lines, score_request
-from engine.hand import Event, HandState, Phase, Termination
+from engine.hand import HandState
 from engine.presets import AfterWin, Preset, find_preset
+from engine.rules import AfterWinPart, OpeningsPart, VoidPart
 from engine.scoring.base import WinBy
 from engine.settlement import deltas_of
 from engine.tiles import MeldKind, counts_of, format_tiles, parse_tile, parse_tiles, suit_of
@@ -312,10 +314,12 @@ def test_void_suits_are_hidden_until_all_have_chosen() -> None:
     assert legal(state, 2) == {"2 void m", "2 void p", "2 void s"}
     for text in ("2 void m", "0 void p", "3 void s"):
         events = act(state, text)
-        assert state.void == [None] * 4 and not any(e.kind == "void_revealed" for e in events)
+        assert state.require(VoidPart).void == [None] * 4 and not any(
+            e.kind == "void_revealed" for e in events
+        )
     assert state.seats_to_act() == [1] and state.legal_actions(2) == ()
     events = act(state, "1 void m")
-    assert state.void == ["p", "m", "m", "s"]
+    assert state.require(VoidPart).void == ["p", "m", "m", "s"]
     assert [e.detail for e in events if e.kind == "void_revealed"] == ["pmms"]
     assert state.phase is Phase.TURN and state.turn == 0
 
@@ -374,7 +378,7 @@ def test_swap_three_moves_every_pick_in_one_direction() -> None:
     act(state, *picks[:3])
     assert [Counter(h) for h in state.hands] == before  # nothing moves before the last pick
     act(state, picks[3])
-    direction = state.swap_direction
+    direction = state.require(OpeningsPart).swap_direction
     assert direction == 3  # drawn from the seed (0 for arranged hands): each pick goes to seat-1
     for seat in range(4):
         given = Counter(Action.parse(picks[seat]).tiles)
@@ -392,9 +396,13 @@ def test_swap_direction_comes_from_the_seed_and_takes_all_three_values() -> None
         state = HandState(preset, seed)
         for seat in range(4):
             act(state, str(choose_action(state, seat)))
-        directions.add(state.swap_direction)
+        directions.add(state.require(OpeningsPart).swap_direction)
         again = HandState.replay(preset, seed, [str(a) for a in state.log])
-        assert again.hands == state.hands and again.swap_direction == state.swap_direction
+        assert (
+            again.hands == state.hands
+            and again.require(OpeningsPart).swap_direction
+            == state.require(OpeningsPart).swap_direction
+        )
     assert directions == {1, 2, 3}
 
 
@@ -424,7 +432,7 @@ def discard_three_state() -> HandState:
 def test_discard_three_leaves_ten_tile_hands_that_win_as_three_sets_and_a_pair() -> None:
     state = discard_three_state()
     assert [len(h) for h in state.hands] == [11, 10, 10, 10]
-    assert [len(r) for r in state.removed] == [3, 3, 3, 3]
+    assert [len(r) for r in state.require(OpeningsPart).removed] == [3, 3, 3, 3]
     assert Counter(state.tiles_in_play()) == Counter(state.preset.wall)
     assert legal(state, 0) == {"0 discard 3m"}
     act(state, "0 discard 3m")
@@ -466,9 +474,14 @@ def test_multiple_discard_wins_are_each_paid_and_blood_battle_winners_leave() ->
         (3, WinBy.DISCARD, 0),
     ]
     assert [w.deltas for w in state.wins] == [(-1, 1, 0, 0), (-2, 0, 0, 2)]
-    assert state.left == [False, True, False, True] and state.outcome() is None
+    assert (
+        state.require(AfterWinPart).left == [False, True, False, True] and state.outcome() is None
+    )
     # the one physical winning tile is set aside with the first winner
-    assert state.won_tiles[1] == [parse_tile("5p")] and state.won_tiles[3] == []
+    assert (
+        state.require(AfterWinPart).won_tiles[1] == [parse_tile("5p")]
+        and state.require(AfterWinPart).won_tiles[3] == []
+    )
     # play goes on with the next player still in after the last winner: the dealer
     assert state.phase is Phase.TURN and state.turn == 0 and state.drawn == parse_tile("1s")
     assert Counter(state.tiles_in_play()) == Counter(state.preset.wall)
@@ -506,14 +519,17 @@ def test_after_a_win_play_goes_on_after_the_winner() -> None:
     act(state, "0 void p", "1 void s", "2 void s", "3 void s")
     act(state, "0 discard 5p", "2 win")
     # seat 1 sits between the discarder and the winner, but play resumes after the winner
-    assert state.left == [False, False, True, False]
+    assert state.require(AfterWinPart).left == [False, False, True, False]
     assert state.phase is Phase.TURN and state.turn == 3
 
 
 def test_blood_flow_winners_stay_with_locked_hands() -> None:
     state = discard_three_state()
     act(state, "0 discard 3m", "1 win", "3 win")
-    assert state.locked == [False, True, False, True] and state.left == [False] * 4
+    assert (
+        state.require(AfterWinPart).locked == [False, True, False, True]
+        and state.require(AfterWinPart).left == [False] * 4
+    )
     assert state.turn == 0
     # seat 3 is locked: the last 6p may not be punged or konged, so no window opens at all
     act(state, "0 discard 6p")
@@ -533,7 +549,7 @@ def test_blood_flow_winners_stay_with_locked_hands() -> None:
     bloom = state.wins[-1]
     assert bloom.seat == 3 and bloom.score.fan == 4 and bloom.deltas == (-16, -16, -16, 48)
     assert {p.id for p in bloom.score.patterns} == {"all_pungs", "root", "kong_bloom", "self_draw"}
-    assert state.locked[3] and state.turn == 0
+    assert state.require(AfterWinPart).locked[3] and state.turn == 0
     play(state, "0 discard 1p")
     # seat 1 draws 2m, one of its waits: it may win again (or discard it)
     assert legal(state, 1) == {"1 win", "1 discard 2m"}
@@ -608,7 +624,7 @@ def test_robbing_an_added_kong_is_paid_by_the_robbed_player() -> None:
     assert win.by is WinBy.ROBBING_KONG and win.discarder == 3
     assert {p.id for p in win.score.patterns} == {"root"} and win.deltas == (0, 0, 2, -2)
     assert state.points == [-4, 6, 0 + 2, -2 - 2]
-    assert state.melds[3][0].kind is MeldKind.PUNG and state.left[2]
+    assert state.melds[3][0].kind is MeldKind.PUNG and state.require(AfterWinPart).left[2]
     assert state.turn == 3  # play goes on after the winner
 
 
@@ -684,10 +700,10 @@ def test_wall_draw_flower_pig_and_not_ready_payments() -> None:
 def test_wall_draw_checks_only_the_players_who_have_not_won() -> None:
     state = wall_draw_state()
     preset = state.preset
-    state.locked[0] = True  # as if seat 0 had won in blood flow
+    state.require(AfterWinPart).locked[0] = True  # as if seat 0 had won in blood flow
     assert wall_draw_deltas(preset, state) == [0, 16 - 2, 16 + 2, -32]
-    state.locked[0] = False
-    state.left[2] = True  # as if seat 2 had won and left in blood battle
+    state.require(AfterWinPart).locked[0] = False
+    state.require(AfterWinPart).left[2] = True  # as if seat 2 had won and left in blood battle
     assert wall_draw_deltas(preset, state) == [16 + 8, 16 - 8, 0, -32]
     assert sichuan.is_flower_pig(state, 3) and not sichuan.is_flower_pig(state, 0)
     assert [sichuan.best_win(preset, state, s) for s in range(3)] == [8, 0, 2]
@@ -751,7 +767,7 @@ def test_random_play_pays_only_by_the_table_rules(
             assert win.seat not in payers and payers
         else:
             assert payers == [win.discarder]
-        assert not any(suit_of(t) == state.void[win.seat] for t in win.concealed)
+        assert not any(suit_of(t) == state.require(VoidPart).void[win.seat] for t in win.concealed)
     winners = [w.seat for w in state.wins]
     if preset.after_win is AfterWin.LEAVE:
         assert len(winners) == len(set(winners)) <= 3

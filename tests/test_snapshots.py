@@ -19,10 +19,11 @@ from data import Phase, TableOptions
 from engine.actions import ActionKind
 from engine.computer.easy import choose_action
 from engine.computer.simulate import play_out
+from engine.events import Phase as HandPhase
 from engine.hand import HandState
-from engine.hand import Phase as HandPhase
 from engine.i18n import worded
 from engine.presets import PRESETS
+from engine.rules import AfterWinPart
 from engine.session import Session
 from engine.tiles import counts_of, is_bonus
 
@@ -51,9 +52,8 @@ def hidden_elsewhere(state: HandState, rng: random.Random) -> HandState:
     hand is hidden keeps its number of tiles, the tiles come from the hidden pool (those hands and
     the wall), and a claim window waits for other seats."""
     other = copy.deepcopy(state)
-    hidden = [
-        seat for seat in range(len(other.hands)) if not (other.locked[seat] or other.left[seat])
-    ]
+    locked = other.require(AfterWinPart).locked
+    hidden = [seat for seat in other.seats_in_play() if not locked[seat]]
     # the dead wall's indicator positions stay: their turned tiles are public (Riichi's dora)
     wall_part = other.wall_part
     rule = wall_part.rule
@@ -82,7 +82,8 @@ def hidden_elsewhere(state: HandState, rng: random.Random) -> HandState:
         waiting = rng.sample(candidates, rng.randint(1, len(candidates))) if candidates else []
         other.pending = {seat: None for seat in waiting}
     other._legal_cache.clear()  # what each seat may do follows from its (new) tiles
-    other._window_options.clear()
+    if other.window is not None:
+        other.window.options.clear()
     for seat in range(len(other.hands)):  # the mutation kept the engine's invariants
         assert other.tile_counts(seat) == counts_of(other.hands[seat])
     return other

@@ -16,10 +16,11 @@ from data import Phase as TablePhase
 from data import TableOptions
 from engine.actions import Action, ActionKind
 from engine.computer.simulate import play_out
+from engine.events import Phase, Termination
 from engine.families.taiwan.rules import DealerBonus
 from engine.families.taiwan.scoring import score
 from engine.formats.score_request import RequestError, parse_request, score_request
-from engine.hand import HandState, Phase, Termination
+from engine.hand import HandState
 from engine.presets import Rotation, find_preset
 from engine.rules import PassPart
 from engine.scoring.base import WinBy

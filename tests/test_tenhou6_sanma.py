@@ -14,6 +14,7 @@ import pytest
 from bot.cli import main as cli_main
 from engine.actions import Action, ActionKind
 from engine.computer.easy import choose_action
+from engine.events import Termination
 from engine.families.riichi.presets import SANMA
 from engine.families.riichi.rules import NINE_TERMINALS, DoraPart
 from engine.families.riichi.rules import RIICHI as RIICHI_KIND
@@ -39,7 +40,8 @@ from engine.formats.tenhou6.log import (
     write,
 )
 from engine.formats.tenhou6.order import describe, order_of_play
-from engine.hand import HandSetup, HandState, Termination
+from engine.hand import HandState
+from engine.hand_setup import HandSetup
 from engine.tiles import NORTH, Meld, MeldKind, Tile, parse_tile, parse_tiles, tile_name
 
 POINTS = (35000, 35000, 35000)

@@ -15,7 +15,7 @@ from bot.runtime.host import Host, Notices
 from bot.runtime.table import LiveTable
 from data import Phase
 from engine.actions import Action
-from engine.hand import Phase as HandPhase
+from engine.events import Phase as HandPhase
 from engine.presets import TIME_CONTROLS, Preset
 from engine.tiles import MAX_SEATS
 

@@ -31,8 +31,8 @@ from data import (
     TableOptions,
 )
 from engine.actions import Action, DeclaredKind
-from engine.hand import Outcome
 from engine.options import from_stored, stored
+from engine.outcome import Outcome
 from engine.presets import Preset, find_preset
 from engine.session import Session
 

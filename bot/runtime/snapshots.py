@@ -43,10 +43,12 @@ from bot.runtime.words import (
 )
 from data import Phase
 from engine.actions import Action, ActionKind, DeclaredKind
-from engine.hand import Event, HandState
-from engine.hand import Phase as HandPhase
+from engine.events import Event
+from engine.events import Phase as HandPhase
+from engine.hand import HandState
 from engine.i18n import Text, text
 from engine.options import options_text
+from engine.rules import opening_stage, void_suit
 from engine.tiles import Tile, format_tiles
 from render.adapt import hand_view_from_state, result_view_from_state, table_view_from_state
 from render.animate import Moment, deal_moments, moments_of
@@ -69,7 +71,7 @@ def public_moment(hand: HandState) -> int:
     window; answers inside one window leave it alone.
     """
     steps = hand.discards_made + hand.kongs_made + hand.calls_made + len(hand.wins)
-    steps += hand.opening_stage + len(hand.wall) - hand.wall_left
+    steps += opening_stage(hand) + len(hand.wall) - hand.wall_left
     return 2 * steps + (1 if hand.phase is HandPhase.ROB else 0)
 
 
@@ -413,7 +415,7 @@ def private_snapshot(
         hand_view=view,
         concealed=tuple(hand.concealed(wind)),
         drawn=view.drawn,
-        void=hand.void[wind],
+        void=void_suit(hand, wind),
         events=tuple(private_lines(table, wind, events, timeouts)),
         facts=facts,
     )

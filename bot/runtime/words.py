@@ -18,11 +18,16 @@ from data import Phase
 from data.rating import display
 from engine import names
 from engine.actions import Action, ActionKind
-from engine.hand import Event, HandState, WinRecord
-from engine.hand import Phase as HandPhase
+from engine.events import Event
+from engine.events import Phase as HandPhase
+from engine.hand import HandState
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, has, text
+from engine.kinds import AfterWin
 from engine.options import options_text
-from engine.presets import AfterWin, Preset, TimeControl
+from engine.outcome import WinRecord
+from engine.preset import Preset
+from engine.presets import TimeControl
+from engine.rules import opening_stage
 from engine.scoring.names import pattern_text
 from engine.set_aside import SetAsideSettlementPart
 from engine.settlement import POT, WALL_DRAW_REASONS, WIN_REASONS, PaymentDetail, Reason
@@ -196,7 +201,7 @@ def status_text(hand: HandState, names: Sequence[Text | str]) -> Text:
     if phase is HandPhase.TURN:
         return text("bot.status.turn", name=names[hand.turn], wind=wind_text(hand.turn))
     if phase is HandPhase.OPENING:
-        opening = hand.preset.openings[hand.opening_stage]
+        opening = hand.preset.openings[opening_stage(hand)]
         return text("bot.status.opening", what=text(f"bot.opening.{opening.value}"))
     if phase is HandPhase.ROB:
         return text("bot.status.rob")

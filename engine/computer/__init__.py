@@ -18,6 +18,7 @@ from engine.actions import Action
 from engine.computer import strong
 from engine.computer.easy import choose_action
 from engine.computer.knowledge import knows
+from engine.computer.on_kinds import as_kinds, physical_action
 from engine.hand import HandState
 from engine.seat_view import SeatView
 
@@ -27,7 +28,7 @@ Computer = Callable[[HandState, int], Action]
 def seat_view(state: HandState, seat: int) -> SeatView:
     """The view the strong computer decides from: on the hand's kinds, its own red fives
     counted (as `choose_strong` makes it; tests and benches that read views use this one)."""
-    plain = state.as_kinds(seat)
+    plain = as_kinds(state, seat)
     if plain is state:
         return SeatView.of(state, seat)
     return SeatView.of(plain, seat).with_own_reds(state)
@@ -36,16 +37,16 @@ def seat_view(state: HandState, seat: int) -> SeatView:
 def choose_strong(state: HandState, seat: int) -> Action:
     """The strong computer's choice for `seat`, made from what that seat can see; a preset
     whose scoring family it has no knowledge of is played by the easy computer. At a table
-    with red fives it decides on the hand's kinds (`HandState.as_kinds`) and plays the
+    with red fives it decides on the hand's kinds (`engine.computer.on_kinds`) and plays the
     physical tile its choice names."""
     if not knows(state.preset):
         return choose_action(state, seat)
-    plain = state.as_kinds(seat)  # the hand itself where the seat sees no red five
+    plain = as_kinds(state, seat)  # the hand itself where the seat sees no red five
     if plain is state:
         return strong.choose(SeatView.of(state, seat))
     # its own red fives are counted from the hand itself (they score: a red five is kept)
     view = SeatView.of(plain, seat).with_own_reds(state)
-    return state.physical_action(strong.choose(view))
+    return physical_action(state, strong.choose(view))
 
 
 LEVELS: dict[str, Computer] = {"easy": choose_action, "strong": choose_strong}

@@ -15,9 +15,11 @@ from operator import itemgetter
 
 from engine import scoring, shapes
 from engine.actions import Action, ActionKind
-from engine.hand import HandState, Phase
+from engine.computer.on_kinds import as_kinds, physical_action
+from engine.events import Phase
+from engine.hand import HandState
 from engine.memo import Memo
-from engine.rules import FixedKongsPart, wild_free
+from engine.rules import AfterWinPart, FixedKongsPart, wild_free
 from engine.tiles import (
     COPIES,
     DRAGONS,
@@ -41,11 +43,11 @@ _TURN_PHASE = Phase.TURN
 
 def choose_action(state: HandState, seat: int) -> Action:
     """The computer's choice for `seat`; the seat must have a decision to make. It reasons on
-    kinds: at a table with red fives it decides on `HandState.as_kinds` and plays the physical
+    kinds: at a table with red fives it decides on `engine.computer.on_kinds` and plays the physical
     tile its choice names (a plain five before the red)."""
-    plain = state.as_kinds(seat)  # the hand itself where the seat sees no red five
+    plain = as_kinds(state, seat)  # the hand itself where the seat sees no red five
     if plain is not state:
-        return state.physical_action(choose_action(plain, seat))
+        return physical_action(state, choose_action(plain, seat))
     legal = state.legal_actions(seat)
     if not legal:
         raise ValueError(f"seat {seat} has no decision to make in {state.describe()}")
@@ -191,7 +193,7 @@ def _keep_values(
 def _kong_keeps_shanten(state: HandState, seat: int, kong: Action, legal: Sequence[Action]) -> bool:
     """Whether a kong on the own turn leaves the hand no further from a win than the best discard
     (a locked blood-flow hand is only offered kongs that keep its waits)."""
-    if state.locked[seat]:
+    if state.require(AfterWinPart).locked[seat]:
         return True
     hand = state.hands[seat]
     rest = list(hand)

@@ -9,7 +9,8 @@ from engine.actions import Action
 from engine.computer import computer_for
 from engine.computer.easy import choose_action
 from engine.game import GameEnd, Standing
-from engine.hand import HandState, Outcome, WinRecord
+from engine.hand import HandState
+from engine.outcome import Outcome, WinRecord
 from engine.preset import Preset
 from engine.session import Session
 

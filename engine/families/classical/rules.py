@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.rules import Part, Rule
+from engine.parts import Part, Rule
 from engine.scoring.base import SeatFacts
 
 

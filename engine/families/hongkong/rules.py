@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.hand import Phase
-from engine.rules import Part, Rule
+from engine.events import Phase
+from engine.parts import Part, Rule
 
 if TYPE_CHECKING:
     from engine.hand import HandState

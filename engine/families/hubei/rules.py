@@ -18,14 +18,13 @@ from typing import TYPE_CHECKING, Any
 from engine import shapes
 from engine.actions import ActionKind
 from engine.events import Event
+from engine.parts import Part, Rule
 from engine.rules import (
     FixedKongs,
     FixedKongsPart,
     OpenHandToWin,
-    Part,
     PassEnds,
     PassRule,
-    Rule,
     Wilds,
     WildsPart,
     set_down_facts,

@@ -1,5 +1,5 @@
 """Riichi's rule components (RULES.md "Riichi"): what `riichi` and `riichi-majsoul` add to the
-shared loop, each as data plus a part on the loop's hooks (engine.rules' docstring).
+shared loop, each as data plus a part on the loop's hooks (engine.parts' docstring).
 
 - `Dora`: the indicators in the dead wall, turned at each platform's kan-dora timing.
 - `KongLimit`: four kongs a hand at most, and only while a replacement tile is left.
@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from engine.actions import TILE_ACTIONS, Action, ActionKind, DeclaredKind, declare_kind
 from engine.decompose import decompositions
-from engine.events import Event, Termination
+from engine.events import Event, Phase, Termination
 from engine.families.riichi.scoring import (
     RIICHI_RULES,
     STICK,
@@ -37,8 +37,8 @@ from engine.families.riichi.scoring import (
     value_hand,
 )
 from engine.families.riichi.yaku_routes import open_yaku_route
-from engine.hand import HandState, Phase
-from engine.rules import Part, Rule, kong_keeps_waits
+from engine.parts import Part, Rule
+from engine.rules import kong_keeps_waits
 from engine.scoring.base import WinBy
 from engine.settlement import POT, Payment, Reason
 from engine.table_facts import NO_FACTS, Indicators, TableFacts
@@ -54,6 +54,9 @@ from engine.tiles import (
     counts_of,
     kind_of,
 )
+
+if TYPE_CHECKING:
+    from engine.hand import HandState
 
 RIICHI = declare_kind("riichi")
 NINE_TERMINALS = declare_kind("nine_terminals")

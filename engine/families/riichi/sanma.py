@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 from engine.actions import Action, DeclaredKind, declare_kind
 from engine.events import Event
 from engine.families.riichi.rules import RiichiPart
-from engine.rules import Part, Rule
+from engine.parts import Part, Rule
 from engine.scoring.base import WinBy
 from engine.table_facts import SeatTiles, TableFacts
 from engine.tiles import NORTH, Tile, kind_of

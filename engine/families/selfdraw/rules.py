@@ -1,7 +1,7 @@
 """Rule components of seed 004's self-draw tables (`guangdong`, `redwild`): settling a win by
 tiles set aside at the deal (the horse, the birds) and a held-wilds win (four red dragons).
 
-The set-aside tiles themselves are the wall's (`Preset.set_aside`, engine.rules.WallRule); a
+The set-aside tiles themselves are the wall's (`Preset.set_aside`, engine.wall.WallRule); a
 `SetAsideSettlement` (engine/set_aside.py) reads them when a win is settled — the moment they are
 revealed — and the same pure function settles a `mahjong-bot score` request that names them
 (`horse`, `birds`).
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.rules import Part, Rule
+from engine.parts import Part, Rule
 from engine.scoring.base import WinBy
 from engine.set_aside import SetAsideSettlement, SetAsideSettlementPart
 from engine.settlement import Payment, Reason

@@ -36,6 +36,7 @@ from engine.i18n import Text
 from engine.kinds import Opening
 from engine.memo import Memo
 from engine.preset import Preset
+from engine.rules import AfterWinPart, void_suit
 from engine.scoring.base import Pattern, Score, WinBy, WinContext
 from engine.scoring.family import NO_CIRCUMSTANCES, table_win_payments
 from engine.settlement import Payment, Reason, from_each
@@ -192,7 +193,8 @@ def wall_draw_payments(preset: Preset, state: HandState) -> list[Payment]:
     """The checks at a wall draw among the players who have not won: flower pigs pay 16 to each
     clean player; a clean player that is not ready pays each ready one its highest capped win."""
     paid: list[Payment] = []
-    still = [s for s in state.seats if not state.left[s] and not state.locked[s]]
+    locked = state.require(AfterWinPart).locked
+    still = [s for s in state.seats_in_play() if not locked[s]]
     pigs = [s for s in still if is_flower_pig(state, s)]
     clean = [s for s in still if s not in pigs]
     for pig in pigs:
@@ -207,7 +209,7 @@ def wall_draw_payments(preset: Preset, state: HandState) -> list[Payment]:
 
 def is_flower_pig(state: HandState, seat: int) -> bool:
     """Whether the seat still holds a tile of its declared void suit."""
-    void = state.void[seat]
+    void = void_suit(state, seat)
     return void is not None and any(suit_of(t) == void for t in state.hands[seat])
 
 
@@ -224,7 +226,7 @@ def best_win(preset: Preset, state: HandState, seat: int) -> int:
             melds=tuple(state.melds[seat]),
             by=WinBy.DISCARD,
             seat=seat,
-            void_suit=state.void[seat],
+            void_suit=void_suit(state, seat),
         )
         result = score(preset, ctx)
         if result.valid:

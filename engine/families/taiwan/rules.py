@@ -1,6 +1,6 @@
 """Rule components of Taiwanese sixteen tiles (`tw-16`) beyond those in engine.rules.
 
-The dead wall (engine.rules.WallRule) and the passed-win block (engine.rules.PassRule) are the
+The dead wall (engine.wall.WallRule) and the passed-win block (engine.rules.PassRule) are the
 shared components; what is Taiwanese is the dealer bonus, a settling rule over a win's payments.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rules import Part, Rule
+from engine.parts import Part, Rule
 from engine.scoring.base import WinBy
 from engine.settlement import Payment, Reason
 

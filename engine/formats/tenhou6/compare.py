@@ -22,7 +22,8 @@ from engine.formats.tenhou6.log import (
     Tenhou6Error,
 )
 from engine.formats.tenhou6.results import WinWordsError, read_win_texts
-from engine.hand import HandState, Outcome
+from engine.hand import HandState
+from engine.outcome import Outcome
 from engine.scoring.base import WinBy
 from engine.settlement import Reason, deltas_of
 

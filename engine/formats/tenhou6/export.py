@@ -34,8 +34,9 @@ from engine.formats.tenhou6.log import (
     Win,
 )
 from engine.formats.tenhou6.results import TENHOU_ORDER, points_text, yaku_text
-from engine.hand import HandState, Outcome, WinRecord
+from engine.hand import HandState
 from engine.hand_setup import HandSetup
+from engine.outcome import Outcome, WinRecord
 from engine.preset import Preset
 from engine.scoring.base import WinBy
 from engine.settlement import Reason, deltas_of

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from engine.actions import Action as EngineAction
 from engine.actions import ActionKind as Kind
 from engine.actions import kind_named
+from engine.events import Phase
 from engine.families.riichi.rules import NINE_TERMINALS, RIICHI
 from engine.formats.tenhou6.compare import (
     FinalReport,
@@ -35,8 +36,9 @@ from engine.formats.tenhou6.export import StoredHand, red_fives_of
 from engine.formats.tenhou6.log import Hand, Log, Tenhou6Error
 from engine.formats.tenhou6.order import Action, ActionKind, describe, order_of_play
 from engine.formats.tenhou6.wall import arranged_wall
-from engine.hand import HandState, Outcome, Phase
+from engine.hand import HandState
 from engine.options import choose, has_option
+from engine.outcome import Outcome
 from engine.presets import PRESETS, Preset
 from engine.session import Session
 from engine.tiles import Tile, format_tiles, kind_of, tile_name

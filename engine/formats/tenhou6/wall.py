@@ -4,7 +4,7 @@ log says (DESIGN.md, "Games in the format other tools read").
 Our loop deals 13 tiles a seat from the front in seat order from the dealer, then the dealer's
 14th, and draws on from the front; replacement tiles come from the back (the last tile first),
 and the dead wall's indicator positions are the 10 tiles before the 4 replacements: the dora
-indicators in the order turned, then the ura indicators under them (engine.rules.WallPart,
+indicators in the order turned, then the ura indicators under them (engine.wall.WallPart,
 engine.families.riichi.rules.Dora); sanma sets its indicators apart at the deal
 (`WallRule.indicators`): taken from the back first, then its replacements in draw order. Tiles the
 log never shows fill the places nobody draws from.
