@@ -161,6 +161,8 @@ class HandState(WinChecks, HandLedger):
         self._wall_part = self.require(WallPart)
         # the tiles left in the wall when the live wall ends (the wall part's dead wall)
         self._dead_wall: int = self._wall_part.rule.left_in_wall
+        # a kong's replacement spends a dead-wall tile for good where the wall is not replenished
+        self._dead_wall_spent = 0 if self._wall_part.rule.replenished else 1
         self._after_win = self.require(AfterWinPart)
         self._owners = owners(parts, self.preset.id)
         # the words of every declaration a rule owns (kind name: catalogue key), and those
@@ -749,7 +751,11 @@ class HandState(WinChecks, HandLedger):
     def _draw(self, seat: int, *, replacement: bool) -> None:
         self.turn = seat
         self.phase = _TURN
-        tile = self._wall_part.take_replacement() if replacement else self._take(front=True)
+        if replacement:
+            tile = self._wall_part.take_replacement()
+            self._dead_wall -= self._dead_wall_spent
+        else:
+            tile = self._take(front=True)
         self._add(seat, tile)
         self.drawn = tile
         self.after_kong = replacement

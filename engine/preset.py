@@ -74,6 +74,7 @@ class Preset:
     replacements: int = 0  # the dead wall's replacement positions (engine.rules.WallRule)
     indicators: int = 0  # the dead wall's indicators, set apart at the deal (engine.rules.WallRule)
     last_draws: int = 0
+    dead_wall_replenished: bool = True  # engine.wall.WallRule.replenished
     concealed_rob: ConcealedRob = ConcealedRob.THIRTEEN_ORPHANS
     rotation: Rotation = Rotation.HONG_KONG
     # its own rule components (engine.rules, the family's rules.py), after those the fields

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.families.classical.presets import CLASSICAL
 from engine.families.hongkong.presets import HK_3FAN, HK_FW2, HKOS
 from engine.families.hubei.presets import HUBEI
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL, SANMA
@@ -105,6 +106,7 @@ PRESETS: dict[str, Preset] = {
         RIICHI,
         RIICHI_MAJSOUL,
         SANMA,
+        CLASSICAL,
     )
 }
 

@@ -46,6 +46,7 @@ class HandEnd:
     wins: Sequence[Win]
     ready: frozenset[int] = frozenset()
     abortive: bool = False
+    passes_deal: bool = False  # a win after which the deal passes whatever the rotation
 
 
 def hand_end(outcome: Outcome) -> HandEnd:
@@ -55,6 +56,7 @@ def hand_end(outcome: Outcome) -> HandEnd:
         wins=outcome.wins,
         ready=frozenset(outcome.ready),
         abortive=outcome.termination is Termination.ABORTIVE_DRAW,
+        passes_deal=any(win.score.passes_deal for win in outcome.wins),
     )
 
 
@@ -112,4 +114,5 @@ def next_dealer_seat(rotation: Rotation, outcome: Outcome) -> int:
     >>> next_dealer_seat(Rotation.WINNER_DEALS, Outcome(Termination.WALL_DRAW, (), (0, 0, 0, 0)))
     0
     """
-    return ROTATIONS[rotation](hand_end(outcome))
+    end = hand_end(outcome)
+    return 1 if end.passes_deal else ROTATIONS[rotation](end)

@@ -530,6 +530,7 @@ def rules_of(preset: Preset) -> tuple[Rule, ...]:
             preset.last_draws,
             preset.replacements,
             preset.indicators,
+            preset.dead_wall_replenished,
         ),
         Robbing(preset.concealed_rob),
         WinConditions(),

@@ -32,13 +32,22 @@ class Reason(StrEnum):
     CAP = "cap"
     DEPOSIT = "deposit"  # a stake paid into the table's pot
     POT = "pot"  # the pot taken out (by a winner)
+    SETTLEMENT = "settlement"  # losers settling among themselves (chinese-classical)
 
 
 # the reasons settled at a wall draw (the result picture shows them as one line)
 WALL_DRAW_REASONS = frozenset({Reason.FLOWER_PIG, Reason.NOT_READY})
 # the reasons a win's settling pays (said with the win itself)
 WIN_REASONS = frozenset(
-    {Reason.WIN, Reason.HORSE, Reason.BIRD, Reason.DEALER_BONUS, Reason.LIABILITY, Reason.CAP}
+    {
+        Reason.WIN,
+        Reason.SETTLEMENT,
+        Reason.HORSE,
+        Reason.BIRD,
+        Reason.DEALER_BONUS,
+        Reason.LIABILITY,
+        Reason.CAP,
+    }
 )
 
 POT = -1  # the table's pot as a payer or payee (seats are 0 and up)

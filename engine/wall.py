@@ -39,6 +39,10 @@ class WallRule(Rule):
     last_draws: int = 0  # from this many tiles left, a turn may only win by self draw or pass
     replacements: int = 0  # the replacements the dead wall gives (0: the back, unbounded)
     indicators: int = 0  # indicator tiles set apart at the deal (0: positions in the dead wall)
+    # whether the live wall's end makes up a kong's replacement (the dead wall keeping its size);
+    # False: the dead wall is never replenished and a kong's replacement leaves it one tile
+    # shorter, the live wall as long as before (chinese-classical)
+    replenished: bool = True
 
     def __post_init__(self) -> None:
         if self.replacements and not 0 < self.replacements <= self.dead_wall:

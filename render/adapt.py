@@ -312,6 +312,7 @@ def result_view_from_state(
             for label, ledger in (
                 (Text("pictures.result.row_kongs"), state.kong_points),
                 (Text("pictures.result.row_wall_draw"), state.draw_points),
+                (Text("pictures.result.row_settlement"), outcome.paid_for(Reason.SETTLEMENT)),
                 (Text("pictures.result.row_horse"), outcome.paid_for(Reason.HORSE)),
                 (Text("pictures.result.row_birds"), outcome.paid_for(Reason.BIRD)),
                 (Text("pictures.result.row_pot"), outcome.paid_for(Reason.DEPOSIT, Reason.POT)),

@@ -33,6 +33,7 @@ RANDOM_SHARE = 0.25  # of the moves played, those chosen at random among the leg
 DIGESTS = {
     "bloodflow-discard3": "15fabeb26f16d05502af16c412d51365",
     "bloodflow-swap3": "b184266641a6543e896f2c184e2119b5",
+    "chinese-classical": "b2f73794e77126fc226422ead221f9ab",
     "guangdong": "64ab479b0db2acf196be8e60f3ea1d96",
     "hk-3fan": "f159fb262c7ba73698ac403bdcb7e3c8",
     "hk-fw2": "98ca8ed68c861346e4ced19e60323445",

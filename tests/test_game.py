@@ -113,8 +113,9 @@ def _progress(**fields: object) -> GameProgress:
 def test_endless_games_never_end() -> None:
     assert not ENDLESS.ends
     assert not game_over(ENDLESS, _progress(hands=10_000, dealer_changes=999, points=(-9, 9)))
-    # the presets whose games end are Riichi's (RULES.md "The game")
-    assert {p.id for p in PRESETS.values() if p.game.ends} <= {"riichi", "riichi-majsoul", "sanma"}
+    # the presets whose games end are Riichi's (RULES.md "The game") and Chinese Classical's
+    ending = {"riichi", "riichi-majsoul", "sanma", "chinese-classical"}
+    assert {p.id for p in PRESETS.values() if p.game.ends} <= ending
 
 
 def test_a_game_of_n_hands_ends_after_the_nth() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.families.classical import scoring as classical
 from engine.families.hongkong import scoring_fourwinds as fourwinds
 from engine.families.hongkong import scoring_hk3fan as hk3fan
 from engine.families.hongkong import scoring_hkos as hkos
@@ -29,6 +30,7 @@ SCORED = {
     "redwild": {"four_red_dragons"},
     "hubei": set(hubei.FAN),
     "riichi": {*riichi.YAKU_IDS.values(), "nuki_dora"},  # sanma names its norths apart
+    "classical": {*classical.POINT_IDS, *classical.DOUBLE_IDS, *classical.LIMIT_IDS},
 }
 
 

@@ -41,6 +41,7 @@ SHAPES = {
     "riichi": ShapeRules(seven_pairs=True, thirteen_orphans=True),
     "riichi-majsoul": ShapeRules(seven_pairs=True, thirteen_orphans=True),
     "sanma": ShapeRules(seven_pairs=True, thirteen_orphans=True),
+    "chinese-classical": ShapeRules(thirteen_orphans=True),  # no seven pairs
 }
 
 

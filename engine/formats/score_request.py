@@ -32,6 +32,7 @@ from engine.formats.score_fields import (
     _shown,
     _text,
     _tiles,
+    check_circumstances,
     check_copies,
     check_fields,
     check_hand_size,
@@ -381,30 +382,6 @@ def check_tiles(preset: Preset, ctx: WinContext) -> None:
     seen = Counter([*ctx.concealed, *meld_tiles, *ctx.bonus, *set_down])
     check_copies(preset.id, wall, seen)
     check_hand_size(preset.id, preset.sets, ctx.concealed, ctx.melds, ctx.win_tile)
-
-
-def check_circumstances(ctx: WinContext) -> None:
-    """Refuse flags and `by` values that contradict each other or the hand."""
-    # a red, green or wild kong set down draws a replacement too
-    has_kong = any(m.kind.is_kong for m in ctx.melds) or bool(ctx.special_kongs)
-    if "kong_replacement" in ctx.flags and not (ctx.by is WinBy.SELF_DRAW and has_kong):
-        raise RequestError(catalogued("fixups.score.kong_replacement"))
-    if "heavenly" in ctx.flags and (ctx.seat != 0 or ctx.by is not WinBy.SELF_DRAW or ctx.melds):
-        raise RequestError(catalogued("fixups.score.heavenly"))
-    if "earthly" in ctx.flags and (ctx.seat == 0 or ctx.by is not WinBy.DISCARD or ctx.melds):
-        raise RequestError(catalogued("fixups.score.earthly"))
-    if "flower_replacement" in ctx.flags and not (ctx.by is WinBy.SELF_DRAW and ctx.bonus):
-        raise RequestError(catalogued("fixups.score.flower_replacement"))
-    if {"heavenly", "earthly"} <= ctx.flags:
-        raise RequestError(catalogued("fixups.score.heavenly_and_earthly"))
-    if ctx.by is WinBy.ROBBING_KONG:
-        held = ctx.concealed.count(ctx.win_tile) + sum(
-            m.tiles.count(ctx.win_tile) for m in ctx.melds
-        )
-        if held != 1:
-            raise RequestError(
-                catalogued("fixups.score.robbing_held", tile=tile_name(ctx.win_tile), held=held)
-            )
 
 
 def _check_kind(preset: Preset, field: str, tile: Tile) -> None:

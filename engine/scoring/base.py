@@ -26,12 +26,15 @@ class WinBy(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class SeatFacts:
-    """What a win's scoring needs about another seat (hubei-laizi: loser fan and liability)."""
+    """What a win's scoring needs about another seat (hubei-laizi: loser fan and liability;
+    chinese-classical: every loser's hand as it stands, scored too)."""
 
     seat: int
     melds: tuple[Meld, ...] = ()
     special_kongs: tuple[Tile, ...] = ()  # tiles set down as fixed kongs (red, green, wild)
     ready: bool | None = None  # one tile from a win (asked only where liability reads it)
+    concealed: tuple[Tile, ...] = ()  # its concealed tiles (given only where scoring reads them)
+    bonus: tuple[Tile, ...] = ()  # its flowers and seasons (likewise)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,8 @@ class WinContext:
     ura: tuple[Tile, ...] = ()
     rule_flags: frozenset[str] = frozenset()
     nuki: int = 0  # sanma: the winner's norths set aside (each one dora)
+    # chinese-classical: the dealer's consecutive hands kept, this one included (east_nine)
+    streak: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +98,8 @@ class Score:
     # the limit the hand reached by name (Riichi: mangan ... yakuman, kazoe for a counted
     # yakuman); '' where a family names none
     limit_name: str = ""
+    # the deal passes after this win whatever the rotation (chinese-classical: East's ninth win)
+    passes_deal: bool = False
 
     def to_json(self, language: str = "en") -> dict[str, object]:
         """The answer of `score`; `message` in `language` (pattern ids stay English)."""

@@ -1,0 +1,1 @@
+"""The chinese-classical family: its preset, rules, scoring and the computers' advice."""
