@@ -10,6 +10,7 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from bot.runtime.errors import NoSuchTableError, NotSeatedError
 from bot.runtime.events import FrontEnd, NullFrontEnd
@@ -20,6 +21,9 @@ from data import Phase, Shards, Store
 from engine.actions import Action
 from engine.hand import Event
 from engine.i18n import text
+
+if TYPE_CHECKING:
+    from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +63,7 @@ class Host(ABC):
     front: FrontEnd
     timers: Timers
     tables: dict[int, LiveTable]
+    metrics: Metrics | None  # an operator watches (bot/metrics.py): counted where it happens
 
     # ------------------------------------------------------------------ asked across the parts
 
