@@ -156,15 +156,16 @@ class Metrics:
 
 
 class RetryCounter(logging.Handler):
-    """Counts the PostgreSQL connection's retried transactions from its log (data/postgres.py
-    logs each retry once; the store is not touched for a figure)."""
+    """Counts the PostgreSQL connection's retried transactions from its log: data/postgres.py
+    logs "reconnected …; retrying the transaction" once for each (the loss before it is
+    logged apart), so the store carries no metrics."""
 
     def __init__(self, counter: Counter) -> None:
         super().__init__(logging.WARNING)
         self._counter = counter
 
     def emit(self, record: logging.LogRecord) -> None:
-        if "retrying" in str(record.msg):
+        if "retrying the transaction" in str(record.msg):
             self._counter.inc()
 
     def attach(self) -> None:

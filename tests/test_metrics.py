@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -143,3 +144,16 @@ def test_the_address_is_loopback_unless_written() -> None:
     for wrong in ("localhost", "127.0.0.1:99999", "127.0.0.1:x"):
         with pytest.raises(ConfigError, match="MAHJONG_METRICS"):
             BotConfig.from_env({"MAHJONG_METRICS": wrong}, dotenv=None)
+
+
+def test_retried_transactions_counted_from_the_store_log() -> None:
+    metrics = Metrics()
+    store_log = logging.getLogger("data.postgres")
+    metrics.retry_counter.attach()
+    try:
+        store_log.warning("lost the PostgreSQL connection (%s); reconnecting, then retrying", "x")
+        store_log.warning("reconnected to PostgreSQL after %.1f s; retrying the transaction", 1.0)
+    finally:
+        metrics.retry_counter.detach()
+    store_log.warning("reconnected to PostgreSQL after %.1f s; retrying the transaction", 1.0)
+    assert metrics.registry.get_sample_value("mahjong_store_retries_total") == 1
