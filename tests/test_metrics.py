@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -157,3 +158,15 @@ def test_retried_transactions_counted_from_the_store_log() -> None:
         metrics.retry_counter.detach()
     store_log.warning("reconnected to PostgreSQL after %.1f s; retrying the transaction", 1.0)
     assert metrics.registry.get_sample_value("mahjong_store_retries_total") == 1
+
+
+async def test_a_taken_port_is_a_clear_refusal(fake: FakeDiscord, tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        config = BotConfig(
+            token="fake-token", db_path=str(tmp_path / "bot.db"), metrics=("127.0.0.1", port)
+        )
+        with pytest.raises(ConfigError, match=f"MAHJONG_METRICS cannot listen at 127.0.0.1:{port}"):
+            await fake.start_bot(MahjongBot(config, guild_ready_timeout=0.05))

@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.discord.coalesce import Clock, Sleep
 from bot.discord.cogs import COGS
 from bot.discord.components import DYNAMIC_ITEMS, Controls, answer_foreign
-from bot.discord.config import BotConfig
+from bot.discord.config import BotConfig, ConfigError
 from bot.discord.front import DiscordFront
 from bot.discord.inbox import DmInbox
 from bot.discord.language import Languages
@@ -147,7 +147,13 @@ class MahjongBot(commands.Bot):
             self.metrics_server = MetricsServer(
                 metrics, lambda: self._runtime, self.gateway_connected
             )
-            await self.metrics_server.start(*self.config.metrics)
+            try:
+                await self.metrics_server.start(*self.config.metrics)
+            except OSError as error:  # the port taken, an address not this machine's
+                host, port = self.config.metrics
+                raise ConfigError(
+                    f"MAHJONG_METRICS cannot listen at {host}:{port}: {error.strerror or error}"
+                ) from None
         for cog_class in COGS:
             await self._add_grouped_cog(cog_class(self))
         self.tree.add_command(self.mahjong_group)

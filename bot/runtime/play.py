@@ -202,11 +202,7 @@ class Play(Host):
                 break
             if computer is None:
                 computer = table.computer
-            thinking = time.perf_counter()
-            chosen = computer(hand, seat)
-            if self.metrics is not None:
-                self.metrics.decided(table.level, time.perf_counter() - thinking)
-            self._apply(table, chosen, notices)
+            self._apply(table, self._decide(table, computer, seat), notices)
         arm_deadline(table, self.timers.now())
         await self._save(table)
         hand = table.hand
