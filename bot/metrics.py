@@ -15,7 +15,7 @@ import logging
 import platform
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from prometheus_client import (
@@ -106,27 +106,30 @@ class Metrics:
         Info("mahjong_build", "The bot's version", registry=registry).info(
             {"version": _version(), "python": platform.python_version()}
         )
-        # the children made once: a label lookup costs more than the increment
-        self._counted: dict[str, Counter] = {}
+        self._children: dict[tuple[object, str], Any] = {}
         self.retry_counter = RetryCounter(self.store_retries)
 
     # ------------------------------------------------------------------ events (the runtime)
 
     def applied(self, kind: str) -> None:
         """An action of `kind` (the loop's own or a rule part's declared kind) applied."""
-        counted = self._counted.get(kind)
-        if counted is None:
-            counted = self._counted[kind] = self.actions.labels(str(kind))
-        counted.inc()
+        self._child(self.actions, kind).inc()
 
     def answered(self, kind: str, seconds: float) -> None:
-        self.action_seconds.labels(str(kind)).observe(seconds)
+        self._child(self.action_seconds, kind).observe(seconds)
 
     def decided(self, level: str, seconds: float) -> None:
-        self.decision_seconds.labels(level).observe(seconds)
+        self._child(self.decision_seconds, level).observe(seconds)
 
     def committed(self, seconds: float) -> None:
         self.commit_seconds.observe(seconds)
+
+    def _child(self, metric: Counter | Histogram, label: str) -> Any:
+        """The metric's child for `label`, made once: `labels()` costs more than the count."""
+        child = self._children.get((metric, label))
+        if child is None:
+            child = self._children[(metric, label)] = metric.labels(str(label))
+        return child
 
     # ------------------------------------------------------------------ states (at a scrape)
 
