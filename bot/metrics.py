@@ -218,9 +218,7 @@ class MetricsServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()
-        server = site._server  # the bound port, when asked for port 0 (tests)
-        sockets = getattr(server, "sockets", None) or ()
-        self.port = sockets[0].getsockname()[1] if sockets else port
+        self.port = self._runner.addresses[0][1]  # the bound one, when asked for port 0 (tests)
         self.metrics.retry_counter.attach()
         log.info("metrics at http://%s:%d/metrics, health at /healthz", host, self.port)
 

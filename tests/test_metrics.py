@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import socket
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from data import Phase
 from tests.conftest import Databases
 from tests.fakediscord import FakeDiscord
 from tests.test_discord_e2e import click, live, open_table, play_hand_by_clicks
+from tests.test_sharding import SHARDS, START_TIMEOUT, _process_env
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
@@ -170,3 +173,43 @@ async def test_a_taken_port_is_a_clear_refusal(fake: FakeDiscord, tmp_path: Path
         )
         with pytest.raises(ConfigError, match=f"MAHJONG_METRICS cannot listen at 127.0.0.1:{port}"):
             await fake.start_bot(MahjongBot(config, guild_ready_timeout=0.05))
+
+
+async def test_a_sharded_bot_process_serves_its_metrics(tmp_path: Path) -> None:
+    """`python -m bot run` with MAHJONG_METRICS set (a port alone: loopback), as an operator
+    starts it: healthy once its shard is connected, its figures scraped, stopped by SIGTERM."""
+    with socket.socket() as probe:  # a free port, given back to the bot
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    async with FakeDiscord(users=1, guilds=SHARDS) as fake:
+        env = _process_env(fake, str(tmp_path / "bot.db"), 0) | {"MAHJONG_METRICS": str(port)}
+        log = tmp_path / "bot.log"
+        with log.open("wb") as output:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "run",
+                cwd=tmp_path, env=env, stdout=output, stderr=asyncio.subprocess.STDOUT,
+            )  # fmt: skip
+            try:
+                async with aiohttp.ClientSession() as session:
+
+                    async def status(path: str) -> tuple[int, str]:
+                        url = f"http://127.0.0.1:{port}{path}"
+                        try:
+                            async with session.get(url) as response:
+                                return response.status, await response.text()
+                        except aiohttp.ClientConnectionError:
+                            return 0, ""
+
+                    for _ in range(int(START_TIMEOUT * 10)):
+                        if (await status("/healthz"))[0] == 200:
+                            break
+                        await asyncio.sleep(0.1)
+                    else:
+                        pytest.fail(f"never healthy: {log.read_text(errors='replace')[-2000:]}")
+                    code, body = await status("/metrics")
+                    assert code == 200 and "mahjong_scheduler_jobs_pending" in body
+                    assert "process_cpu_seconds_total" in body
+            finally:
+                process.send_signal(signal.SIGTERM)
+                assert await asyncio.wait_for(process.wait(), 30) == 0
+    assert f"metrics at http://127.0.0.1:{port}/metrics" in log.read_text(errors="replace")
