@@ -85,6 +85,7 @@ async def serve(
     import discord
 
     from bot.discord.client import make_bot
+    from bot.discord.config import ConfigError
     from data.errors import StoreError
 
     stop = stop or asyncio.Event()
@@ -111,7 +112,7 @@ async def serve(
                 log.error("Discord refused the token: check DISCORD_TOKEN (%s)", error)
             elif isinstance(error, StoreError):
                 log.error("the database cannot be used: %s", error)
-            elif isinstance(error, discord.PrivilegedIntentsRequired):
+            elif isinstance(error, discord.PrivilegedIntentsRequired | ConfigError):
                 log.error("%s", error)
             elif isinstance(error, OSError | aiohttp.ClientError | discord.GatewayNotFound):
                 log.error("cannot reach Discord: %s", error or type(error).__name__)

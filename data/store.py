@@ -36,8 +36,10 @@ from data import (
     restore,
     results,
     tables,
+    watch,
 )
 from data.connection import Connection, resolve_path
+from data.errors import StoreError
 from data.history import LEADERBOARD_MIN_GAMES
 from data.postgres import RECONNECT_FOR, TIMEOUT, Listener, PgConnection, ShardLease, is_address
 from data.rows import (
@@ -62,6 +64,7 @@ from data.rows import (
     checked_json,
 )
 from data.tables import IDLE_EXPIRY, Shards
+from data.watch import Watch
 from engine.actions import Action
 from engine.presets import find_preset
 
@@ -476,6 +479,13 @@ class Store:
         if not isinstance(self._db, PgConnection):
             return None
         return await ShardLease.hold(self._db.path, shards, lost)
+
+    async def watch(self, *, now: float | None = None) -> Watch:
+        """The inbox's depth and age and the queues' sizes (bot/metrics.py); raises if the
+        database does not answer, so it is the health check's query too."""
+        if self._closed:
+            raise StoreError("the store is closed")
+        return await self._call(watch.watch, self._now(now))
 
     # ------------------------------------------------------------------ Quick Play queues
 

@@ -23,13 +23,14 @@ from discord.ext import commands
 from bot.discord.coalesce import Clock, Sleep
 from bot.discord.cogs import COGS
 from bot.discord.components import DYNAMIC_ITEMS, Controls, answer_foreign
-from bot.discord.config import BotConfig
+from bot.discord.config import BotConfig, ConfigError
 from bot.discord.front import DiscordFront
 from bot.discord.inbox import DmInbox
 from bot.discord.language import Languages
 from bot.discord.pictures import Painter
 from bot.discord.replies import is_refusal, tell
 from bot.discord.translator import CatalogueTranslator
+from bot.metrics import Metrics, MetricsServer
 from bot.runtime import Runtime, SchedulerTimers, Timers
 from data import Store
 from data.postgres import ShardLease, redact
@@ -69,10 +70,12 @@ class MahjongBot(commands.Bot):
         quickplay_fill_after: float = 60.0,
         edit_clock: Clock | None = None,
         edit_sleep: Sleep = asyncio.sleep,
+        metrics: Metrics | None = None,
         **options: Any,
     ) -> None:
         """`timers`, `hand_factory` and `seed_source` go to the runtime; `edit_clock` and
-        `edit_sleep` time the message edits (the event loop's clock unless a test steps one)."""
+        `edit_sleep` time the message edits (the event loop's clock unless a test steps one);
+        `metrics` are served at `config.metrics` (made there if not given; none if unset)."""
         intents = discord.Intents.none()
         intents.guilds = True  # channel names and the guild cache; no privileged intents
         # no voice here: discord.py's warnings that PyNaCl and davey (voice only) are missing
@@ -100,7 +103,9 @@ class MahjongBot(commands.Bot):
             "quickplay_fill_after": quickplay_fill_after,
             "no_call_wait": config.no_call_wait,
             "shards": config.owned_shards,
+            "metrics": (metrics or Metrics()) if config.metrics else None,
         }
+        self.metrics_server: MetricsServer | None = None
         self._timers = timers
         self._store: Store | None = None
         self._runtime: Runtime | None = None
@@ -137,6 +142,18 @@ class MahjongBot(commands.Bot):
         log.info("restored %d open table(s) from %s", len(self._runtime.tables), where)
         self.front.restored = set(self._runtime.tables)  # their old DMs lose their controls
         await self.inbox.start()
+        metrics = self._runtime.metrics
+        if metrics is not None and self.config.metrics is not None:
+            self.metrics_server = MetricsServer(
+                metrics, lambda: self._runtime, self.gateway_connected
+            )
+            try:
+                await self.metrics_server.start(*self.config.metrics)
+            except OSError as error:  # the port taken, an address not this machine's
+                host, port = self.config.metrics
+                raise ConfigError(
+                    f"MAHJONG_METRICS cannot listen at {host}:{port}: {error.strerror or error}"
+                ) from None
         for cog_class in COGS:
             await self._add_grouped_cog(cog_class(self))
         self.tree.add_command(self.mahjong_group)
@@ -160,6 +177,11 @@ class MahjongBot(commands.Bot):
         """Another process took this one's shards while its lease's connection was away."""
         log.critical("stopping: %s", why)
         asyncio.get_running_loop().create_task(self.close(), name="mahjong-lease-lost")
+
+    def gateway_connected(self) -> bool:
+        """Whether the gateway connection is open now (every shard's, when sharded)."""
+        ws = self.ws
+        return not self.is_closed() and ws is not None and ws.open
 
     async def on_ready(self) -> None:
         """Log who we are; refresh the messages of restored tables once."""
@@ -191,6 +213,8 @@ class MahjongBot(commands.Bot):
             return await super().close()
         self._closed = True
         await self.inbox.close()
+        if self.metrics_server is not None:
+            await self.metrics_server.close()
         if self._runtime is not None:
             await self._runtime.close()
         if self._lease is not None:
@@ -213,6 +237,10 @@ class ShardedMahjongBot(MahjongBot, commands.AutoShardedBot):
         if config.shard_ids is not None:
             options.setdefault("shard_ids", list(config.shard_ids))
         super().__init__(config, **options)
+
+    def gateway_connected(self) -> bool:
+        shards = self.shards.values()
+        return not self.is_closed() and bool(shards) and not any(s.is_closed() for s in shards)
 
 
 def make_bot(config: BotConfig, **options: Any) -> MahjongBot:

@@ -10,6 +10,7 @@
 | `MAHJONG_SHARD_COUNT` | the shards of the bot in all (the same in every process) | unsharded |
 | `MAHJONG_SHARD_IDS` | the shards this process runs, e.g. `0,1` or `0-3` | all of them |
 | `MAHJONG_SHARDS` | both at once: `0-3/8` is shards 0–3 of 8 | unsharded |
+| `MAHJONG_METRICS` | Prometheus `/metrics` and `/healthz` at `host:port` (a port: loopback) | off |
 
 Variables already in the environment win over the `.env` file.
 """
@@ -44,6 +45,7 @@ class BotConfig:
     # a claim window opens for every seated person on every discard; one with nothing to
     # claim passes after this many seconds (so a window's length does not tell who can call)
     no_call_wait: float = 2.0
+    metrics: tuple[str, int] | None = None  # where /metrics and /healthz listen (bot/metrics.py)
 
     @classmethod
     def from_env(
@@ -81,6 +83,7 @@ class BotConfig:
             log_level=level,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            metrics=read_metrics_address(get("MAHJONG_METRICS")),
         )
 
     @property
@@ -167,6 +170,22 @@ def read_shards(
             f"(MAHJONG_SHARD_COUNT is {count}), not {ids_text!r}"
         )
     return count, tuple(sorted(ids))
+
+
+def read_metrics_address(text: str | None) -> tuple[str, int] | None:
+    """`MAHJONG_METRICS` as (host, port): a port alone (or `:port`) listens on loopback only, so
+    a public address is one the operator wrote.
+
+    >>> read_metrics_address("9108"), read_metrics_address("0.0.0.0:9108")
+    (('127.0.0.1', 9108), ('0.0.0.0', 9108))
+    """
+    if text is None:
+        return None
+    host, colon, port = text.rpartition(":")
+    host = host.strip("[]") if colon else ""
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"MAHJONG_METRICS is host:port such as 127.0.0.1:9108, not {text!r}")
+    return host or "127.0.0.1", int(port)
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:

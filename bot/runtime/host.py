@@ -7,10 +7,13 @@ one part asks of another are declared here, so each part reads on its own.
 from __future__ import annotations
 
 import logging
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from bot.runtime.computers import Computer
 from bot.runtime.errors import NoSuchTableError, NotSeatedError
 from bot.runtime.events import FrontEnd, NullFrontEnd
 from bot.runtime.snapshots import private_snapshot, public_snapshot
@@ -20,6 +23,9 @@ from data import Phase, Shards, Store
 from engine.actions import Action
 from engine.hand import Event
 from engine.i18n import text
+
+if TYPE_CHECKING:
+    from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +65,7 @@ class Host(ABC):
     front: FrontEnd
     timers: Timers
     tables: dict[int, LiveTable]
+    metrics: Metrics | None  # an operator watches (bot/metrics.py): counted where it happens
 
     # ------------------------------------------------------------------ asked across the parts
 
@@ -83,6 +90,16 @@ class Host(ABC):
         """Cancel the table's clock jobs (clocks.py)."""
 
     # ------------------------------------------------------------------ shared
+
+    def _decide(self, table: LiveTable, computer: Computer, seat: int) -> Action:
+        """The computer's decision for hand seat `seat`, its thinking timed for the operator."""
+        hand = table.hand
+        assert hand is not None
+        started = time.perf_counter()
+        action = computer(hand, seat)
+        if self.metrics is not None:
+            self.metrics.decided(table.level, time.perf_counter() - started)
+        return action
 
     def get(self, table_id: int) -> LiveTable:
         table = self.tables.get(table_id)

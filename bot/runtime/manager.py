@@ -11,6 +11,7 @@ import json
 import logging
 import secrets
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bot.runtime.clocks import Clocks, arm_deadline
 from bot.runtime.conversions import restored_table
@@ -26,6 +27,9 @@ from data import Phase, QuarantinedTable, RecordedHand, Shards, Store
 from engine.hand import HandState
 from engine.presets import UnknownPresetError
 from engine.session import Session
+
+if TYPE_CHECKING:
+    from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +55,7 @@ class Runtime(Lobby, Play, Clocks):
         hand_factory: Callable[[Session], HandState] | None = None,
         no_call_wait: float = 0.0,
         shards: Shards | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         # several processes on one database: this one's tables are its shards' guilds' only
@@ -58,6 +63,7 @@ class Runtime(Lobby, Play, Clocks):
         self.front: FrontEnd = front or NullFrontEnd()
         self.timers: Timers = timers or ManualTimers()
         self.tables: dict[int, LiveTable] = {}
+        self.metrics = metrics
         self.quickplay_fill_after = quickplay_fill_after
         self._seed_source = seed_source or (lambda: secrets.randbits(48))
         # tests and demos deal chosen walls; the wall is then stored with the hand

@@ -6,6 +6,7 @@ recorded, and a claim window's passes for the people with nothing to claim.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from functools import partial
 
@@ -67,6 +68,7 @@ class Play(Host):
         The stamp is checked here, under the table's lock, and not only by the front end
         before it: a click that waited for the lock while an earlier one moved the hand on
         (or a restore rebuilt it) is judged by the hand as it is when its turn comes."""
+        arrived = time.perf_counter()
         table = self.get(table_id)
         async with table.lock:
             player = seated(table, player_id)
@@ -97,6 +99,8 @@ class Play(Host):
             self._apply(table, action, notices)
             await self._advance(table, notices)
         await self._notify(table, notices)
+        if self.metrics is not None:
+            self.metrics.answered(action.kind, time.perf_counter() - arrived)
         return table
 
     async def refresh(self, table_id: int, player_id: str) -> LiveTable:
@@ -168,6 +172,8 @@ class Play(Host):
         if notices.wins_before is None:
             notices.wins_before = len(hand.wins)
         events = hand.apply(action)
+        if self.metrics is not None:
+            self.metrics.applied(action.kind)
         table.unsaved += (action,)
         notices.events.extend(events)
         notices.table = True
@@ -196,7 +202,7 @@ class Play(Host):
                 break
             if computer is None:
                 computer = table.computer
-            self._apply(table, computer(hand, seat), notices)
+            self._apply(table, self._decide(table, computer, seat), notices)
         arm_deadline(table, self.timers.now())
         await self._save(table)
         hand = table.hand
@@ -250,6 +256,7 @@ class Play(Host):
         assert table.hand_id is not None
         deadlines = stored_deadlines(table)
         changed = None if deadlines == table.saved_deadlines else deadlines
+        started = time.perf_counter()
         try:
             await self.store.append_actions(
                 table.id,
@@ -264,6 +271,8 @@ class Play(Host):
             table.saved_deadlines = None  # the store kept what it had: write them next time
             await self._rebuild_after_failure(table)
             raise failure
+        if self.metrics is not None:
+            self.metrics.committed(time.perf_counter() - started)
         table.saved_deadlines = deadlines
 
     async def _rebuild_after_failure(self, table: LiveTable) -> None:
