@@ -33,7 +33,7 @@ from engine.actions import Action
 from engine.computer import choose_strong
 from engine.families.riichi.rules import RIICHI
 from engine.formats.mjai.arena import action_of, seat_view
-from engine.formats.mjai.export import Writer
+from engine.formats.mjai.export import MJAI_SEATS, Writer
 from engine.formats.mjai.seat import Event
 from engine.formats.mjai.tiles import MjaiError
 from engine.hand import HandState
@@ -110,6 +110,14 @@ def engine_levels(preset_id: str | None = None) -> tuple[str, ...]:
     if preset_id is not None and preset_id not in MJAI_ENGINE_PRESETS:
         return ()
     return tuple(configured_engines())
+
+
+def engine_names() -> tuple[str, ...]:
+    """The engine names, none if the configuration is wrong (BotConfig says why at start)."""
+    try:
+        return engine_levels()
+    except EngineConfigError:
+        return ()
 
 
 class EngineProcess:
@@ -224,10 +232,23 @@ class EngineSeats:
         self.sent: dict[int, int] = {}  # how much of the writer's events each engine was sent
         self.reach_sent: set[int] = set()
         self.closed = False
+        self.lost = False  # the copy could not follow this hand (the strong computer plays it)
         LIVE.add(self)
 
     def __call__(self, state: HandState, seat: int) -> Action:
-        self._follow(state)
+        try:
+            self._follow(state)
+        except Exception:  # our copy lost the hand: the engines' views are wrong from here on
+            log.exception(
+                "%s: the mjai engines' copy of the hand could not follow it; the strong "
+                "computer plays their seats until the next hand",
+                self.table,
+            )
+            self.lost = True
+            self.failed.update(range(MJAI_SEATS))
+            for player in list(self.engines):
+                self._stop(player)
+            return choose_strong(state, seat)
         assert self.writer is not None
         player = self.writer.player(seat)
         if player in self.failed or self.closed:
@@ -295,8 +316,12 @@ class EngineSeats:
     def _follow(self, state: HandState) -> None:
         """Bring the copy up to the table's hand: a new hand ends the last one for each
         engine (answered with none) and starts a fresh copy."""
+        if state is self.hand and self.lost:
+            return
         if state is not self.hand:
-            self._end_hand()
+            if not self.lost:
+                self._end_hand()
+            self.lost = False
             self.hand = state
             copy = HandState(
                 state.preset,

@@ -160,3 +160,24 @@ def test_stop_all_ends_every_engine() -> None:
     assert running(engine.pid)
     mjai_engines.stop_all()
     assert not running(engine.pid) and seats.closed and BUDGET.reserved == 0
+
+
+def test_create_offers_an_engine_on_riichi_presets_only() -> None:
+    from bot.discord.options import OptionError, check_create
+
+    assert check_create("riichi", "public", False, None, 3, "", level="ours").id == "riichi"
+    with pytest.raises(OptionError, match="ours"):
+        check_create("hkos-3-v1", "public", False, None, 3, "", level="ours")
+
+
+async def test_a_copy_that_cannot_follow_the_hand_leaves_it_to_the_strong_computer(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(self: object, action: object) -> None:
+        raise RuntimeError("a bug of ours")
+
+    monkeypatch.setattr(mjai_engines.Writer, "apply", broken)
+    table = await engine_table(runtime, "ours")
+    await play_first_hand(runtime, table)
+    assert table.phase is Phase.BETWEEN_HANDS
+    assert any("could not follow" in r.getMessage() for r in caplog.records)

@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.mjai_engines import EngineConfigError, configured_engines, engine_timeout, max_processes
+
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -73,6 +75,10 @@ class BotConfig:
                 f"wss://gateway.discord.gg, not {gateway!r}"
             )
         shard_count, shard_ids = read_shard_settings(get)
+        try:  # read again by bot.mjai_engines wherever a table needs them: wrong ones stop here
+            configured_engines(env), engine_timeout(env), max_processes(env)
+        except EngineConfigError as error:
+            raise ConfigError(str(error)) from None
         return cls(
             token=get("DISCORD_TOKEN"),
             db_path=get("MAHJONG_DB") or "mahjong.db",

@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.discord.language import reader_language
 from bot.discord.translator import choice
-from bot.mjai_engines import engine_levels
+from bot.mjai_engines import engine_levels, engine_names
 from bot.runtime import LiveTable, TableError
 from bot.runtime.computers import DEFAULT_LEVEL, LEVELS
 from bot.runtime.table import seat_count_for
@@ -71,7 +71,7 @@ LEVEL_CHOICES = [
     choice("level", "easy", "easy (today's computer player)"),
     choice("level", "strong", "strong (plans for value, defends)"),
     # the operator's mjai engines (MAHJONG_MJAI_ENGINES): a person chooses a name, never a command
-    *(choice("level", n, "{name} (mjai engine, Riichi only)", name=n) for n in engine_levels()),
+    *(choice("level", n, "{name} (mjai engine, Riichi only)", name=n) for n in engine_names()),
 ]
 VISIBILITY_CHOICES = [
     choice("visibility", "public", "public (anyone here may join)"),
