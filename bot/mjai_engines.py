@@ -41,6 +41,7 @@ from engine.hand import HandState
 log = logging.getLogger(__name__)
 
 MJAI_ENGINE_PRESETS = ("riichi", "riichi-majsoul")  # mjai plays the four-seat Riichi game
+MJAI_SETTINGS = ("MAHJONG_MJAI_ENGINES", "MAHJONG_MJAI_TIMEOUT", "MAHJONG_MJAI_MAX_PROCESSES")
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_MAX_PROCESSES = 16
 _END_LIMIT = 1.0  # a hand's end is answered with none: waited for only briefly

@@ -22,7 +22,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.mjai_engines import EngineConfigError, configured_engines, engine_timeout, max_processes
+from bot.mjai_engines import (
+    MJAI_SETTINGS,
+    EngineConfigError,
+    configured_engines,
+    engine_timeout,
+    max_processes,
+)
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -54,6 +60,10 @@ class BotConfig:
         """Read the settings: the environment first, then the `.env` file for what it lacks."""
         env = dict(read_dotenv(dotenv)) if dotenv is not None else {}
         env.update(os.environ if environ is None else environ)
+        if environ is None:  # bot.mjai_engines reads its settings where tables need them
+            for name in MJAI_SETTINGS:
+                if name in env:
+                    os.environ.setdefault(name, env[name])
 
         def get(name: str) -> str | None:
             value = env.get(name, "").strip()
