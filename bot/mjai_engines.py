@@ -31,8 +31,7 @@ from collections.abc import Mapping
 
 from engine.actions import Action
 from engine.computer import choose_strong
-from engine.families.riichi.rules import RIICHI
-from engine.formats.mjai.arena import action_of, seat_view
+from engine.formats.mjai.arena import reaction_action, seat_view
 from engine.formats.mjai.export import MJAI_SEATS, Writer
 from engine.formats.mjai.seat import Event
 from engine.formats.mjai.tiles import MjaiError
@@ -284,14 +283,15 @@ class EngineSeats:
 
     def _decide(self, state: HandState, seat: int, player: int) -> Action:
         engine = self._engine(player)
-        reaction = engine.ask(self._unsent(player), self.limit)
-        action = action_of(state, seat, reaction, False)
-        if action.kind is RIICHI and not action.tiles:  # the declaration; its discard follows
+
+        def again(player: int, events: list[Event]) -> Event:
+            return engine.ask(events, self.limit)
+
+        action, reached = reaction_action(
+            state, seat, player, again(player, self._unsent(player)), again
+        )
+        if reached:  # its own reach, sent when it declared, is left out of its next batch
             self.reach_sent.add(player)
-            reaction = engine.ask([{"type": "reach", "actor": player}], self.limit)
-            action = action_of(state, seat, reaction, True)
-            if action.kind is not RIICHI:
-                raise MjaiError(f"declared riichi, then answered {reaction!r}")
         return action
 
     def _engine(self, player: int) -> EngineProcess:
