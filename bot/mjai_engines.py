@@ -255,7 +255,12 @@ class EngineSeats:
             return choose_strong(state, seat)
         try:
             return self._decide(state, seat, player)
-        except (EngineFailure, MjaiError, OSError) as error:
+        except (
+            EngineFailure,
+            MjaiError,
+            OSError,
+            ValueError,
+        ) as error:  # ValueError: pipes the bot closed
             log.warning(
                 "%s: mjai engine %r (player %d) failed: %s; the strong computer plays for it "
                 "until the next hand",

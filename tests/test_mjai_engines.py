@@ -181,3 +181,35 @@ async def test_a_copy_that_cannot_follow_the_hand_leaves_it_to_the_strong_comput
     await play_first_hand(runtime, table)
     assert table.phase is Phase.BETWEEN_HANDS
     assert any("could not follow" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_restart_ends_the_engines_and_the_restored_table_starts_its_own(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = str(tmp_path / "t.db")
+    store = await Store.open(path)
+    runtime = Runtime(store, Recorder(), ManualTimers(), seed_source=lambda: 77)
+    await runtime.open()
+    table = await engine_table(runtime, "ours")
+    hand = table.hand
+    assert hand is not None
+    while table.engines is None or not table.engines.engines:  # until an engine has played
+        [player] = table.humans_to_act()
+        action = choose_strong(hand, table.hand_seat(player))
+        await runtime.act(table.id, "101", action, hand.version)
+    pids = table.engines.pids()
+    await runtime.close()
+    await store.close()
+    assert not any(map(running, pids)) and BUDGET.reserved == 0
+
+    store = await Store.open(path)
+    runtime = Runtime(store, Recorder(), ManualTimers(), seed_source=lambda: 77)
+    await runtime.open()
+    restored = runtime.tables[table.id]
+    await play_first_hand(runtime, restored)  # the engines follow the hand from its log
+    assert restored.phase is Phase.BETWEEN_HANDS
+    assert restored.engines is not None and restored.engines.engines
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    await runtime.close()
+    await store.close()
+    assert BUDGET.reserved == 0
