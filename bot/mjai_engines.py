@@ -59,6 +59,11 @@ class EngineFailure(Exception):
     """An engine that answered late, crashed, or answered what is no legal action."""
 
 
+# what an engine's answer may end in: late, ended, not JSON (EngineFailure), no legal action
+# (MjaiError), a pipe that broke (OSError) or that the bot closed meanwhile (ValueError)
+ENGINE_FAILURES = (EngineFailure, MjaiError, OSError, ValueError)
+
+
 def parse_engines(value: str) -> dict[str, list[str]]:
     """`name=command,…` as {name: argv}; an EngineConfigError naming what is wrong.
 
@@ -255,12 +260,7 @@ class EngineSeats:
             return choose_strong(state, seat)
         try:
             return self._decide(state, seat, player)
-        except (
-            EngineFailure,
-            MjaiError,
-            OSError,
-            ValueError,
-        ) as error:  # ValueError: pipes the bot closed
+        except ENGINE_FAILURES as error:
             log.warning(
                 "%s: mjai engine %r (player %d) failed: %s; the strong computer plays for it "
                 "until the next hand",
@@ -359,7 +359,7 @@ class EngineSeats:
                 continue
             try:
                 self.engines[player].ask(self._unsent(player), _END_LIMIT)
-            except EngineFailure as error:
+            except ENGINE_FAILURES as error:
                 log.warning(
                     "%s: mjai engine %r (player %d) at the hand's end: %s",
                     self.table,
