@@ -73,7 +73,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--players", type=int, help="seats at the table, you included (default: the preset's)"
     )
-    play.add_argument("--level", default="strong", help="the computers' level: strong or easy")
+    play.add_argument(
+        "--level",
+        default="strong",
+        help="the computers' level: strong, easy, or an mjai engine named in MAHJONG_MJAI_ENGINES",
+    )
     play.add_argument(
         "--db",
         metavar="FILE",

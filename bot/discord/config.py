@@ -23,6 +23,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.mjai_engines import (
+    MJAI_SETTINGS,
+    EngineConfigError,
+    configured_engines,
+    engine_timeout,
+    max_processes,
+)
+
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -54,6 +62,10 @@ class BotConfig:
         """Read the settings: the environment first, then the `.env` file for what it lacks."""
         env = dict(read_dotenv(dotenv)) if dotenv is not None else {}
         env.update(os.environ if environ is None else environ)
+        if environ is None:  # bot.mjai_engines reads its settings where tables need them
+            for name in MJAI_SETTINGS:
+                if name in env:
+                    os.environ.setdefault(name, env[name])
 
         def get(name: str) -> str | None:
             value = env.get(name, "").strip()
@@ -75,6 +87,10 @@ class BotConfig:
                 f"wss://gateway.discord.gg, not {gateway!r}"
             )
         shard_count, shard_ids = read_shard_settings(get)
+        try:  # read again by bot.mjai_engines wherever a table needs them: wrong ones stop here
+            configured_engines(env), engine_timeout(env), max_processes(env)
+        except EngineConfigError as error:
+            raise ConfigError(str(error)) from None
         return cls(
             token=get("DISCORD_TOKEN"),
             db_path=get("MAHJONG_DB") or "mahjong.db",

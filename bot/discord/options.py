@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.discord.language import reader_language
 from bot.discord.translator import choice
+from bot.mjai_engines import engine_levels, engine_names
 from bot.runtime import LiveTable, TableError
 from bot.runtime.computers import DEFAULT_LEVEL, LEVELS
 from bot.runtime.table import seat_count_for
@@ -69,6 +70,8 @@ TIME_CHOICES = [_clock_choice(tc) for tc in TIME_CONTROLS.values()]
 LEVEL_CHOICES = [
     choice("level", "easy", "easy (today's computer player)"),
     choice("level", "strong", "strong (plans for value, defends)"),
+    # the operator's mjai engines (MAHJONG_MJAI_ENGINES): a person chooses a name, never a command
+    *(choice("level", n, "{name} (mjai engine, Riichi only)", name=n) for n in engine_names()),
 ]
 VISIBILITY_CHOICES = [
     choice("visibility", "public", "public (anyone here may join)"),
@@ -120,8 +123,9 @@ def check_create(
         raise OptionError(
             text("bot.option.computers", seats=count, most=count - 1, value=computers)
         )
-    if level not in LEVELS:
-        raise OptionError(text("bot.option.level", levels=" or ".join(LEVELS), value=level))
+    levels = (*LEVELS, *engine_levels(preset.id))
+    if level not in levels:
+        raise OptionError(text("bot.option.level", levels=" or ".join(levels), value=level))
     if rated and computers:
         raise OptionError(text("bot.option.rated_computers"))
     clock = time or (preset.rated_time_control if rated else preset.time_control)

@@ -3,7 +3,9 @@
 `easy` is the first player (`engine.computer.easy.choose_action`, the level `simulate` and the
 recorded goldens keep). `strong`, the default for the tables people create, lives in
 `engine.computer`, which is imported only when a table asks for it, so a build without it still
-runs every easy table and refuses a strong one with a clear sentence.
+runs every easy table and refuses a strong one with a clear sentence. An mjai engine the
+operator configured (bot/mjai_engines.py) is a level too: it plays the table's computer seats
+(`LiveTable.seat_computer`), the strong computer its time-outs and suggestions.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
+from bot.mjai_engines import engine_levels
 from bot.runtime.errors import TableError
 from engine.actions import Action
 from engine.computer.easy import choose_action
@@ -30,6 +33,8 @@ def computer_for(level: str) -> Computer:
     the level does not exist or is not in this build."""
     if level == "easy":
         return choose_action
+    if level in engine_levels():  # timeouts and suggestions: an engine plays its own seats only
+        level = "strong"
     if level not in LEVELS:
         raise TableError(text("fixups.computer.level", level=repr(level)))
     try:
@@ -40,3 +45,11 @@ def computer_for(level: str) -> Computer:
         ) from None
     chosen: Computer = module.computer_for(level)
     return chosen
+
+
+def check_level(level: str, preset_id: str) -> None:
+    """A TableError if `level` is no computer level of `preset_id` (an mjai engine plays
+    Riichi's four-seat presets only)."""
+    computer_for(level)
+    if level in engine_levels() and level not in engine_levels(preset_id):
+        raise TableError(f"the mjai engine {level!r} plays Riichi's presets only")

@@ -109,6 +109,7 @@ class Host(ABC):
 
     def _drop(self, table: LiveTable) -> None:
         self._cancel_timers(table)
+        table.close_engines()
         table.phase = Phase.CLOSED
         self.tables.pop(table.id, None)
 

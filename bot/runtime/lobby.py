@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from bot.runtime.clocks import fixed_clock
-from bot.runtime.computers import DEFAULT_LEVEL, computer_for
+from bot.runtime.computers import DEFAULT_LEVEL, check_level
 from bot.runtime.conversions import preset_options, seat_rows, stored_options
 from bot.runtime.errors import NoSuchTableError, StaleActionError, TableError, message_of
 from bot.runtime.host import Host, Notices, seated
@@ -80,7 +80,7 @@ def check_create(
         raise TableError(
             text("runtime.computer_count", seats=count, most=count - 1, computers=computers)
         )
-    computer_for(level)  # refuses an unknown level, or one this build lacks
+    check_level(level, preset.id)  # an unknown level, one this build lacks, an engine off Riichi
     if rated and computers:
         raise TableError(text("runtime.rated_no_computers"))
     fixed = fixed_clock(preset, rated)
@@ -279,6 +279,7 @@ class Lobby(Host):
         table = self.get(table_id)
         async with table.lock:
             check_start(table, by_id)
+            table.start_engines()  # past the engine cap: refused here, with why
             if table.session is None:
                 table.session = Session(
                     table.preset, self._seed_source(), seat_count=table.seat_count

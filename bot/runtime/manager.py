@@ -137,6 +137,8 @@ class Runtime(Lobby, Play, Clocks):
 
     async def close(self) -> None:
         self.timers.shutdown()
+        for table in self.tables.values():  # no engine process outlives the bot
+            table.close_engines()
 
     def public_tables(self, guild_id: int | None) -> list[LiveTable]:
         return [

@@ -5,6 +5,7 @@ recorded, and a claim window's passes for the people with nothing to claim.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
@@ -201,8 +202,12 @@ class Play(Host):
             if seat is None:
                 break
             if computer is None:
-                computer = table.computer
-            self._apply(table, self._decide(table, computer, seat), notices)
+                computer = table.seat_computer
+            if table.engines is None:
+                action = self._decide(table, computer, seat)
+            else:  # an engine's process may think for seconds: other tables go on meanwhile
+                action = await asyncio.to_thread(self._decide, table, computer, seat)
+            self._apply(table, action, notices)
         arm_deadline(table, self.timers.now())
         await self._save(table)
         hand = table.hand
@@ -324,6 +329,7 @@ class Play(Host):
         notices.ended = True
         notices.table = True
         if game is not None:  # game over: the final standings are shown, nothing is left to do
+            table.close_engines()
             table.phase = Phase.GAME_OVER
             table.ready = set()
             self.tables.pop(table.id, None)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
 
+from bot.mjai_engines import EngineCapError, EngineSeats, engine_levels, engine_seats_for
 from bot.runtime.computers import STORED_LEVEL, Computer, computer_for
 from bot.runtime.errors import TableError
 from bot.runtime.recipe import HandRecipe
@@ -16,6 +18,8 @@ from engine.i18n import text
 from engine.presets import TIME_CONTROLS, Preset, TimeControl
 from engine.session import Seating, Session
 from render.words import preset_text
+
+log = logging.getLogger(__name__)
 
 COMPUTER_PREFIX = "cpu:"
 
@@ -104,7 +108,10 @@ class LiveTable:
     # the timer jobs armed now: the decision's (deadline, decision version), the deal's hand
     armed_decision: tuple[float, int] | None = None
     armed_deal: int | None = None
-    decision_key: str = field(init=False, repr=False)  # the decision clock's timer key
+    decision_key: str = field(init=False, repr=False)
+    engines: EngineSeats | None = (
+        None  # at an mjai engine's level, once its seats played  # the decision clock's timer key
+    )
 
     def __post_init__(self) -> None:
         self.decision_key = f"decision:{self.id}"
@@ -128,7 +135,42 @@ class LiveTable:
 
     @property
     def computer(self) -> Computer:
+        """The level's computer: time-outs and suggestions (for every seat)."""
         return computer_for(self.level)
+
+    @property
+    def seat_computer(self) -> Computer:
+        """The computer playing the computer seats: at an mjai engine's level, the table's
+        engines (started once, ended by `close_engines`); EngineCapError past the cap."""
+        if self.level not in engine_levels(self.preset.id):
+            return self.computer
+        if self.engines is None:
+            try:
+                self.start_engines()
+            except TableError as error:  # a table restored past the cap: strong plays its seats
+                log.warning("table %d: %s", self.id, error)
+                return self.computer
+        assert self.engines is not None
+        return self.engines
+
+    def start_engines(self) -> None:
+        """Reserve the table's engine processes (each started at its first decision); a
+        TableError when this bot process runs as many as MAHJONG_MJAI_MAX_PROCESSES allows."""
+        if self.engines is not None or self.level not in engine_levels(self.preset.id):
+            return
+        computers = sum(1 for seat in self.seats if seat is not None and not seat.human)
+        move_limit = float(self.time_control.base) or None
+        try:
+            self.engines = engine_seats_for(
+                self.level, computers, f"table {self.id}", move_limit, self.names()
+            )
+        except EngineCapError as error:
+            raise TableError(str(error)) from None
+
+    def close_engines(self) -> None:
+        if self.engines is not None:
+            self.engines.close()
+            self.engines = None
 
     @property
     def time_control(self) -> TimeControl:

@@ -74,6 +74,22 @@ def action_of(state: HandState, seat: int, reaction: Event, reaching: bool) -> A
     raise MjaiError(f"seat {seat}'s reaction {reaction!r} is not legal {where}")
 
 
+def reaction_action(
+    state: HandState, seat: int, player: int, reaction: Event, react: Reactor
+) -> tuple[Action, bool]:
+    """A seat's reaction as our action, and whether it declared riichi: a declaration is
+    answered with its `reach` event (through `react`) and the discard read back is the riichi
+    discard. MjaiError for what is no legal action."""
+    action = action_of(state, seat, reaction, False)
+    if action.kind is not RIICHI or action.tiles:
+        return action, False
+    reaction = react(player, [{"type": "reach", "actor": player}])
+    action = action_of(state, seat, reaction, True)
+    if action.kind is not RIICHI:
+        raise MjaiError(f"player {player} declared riichi, then {reaction!r}")
+    return action, True
+
+
 def play_hand(state: HandState, names: list[str] | None, react: Reactor) -> list[Event]:
     """A hand of our table played to its end by mjai players: each decision asked of its
     seat's player with the events it has not seen yet (its own view); returns the hand's
@@ -99,14 +115,9 @@ def play_hand(state: HandState, names: list[str] | None, react: Reactor) -> list
     while not state.is_over:
         seat = state.seats_to_act()[0]
         player = writer.player(seat)
-        reaction = ask(player, [])
-        action = action_of(state, seat, reaction, False)
-        if action.kind is RIICHI and not action.tiles:
+        action, reached = reaction_action(state, seat, player, ask(player, []), react)
+        if reached:
             reach_sent.add(player)
-            reaction = react(player, [{"type": "reach", "actor": player}])
-            action = action_of(state, seat, reaction, True)
-            if action.kind is not RIICHI:
-                raise MjaiError(f"player {player} declared riichi, then {reaction!r}")
         writer.apply(action)
     writer.end()
     for player in range(MJAI_SEATS):  # the hand's end, answered with none
