@@ -92,6 +92,8 @@ class Preset:
     # the words its players use for the actions: a catalogue key K is said as K.<words> where
     # the catalogue has that ("riichi": Chi, Pon, Kan, Ron, Tsumo); "" the catalogue's own
     vocabulary: str = ""
+    # its big moments move (render/animate.py): RULES.md names moving pictures for these rules
+    animated: bool = False
 
     def __deepcopy__(self, memo: dict[int, object]) -> Preset:
         return self  # an immutable value that carries modules (its scoring family): shared

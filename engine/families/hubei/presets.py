@@ -49,6 +49,7 @@ HUBEI = Preset(
     rules=wall_rules(hubei_wall()),  # changed with the wall (green_white)
     random_first_dealer=True,
     options=(GREEN_WHITE, NO_MINIMUM),
+    animated=True,  # RULES.md "Pictures that move"
 )
 
 
