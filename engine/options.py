@@ -81,11 +81,10 @@ class TableOption:
         return text("fixups.preset.option_value", option=self.name, values=values, value=shown)
 
 
-def minimum_option(*values: int, default: int | None = None) -> TableOption:
-    """The `min_fan` option: a table minimum of one of `values` (the first by default); one
+def minimum_option(*values: int) -> TableOption:
+    """The `min_fan` option: a table minimum of one of `values`, the first by default; one
     value is the preset's fixed minimum."""
-    first = values[0] if default is None else default
-    return TableOption("min_fan", values, first, minimums=values)
+    return TableOption("min_fan", values, values[0], minimums=values)
 
 
 def minimum(preset: Preset) -> int:
@@ -187,9 +186,8 @@ def from_stored(preset: Preset, data: Mapping[str, object]) -> Preset:
 
 def min_fan_choices(preset: Preset) -> tuple[int, ...]:
     """The minimums a table of this preset may choose (empty: the preset's own is fixed)."""
-    if not has_option(preset, "min_fan") or not option_named(preset, "min_fan").is_choice:
-        return ()
-    return tuple(int(v) for v in option_named(preset, "min_fan").values)
+    offered = [o for o in offered_options(preset) if o.name == "min_fan"]
+    return tuple(int(v) for o in offered for v in o.values)
 
 
 def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:
