@@ -229,7 +229,8 @@ BY_ROUNDS = replace(
     HKOS,
     id="test-by-rounds",
     game=GameRule(rounds=2),
-    options=(TableOption("length", ("south", "east"), "south", _length),),
+    # HKOS's own options kept: its minimum to win is one of them
+    options=(*HKOS.options, TableOption("length", ("south", "east"), "south", _length)),
 )
 
 
