@@ -95,13 +95,13 @@ def _what(word: str) -> Text:
     return Text(f"terminal.what.{word}")
 
 
-def _pick(candidates: list[Action], what: str, language: str) -> Action | Ask:
+def _pick(candidates: list[Action], what: str, language: str, decision: Decision) -> Action | Ask:
     if len(candidates) == 1:
         return candidates[0]
+    named = [decision.typed(a) for a in candidates]
     if len(candidates) > 3:
-        example = action_words(candidates[0])
-        return _ask(language, "which_example", what=_what(what), example=example)
-    choices = _say(language, "ask.or").join(f"'{action_words(a)}'" for a in candidates)
+        return _ask(language, "which_example", what=_what(what), example=named[0])
+    choices = _say(language, "ask.or").join(f"'{words}'" for words in named)
     return _ask(language, "which_of", what=_what(what), choices=choices)
 
 
@@ -175,7 +175,7 @@ def read_answer(
         if not candidates:
             return _ask(language, "not_available", what=_what(word))
         if not rest:
-            return _pick(candidates, word, language)
+            return _pick(candidates, word, language, decision)
         tiles = _tiles(rest)
         if tiles is None:
             return _ask(language, "not_a_tile", answer=repr(rest))
@@ -221,14 +221,16 @@ def _by_tiles(
     decision: Decision,
     language: str,
 ) -> Action | Ask | None:
-    """The candidate whose tiles are these (in any order); a question if several are."""
+    """The candidate whose tiles are these (in any order), or a call whose meld they are
+    ('pon 555m', 'chi 406m': how a five and its red five are told apart); a question if
+    several are."""
     wanted = sorted(tiles)
-    matches = [a for a in candidates if sorted(a.tiles) == wanted]
+    matches = [a for a in candidates if wanted in (sorted(a.tiles), sorted(decision.meld_of(a)))]
     if not matches and len(wanted) == 1:
         matches = [a for a in candidates if a.tiles and a.tiles[0] == wanted[0]]
     if not matches:
         return None
-    return _pick(matches, "one", language)
+    return _pick(matches, "one", language, decision)
 
 
 def _missing(tiles: list[int], concealed: tuple[int, ...]) -> list[int]:
