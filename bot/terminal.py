@@ -42,7 +42,7 @@ from data.errors import StoreError
 from engine.actions import Action, ActionKind
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, language_of, text, translate, worded
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
-from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
+from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, sort_tiles, tile_name
 from render.adapt import KONGS_LABEL
 from render.views import SeatView, TableView
 from render.words import preset_text, say, suit_text, wind_text
@@ -364,7 +364,7 @@ def melds_text(seat: SeatView, wilds: frozenset[int], language: str) -> str:
 def hand_line(private: PrivateSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     view = private.hand_view
     assert view is not None and private.wind is not None
-    tiles = format_tiles(sorted(view.concealed))
+    tiles = format_tiles(sort_tiles(view.concealed))
     text = _say(language, "hand.line", wind=wind_text(private.wind), tiles=tiles)
     if view.drawn is not None:
         text += _say(language, "hand.drew", tile=tile_name(view.drawn))
