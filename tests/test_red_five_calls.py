@@ -11,6 +11,7 @@ from bot.terminal import Ask, read_answer
 from engine.actions import Action, ActionKind
 from engine.families.riichi.presets import RIICHI
 from engine.hand import HandState
+from engine.tiles import format_tiles
 
 FILL = ["2p2p2p8p8p8p2s2s2s8s8s8s6z", "3p3p3p7p7p7p3s3s3s7s7s7s1z"]
 
@@ -75,3 +76,17 @@ def test_the_call_button_opens_the_melds_as_tenhou_names_them() -> None:
     (menu,) = call_choice(7, Stamp(1, 2), "pung", pon).children
     assert [o.label for o in menu.item.options] == ["Pung 5-5-5m", "Pung 5-5-0m"]  # type: ignore[attr-defined]
     assert len(chi.options("chow")) == 2 and len(pon.options("pung")) == 2
+
+
+def test_a_log_without_the_naming_replays_as_it_was_played() -> None:
+    """Logs written before calls named their fives say 'pung 5m', 'chow 345m': the loop gives
+    the plain five, as it always did, and the red one stays in the hand."""
+    for seat1, discard, call, meld in (
+        ("5m5m0m2p3p4p2s3s4s6s7s8s9s", "5m", "1 pung 5m", "555m"),
+        ("3m5m0m2p3p4p2s3s4s6s7s8s9s", "4m", "1 chow 345m", "345m"),
+        ("3m5m0m2p3p4p2s3s4s6s7s8s9s", "4m", "1 chow 340m", "340m"),
+    ):
+        state = offered(seat1, discard)
+        again = HandState.replay(RIICHI, 0, [*map(str, state.log), call], wall=state.wall)
+        assert format_tiles(again.melds[1][0].tiles) == meld
+        assert ("0m" in format_tiles(again.hands[1])) is (meld != "340m")
