@@ -25,7 +25,7 @@ from engine.hand import HandState
 from engine.i18n import DEFAULT_LANGUAGE, Text, WordedError, text
 from engine.presets import find_preset
 from engine.session import Session
-from engine.tiles import format_tiles
+from engine.tiles import format_tiles, sort_tiles
 from render.adapt import result_view_from_state, table_view_from_state
 from render.views import ResultView, TableView
 from render.words import wind_text
@@ -252,7 +252,7 @@ def _open(view: TableView, hand: HandState) -> TableView:
     seats = tuple(
         seat
         if seat.revealed
-        else replace(seat, concealed_count=0, revealed=tuple(sorted(hand.hands[index])))
+        else replace(seat, concealed_count=0, revealed=tuple(sort_tiles(hand.hands[index])))
         for index, seat in enumerate(view.seats)
     )
     return replace(view, seats=seats)

@@ -42,7 +42,7 @@ from data.errors import StoreError
 from engine.actions import Action, ActionKind
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, language_of, text, translate, worded
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
-from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
+from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, sort_tiles, tile_name
 from render.adapt import KONGS_LABEL
 from render.views import SeatView, TableView
 from render.words import preset_text, say, suit_text, wind_text
@@ -95,13 +95,13 @@ def _what(word: str) -> Text:
     return Text(f"terminal.what.{word}")
 
 
-def _pick(candidates: list[Action], what: str, language: str) -> Action | Ask:
+def _pick(candidates: list[Action], what: str, language: str, decision: Decision) -> Action | Ask:
     if len(candidates) == 1:
         return candidates[0]
+    named = [decision.typed(a) for a in candidates]
     if len(candidates) > 3:
-        example = action_words(candidates[0])
-        return _ask(language, "which_example", what=_what(what), example=example)
-    choices = _say(language, "ask.or").join(f"'{action_words(a)}'" for a in candidates)
+        return _ask(language, "which_example", what=_what(what), example=named[0])
+    choices = _say(language, "ask.or").join(f"'{words}'" for words in named)
     return _ask(language, "which_of", what=_what(what), choices=choices)
 
 
@@ -175,7 +175,7 @@ def read_answer(
         if not candidates:
             return _ask(language, "not_available", what=_what(word))
         if not rest:
-            return _pick(candidates, word, language)
+            return _pick(candidates, word, language, decision)
         tiles = _tiles(rest)
         if tiles is None:
             return _ask(language, "not_a_tile", answer=repr(rest))
@@ -221,14 +221,16 @@ def _by_tiles(
     decision: Decision,
     language: str,
 ) -> Action | Ask | None:
-    """The candidate whose tiles are these (in any order); a question if several are."""
+    """The candidate whose tiles are these (in any order), or a call whose meld they are
+    ('pon 555m', 'chi 406m': how a five and its red five are told apart); a question if
+    several are."""
     wanted = sorted(tiles)
-    matches = [a for a in candidates if sorted(a.tiles) == wanted]
+    matches = [a for a in candidates if wanted in (sorted(a.tiles), sorted(decision.meld_of(a)))]
     if not matches and len(wanted) == 1:
         matches = [a for a in candidates if a.tiles and a.tiles[0] == wanted[0]]
     if not matches:
         return None
-    return _pick(matches, "one", language)
+    return _pick(matches, "one", language, decision)
 
 
 def _missing(tiles: list[int], concealed: tuple[int, ...]) -> list[int]:
@@ -362,7 +364,7 @@ def melds_text(seat: SeatView, wilds: frozenset[int], language: str) -> str:
 def hand_line(private: PrivateSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     view = private.hand_view
     assert view is not None and private.wind is not None
-    tiles = format_tiles(sorted(view.concealed))
+    tiles = format_tiles(sort_tiles(view.concealed))
     text = _say(language, "hand.line", wind=wind_text(private.wind), tiles=tiles)
     if view.drawn is not None:
         text += _say(language, "hand.drew", tile=tile_name(view.drawn))

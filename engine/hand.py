@@ -690,9 +690,9 @@ class HandState(WinChecks, HandLedger):
         self.claimed[source].add(len(self.ponds[source]) - 1)
         self.calls_made += 1
         meld, event = call_meld(claim, tile, source)
-        kinds = list(meld.kinds)
-        kinds.remove(kind_of(tile))  # the claimed tile comes from the pond, the rest from the hand
-        taken = self._remove_kinds(seat, kinds)
+        taken = self.call_tiles(seat, claim, tile)  # the claimed tile comes from the pond
+        for given in taken:
+            self._remove(seat, given)
         if self.has_red_fives:  # the meld holds the physical tiles: the hand's, the claimed one
             physical = tuple(sort_tiles([*taken, tile]))
             if physical != meld.tiles:

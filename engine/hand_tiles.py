@@ -9,6 +9,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from engine.actions import Action, ActionKind
 from engine.hand_tables import RED_OF
 from engine.tiles import (
     FIRST_RED,
@@ -16,6 +17,7 @@ from engine.tiles import (
     Meld,
     Tile,
     is_bonus,
+    is_red,
     kind_of,
     parse_tiles,
     sort_tiles,
@@ -158,6 +160,47 @@ class HandTiles:
             self._remove(seat, tile)
             taken.append(tile)
         return taken
+
+    def call_tiles(self, seat: int, claim: Action, claimed: Tile) -> list[Tile]:
+        """The physical tiles `seat`'s hand gives to the call `claim` on `claimed`, the tile
+        offered. A chow names its run, a pung its claimed tile (or, choosing a red five, its
+        three tiles: `red_choice`): a red five the call names is given as itself, every other
+        tile as `_held_id` picks it (a plain five while one is held), so an old log whose
+        calls name no red five replays as it was played."""
+        if len(claim.tiles) > 1:
+            named = list(claim.tiles)
+            named.remove(claimed if claimed in named else kind_of(claimed))
+        else:
+            named = [kind_of(claimed)] * (3 if claim.kind is ActionKind.KONG else 2)
+        hand = list(self.hands[seat])
+        given = []
+        for tile in named:
+            if self.has_red_fives and not is_red(tile) and tile not in hand:
+                tile = RED_OF[tile]
+            hand.remove(tile)
+            given.append(tile)
+        return given
+
+    def red_choice(self, seat: int, call: Action, claimed: Tile) -> Action | None:
+        """The call `call` made with the seat's red five where its hand could give either a
+        plain five or the red one (`call` gives the plain one), else None. Only a chow or a
+        pung chooses: a kong gives every tile of its kind."""
+        hand = self.hands[seat]
+        claimed_kind = kind_of(claimed)
+        if call.kind is ActionKind.PUNG:
+            red = RED_OF.get(claimed_kind)
+            if red is None or red not in hand or self._counts[seat][claimed_kind] < 3:
+                return None
+            # two plain fives and the red one held: the claimed five is plain
+            return Action(seat, call.kind, (claimed_kind, claimed_kind, red))
+        if call.kind is ActionKind.CHOW:
+            for index, kind in enumerate(call.tiles):  # a run holds one five at most
+                red = RED_OF.get(kind)
+                if red is not None and kind != claimed_kind and red in hand and kind in hand:
+                    named = list(call.tiles)
+                    named[index] = red
+                    return Action(seat, call.kind, tuple(named))
+        return None
 
     def _held_ids(self, seat: int, kind: Tile) -> list[Tile]:
         """The distinct physical tiles of `kind` a seat holds (a five and its red five are two

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from engine import rules, scoring, shapes
-from engine.actions import Action, ActionKind
+from engine.actions import Action, ActionKind, DeclaredKind
 from engine.claims import ClaimWindow
 from engine.events import Phase
 from engine.hand_tables import CHOW_OPTIONS, KONG_ACTIONS, PUNG_ACTIONS, WIN_ACTIONS
@@ -18,7 +18,7 @@ from engine.hand_tiles import HandTiles
 from engine.parts import Part
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.shapes import ShapeRules
-from engine.tiles import NUM_KINDS, Tile, counts_of, kind_of
+from engine.tiles import NUM_KINDS, Tile, counts_of, kind_of, sort_tiles
 
 if TYPE_CHECKING:
     from engine.hand import HandState
@@ -181,6 +181,25 @@ class WinChecks(HandTiles):
             **extra,  # type: ignore[arg-type]
         )
 
+    def call_meld_tiles(self, call: Action) -> tuple[Tile, ...]:
+        """The physical tiles of the meld `call` makes on the tile offered now, the claimed one
+        among them, in notation order: what a player tells a plain five from a red one by."""
+        window = self.window
+        assert window is not None
+        return tuple(sort_tiles([window.tile, *self.call_tiles(call.seat, call, window.tile)]))
+
+    def call_giving(
+        self, seat: int, kind: ActionKind | DeclaredKind, tiles: Sequence[Tile]
+    ) -> Action | None:
+        """The legal call of `kind` whose meld is these physical tiles (the claimed one among
+        them, in any order): how a log or another program that names a call's tiles is
+        played; None when no call offered now makes that meld."""
+        wanted = sorted(tiles)
+        for offered in cast("HandState", self).legal_actions(seat):
+            if offered.kind is kind and sorted(self.call_meld_tiles(offered)) == wanted:
+                return offered
+        return None
+
     def _claim_options(self, seat: int, next_seat: int) -> list[Action]:
         """What `seat` may claim on the open tile; `next_seat` (the discarder's next) may chow."""
         window = self.window
@@ -216,6 +235,13 @@ class WinChecks(HandTiles):
             for first, second, chow in CHOW_OPTIONS[seat][kind]:
                 if counts[first] and counts[second]:
                     options.append(chow)
+        if options and self.has_red_fives:  # a call that may give a plain or a red five
+            options = [
+                choice
+                for option in options
+                for choice in (option, self.red_choice(seat, option, tile))
+                if choice is not None
+            ]
         if options:
             for part in self._call_rules:  # pass rules, wilds in a run
                 options = [o for o in options if o.kind is _WIN or part.allows_call(seat, o)]

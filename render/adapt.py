@@ -19,7 +19,7 @@ from engine.rules import AfterWinPart, FixedKongsPart, PassEnds, PassPart, openi
 from engine.set_aside import SetAsideSettlementPart
 from engine.settlement import Reason
 from engine.table_facts import TableFacts, table_facts
-from engine.tiles import Tile, tile_name
+from engine.tiles import Tile, sort_tiles, tile_name
 from render.views import HandView, Label, ResultView, SeatView, SetAside, TableView, WinView
 from render.words import preset_text, wind_text
 
@@ -220,7 +220,7 @@ def _seat_view(
     state: HandState, seat: int, name: Label, points: int, facts: TableFacts
 ) -> SeatView:
     finished = state.require(AfterWinPart).locked[seat] or not state.active(seat)
-    revealed = tuple(sorted(state.hands[seat])) if finished else ()
+    revealed = tuple(sort_tiles(state.hands[seat])) if finished else ()
     declared = state.phase.value != "opening"  # a void stays secret until all have chosen
     return SeatView(
         name=name,

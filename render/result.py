@@ -15,7 +15,7 @@ from PIL import Image
 
 from engine.i18n import Number, separator, worded
 from engine.scoring.names import pattern_name
-from engine.tiles import Meld, Tile
+from engine.tiles import Meld, Tile, sort_tiles
 from render.compose import Group, flow, meld_group, tile_row
 from render.style import (
     BADGE_BROWN,
@@ -148,7 +148,7 @@ def _hand_groups(
 ) -> tuple[list[Group], Group]:
     """Concealed tiles sorted; the winning tile(s) apart; melds; flowers."""
     win_group = tile_row(win_tiles, tile, wild)
-    groups = [tile_row(sorted(win.concealed), tile, wild), win_group]
+    groups = [tile_row(sort_tiles(win.concealed), tile, wild), win_group]
     groups += [meld_group(m, tile, win.seat_wind, wild, win.seat_count) for m in win.melds]
     if win.bonus:
         groups.append(tile_row(win.bonus, round(tile * 0.75)))

@@ -499,7 +499,8 @@ def _body(width: int, face_h: int, depth: int, surface: Image.Image, back: bool)
 
 # A red five is its five's artwork in red: ink and colours by their lightness onto a ramp from
 # dark red through RED to the ivory face, so whatever the five's art is, its shading stays.
-RED_DARK: RGB = (96, 8, 16)
+RED_DARK: RGB = (150, 12, 22)  # the darkest ink: still red beside a plain five's black
+RED_WASH = (236, 72, 90, 44)  # over the ivory face, a rose one
 
 
 def _in_red(layer: Image.Image) -> Image.Image:
@@ -522,8 +523,10 @@ def _artwork(tile: Tile, width: int, height: int, wild: bool) -> Image.Image:
     layer = Image.new("RGBA", (width, height), (*IVORY_TOP, 0))
     pen = Pen(layer)
     _ARTISTS[suit_of(tile)](pen, rank_of(tile))
-    if is_red(tile):
-        layer = _in_red(layer)
+    if is_red(tile):  # red ink on a rose face: told from its five at any size
+        wash = Image.new("RGBA", (width, height), RED_WASH)
+        wash.alpha_composite(_in_red(layer))
+        layer = wash
         pen = Pen(layer)
     if wild:
         _wild_badge(pen)

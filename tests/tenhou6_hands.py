@@ -197,10 +197,9 @@ def _exhaustive() -> list[Any]:
 EXHAUSTIVE = _exhaustive()
 
 # Seat 1 holds 5p 5p 0p and pons seat 0's 5p with the red one, keeping a plain five that it
-# discards on its next turn; our engine calls with the plain fives (it keeps a red five in
-# hand), so it discards the red one there. Seat 2 then wins by self draw on a single wait:
-# menzen tsumo, 30 fu, 300 and 500.
-RED_FIVE_KEPT = hand(
+# discards on its next turn (the call names its tiles: 52 is the red 0p). Seat 2 then wins by
+# self draw on a single wait: menzen tsumo, 30 fu, 300 and 500.
+RED_FIVE_PON = hand(
     [
         ("5p1m1m9m9m1s1s9s9s2z2z3z3z", ["4z", "4z"], ["5p", 60]),
         ("5p5p0p1p2p3p7m8m9m4s5s6s6z", ["p252552", "9p"], ["6z", "5p"]),
@@ -208,4 +207,19 @@ RED_FIVE_KEPT = hand(
         ("2p3p4p6p7p8p2s3s5m6m4m1z1z", ["9p"], [60]),
     ],
     ["和了", [-500, -300, 1100, -300], [2, 2, 2, "30符1飜300-500点", "門前清自摸和(1飜)"]],
+)  # fmt: skip
+
+# Seat 1 holds 3m 5m 0m and chis the dealer's 4m with 3m and the red 0m ("c141351": 51 is 0m),
+# keeping the plain 5m, which it discards at once. It then draws 6s for a single wait: open
+# tanyao and the red five in its chi, 2 han, 30 fu (20, tsumo 2, the single wait 2): 500 and
+# 1,000. Calling with the plain five instead would leave it the 0m to discard: 1 han, 300-500.
+RED_FIVE_CHI = hand(
+    [
+        ("4m1z1z1z2z2z2z3z3z3z4z4z4z", ["9s", "9p"], ["4m", 60]),
+        ("3m5m0m2p3p4p6p7p8p3s4s5s6s", ["c141351", "6s"], ["5m"]),
+        ("1m1m1m9m9m9m1p1p1p9p9p9p7z", ["8s"], [60]),
+        ("1s1s1s9s9s9s2m2m2m8m8m8m7z", ["8s"], [60]),
+    ],
+    ["和了", [-1000, 2000, -500, -500],
+     [1, 1, 1, "30符2飜500-1000点", "断幺九(1飜)", "赤ドラ(1飜)"]],
 )  # fmt: skip

@@ -17,7 +17,7 @@ import pytest
 
 from engine.actions import Action, ActionKind
 from engine.computer import computer_for, decide, knows, strong
-from engine.computer.on_kinds import as_kinds
+from engine.computer.on_kinds import as_kinds, physical_action
 from engine.computer.simulate import play_out
 from engine.families.riichi.advice import danger, declare, dora_of, stakes, wait_chances
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL
@@ -27,7 +27,16 @@ from engine.hand_setup import HandSetup
 from engine.rules import kong_keeps_waits
 from engine.seat_view import SeatView
 from engine.session import Session
-from engine.tiles import Meld, MeldKind, counts_of, is_red, parse_tile, parse_tiles
+from engine.tiles import (
+    Meld,
+    MeldKind,
+    counts_of,
+    format_tiles,
+    is_red,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+)
 
 # the other seats' deals, of tiles the positions below leave free
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -300,3 +309,38 @@ def test_the_bench_pools_runs_on_several_seeds(
     assert "seeds 1, 2  seat-games per side: 4" in out
     assert "placement_gain: 0.000" in out  # (1 + 2 + 4 + 3) / 4 - 2.5
     assert "0.150" in out  # win rate: 3 wins in 20 hands
+
+
+# ---------------------------------------------------------------------------- a five to call with
+
+
+def test_a_call_that_may_give_a_plain_five_or_the_red_one_is_offered_both_ways() -> None:
+    chi = _offered("3m5m0m2p3p4p2s3s4s6s7s8s9s", "4m")
+    assert [str(a) for a in chi.legal_actions(1)] == ["1 pass", "1 chow 345m", "1 chow 340m"]
+    assert [chi.call_meld_tiles(a) for a in chi.legal_actions(1)[1:]] == [
+        tuple(parse_tiles("345m")),
+        tuple(parse_tiles("340m")),
+    ]
+    pon = _offered("5m5m0m2p3p4p2s3s4s6s7s8s9s", "5m")
+    calls = [str(a) for a in pon.legal_actions(1)]
+    assert calls == ["1 pass", "1 pung 5m", "1 pung 550m", "1 kong 5m"]
+    # holding one five of the kind, or the red five discarded: one way only
+    one = _offered("3m5m6m2p3p4p2s3s4s6s7s8s9s", "4m")
+    assert [str(a) for a in one.legal_actions(1)] == ["1 pass", "1 chow 345m", "1 chow 456m"]
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_the_computers_call_with_the_red_five_and_keep_the_plain_one(level: str) -> None:
+    """Either five gives the hand the same kinds; the red one in the meld is dora for good,
+    where kept in hand it is lost (and given to a winner) once its kind is discarded with no
+    plain five left: a computer's call gives the red five."""
+    state = _offered("3m5m0m2p3p4p2s3s4s6s7s8s9s", "4m")
+    assert str(physical_action(state, Action.parse("1 chow 345m"))) == "1 chow 340m"
+    pon = _offered("5m5m0m2p3p4p2s3s4s6s7s8s9s", "5m")
+    assert str(physical_action(pon, Action.parse("1 pung 5m"))) == "1 pung 550m"
+    choice = computer_for(level)(state, 1)
+    assert choice.kind in (ActionKind.PASS, ActionKind.CHOW)
+    if choice.kind is ActionKind.CHOW:  # the easy computer calls: with the red five
+        state.apply(choice)
+        assert [tile_name(t) for t in state.melds[1][0].tiles] == ["3m", "4m", "0m"]
+        assert "0m" not in format_tiles(state.hands[1]) and t("5m") in state.hands[1]

@@ -39,6 +39,7 @@ from engine.formats.tenhou6.replay import (
 )
 from engine.formats.tenhou6.results import WinWordsError, read_win_texts, yaku_text
 from engine.presets import PRESETS, Preset
+from engine.tiles import format_tiles
 from tests import tenhou6_hands as written
 from tests.replay_fixtures import PLAYERS, seated_table
 from tests.tenhou6_logs import REAL_LOGS, real_log, require_real_logs
@@ -53,7 +54,8 @@ HANDS = {
     "kan_dora": written.KAN_DORA,
     "pao": written.PAO,
     "triple_ron": written.TRIPLE_RON,
-    "red_five_kept": written.RED_FIVE_KEPT,
+    "red_five_pon": written.RED_FIVE_PON,
+    "red_five_chi": written.RED_FIVE_CHI,
 }
 
 
@@ -92,8 +94,6 @@ def test_our_replay_of_each_written_hand_exports_its_result_as_the_log_writes_it
         assert read_win_texts(ours.texts) == read_win_texts(theirs.texts)
     assert (exported.starts, exported.dora) == (original.starts, original.dora)
     assert exported.ura == original.ura
-    if name == "red_five_kept":  # our engine kept the red five: the log says what it did
-        return
     assert exported.takes == original.takes and exported.discards == original.discards
     played = [describe(a) for a in order_of_play(exported)]
     assert played == [describe(a) for a in order_of_play(original)]
@@ -113,13 +113,35 @@ def test_what_the_written_hands_say_our_engine_scores() -> None:
     assert reports(written.log(written.FOUR_RIICHI))[0].ours.outcome == "abortive"
 
 
-def test_a_red_five_our_engine_kept_is_played_and_noted() -> None:
-    (report,) = reports(written.log(written.RED_FIVE_KEPT))
-    assert report.differs == () and report.ours == report.log
-    assert report.notes == (
-        "hand 1, action 12 (1 discard 5p): played with 0p, the five our engine holds (it kept "
-        "the other of a five and its red five earlier)",
-    )
+@pytest.mark.parametrize("name", ["red_five_pon", "red_five_chi"])
+def test_a_call_with_the_red_five_while_a_plain_one_is_held_replays_as_the_log_names_it(
+    name: str,
+) -> None:
+    """The log's call names the red five (52, 51): our engine gives that tile to the meld and
+    keeps the plain five, which the log then discards; nothing bent, nothing noted."""
+    log = from_json(written.log(HANDS[name]))
+    (report,) = [r for r in replay_log(log) if isinstance(r, HandReport)]
+    assert report.differs == () and report.ours == report.log and report.notes == ()
+    preset = preset_for(log)
+    state, _, _ = play_hand(preset, log.hands[0], 1, session_from(preset, log.hands[0]))
+    (meld,) = state.melds[1]
+    assert "0" in format_tiles(meld.tiles)
+    assert any(len(a.tiles) > 1 and any(t >= 42 for t in a.tiles) for a in state.log)
+
+
+def test_a_chi_with_the_red_five_scores_it() -> None:
+    (report,) = reports(written.log(written.RED_FIVE_CHI))
+    (win,) = report.ours.wins
+    assert ("aka_dora", 1) in win.yaku and report.ours.deltas == (-1000, 2000, -500, -500)
+
+
+@pytest.mark.parametrize("name", ["ranked_game.json", "suukantsu_0.json", "suukantsu_1.json"])
+def test_real_logs_whose_calls_use_a_red_five_replay_as_they_name_it(name: str) -> None:
+    """Real Tenhou calls with the red five (ranked_game's chi 6-4-0s, suukantsu_0's 7-0-6p,
+    suukantsu_1's 6-4-0p): each log replays to its results with no five bent."""
+    log = read(real_log(name).read_text(encoding="utf-8"))
+    found = [r for r in replay_log(log) if isinstance(r, HandReport)]
+    assert found and all(r.differs == () and r.notes == () for r in found)
 
 
 def test_the_next_deal_carries_honba_sticks_and_points_from_our_engine() -> None:

@@ -21,6 +21,7 @@ from bot.runtime import PrivateSnapshot, PublicSnapshot
 from bot.runtime.snapshots import Decision
 from bot.runtime.words import (
     action_text,
+    dashed_tiles,
     in_words,
     joined,
     seat_name,
@@ -33,7 +34,7 @@ from bot.runtime.words import clock_text as clock_text
 from data import Phase
 from engine.actions import Action, ActionKind
 from engine.i18n import Number, Text, text, worded
-from engine.tiles import format_tiles, tile_name
+from engine.tiles import tile_name
 
 MAX_ROWS = 5
 PER_ROW = 5
@@ -497,24 +498,30 @@ def _declaration_menus(
         row += 1
 
 
-def chow_choice(
+def call_choice(
     table_id: int,
     version: ids.Stamp,
-    actions: list[Action],
+    kind: str,
+    decision: Decision,
     language: str = "en",
-    vocabulary: str = "",
 ) -> discord.ui.View:
-    """A private menu of the chows a seat may make on the discard (in the preset's words)."""
+    """A private menu of the calls of `kind` a seat may make on the discard, each named by its
+    meld's tiles as Tenhou's client offers them ('Chi 4-0-6m', 'Chi 4-5-6m', 'Pon 5-5-0m')."""
+    actions = decision.options(kind)
+    vocabulary = decision.vocabulary
     options = [
         discord.SelectOption(
-            label=in_words("bot.control.chow", vocabulary, tiles=format_tiles(a.tiles)).in_language(
-                language
-            ),
+            label=in_words(
+                f"bot.control.{kind}", vocabulary, tiles=dashed_tiles(decision.meld_of(a))
+            ).in_language(language),
             value=ids.action_value(a),
         )
         for a in actions
     ]
-    placeholder = text("bot.play.which_chow").in_language(language)
+    placeholder = text(CALL_QUESTIONS.get(kind, "bot.play.which_tiles")).in_language(language)
     view = discord.ui.View(timeout=None)
     view.add_item(ActSelect(table_id, version, actions[0].seat, options, placeholder=placeholder))
     return view
+
+
+CALL_QUESTIONS = {"chow": "bot.play.which_chow"}  # a pung or kong: which tiles

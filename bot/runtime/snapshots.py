@@ -204,16 +204,31 @@ class Decision:
     labels: tuple[tuple[str, str], ...] = ()
     with_discard: frozenset[str] = frozenset()
     vocabulary: str = ""  # the preset's words for actions (Preset.vocabulary: "riichi")
+    # each call's meld as physical tiles (the claimed one among them), and the calls that may
+    # give a plain five or the red one: those are worded by their melds ('chi 406m')
+    melds: tuple[tuple[Action, tuple[Tile, ...]], ...] = ()
+    five_choices: frozenset[Action] = frozenset()
 
     def options(self, kind: str) -> tuple[Action, ...]:
         return tuple(a for a in self.actions if a.kind.value == kind)
 
+    def meld_of(self, action: Action) -> tuple[Tile, ...]:
+        """The physical tiles of the meld a call makes (the action's own tiles otherwise)."""
+        return dict(self.melds).get(action, action.tiles)
+
     def words(self, action: Action) -> Text:
-        """The action in words: a declaration by its rule's label, else `action_text`."""
+        """The action in words: a declaration by its rule's label, else `action_text` (a call
+        that chooses between a five and its red five by its meld's tiles)."""
         key = dict(self.labels).get(action.kind.value)
         if key is not None:
             return text(key, tiles=format_tiles(action.tiles))
+        if action in self.five_choices:
+            action = replace(action, tiles=self.meld_of(action))
         return action_text(action, self.set_down, self.vocabulary, self_draw=self.kind == "turn")
+
+    def typed(self, action: Action) -> str:
+        """The action as an answer types it ('chow 345m'; 'pon 550m' where a five is chosen)."""
+        return str(self.words(action) if action in self.five_choices else action_text(action))
 
     def declared(self, action: Action) -> str | None:
         """The catalogue key of a declaration's words with its tiles left open ("discard …
@@ -430,6 +445,8 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
         return None
     seat = table.hand_seat(player)
     kind = {HandPhase.TURN: "turn", HandPhase.OPENING: "opening"}.get(hand.phase, "claim")
+    calls = [a for a in actions if a.kind in _CALLS] if kind == "claim" else []
+    melds = tuple((a, hand.call_meld_tiles(a)) for a in calls)
     return Decision(
         hand.decision_version,
         kind,
@@ -440,7 +457,24 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
         tuple(hand.declaration_labels.items()),
         hand.declared_with_discard,
         table.preset.vocabulary,
+        melds,
+        five_choices(hand, calls),
     )
+
+
+_CALLS = (ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG)
+
+
+def five_choices(hand: HandState, calls: Sequence[Action]) -> frozenset[Action]:
+    """The calls that may give a plain five or the red one from the hand: each plain call
+    whose red-five twin is offered too, and the twin (`HandState.red_choice`)."""
+    tile = hand.claim_tile
+    found: set[Action] = set()
+    for call in calls:
+        twin = None if tile is None else hand.red_choice(call.seat, call, tile)
+        if twin is not None and twin in calls:
+            found |= {call, twin}
+    return frozenset(found)
 
 
 def set_down_tiles(hand: HandState, seat: int) -> frozenset[Tile]:

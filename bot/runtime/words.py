@@ -676,3 +676,15 @@ def public_status(
         said = summary if summary is not None else text("bot.status.over")
         return text("bot.status.between", summary=said, ready=len(table.ready), seats=count)
     return status_now
+
+
+def dashed_tiles(tiles: Sequence[Tile]) -> str:
+    """A meld's tiles as Tenhou's call menu names them, digit by digit: '4-0-6m' (a red five
+    is 0), '5-5-5z'; tiles of several suits as notation.
+
+    >>> dashed_tiles(parse_tiles("406m"))
+    '4-0-6m'
+    """
+    written = format_tiles(tiles)
+    digits, suit = written[:-1], written[-1:]
+    return "-".join(digits) + suit if digits.isdigit() else written

@@ -1,10 +1,15 @@
 """A hand as a player that reasons on tile kinds sees it: at a table with red fives, a copy in
 which every red five is its plain five, and the way back from a choice made on it to the
-physical action it stands for."""
+physical action it stands for.
+
+Where a call may give a plain five or the red one from the hand, the way back gives the red
+one: the hand keeps the same kinds either way, and the red five in the meld is dora for good,
+where kept in hand it is lost the moment its kind is discarded with no plain five left (and it
+then gives whoever wins on it its dora)."""
 
 from __future__ import annotations
 
-from engine.actions import Action
+from engine.actions import Action, ActionKind
 from engine.hand import HandState, IllegalActionError
 from engine.rules import AfterWinPart
 from engine.tiles import FIRST_RED, Meld, is_red, kind_of
@@ -15,6 +20,15 @@ def _as_kinds(action: Action) -> Action:
     if not action.tiles or max(action.tiles) < FIRST_RED:
         return action
     return Action(action.seat, action.kind, tuple(map(kind_of, action.tiles)), action.suit)
+
+
+def _names_red_five(call: Action) -> bool:
+    """Whether a call names a red five its hand gives (`HandState.red_choice`): the copy on
+    kinds offers the same call once, as the plain one."""
+    return call.kind in _CHOOSING and len(call.tiles) > 1 and any(is_red(t) for t in call.tiles)
+
+
+_CHOOSING = (ActionKind.CHOW, ActionKind.PUNG)
 
 
 def _red_in_sight(state: HandState, seat: int) -> bool:
@@ -62,7 +76,8 @@ def as_kinds(state: HandState, seat: int) -> HandState:
     if window is not None:
         window.tile = kind_of(window.tile)
         window.options = {
-            seat: [_as_kinds(a) for a in options] for seat, options in window.options.items()
+            seat: [_as_kinds(a) for a in options if not _names_red_five(a)]
+            for seat, options in window.options.items()
         }
     return plain
 
@@ -70,9 +85,14 @@ def as_kinds(state: HandState, seat: int) -> HandState:
 def physical_action(state: HandState, chosen: Action) -> Action:
     """The legal action a choice made on `as_kinds(state, seat)` stands for: the same action, or
     the one naming the same kinds, a plain five before a red one (a red five is kept: it
-    scores more)."""
+    scores more); a call sets the red five in its meld where it may (the module says why)."""
     legal = state.legal_actions(chosen.seat)
     if chosen in legal:
+        tile = state.claim_tile
+        if chosen.kind in _CHOOSING and tile is not None:
+            red = state.red_choice(chosen.seat, chosen, tile)
+            if red is not None and red in legal:
+                return red
         return chosen
     for action in legal:
         if action.kind is chosen.kind and _as_kinds(action) == chosen:

@@ -12,7 +12,7 @@ from bot.discord import ids
 from bot.discord.cogs.base import MahjongCog
 from bot.discord.options import pick_table
 from bot.discord.replies import reader_language, tell
-from bot.discord.surface import chow_choice, hand_surface
+from bot.discord.surface import CALL_QUESTIONS, call_choice, hand_surface
 from bot.runtime import LiveTable, PrivateSnapshot
 from bot.runtime.words import in_words, suit_text
 from data import Phase
@@ -110,11 +110,13 @@ class PlayCog(MahjongCog, name="Play"):
                 return await tell(interaction, text("bot.play.no_call"))
             vocabulary = table.preset.vocabulary
             return await tell(interaction, in_words(f"bot.play.cannot.{kind}", vocabulary))
-        if len(options) > 1:
+        if len(options) > 1:  # several chows, or a five and its red five to call with
+            assert decision is not None
             language = reader_language(interaction)
+            question = text(CALL_QUESTIONS.get(kind, "bot.play.which_tiles"))
             await interaction.followup.send(
-                text("bot.play.which_chow").in_language(language),
-                view=chow_choice(table_id, stamp, list(options), language, table.preset.vocabulary),
+                question.in_language(language),
+                view=call_choice(table_id, stamp, kind, decision, language),
                 ephemeral=True,
             )
             return

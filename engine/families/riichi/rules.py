@@ -241,8 +241,10 @@ class KuikaePart(Part):
         claimed = kind_of(self.state.claim_tile)  # calls name kinds; a red five is its five
         counts = self.state.tile_counts(seat)
         if action.kind is ActionKind.CHOW:
-            kind, used = MeldKind.CHOW, [t for t in action.tiles if t != claimed]
-        else:  # a pung's action names the claimed tile only
+            kinds = [kind_of(t) for t in action.tiles]  # a chow may name a red five
+            kinds.remove(claimed)
+            kind, used = MeldKind.CHOW, kinds
+        else:  # a pung gives two of the claimed kind, whichever physical tiles it names
             kind, used = MeldKind.PUNG, [claimed, claimed]
         for tile in used:
             counts[tile] -= 1

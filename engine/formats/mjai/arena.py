@@ -66,6 +66,9 @@ def action_of(state: HandState, seat: int, reaction: Event, reaching: bool) -> A
             raise MjaiError(f"{kind!r} is no reaction")
     except (KeyError, IndexError, TypeError):
         raise MjaiError(f"a reaction without its fields: {reaction!r}") from None
+    if kind in ("chi", "pon", "daiminkan"):  # the call giving the tiles it names, if offered
+        named = (tile_of(reaction["pai"]), *map(tile_of, reaction["consumed"]))
+        action = state.call_giving(seat, action.kind, named) or action
     legal = state.legal_actions(seat)
     if action.kind is riichi_terms.RIICHI and not action.tiles:
         if any(a.kind is riichi_terms.RIICHI for a in legal):

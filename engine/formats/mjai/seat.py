@@ -797,14 +797,8 @@ class Bot:
             consumed = [name_of(t) for t in pung]
             return {"type": "kakan", "actor": me, "pai": name_of(added), "consumed": consumed}
         assert claimed is not None
-        if kind is Kind.CHOW:
-            kinds = list(action.tiles)
-            kinds.remove(kind_of(claimed))
-            call, own = "chi", [_held_id(hand, k) for k in kinds]
-        else:
-            count = 2 if kind is Kind.PUNG else 3
-            call = "pon" if kind is Kind.PUNG else "daiminkan"
-            own = sorted((t for t in hand if kind_of(t) == kind_of(claimed)), key=is_red)[:count]
+        own = state.call_tiles(action.seat, action, claimed)  # a red five where the call names it
+        call = "chi" if kind is Kind.CHOW else "pon" if kind is Kind.PUNG else "daiminkan"
         return {
             "type": call,
             "actor": me,
@@ -812,12 +806,6 @@ class Bot:
             "pai": name_of(claimed),
             "consumed": [name_of(t) for t in own],
         }
-
-
-def _held_id(hand: Sequence[Tile], kind: Tile) -> Tile:
-    """The tile of `kind` a call takes from a hand, as our engine takes it: a plain one while
-    one is held, else the red five."""
-    return kind if kind in hand else next(t for t in hand if kind_of(t) == kind)
 
 
 _AFTERWARDS = frozenset({"dora", "reach_accepted"})

@@ -168,13 +168,8 @@ class _Driver:
             case ActionKind.DISCARD:
                 assert tile is not None
                 return EngineAction(seat, riichi_terms.RIICHI if riichi else Kind.DISCARD, (tile,))
-            case ActionKind.CHI:
-                return EngineAction(seat, Kind.CHOW, tuple(sorted(map(kind_of, action.tiles))))
-            case ActionKind.PON | ActionKind.DAIMINKAN:
-                claimed = self.state.claim_tile if tile is None else tile
-                assert claimed is not None
-                kind = Kind.PUNG if action.kind is ActionKind.PON else Kind.KONG
-                return EngineAction(seat, kind, (claimed,))
+            case ActionKind.CHI | ActionKind.PON | ActionKind.DAIMINKAN:
+                return self.call_of(action, seat)
             case ActionKind.ANKAN | ActionKind.KAKAN:
                 assert tile is not None
                 kind = Kind.CONCEALED_KONG if action.kind is ActionKind.ANKAN else Kind.ADDED_KONG
@@ -189,6 +184,21 @@ class _Driver:
                     raise self.refuse(action, "no rule of ours sets a north aside")
                 return EngineAction(seat, nuki, (tile,))
         raise self.refuse(action, "an action our engine has no counterpart for")
+
+    def call_of(self, action: Action, seat: int) -> EngineAction:
+        """The legal call of `seat` that gives the tiles the log's call names (the red five
+        or a plain one, where its hand holds both); else the call of the same kinds, which
+        `apply` plays with the fives our hand holds and notes."""
+        state = self.state
+        kind = _CALL_KINDS[action.kind]
+        named = state.call_giving(seat, kind, action.tiles)
+        if named is not None:
+            return named
+        if kind is Kind.CHOW:
+            return EngineAction(seat, kind, tuple(sorted(map(kind_of, action.tiles))))
+        claimed = state.claim_tile if action.tile is None else action.tile
+        assert claimed is not None
+        return EngineAction(seat, kind, (claimed,))
 
     def apply(self, action: Action | None, wanted: EngineAction) -> None:
         """Apply the legal action that is `wanted`, or the one naming the same kinds (our
@@ -223,6 +233,11 @@ class _Driver:
 
 
 _CLAIMS = frozenset({ActionKind.CHI, ActionKind.PON, ActionKind.DAIMINKAN, ActionKind.RON})
+_CALL_KINDS = {
+    ActionKind.CHI: Kind.CHOW,
+    ActionKind.PON: Kind.PUNG,
+    ActionKind.DAIMINKAN: Kind.KONG,
+}
 
 
 def _kinds(action: EngineAction) -> tuple[Tile, ...]:
