@@ -12,7 +12,8 @@ from engine.actions import ActionKind
 from engine.computer.easy import choose_action
 from engine.computer.simulate import play_out
 from engine.hand import HandState, Phase
-from engine.i18n import Number, Text
+from engine.i18n import Number, Text, has
+from engine.names import hand_name, vocabulary_key
 from engine.outcome import WinRecord
 from engine.presets import Opening, Preset, find_preset
 from engine.rules import AfterWinPart, FixedKongsPart, PassEnds, PassPart, opening_stage, void_suit
@@ -41,7 +42,7 @@ def _ending_note(state: HandState, ending: str, facts: TableFacts) -> Text | str
     tiles were held back for them, so the wall did not 'run out'; an abortive draw a rule names
     (four winds, nine terminals) by its kind."""
     if facts.ending:
-        return Text(f"pictures.ending.{facts.ending}")
+        return Text(vocabulary_key(f"pictures.ending.{facts.ending}", state.preset.vocabulary))
     if ending == "wall_draw" and state.preset.last_draws:
         return Text("pictures.result.last_draws_no_win", {"count": state.preset.last_draws})
     return _ENDINGS.get(ending, "")
@@ -51,6 +52,19 @@ _SET_ASIDE_LABELS = {"Horse": "horse", "Birds": "birds"}  # rule labels the cata
 # points read in thousands ('25.0k') at tables that start with this many or more (Riichi's
 # 25,000): five characters where '25,000' takes six and a thousands separator that 400 px blurs
 THOUSANDS_FROM = 10_000
+
+
+def hand_name_of(state: HandState) -> Text | None:
+    """The hand as its players name it ('East 2, 1 honba', 'All Last'), where the preset's words
+    name hands (engine.names.hand_name). A game with named hands deals first from its first
+    player, so the dealer's place in seating order is the deal's number in the round."""
+    seats = len(state.hands)
+    number = state.setup.dealer % seats + 1
+    rounds = state.preset.game.rounds
+    all_last = bool(rounds) and state.round_wind == rounds - 1 and number == seats
+    return hand_name(
+        state.preset.vocabulary, state.round_wind, number, state.setup.honba, all_last=all_last
+    )
 
 
 def hand_view_from_state(
@@ -176,6 +190,7 @@ def table_view_from_state(
         pot=facts.pot,
         sticks=facts.sticks if facts.pot is not None else None,
         thousands=state.preset.start_points >= THOUSANDS_FROM,
+        hand_name=hand_name_of(state) or "",
     )
 
 
@@ -256,8 +271,19 @@ def status_text(state: HandState, names: Sequence[Label]) -> Text:
         what = OPENING_WORDS[state.preset.openings[opening_stage(state)]]
         return Text("pictures.status.opening", {"what": what})
     if phase is Phase.ROB:
-        return Text("pictures.status.rob")
+        return Text(rob_key("pictures", state))
     return Text("pictures.status.claims")
+
+
+def rob_key(domain: str, state: HandState) -> str:
+    """The catalogue key saying what a rob window is open on: the declaration's own words where
+    the catalogue has them (sanma's north set aside: `<domain>.status.rob.nuki`), else a kong's
+    in the preset's words ('A kan is added: it may be robbed (chankan)')."""
+    declared = state.window.declared if state.window is not None else None
+    own = f"{domain}.status.rob.{declared.kind.value}" if declared is not None else ""
+    if own and has(own):
+        return own
+    return vocabulary_key(f"{domain}.status.rob", state.preset.vocabulary)
 
 
 def status_line(state: HandState, names: Sequence[Label]) -> str:
@@ -265,16 +291,17 @@ def status_line(state: HandState, names: Sequence[Label]) -> str:
     return str(status_text(state, names))
 
 
-def win_how_text(win: WinRecord, names: Sequence[Label]) -> Text:
-    """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong'."""
+def win_how_text(win: WinRecord, names: Sequence[Label], vocabulary: str = "") -> Text:
+    """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong' (in a preset's
+    `vocabulary`: 'robbing Bob's kan (chankan)')."""
     by = win.by.value
     if by == "self_draw":
         return Text("pictures.win.self_draw")
     giver: Text | str = Text("pictures.win.another_seat")
     if win.discarder is not None:
         giver = names[win.discarder]
-    key = "pictures.win.robbing" if by == "robbing_kong" else "pictures.win.discard"
-    return Text(key, {"giver": giver})
+    robbing = vocabulary_key("pictures.win.robbing", vocabulary)
+    return Text(robbing if by == "robbing_kong" else "pictures.win.discard", {"giver": giver})
 
 
 def win_how(win: WinRecord, names: Sequence[Label]) -> str:
@@ -325,6 +352,7 @@ def result_view_from_state(
         + wild_indicator(state)
         + indicator_views(facts, ("dora", "ura")),
         family=state.preset.family,
+        hand_name=hand_name_of(state) or "",
     )
 
 
@@ -375,7 +403,7 @@ def _win_view(
         patterns=tuple((p.id, p.fan) for p in win.score.patterns),
         total=win.score.fan,
         limit=win.score.limit,
-        by=win_how_text(win, names),
+        by=win_how_text(win, names, state.preset.vocabulary),
         notes=tuple(notes),
         seat_wind=win.seat,
         paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),

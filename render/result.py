@@ -381,7 +381,8 @@ def _header(canvas: Image.Image, view: ResultView, language: str) -> None:
     label = _badge(view, language)
     pill_w = text_width(label, SUB_PX) + SUB_PX
     room = WIDTH - 3 * MARGIN - pill_w
-    title, size = fit_size(worded(view.table_name, language), TITLE_PX, room, SUB_PX)
+    named = (worded(view.table_name, language), worded(view.hand_name, language))
+    title, size = fit_size(" · ".join(p for p in named if p), TITLE_PX, room, SUB_PX)
     paste_text(canvas, (MARGIN, 0), title, size, TEXT)
     channel = f"#{view.channel_name.lstrip('#')}" if view.channel_name else ""
     preset = worded(view.preset_name, language)

@@ -468,7 +468,9 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
     rounded_box(canvas, plan.centre, 12, FELT)
     cx = (x0 + x1) // 2
     wind = tile_sprite(27 + view.prevailing_wind, SMALL)
-    round_label = say(language, "table.round", wind=wind_text(view.prevailing_wind))
+    round_label = worded(view.hand_name, language) or say(
+        language, "table.round", wind=wind_text(view.prevailing_wind)
+    )
     wall = say(language, "table.wall", count=view.wall_left)
     line_w = wind.width + 6 + text_width(round_label, INFO_PX) + 14 + text_width(wall, INFO_PX)
     x = cx - line_w // 2

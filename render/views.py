@@ -135,6 +135,7 @@ class TableView:
     pot: int | None = None  # points in the pot, where the table keeps one
     sticks: int | None = None  # the pot in stakes (riichi sticks)
     thousands: bool = False  # points shown in thousands ('25.0k'): tables of 10,000s
+    hand_name: Label = ""  # the hand as its players name it ('East 2, 1 honba'), where they do
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -190,6 +191,7 @@ class ResultView:
     set_aside: tuple[SetAside, ...] = ()  # revealed at the end: the horse, the birds and hits
     family: str = ""  # the scoring family (preset.family), whose terms name the patterns
     details: tuple[Label, ...] = ()  # how a hand with no win ended: who was ready, nagashi
+    hand_name: Label = ""  # the hand as its players name it ('East 2, 1 honba'), where they do
 
     def __post_init__(self) -> None:
         _freeze(self)

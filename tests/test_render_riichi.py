@@ -267,7 +267,11 @@ def test_the_result_lines_tell_han_fu_limit_indicators_honba_and_pot() -> None:
 def test_the_terminal_prints_the_same_facts() -> None:
     view = table(scenes.mid_hand())
     counters = counters_text(view, "en")
-    assert counters == " · Dora indicators 3s3m (+3 face down) · 1 honba · pot 2,000"
+    # the hand's name ('East 1, 1 honba') says the honba: the counters say only the pot
+    assert view.hand_name == text(
+        "bot.hand_name.riichi.honba", hand=view.hand_name.fields["hand"], honba=1
+    )  # type: ignore[union-attr]
+    assert counters == " · Dora indicators 3s3m (+3 face down) · pot 2,000"
     assert pond_text(view.seats[0]) == "(1z) [7z] 1m"
     snapshot = PublicSnapshot(
         1, text("bot.table.title", table=1), None, None, None, "hkos-3-v1", "", "", "", False,
@@ -275,6 +279,7 @@ def test_the_terminal_prints_the_same_facts() -> None:
         table_view=view,
     )  # fmt: skip
     lines = table_text(snapshot, "en").splitlines()
+    assert lines[0].startswith("--- East 1, 1 honba · wall ")
     assert "Dora indicators 3s3m" in lines[0] and "riichi" in lines[1] and "riichi" not in lines[2]
     assert "宝牌指示 3s3m（另3张未翻）" in table_text(snapshot, "zh-CN")
     plain = table(HandState(find_preset("hkos-3-v1"), 3))

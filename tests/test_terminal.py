@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from bot.runtime import Decision, ManualTimers, TableError
-from bot.terminal import Ask, as_you, image_dir, play, read_answer, terminal_language
+from bot.runtime.words import in_person
+from bot.terminal import Ask, image_dir, play, read_answer, terminal_language
 from engine.actions import Action
+from engine.i18n import text
 from engine.presets import PRESETS
 from engine.tiles import parse_tiles
 from tests.rule_presets import SMALL_HK, TRIO_BLOOD
@@ -228,10 +230,22 @@ def test_kongs_voids_and_three_tile_picks() -> None:
     )
 
 
-def test_second_person_for_the_player() -> None:
-    assert as_you("You discards 5m.") == "You discard 5m."
-    assert as_you("You's hand is locked: they draw").startswith("Your hand is locked")
-    assert as_you("Computer 1 discards 5m.") == "Computer 1 discards 5m."
+def test_second_person_for_the_player_in_every_language() -> None:
+    """Sentences are built per person from the catalogue, not by replacing words."""
+
+    def said(key: str, who: str, language: str = "en", **fields: object) -> str:
+        return in_person(text(key, who=who, **fields), "You").in_language(language)
+
+    assert said("bot.event.discard", "You", tile="5m") == "You discard 5m."
+    assert said("bot.event.locked", "You").startswith("Your hand is locked: you draw")
+    assert said("bot.event.discard", "Computer 1", tile="5m") == "Computer 1 discards 5m."
+    assert said("bot.event.pung.riichi", "You", tile="5z") == "You call pon on 5z."
+    assert said("bot.event.discard", "You", "zh-CN", tile="5m") == "你打出5m。"
+    assert said("bot.event.added_kong", "You", tile="5m") == (
+        "You add 5m to your pung (a kong that may be robbed)."
+    )
+    deal = text("bot.event.deal.riichi", hand="East 2", dealer="You")
+    assert str(in_person(deal, "You")) == "East 2 · You deal."
 
 
 def test_images_must_name_a_directory(tmp_path: Path) -> None:

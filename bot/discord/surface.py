@@ -157,8 +157,10 @@ def table_surface(public: PublicSnapshot, channel_name: str = "", language: str 
     status = worded(public.status_text, language)
     if public.deadline and phase is Phase.PLAYING:
         status += f" · {timestamp(public.deadline)}"
+    named = public.table_view.hand_name if public.table_view is not None else ""
+    title = text("bot.table.title_hand", title=public.title, hand=named) if named else public.title
     embed = discord.Embed(
-        title=public.title.in_language(language),
+        title=title.in_language(language),
         description=f"{rules_line(public).in_language(language)}\n\n{status}",
         colour=COLOURS.get(phase, discord.Colour.dark_grey()),
     )
@@ -229,13 +231,18 @@ def _table_controls(public: PublicSnapshot, language: str) -> discord.ui.View | 
 def result_text(public: PublicSnapshot) -> Text:
     """The result post's first line: which table and hand, and who won."""
     summary = public.result.text if public.result else text("bot.status.over")
+    named = public.result.view.hand_name if public.result else ""
+    if named:  # the hand as its players name it: 'East 2, 1 honba'
+        return text("bot.result.post_named", title=public.title, hand=named, summary=summary)
     return text("bot.result.post", title=public.title, number=public.hand_number, summary=summary)
 
 
 def result_surface(public: PublicSnapshot, channel_name: str = "", language: str = "en") -> Surface:
     """The message posted when a hand ends, in `language`: its picture, the points and rating
     changes."""
-    title = text("bot.result.title", title=public.title).in_language(language)
+    named = public.result.view.hand_name if public.result else ""
+    said = text("bot.table.title_hand", title=public.title, hand=named) if named else public.title
+    title = text("bot.result.title", title=said).in_language(language)
     embed = discord.Embed(title=title, colour=discord.Colour.gold())
     result = public.result
     picture = None
@@ -514,7 +521,7 @@ def chow_choice(
         )
         for a in actions
     ]
-    placeholder = text("bot.play.which_chow").in_language(language)
+    placeholder = in_words("bot.play.which_chow", vocabulary).in_language(language)
     view = discord.ui.View(timeout=None)
     view.add_item(ActSelect(table_id, version, actions[0].seat, options, placeholder=placeholder))
     return view

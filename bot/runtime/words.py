@@ -10,7 +10,7 @@ are in snapshots.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.runtime.table import COMPUTER_PREFIX
@@ -23,6 +23,7 @@ from engine.events import Phase as HandPhase
 from engine.hand import HandState
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, has, text
 from engine.kinds import AfterWin
+from engine.names import extra_round, vocabulary_key
 from engine.options import options_text
 from engine.outcome import WinRecord
 from engine.preset import Preset
@@ -33,7 +34,7 @@ from engine.set_aside import SetAsideSettlementPart
 from engine.settlement import POT, WALL_DRAW_REASONS, WIN_REASONS, PaymentDetail, Reason
 from engine.table_facts import table_facts
 from engine.tiles import Meld, Tile, format_tiles, parse_tiles, tile_name
-from render.adapt import set_aside_views, wild_indicator
+from render.adapt import hand_name_of, rob_key, set_aside_views, wild_indicator
 from render.standings import StandingsView, score_text
 
 if TYPE_CHECKING:
@@ -204,11 +205,11 @@ def status_text(hand: HandState, names: Sequence[Text | str]) -> Text:
         opening = hand.preset.openings[opening_stage(hand)]
         return text("bot.status.opening", what=text(f"bot.opening.{opening.value}"))
     if phase is HandPhase.ROB:
-        return text("bot.status.rob")
+        return text(rob_key("bot", hand))
     return text("bot.status.claims")
 
 
-def win_how(win: WinRecord, names: Sequence[Text | str]) -> Text:
+def win_how(win: WinRecord, names: Sequence[Text | str], vocabulary: str = "") -> Text:
     """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong'."""
     by = win.by.value
     if by == "self_draw":
@@ -216,14 +217,15 @@ def win_how(win: WinRecord, names: Sequence[Text | str]) -> Text:
     giver: Text | str = (
         names[win.discarder] if win.discarder is not None else text("bot.win.another")
     )
-    key = "bot.win.robbing" if by == "robbing_kong" else "bot.win.discard"
-    return text(key, giver=giver)
+    if by == "robbing_kong":
+        return in_words("bot.win.robbing", vocabulary, giver=giver)
+    return text("bot.win.discard", giver=giver)
 
 
-def win_line(win: WinRecord, names: Sequence[Text | str], unit: str) -> Text:
+def win_line(win: WinRecord, names: Sequence[Text | str], unit: str, vocabulary: str = "") -> Text:
     """'Carol won by a discard from Alice: 5 faan' (no tiles); where the family counts fu and
     names its limits, 'Ann won by self draw: 4 han 30 fu, mangan'."""
-    how = win_how(win, names)
+    how = win_how(win, names, vocabulary)
     return text("bot.win.line", name=names[win.seat], how=how, value=value_words(win, unit))
 
 
@@ -266,13 +268,13 @@ def ending_text(hand: HandState, ending: str) -> Text:
         return text("bot.ending.last_draws", count=last_draws)
     kind = table_facts(hand).ending if ending == "abortive_draw" else ""
     if kind:  # an abortive draw a rule names (four winds, triple ron)
-        return text(f"bot.ending.{kind}")
+        return in_words(f"bot.ending.{kind}", hand.preset.vocabulary)
     return text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
 
 
 def win_texts(record: WinRecord, preset: Preset, names: Sequence[Text | str]) -> list[Text]:
     """A win told: who won how and for what, with its patterns; then its payment."""
-    line = win_line(record, names, preset.unit)
+    line = win_line(record, names, preset.unit, preset.vocabulary)
     patterns = patterns_text(record, preset.family)  # a basic win has none
     if patterns is not None:
         lines = [text("bot.event.win_patterns", line=line, patterns=patterns)]
@@ -374,11 +376,24 @@ def joined(items: Sequence[Text], key: str) -> Text:
 
 
 def deal_lines(table: LiveTable, names: Sequence[Text | str], number: int) -> list[Text]:
+    """The deal: which hand ('Hand 3 · East round', or as players name it: 'East 2, 1 honba')
+    and who deals; before it, where a game went on into a round beyond its length, why."""
     hand = table.hand
     assert hand is not None
-    lines = [
-        text("bot.event.deal", number=number, wind=wind_text(hand.round_wind), dealer=names[0])
-    ]
+    lines = []
+    named = hand_name_of(hand)
+    game = hand.preset.game
+    first_of_round = hand.setup.dealer % len(hand.hands) == 0
+    if game.rounds and hand.round_wind >= game.rounds and first_of_round:
+        extra = extra_round(hand.preset.vocabulary, hand.round_wind, game.target)
+        lines += [extra] if extra is not None else []
+    wind = wind_text(hand.round_wind)
+    vocabulary = hand.preset.vocabulary
+    lines.append(
+        in_words("bot.event.deal", vocabulary, number=number, wind=wind, dealer=names[0])
+        if named is None
+        else in_words("bot.event.deal", vocabulary, hand=named, dealer=names[0])
+    )
     lines += [
         text("bot.event.wild", tiles=format_tiles(item.tiles)) for item in wild_indicator(hand)
     ]
@@ -570,8 +585,40 @@ def in_words(key: str, vocabulary: str, /, **fields: object) -> Text:
     >>> str(in_words("bot.call.win", "riichi")), str(in_words("bot.call.win", ""))
     ('Ron', 'Win')
     """
-    own = f"{key}.{vocabulary}"
-    return text(own if vocabulary and has(own) else key, **fields)
+    return text(vocabulary_key(key, vocabulary), **fields)
+
+
+# the fields that name a sentence's subject: where it is the reader, the catalogue's `<key>.you`
+# says the sentence in the second person ('You discard 5m.', not 'You discards 5m.')
+SUBJECTS = ("who", "dealer", "name")
+
+
+def in_person(said: Text | str, reader: str) -> Text | str:
+    """`said` as `reader` reads it: each sentence (the fields' own sentences too) whose subject
+    is the reader told in the second person where the catalogue has that form, in every
+    language; the others in the third.
+
+    >>> str(in_person(text("bot.event.discard", who="You", tile="5m"), "You"))
+    'You discard 5m.'
+    >>> str(in_person(text("bot.event.discard", who="Ann", tile="5m"), "You"))
+    'Ann discards 5m.'
+    """
+    if isinstance(said, str):
+        return said
+    fields = {name: _in_person(value, reader) for name, value in said.fields.items()}
+    key = said.key
+    you = f"{key}.you"
+    if any(fields.get(name) == reader for name in SUBJECTS) and has(you):
+        key = you
+    return replace(said, key=key, fields=fields)
+
+
+def _in_person(value: object, reader: str) -> object:
+    if isinstance(value, Text):
+        return in_person(value, reader)
+    if isinstance(value, list | tuple):
+        return [_in_person(item, reader) for item in value]
+    return value
 
 
 _ACTION_KEYS = frozenset(
@@ -579,10 +626,11 @@ _ACTION_KEYS = frozenset(
 )
 
 
-def meld_text(meld: Meld) -> Text:
+def meld_text(meld: Meld, vocabulary: str = "") -> Text:
     """A meld in words and notation, as a meld on the table (not the menu's call, which says
-    'add 7z to your pung'): 'pung 111p', 'added kong 7777z', '碰111p'."""
-    return text(f"bot.meld.{meld.kind.value}", tiles=format_tiles(meld.tiles))
+    'add 7z to your pung'): 'pung 111p', 'added kong 7777z', '碰111p'; in a preset's
+    `vocabulary` where it has its own words ('pon 111p', 'closed kan 7777z')."""
+    return in_words(f"bot.meld.{meld.kind.value}", vocabulary, tiles=format_tiles(meld.tiles))
 
 
 def action_words(action: Action) -> str:
@@ -620,7 +668,8 @@ def result_text(hand: HandState, names: Sequence[Text | str]) -> Text:
     outcome = hand.outcome()
     assert outcome is not None
     if outcome.wins:
-        wins = [win_line(w, names, hand.preset.unit) for w in outcome.wins]
+        vocabulary = hand.preset.vocabulary
+        wins = [win_line(w, names, hand.preset.unit, vocabulary) for w in outcome.wins]
         return text("bot.result.wins", wins=joined(wins, "bot.clauses"))
     return text("bot.result.draw", why=ending_text(hand, outcome.termination.value))
 

@@ -18,6 +18,7 @@ from bot.runtime.words import in_words, suit_text
 from data import Phase
 from engine.actions import Action
 from engine.i18n import Text, text
+from engine.names import vocabulary_key
 from engine.tiles import format_tiles
 
 Interaction = discord.Interaction[Any]
@@ -33,9 +34,9 @@ def _stale(private: PrivateSnapshot, stamp: ids.Stamp) -> Text | None:
     return None
 
 
-def done_text(action: Action) -> Text:
-    """What the player just did, in words (private)."""
-    key = f"bot.done.{action.kind.value}"
+def done_text(action: Action, vocabulary: str = "") -> Text:
+    """What the player just did, in words (private), in the preset's `vocabulary`."""
+    key = vocabulary_key(f"bot.done.{action.kind.value}", vocabulary)
     return Text(key, {"tiles": format_tiles(action.tiles), "suit": suit_text(action.suit)})
 
 
@@ -113,14 +114,14 @@ class PlayCog(MahjongCog, name="Play"):
         if len(options) > 1:
             language = reader_language(interaction)
             await interaction.followup.send(
-                text("bot.play.which_chow").in_language(language),
+                in_words("bot.play.which_chow", table.preset.vocabulary).in_language(language),
                 view=chow_choice(table_id, stamp, list(options), language, table.preset.vocabulary),
                 ephemeral=True,
             )
             return
         await self._act(interaction, table_id, options[0], private.version, stamp)
         # what the presser did, and nothing about who else the window waits for
-        await tell(interaction, done_text(options[0]))
+        await tell(interaction, done_text(options[0], table.preset.vocabulary))
 
     async def on_act(
         self, interaction: Interaction, table_id: int, stamp: ids.Stamp, action: Action
@@ -142,7 +143,8 @@ class PlayCog(MahjongCog, name="Play"):
             return await tell(interaction, stale)
         await self._act(interaction, table_id, action, private_view.version, stamp)
         if private:
-            done = text("bot.play.done_press_my_hand", done=done_text(action))
+            said = done_text(action, table.preset.vocabulary)
+            done = text("bot.play.done_press_my_hand", done=said)
             content = done.in_language(reader_language(interaction))
             await interaction.edit_original_response(content=content, view=None, attachments=[])
 
