@@ -331,7 +331,7 @@ def outcome_texts(log: ReplayLog) -> list[Text]:
         raise ReplayError(text("fixups.replay.stops_early"))
     by_player = log.names()
     names = [by_player[session.player_at(s)] for s in range(session.seat_count)]
-    lines = [line for win in outcome.wins for line in win_texts(win, hand.preset, names)]
+    lines = [line for win in outcome.wins for line in win_texts(win, hand, names)]
     if not outcome.wins:
         why = ending_text(hand, outcome.termination.value)
         lines.append(text("bot.result.draw", why=why))

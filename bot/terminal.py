@@ -323,7 +323,6 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
         state = _say(language, "table.out" if seat.won else "table.hidden", count=hidden)
         if seat.staked:
             state += _say(language, "table.riichi")
-        pond = pond_text(seat) or "-"
         line = translate(
             language,
             seat_key(public.preset_id),
@@ -335,10 +334,9 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
             void=void,
             melds=melds_text(seat, view.wild, language, public.vocabulary) or "-",
             flowers=format_tiles(sorted(seat.bonus)) or "-",
-            pond=pond,
+            pond=pond_text(seat) or "-",
         )
-        discards_at = columns(line) - columns(pond)  # more discards go on under the first
-        lines += within(line, discards_at if discards_at <= WIDTH - 18 else wind_width + 2)
+        lines += within(line, wind_width + 2)  # more discards go on under the seat
     return "\n".join(lines)
 
 

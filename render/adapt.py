@@ -18,7 +18,7 @@ from engine.outcome import WinRecord
 from engine.presets import Opening, Preset, find_preset
 from engine.rules import AfterWinPart, FixedKongsPart, PassEnds, PassPart, opening_stage, void_suit
 from engine.set_aside import SetAsideSettlementPart
-from engine.settlement import Reason
+from engine.settlement import POT, Reason
 from engine.table_facts import TableFacts, table_facts
 from engine.tiles import Tile, tile_name
 from render.views import HandView, Label, ResultView, SeatView, SetAside, TableView, WinView
@@ -309,6 +309,19 @@ def win_how(win: WinRecord, names: Sequence[Label]) -> str:
     return str(win_how_text(win, names))
 
 
+def win_value(state: HandState, record: WinRecord) -> int:
+    """What a win is worth by itself, as players read it ('40 fu 3 han 5,200'): what it
+    received less the honba and the pot the first win takes (said apart, after it); 0 before
+    the hand's outcome is known."""
+    outcome = state.outcome()
+    if outcome is None or not outcome.wins:
+        return 0
+    first = record is outcome.wins[0]
+    taken = sum(p.amount for p in outcome.payments if p.payer == POT and p.reason is Reason.POT)
+    extras = table_facts(state).honba_paid + taken if first else 0
+    return record.deltas[record.seat] - extras
+
+
 def result_view_from_state(
     state: HandState,
     names: Sequence[Label] = DEFAULT_NAMES,
@@ -330,7 +343,7 @@ def result_view_from_state(
         preset_name=preset_text(state.preset.id, state.preset.name),
         unit=state.preset.unit,
         wins=wins,
-        payments=tuple((names[s], outcome.deltas[s]) for s in range(len(outcome.deltas))),
+        payments=tuple((names[s], outcome.received[s]) for s in range(len(outcome.deltas))),
         channel_name=channel_name,
         note="" if wins else _ending_note(state, outcome.termination.value, facts),
         details=ending_details(facts, names),
@@ -342,7 +355,8 @@ def result_view_from_state(
                 (Text("pictures.result.row_settlement"), outcome.paid_for(Reason.SETTLEMENT)),
                 (Text("pictures.result.row_horse"), outcome.paid_for(Reason.HORSE)),
                 (Text("pictures.result.row_birds"), outcome.paid_for(Reason.BIRD)),
-                (Text("pictures.result.row_pot"), outcome.paid_for(Reason.DEPOSIT, Reason.POT)),
+                # the stakes taken out of the pot (those paid in left the points when paid)
+                (Text("pictures.result.row_pot"), outcome.paid_for(Reason.POT)),
             )
             if any(ledger)
         ),
@@ -353,6 +367,10 @@ def result_view_from_state(
         + indicator_views(facts, ("dora", "ura")),
         family=state.preset.family,
         hand_name=hand_name_of(state) or "",
+        ready_hands=tuple(
+            (names[s], tuple(state.concealed(s)), tuple(state.melds[s]))
+            for s in (() if wins or facts.nagashi else facts.ready or ())
+        ),
     )
 
 
@@ -409,6 +427,7 @@ def _win_view(
         paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),
         seat_count=state.seat_count,
         fu=score.fu,
+        value=win_value(state, win) if score.fu else 0,
         limit_name=Text(f"pictures.limit.{score.limit_name}") if score.limit_name else "",
         limit_patterns=frozenset(p.id for p in score.patterns if p.limit),
     )

@@ -166,6 +166,7 @@ class WinView:
     seat_count: int = MAX_SEATS  # seats at the table, with seat_wind
     notes: tuple[Label, ...] = ()  # after how it came, e.g. each loser's fan and payment
     fu: int = 0  # Riichi: the hand's fu, said beside its han
+    value: int = 0  # Riichi: the hand's own value in points, after its fu and han ('5,200')
     limit_name: Label = ""  # the limit reached by name ('Mangan'), drawn in place of 'Limit'
     limit_patterns: frozenset[str] = frozenset()  # patterns that are a limit of their own
 
@@ -192,6 +193,8 @@ class ResultView:
     family: str = ""  # the scoring family (preset.family), whose terms name the patterns
     details: tuple[Label, ...] = ()  # how a hand with no win ended: who was ready, nagashi
     hand_name: Label = ""  # the hand as its players name it ('East 2, 1 honba'), where they do
+    # at a draw where being ready is paid, each ready hand laid open: (name, concealed, melds)
+    ready_hands: tuple[tuple[Label, tuple[Tile, ...], tuple[Meld, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         _freeze(self)

@@ -55,7 +55,7 @@ async def test_enter_plays_the_suggestions_through_two_hands_and_writes_pictures
     code = await play(options(images=str(tmp_path), hands=2), scripted([""] * 2000), out)
     text = out.getvalue()
     assert code == 0
-    assert "Hand 1 over:" in text and "Hand 2 over:" in text
+    assert "Result of hand 1:" in text and "Result of hand 2:" in text
     assert "Your hand (" in text and "<- suggested (Enter)" in text
     assert "Press Enter for the next hand" in text
     assert "Standings: 1. " in text  # the final standings when it stops
@@ -92,7 +92,7 @@ async def test_a_three_seat_test_preset_plays_in_the_terminal(
     args = options(preset=TRIO_BLOOD.id, seed=4, hands=2, images=str(tmp_path))
     assert await play(args, scripted([""] * 1000), out) == 0
     text = out.getvalue()
-    assert "Hand 1 over:" in text and "Hand 2 over:" in text
+    assert "Result of hand 1:" in text and "Result of hand 2:" in text
     assert "Computer 2 " in text and "Computer 3" not in text  # you and two computers
     assert "Swap: everyone passes three tiles to the " in text
     totals = [line for line in text.splitlines() if line.startswith("  ") and "(total " in line]

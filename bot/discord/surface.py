@@ -23,6 +23,7 @@ from bot.runtime.words import (
     action_text,
     in_words,
     joined,
+    open_hand,
     seat_name,
     standing_lines,
     standings_line,
@@ -261,6 +262,17 @@ def result_surface(public: PublicSnapshot, channel_name: str = "", language: str
             value="\n".join(line.in_language(language) for line in lines),
             inline=False,
         )
+        if result.view.ready_hands:  # a draw's ready hands laid open, as the picture has them
+            vocabulary = public.vocabulary
+            ready = [
+                text("bot.result.ready_hand", name=name, tiles=open_hand(tiles, melds, vocabulary))
+                for name, tiles, melds in result.view.ready_hands
+            ]
+            embed.add_field(
+                name=text("bot.result.ready_title").in_language(language),
+                value="\n".join(line.in_language(language) for line in ready),
+                inline=False,
+            )
         if result.ratings:
             embed.add_field(
                 name=text("bot.result.ratings_title").in_language(language),

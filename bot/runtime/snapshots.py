@@ -459,8 +459,25 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
     totals = [session.points[table.player_at(s)] for s in range(count)]
     if not settled:
         totals = [t + d for t, d in zip(totals, outcome.deltas, strict=True)]
-    points = tuple((names[s], outcome.deltas[s], totals[s]) for s in range(count))
-    ratings = tuple(rating_texts(table))
-    lines = result_lines(hand, session.hand_number, summary, names, points)
+    # a seat's stakes left its points when paid, as the table showed: not in its change
+    received = list(outcome.received)
     view = result_view_from_state(hand, said_names(table), table_name=picture_title(table))
+    left = session.pot_to_leader if settled and session.over else None
+    pot_left = None
+    if left is not None:  # the game's last pot went to the leader: counted in its change
+        seat, amount = table.hand_seat(left[0]), left[1]
+        received[seat] += amount
+        pot_left = (seat, amount)
+        view = with_pot_to_leader(view, names[seat], amount)
+    points = tuple((names[s], received[s], totals[s]) for s in range(count))
+    ratings = tuple(rating_texts(table))
+    lines = result_lines(hand, session.hand_number, names, points, pot_left)
     return ResultSummary(session.hand_number, summary, points, ratings, tuple(lines), view)
+
+
+def with_pot_to_leader(view: ResultView, leader: Text | str, amount: int) -> ResultView:
+    """The result picture with the game's last pot given to the leader: its own row, and in the
+    leader's total."""
+    payments = tuple((n, d + amount if n == leader else d) for n, d in view.payments)
+    row = (text("pictures.result.row_pot_leader"), ((leader, amount),))
+    return replace(view, payments=payments, other_payments=(*view.other_payments, row))

@@ -33,8 +33,8 @@ from engine.scoring.names import pattern_text
 from engine.set_aside import SetAsideSettlementPart
 from engine.settlement import POT, WALL_DRAW_REASONS, WIN_REASONS, PaymentDetail, Reason
 from engine.table_facts import table_facts
-from engine.tiles import Meld, Tile, format_tiles, parse_tiles, tile_name
-from render.adapt import hand_name_of, rob_key, set_aside_views, wild_indicator
+from engine.tiles import Meld, Tile, format_tiles, parse_tiles, sort_tiles, tile_name
+from render.adapt import hand_name_of, rob_key, set_aside_views, wild_indicator, win_value
 from render.standings import StandingsView, score_text
 
 if TYPE_CHECKING:
@@ -222,21 +222,32 @@ def win_how(win: WinRecord, names: Sequence[Text | str], vocabulary: str = "") -
     return text("bot.win.discard", giver=giver)
 
 
-def win_line(win: WinRecord, names: Sequence[Text | str], unit: str, vocabulary: str = "") -> Text:
+def win_line(
+    win: WinRecord,
+    names: Sequence[Text | str],
+    unit: str,
+    vocabulary: str = "",
+    points: int = 0,
+) -> Text:
     """'Carol won by a discard from Alice: 5 faan' (no tiles); where the family counts fu and
-    names its limits, 'Ann won by self draw: 4 han 30 fu, mangan'."""
+    names its limits, with the hand's own value in points ('Ann won by self draw: 30 fu 4 han,
+    mangan 8,000')."""
     how = win_how(win, names, vocabulary)
-    return text("bot.win.line", name=names[win.seat], how=how, value=value_words(win, unit))
+    value = value_words(win, unit, points)
+    return text("bot.win.line", name=names[win.seat], how=how, value=value)
 
 
-def value_words(win: WinRecord, unit: str) -> Text:
-    """A win's value in its unit, with its fu and its limit's name where the score has them."""
+def value_words(win: WinRecord, unit: str, points: int = 0) -> Text:
+    """A win's value in its unit, with its fu and its limit's name where the score has them,
+    and where it counts fu its own value in points as players read it ('40 fu 3 han 5,200')."""
     score = win.score
     value = unit_text(unit, score.fan)
     if score.fu:
         value = text("bot.win.value_fu", value=value, fu=score.fu)
     if score.limit_name:
         value = text("bot.win.value_limit", value=value, limit=limit_text(score.limit_name))
+    if score.fu and points:
+        value = text("bot.win.value_points", value=value, points=Number(points))
     return value
 
 
@@ -272,15 +283,18 @@ def ending_text(hand: HandState, ending: str) -> Text:
     return text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
 
 
-def win_texts(record: WinRecord, preset: Preset, names: Sequence[Text | str]) -> list[Text]:
+def win_texts(record: WinRecord, hand: HandState, names: Sequence[Text | str]) -> list[Text]:
     """A win told: who won how and for what, with its patterns; then its payment."""
-    line = win_line(record, names, preset.unit, preset.vocabulary)
+    preset = hand.preset
+    line = win_line(record, names, preset.unit, preset.vocabulary, win_value(hand, record))
     patterns = patterns_text(record, preset.family)  # a basic win has none
     if patterns is not None:
         lines = [text("bot.event.win_patterns", line=line, patterns=patterns)]
     else:
         lines = [text("bot.event.win", line=line)]
-    if any(record.deltas):
+    # where the table keeps honba and a pot, the result says the value, the honba, the sticks
+    # and what each seat receives one after another: no payment line of the win's own
+    if any(record.deltas) and table_facts(hand).pot is None:
         lines.append(text("bot.event.payment", paid=payment_text(record.deltas, names)))
     return lines
 
@@ -360,10 +374,27 @@ def fact_lines(hand: HandState, names: Sequence[Text | str]) -> list[Text]:
     said = [text("pictures.name", name=names[s]) for s in facts.nagashi or facts.ready or ()]
     if facts.nagashi:
         lines.append(text("bot.result.nagashi", names=said))
+    elif facts.ready:  # each ready hand laid open, as the table lays them down
+        vocabulary = hand.preset.vocabulary
+        lines += [
+            text("bot.result.ready_hand", name=names[s], tiles=open_hand(tiles, melds, vocabulary))
+            for s in facts.ready
+            for tiles, melds in ((hand.concealed(s), hand.melds[s]),)
+        ]
     elif facts.ready is not None:
-        ready = text("bot.result.ready", names=said) if said else text("bot.result.nobody_ready")
-        lines.append(ready)
+        lines.append(text("bot.result.nobody_ready"))
     return lines
+
+
+def open_hand(tiles: Sequence[Tile], melds: Sequence[Meld], vocabulary: str = "") -> Text:
+    """A hand laid open in notation, its melds after it: '23467m789p22z, pon 888s'."""
+    said = [meld_text(m, vocabulary) for m in melds]
+    return text("bot.list", items=[_tiles_text(sort_tiles(tiles)), *said])
+
+
+def _tiles_text(tiles: Sequence[Tile]) -> Text:
+    """Tiles in notation as an item of a worded list."""
+    return text("pictures.name", name=format_tiles(tiles))
 
 
 def joined(items: Sequence[Text], key: str) -> Text:
@@ -465,7 +496,7 @@ def _win(told: _Telling, event: Event) -> list[Text]:
     told.wins += 1
     if record is None:
         return [text("bot.event.wins", who=told.who(event))]
-    lines = win_texts(record, hand.preset, told.names)
+    lines = win_texts(record, hand, told.names)
     if told.wins == 1:  # the tiles set aside at the deal are revealed at the first win
         lines.extend(set_aside_texts(hand))
     after = hand.preset.after_win
@@ -668,8 +699,8 @@ def result_text(hand: HandState, names: Sequence[Text | str]) -> Text:
     outcome = hand.outcome()
     assert outcome is not None
     if outcome.wins:
-        vocabulary = hand.preset.vocabulary
-        wins = [win_line(w, names, hand.preset.unit, vocabulary) for w in outcome.wins]
+        unit, vocabulary = hand.preset.unit, hand.preset.vocabulary
+        wins = [win_line(w, names, unit, vocabulary, win_value(hand, w)) for w in outcome.wins]
         return text("bot.result.wins", wins=joined(wins, "bot.clauses"))
     return text("bot.result.draw", why=ending_text(hand, outcome.termination.value))
 
@@ -692,13 +723,32 @@ def rating_texts(table: LiveTable) -> list[Text]:
 def result_lines(
     hand: HandState,
     number: int,
-    summary: Text,
     names: Sequence[Text | str],
     points: Sequence[tuple[Text | str, int, int]],
+    pot_left: tuple[int, int] | None = None,
 ) -> list[Text]:
-    """The result and each seat's points (this hand, total), in words."""
-    lines = [text("bot.result.hand_over", number=number, summary=summary)]
+    """The result after the lines that told the win or the draw: which hand ('Result of East 2,
+    1 honba:'), its facts (indicators, honba, sticks, the ready hands laid open; the sticks
+    left at the game's end, `pot_left` (seat, points), given to the leader) and what each seat
+    received (this hand, total), in words."""
+    named = hand_name_of(hand)
+    if named is not None:
+        lines = [text("bot.result.heading_named", hand=named)]
+    else:
+        lines = [text("bot.result.heading", number=number)]
+    outcome = hand.outcome()
+    assert outcome is not None
+    vocabulary = hand.preset.vocabulary
+    for win in outcome.wins:  # each winning hand laid open, its winning tile apart
+        held = list(win.concealed)
+        held.remove(win.tile)
+        tiles = open_hand(held, win.melds, vocabulary)
+        winner, tile = names[win.seat], tile_name(win.tile)
+        lines.append(text("bot.result.winning_hand", name=winner, tiles=tiles, tile=tile))
     lines += fact_lines(hand, names)
+    if pot_left is not None:
+        seat, amount = pot_left
+        lines.append(text("bot.result.pot_to_leader", name=names[seat], points=Number(amount)))
     lines += [
         text("bot.result.points", name=names[s], delta=Number(d, signed=True), total=Number(t))
         for s, (_, d, t) in enumerate(points)
