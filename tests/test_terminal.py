@@ -18,7 +18,7 @@ from bot.runtime import Decision, ManualTimers, TableError
 from bot.runtime.words import in_person
 from bot.terminal import Ask, image_dir, play, read_answer, terminal_language
 from engine.actions import Action
-from engine.i18n import text
+from engine.i18n import Number, text
 from engine.presets import PRESETS
 from engine.tiles import parse_tiles
 from tests.rule_presets import SMALL_HK, TRIO_BLOOD
@@ -246,6 +246,11 @@ def test_second_person_for_the_player_in_every_language() -> None:
     )
     deal = text("bot.event.deal.riichi", hand="East 2", dealer="You")
     assert str(in_person(deal, "You")) == "East 2 · You deal."
+    sticks = text("bot.result.pot_taken", name="You", points=Number(3000))
+    assert str(in_person(sticks, "You")) == "Riichi sticks: You take 3,000 from the pot."
+    won = text("bot.result.winning_hand", name="You", tiles="123m", tile="5z")
+    assert str(in_person(won, "You")) == "Your winning hand: 123m + 5z"
+    assert in_person(won, "你").in_language("zh-TW") == "You的和牌：123m + 5z"  # not the reader
 
 
 def test_images_must_name_a_directory(tmp_path: Path) -> None:
