@@ -121,3 +121,14 @@ def test_a_riichi_replay_says_pon_chi_kan_ron_tsumo() -> None:
     tsumo = _caption(Action(0, ActionKind.WIN), names, "riichi", self_draw=True)
     assert str(tsumo) == "A (East): tsumo"
     assert str(_caption(Action(0, ActionKind.WIN), names, "", self_draw=False)) == "A (East): win"
+
+
+def test_a_riichi_stick_put_down_is_said_in_riichi_words() -> None:
+    from bot.runtime.words import payment_line
+    from engine.settlement import PaymentDetail
+
+    paid = PaymentDetail.parse("-1000 0 0 0 pot=1000", "deposit")
+    assert str(payment_line(paid, ["A", "B", "C", "D"], "riichi")).startswith(
+        "Riichi stick: A -1,000"
+    )
+    assert str(payment_line(paid, ["A", "B", "C", "D"])).startswith("Pot: A -1,000")
