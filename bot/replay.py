@@ -322,8 +322,9 @@ def jumps(found: Sequence[Frame]) -> list[int]:
 
 def outcome_texts(log: ReplayLog) -> list[Text]:
     """How the hand ended, as the table told it: each win with its fan, patterns and payment
-    (or why nobody won), then every seat's points for the hand."""
-    from bot.runtime.words import ending_text, payment_text, win_texts
+    (or why nobody won), its facts (indicators, honba, sticks, the ready hands), then what every
+    seat received in the hand."""
+    from bot.runtime.words import ending_text, fact_lines, payment_text, win_texts
 
     session, hand = rebuild(log)
     outcome = hand.outcome()
@@ -335,8 +336,9 @@ def outcome_texts(log: ReplayLog) -> list[Text]:
     if not outcome.wins:
         why = ending_text(hand, outcome.termination.value)
         lines.append(text("bot.result.draw", why=why))
-    if any(outcome.deltas):
-        lines.append(text("fixups.replay.points", paid=payment_text(outcome.deltas, names)))
+    lines += fact_lines(hand, names)  # the indicators, honba, sticks, ready hands, as told
+    if any(outcome.deltas):  # what each seat received, as the table's result said it
+        lines.append(text("fixups.replay.points", paid=payment_text(outcome.received, names)))
     else:
         lines.append(text("fixups.replay.no_points"))
     return lines
