@@ -333,7 +333,11 @@ def payment_line(paid: PaymentDetail, names: Sequence[Text | str], vocabulary: s
     said = payment_text(paid.deltas, names)
     if paid.pot:
         said = text(
-            "bot.list", items=[said, text("bot.payment.pot", delta=Number(paid.pot, signed=True))]
+            "bot.list",
+            items=[
+                said,
+                in_words("bot.payment.pot", vocabulary, delta=Number(paid.pot, signed=True)),
+            ],
         )
     return in_words(key, vocabulary, paid=said)
 
