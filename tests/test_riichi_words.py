@@ -71,6 +71,10 @@ def test_going_into_an_extra_round_is_said_with_why() -> None:
     ]
     zh = [line.in_language("zh-CN") for line in deal_lines(live_table(state, 4), "ABCD", 5)]
     assert zh[0].startswith("南入：") and zh[1] == "南1局 · A坐庄。"
+    # the Discord table message says it for as long as the extra round lasts
+    embed = table_surface(public_snapshot(live_table(state, 4)), language="en").embed
+    assert embed is not None and embed.description is not None
+    assert "nobody has 30,000 points" in embed.description
 
 
 def test_a_north_set_aside_opens_a_window_worded_as_what_it_is() -> None:

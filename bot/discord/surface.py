@@ -158,6 +158,8 @@ def table_surface(public: PublicSnapshot, channel_name: str = "", language: str 
     status = worded(public.status_text, language)
     if public.deadline and phase is Phase.PLAYING:
         status += f" · {timestamp(public.deadline)}"
+    if public.notice is not None:  # why the game went on into an extra round
+        status = f"{worded(public.notice, language)}\n{status}"
     named = public.table_view.hand_name if public.table_view is not None else ""
     title = text("bot.table.title_hand", title=public.title, hand=named) if named else public.title
     embed = discord.Embed(

@@ -26,6 +26,7 @@ from bot.runtime.words import (
     clock_text,
     deal_lines,
     event_texts,
+    extra_round_text,
     lobby_status,
     picture_title,
     preset_name,
@@ -173,6 +174,7 @@ class PublicSnapshot:
     moments: tuple[Moment, ...] = ()  # this change's moments to animate (render.animate)
     hand_id: int | None = None  # the stored hand in play, or the one just played
     standings: StandingsView | None = None  # game over: the final standings, best first
+    notice: Text | None = None  # in a game's extra round, why it went on ('nobody has 30,000')
 
     @property
     def status(self) -> str:
@@ -354,6 +356,7 @@ def public_snapshot(
         events=tuple(lines),
         moments=tuple((deal_moments(hand) if dealt else []) + moments_of(hand, events)),
         standings=standings,
+        notice=extra_round_text(hand) if playing else None,
     )
 
 

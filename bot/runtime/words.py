@@ -410,6 +410,15 @@ def joined(items: Sequence[Text], key: str) -> Text:
     return said
 
 
+def extra_round_text(hand: HandState) -> Text | None:
+    """Where the hand is in a round beyond the game's length, why the game went on into it
+    ('South round: nobody has 30,000 points, ...'); None otherwise."""
+    game = hand.preset.game
+    if not game.rounds or hand.round_wind < game.rounds:
+        return None
+    return extra_round(hand.preset.vocabulary, hand.round_wind, game.target)
+
+
 def deal_lines(table: LiveTable, names: Sequence[Text | str], number: int) -> list[Text]:
     """The deal: which hand ('Hand 3 · East round', or as players name it: 'East 2, 1 honba')
     and who deals; before it, where a game went on into a round beyond its length, why."""
@@ -417,11 +426,9 @@ def deal_lines(table: LiveTable, names: Sequence[Text | str], number: int) -> li
     assert hand is not None
     lines = []
     named = hand_name_of(hand)
-    game = hand.preset.game
-    first_of_round = hand.setup.dealer % len(hand.hands) == 0
-    if game.rounds and hand.round_wind >= game.rounds and first_of_round:
-        extra = extra_round(hand.preset.vocabulary, hand.round_wind, game.target)
-        lines += [extra] if extra is not None else []
+    extra = extra_round_text(hand)
+    if extra is not None and hand.setup.dealer % len(hand.hands) == 0:  # the round's first deal
+        lines.append(extra)
     wind = wind_text(hand.round_wind)
     vocabulary = hand.preset.vocabulary
     lines.append(
