@@ -100,3 +100,18 @@ def test_a_riichi_win_is_told_with_its_value_and_no_payment_line_of_its_own() ->
     said = [str(line) for line in win_texts(outcome.wins[0], state, NAMES)]
     assert said[0].startswith("Ann won by a discard from Bo: 40 fu 4 han, mangan 12,000 (")
     assert not any(line.startswith("Payment:") for line in said)
+
+
+def test_the_discord_result_post_names_the_hand_and_reads_value_then_receipts() -> None:
+    state = scenes.riichi_win()
+    public = public_snapshot(live_table(state, 4), ended=True)
+    surface = result_surface(public, language="en")
+    assert re.match(
+        r"\*\*.+ · East 1(, \d honba)?\*\*: .+ 40 fu 4 han, mangan 12,000", surface.content
+    )
+    assert surface.embed is not None and surface.embed.title is not None
+    assert re.search(r" · East 1(, \d honba)? · result$", surface.embed.title)
+    (points,) = [f for f in surface.embed.fields if f.name == "Points"]
+    assert points.value is not None and "+13,000" in points.value  # the own stick back
+    zh = result_surface(public, language="zh-TW")
+    assert zh.embed is not None and "東1局" in str(zh.embed.title)
