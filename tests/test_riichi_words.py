@@ -136,3 +136,15 @@ def test_a_riichi_stick_put_down_is_said_in_riichi_words() -> None:
         "Riichi stick: A -1,000"
     )
     assert str(payment_line(paid, ["A", "B", "C", "D"])).startswith("Pot: A -1,000")
+
+
+def test_the_terminal_s_questions_use_the_readme_s_syntax() -> None:
+    from bot.runtime.snapshots import private_snapshot
+    from bot.terminal import Ask, read_answer
+
+    state = HandState.arranged(RIICHI, READY)  # the dealer may riichi discarding 4s or 6z
+    private = private_snapshot(live_table(state, 4), 0)
+    assert private.decision is not None
+    asked = read_answer("6z", private.decision, tuple(state.concealed(0)))
+    assert asked == Ask("Which one? Type 'discard 6z' or 'riichi 6z'.")
+    assert "0 riichi" not in asked.text
