@@ -66,12 +66,20 @@ def vocabulary_key(key: str, vocabulary: str) -> str:
 
 
 def hand_name(
-    vocabulary: str, round_wind: int, number: int, honba: int, *, all_last: bool = False
+    vocabulary: str,
+    round_wind: int,
+    number: int,
+    honba: int,
+    *,
+    all_last: bool = False,
+    short: bool = False,
 ) -> Text | None:
     """A hand as its players name it, where the preset's words name hands (`Preset.vocabulary`
     "riichi": 'East 2, 1 honba', 'All Last', 东2局 1本场): the `number`th deal of the
     `round_wind` round, `all_last` for the game's last hand. None where the words have no
-    names for hands (the table says 'hand 3' and the round's wind instead).
+    names for hands (the table says 'hand 3' and the round's wind instead). `short`: as a
+    picture has room for it, beside the round's wind tile and the honba sticks ('All Last',
+    'East 2').
 
     >>> str(hand_name("riichi", 0, 2, 1)), str(hand_name("riichi", 1, 4, 0, all_last=True))
     ('East 2, 1 honba', 'All Last')
@@ -82,6 +90,9 @@ def hand_name(
     if not vocabulary or not has(key):
         return None
     wind = wind_name(round_wind)
+    if short:
+        last = f"{key}.all_last_short"
+        return text(last) if all_last else text(key, wind=wind, number=number)
     name = text(f"{key}.all_last" if all_last else key, wind=wind, number=number)
     return text(f"{key}.honba", hand=name, honba=honba) if honba else name
 

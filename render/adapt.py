@@ -54,7 +54,7 @@ _SET_ASIDE_LABELS = {"Horse": "horse", "Birds": "birds"}  # rule labels the cata
 THOUSANDS_FROM = 10_000
 
 
-def hand_name_of(state: HandState) -> Text | None:
+def hand_name_of(state: HandState, *, short: bool = False) -> Text | None:
     """The hand as its players name it ('East 2, 1 honba', 'All Last'), where the preset's words
     name hands (engine.names.hand_name). A game with named hands deals first from its first
     player, so the dealer's place in seating order is the deal's number in the round."""
@@ -62,9 +62,8 @@ def hand_name_of(state: HandState) -> Text | None:
     number = state.setup.dealer % seats + 1
     rounds = state.preset.game.rounds
     all_last = bool(rounds) and state.round_wind == rounds - 1 and number == seats
-    return hand_name(
-        state.preset.vocabulary, state.round_wind, number, state.setup.honba, all_last=all_last
-    )
+    vocabulary, honba = state.preset.vocabulary, state.setup.honba
+    return hand_name(vocabulary, state.round_wind, number, honba, all_last=all_last, short=short)
 
 
 def hand_view_from_state(
@@ -191,6 +190,7 @@ def table_view_from_state(
         sticks=facts.sticks if facts.pot is not None else None,
         thousands=state.preset.start_points >= THOUSANDS_FROM,
         hand_name=hand_name_of(state) or "",
+        hand_label=hand_name_of(state, short=True) or "",
     )
 
 

@@ -136,6 +136,7 @@ class TableView:
     sticks: int | None = None  # the pot in stakes (riichi sticks)
     thousands: bool = False  # points shown in thousands ('25.0k'): tables of 10,000s
     hand_name: Label = ""  # the hand as its players name it ('East 2, 1 honba'), where they do
+    hand_label: Label = ""  # the same as the picture has room for ('East 2', 'All Last')
 
     def __post_init__(self) -> None:
         _freeze(self)

@@ -56,6 +56,9 @@ def test_the_table_view_and_the_picture_name_the_hand_and_all_last() -> None:
     assert str(table_view_from_state(second).hand_name) == "East 2, 1 honba"
     last = HandState.arranged(RIICHI, READY, setup=HandSetup(dealer=3, round_wind=1))
     assert str(table_view_from_state(last).hand_name) == "All Last (South 4)"
+    # the picture's centre has room for less: the wind tile and the honba sticks say the rest
+    assert str(table_view_from_state(last).hand_label) == "All Last"
+    assert str(table_view_from_state(second).hand_label) == "East 2"
 
 
 def test_going_into_an_extra_round_is_said_with_why() -> None:
