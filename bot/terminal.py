@@ -836,11 +836,11 @@ async def play(
         # the banner only once the table has taken every argument (level, minimum, ...)
         name = preset_text(preset.id, preset.name)
         front.line("welcome", preset=name, id=preset.id, seed=seed, you=you)
-        front.say(legend(preset.id, language))
         if not table.time_control.untimed:  # what the clock gives, and what it does at zero
             clock = clock_text(table.time_control).in_language(language)
             rule = translate(language, table.time_control.on_timeout_key)
             front.line("clock_rule", clock=clock, rule=rule)
+        front.say(legend(preset.id, language))  # what the discards' marks mean, once
         await runtime.start_table(table.id, PLAYER_ID)
         reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), front)
         try:
