@@ -16,11 +16,10 @@ import sys
 from typing import TextIO
 
 from engine.computer import LEVELS, computer_for
+from engine.formats.mjai import MJAI_PRESETS, refusal
 from engine.formats.mjai.seat import Bot, read_events
 from engine.formats.mjai.tiles import MjaiError
 from engine.presets import find_preset
-
-MJAI_PRESETS = ("riichi", "riichi-majsoul")
 
 
 def add_mjai_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,12 +27,16 @@ def add_mjai_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "mjai", help="play one seat as an mjai bot: events on stdin, reactions on stdout"
     )
     mjai.add_argument("seat", type=int, choices=range(4), help="the player id, 0-3 (0 deals first)")
-    mjai.add_argument("--preset", default="riichi", choices=MJAI_PRESETS, help="the rules")
+    mjai.add_argument("--preset", default="riichi", help=f"the rules: {' or '.join(MJAI_PRESETS)}")
     mjai.add_argument("--level", default="strong", choices=tuple(LEVELS), help="computer level")
 
 
 def run_mjai(args: argparse.Namespace) -> int:
-    bot = Bot(find_preset(args.preset), args.seat, computer_for(args.level))
+    preset = find_preset(args.preset)
+    if preset.id not in MJAI_PRESETS:
+        print(f"error: {refusal(preset.id)}", file=sys.stderr)
+        return 2
+    bot = Bot(preset, args.seat, computer_for(args.level))
     return serve(bot, sys.stdin, sys.stdout, sys.stderr)
 
 

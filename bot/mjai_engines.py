@@ -31,6 +31,7 @@ from collections.abc import Mapping
 
 from engine.actions import Action
 from engine.computer import choose_strong
+from engine.formats.mjai import MJAI_PRESETS
 from engine.formats.mjai.arena import reaction_action, seat_view
 from engine.formats.mjai.export import MJAI_SEATS, Writer
 from engine.formats.mjai.seat import Event
@@ -39,7 +40,6 @@ from engine.hand import HandState
 
 log = logging.getLogger(__name__)
 
-MJAI_ENGINE_PRESETS = ("riichi", "riichi-majsoul")  # mjai plays the four-seat Riichi game
 MJAI_SETTINGS = ("MAHJONG_MJAI_ENGINES", "MAHJONG_MJAI_TIMEOUT", "MAHJONG_MJAI_MAX_PROCESSES")
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_MAX_PROCESSES = 16
@@ -112,7 +112,7 @@ def max_processes(environ: Mapping[str, str] = os.environ) -> int:
 
 def engine_levels(preset_id: str | None = None) -> tuple[str, ...]:
     """The engine names offered as levels (for `preset_id`: none outside Riichi's presets)."""
-    if preset_id is not None and preset_id not in MJAI_ENGINE_PRESETS:
+    if preset_id is not None and preset_id not in MJAI_PRESETS:
         return ()
     return tuple(configured_engines())
 

@@ -2,10 +2,14 @@
 hubei-laizi's green and white dragons and no minimum; Riichi's `length`), one mechanism.
 
 A preset declares its options (`TableOption`: a name, the values, the default, whether a rated
-table may choose another value, and how a value changes the preset). A table's choices are one
-dict, name to value; `choose` makes the preset the table plays, and `stored` / `from_stored` are
-that dict as a table and its session keep it (older tables stored `min_fan` and a list
-`table_options`: `from_stored` reads those too).
+table may choose another value, how a value changes the preset, and the table minimum each value
+sets). A table's choices are one dict, name to value; `choose` makes the preset the table plays,
+and `stored` / `from_stored` are that dict as a table and its session keep it (older tables stored
+`min_fan` and a list `table_options`: `from_stored` reads those too).
+
+The minimum to win travels only as an option: a preset with one has a `min_fan` option (one
+value where it is fixed, as hkos-3-v1's 3) or a switch that sets it (hubei-laizi's
+`no_minimum`), and `Preset.min_fan` reads it from there.
 
 >>> from engine.presets import find_preset
 >>> fw2 = choose(find_preset("hk-fw2"), {"min_fan": 2})
@@ -41,13 +45,20 @@ class TableOption:
     name: str
     values: tuple[OptionValue, ...]
     default: OptionValue
-    apply: Callable[[Preset, OptionValue], Preset]
+    apply: Callable[[Preset, OptionValue], Preset] = lambda preset, _: preset  # data only
     rated: bool = True  # a rated table may choose a value other than the default
+    # the table minimum to win each value sets, in the order of `values` (none: it sets none)
+    minimums: tuple[int, ...] = ()
 
     @property
     def is_switch(self) -> bool:
         """An on/off option: named alone, it is on."""
         return self.values == (False, True)
+
+    @property
+    def is_choice(self) -> bool:
+        """A table may choose among values (one value: the preset's fixed rule, as data)."""
+        return len(self.values) > 1
 
     def parse(self, word: str) -> OptionValue:
         """The value a word names ('2', 'east', 'on'); ValueError naming the choices if none."""
@@ -70,6 +81,21 @@ class TableOption:
         return text("fixups.preset.option_value", option=self.name, values=values, value=shown)
 
 
+def minimum_option(*values: int) -> TableOption:
+    """The `min_fan` option: a table minimum of one of `values`, the first by default; one
+    value is the preset's fixed minimum."""
+    return TableOption("min_fan", values, values[0], minimums=values)
+
+
+def minimum(preset: Preset) -> int:
+    """The table minimum to win the preset value plays at (0 where no option sets one)."""
+    for option in preset.options:
+        if option.minimums:
+            value = dict(preset.chosen).get(option.name, option.default)
+            return option.minimums[option.values.index(value)]
+    return 0
+
+
 def value_word(value: OptionValue) -> str:
     """A value as people type it: 'on', 'off', '2', 'east'."""
     if isinstance(value, bool):
@@ -83,6 +109,11 @@ def option_named(preset: Preset, name: str) -> TableOption:
         if option.name == name:
             return option
     raise ValueError(text("fixups.preset.no_option", preset=preset.id, option=repr(name)))
+
+
+def offered_options(preset: Preset) -> tuple[TableOption, ...]:
+    """The options a table may choose (a one-value option is the preset's fixed rule)."""
+    return tuple(o for o in preset.options if o.is_choice)
 
 
 def has_option(preset: Preset, name: str) -> bool:
@@ -136,9 +167,11 @@ def options_text(preset: Preset) -> str:
 
 
 def stored(preset: Preset) -> dict[str, object]:
-    """What a table and its session keep to play `preset` again: every option's value (nothing
-    for a preset without options, so their stored form is as before)."""
-    return {STORED_KEY: choices_of(preset)} if preset.options else {}
+    """What a table and its session keep to play `preset` again: every option's value where a
+    table has a choice (nothing for a preset without, so their stored form is as before)."""
+    chosen = choices_of(preset)
+    kept = {o.name: chosen[o.name] for o in offered_options(preset)}
+    return {STORED_KEY: kept} if kept else {}
 
 
 def from_stored(preset: Preset, data: Mapping[str, object]) -> Preset:
@@ -153,9 +186,8 @@ def from_stored(preset: Preset, data: Mapping[str, object]) -> Preset:
 
 def min_fan_choices(preset: Preset) -> tuple[int, ...]:
     """The minimums a table of this preset may choose (empty: the preset's own is fixed)."""
-    if not has_option(preset, "min_fan"):
-        return ()
-    return tuple(int(v) for v in option_named(preset, "min_fan").values)
+    offered = [o for o in offered_options(preset) if o.name == "min_fan"]
+    return tuple(int(v) for o in offered for v in o.values)
 
 
 def with_min_fan(preset: Preset, min_fan: int | None) -> Preset:

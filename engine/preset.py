@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.game import ENDLESS, GameRule
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening, Rotation
-from engine.options import OptionValue, TableOption
+from engine.options import OptionValue, TableOption, minimum
 from engine.rules import Openings, Rule
 from engine.shapes import ShapeRules
 from engine.tiles import BONUS, COPIES, Tile
@@ -61,7 +61,6 @@ class Preset:
     # the special winning shapes besides sets and a pair (engine.shapes reads them as one value)
     shape_rules: ShapeRules = THIRTEEN_ORPHANS
     discard_wins: bool = True
-    min_fan: int = 0
     fan_cap: int = 13
     unit: str = "faan"
     time_control: str = "classic"
@@ -93,9 +92,16 @@ class Preset:
     # the words its players use for the actions: a catalogue key K is said as K.<words> where
     # the catalogue has that ("riichi": Chi, Pon, Kan, Ron, Tsumo); "" the catalogue's own
     vocabulary: str = ""
+    # its big moments move (render/animate.py): RULES.md names moving pictures for these rules
+    animated: bool = False
 
     def __deepcopy__(self, memo: dict[int, object]) -> Preset:
         return self  # an immutable value that carries modules (its scoring family): shared
+
+    @property
+    def min_fan(self) -> int:
+        """The table minimum to win: what its options set (engine.options; 0 where none)."""
+        return minimum(self)
 
     @property
     def openings(self) -> tuple[Opening, ...]:

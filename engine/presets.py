@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from engine.families.classical.presets import CLASSICAL
 from engine.families.hongkong.presets import HK_3FAN, HK_FW2, HKOS
 from engine.families.hubei.presets import HUBEI
+from engine.families.riichi import terms as riichi_terms
 from engine.families.riichi.presets import RIICHI, RIICHI_MAJSOUL, SANMA
 from engine.families.selfdraw.presets import GUANGDONG, REDWILD
 from engine.families.sichuan.presets import (
@@ -35,7 +36,7 @@ from engine.options import (
 from engine.preset import Preset
 
 # read from here too: the Preset value, the kinds a preset names (engine.kinds), the minimum's
-# helpers (engine.options) and the first preset
+# helpers (engine.options), the first preset, and what Riichi's log formats read of the family
 __all__ = [
     "HKOS",
     "AfterWin",
@@ -45,6 +46,7 @@ __all__ = [
     "Preset",
     "Rotation",
     "min_fan_choices",
+    "riichi_terms",
     "with_min_fan",
 ]
 

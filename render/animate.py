@@ -251,11 +251,6 @@ def _with_palette(still_p: Image.Image, palette: Image.Image) -> Image.Image:
 _FIXED_KONGS = {RED: "red_kong", GREEN: "green_kong"}
 
 
-# RULES.md names moving pictures for the hubei-laizi rules only (their banners speak of its
-# payments), so other families' kong blooms and robbed kongs stay still.
-ANIMATED_FAMILIES = frozenset({"hubei"})
-
-
 def _wild_of(state: HandState) -> Tile | None:
     wilds = table_facts(state).wilds
     return wilds[0] if wilds else None
@@ -263,7 +258,7 @@ def _wild_of(state: HandState) -> Tile | None:
 
 def deal_moments(state: HandState) -> list[Moment]:
     """The moments of a deal: the wild turned, when the hand has one."""
-    if state.preset.family not in ANIMATED_FAMILIES:
+    if not state.preset.animated:
         return []
     wild = _wild_of(state)
     return [Moment("wild", (wild,))] if wild is not None else []
@@ -272,8 +267,10 @@ def deal_moments(state: HandState) -> list[Moment]:
 def moments_of(state: HandState, events: Sequence[Event]) -> list[Moment]:
     """The moments in the events of one or more actions (`state` is the hand after them), in
     order. Only public facts count: the wild, a set-down kong tile, wins, caps, and how many
-    tiles were drawn (never which). Presets outside ANIMATED_FAMILIES have none."""
-    if state.preset.family not in ANIMATED_FAMILIES:
+    tiles were drawn (never which). A preset whose rules name no moving pictures
+    (`Preset.animated`: hubei-laizi's only, their banners speak of its payments) has none, so
+    other families' kong blooms and robbed kongs stay still."""
+    if not state.preset.animated:
         return []
     wild = _wild_of(state)
     found: list[Moment] = []

@@ -27,7 +27,6 @@ from engine.presets import PRESETS, find_preset, with_options
 from engine.session import Session
 from engine.tiles import RED, parse_tile
 from render.animate import (
-    ANIMATED_FAMILIES,
     MAX_MS,
     Moment,
     animate_over,
@@ -247,11 +246,11 @@ def test_only_the_presets_whose_rules_name_moving_pictures_have_moments() -> Non
     for preset in PRESETS.values():
         for seed in range(12):
             hand = HandState(preset, seed=seed)
-            assert deal_moments(hand) == [] or preset.family in ANIMATED_FAMILIES
+            assert deal_moments(hand) == [] or preset.animated
             while not hand.is_over:
                 events = hand.apply(choose_action(hand, hand.seats_to_act()[0]))
-                if preset.family not in ANIMATED_FAMILIES:
+                if not preset.animated:
                     assert moments_of(hand, events) == [], (preset.id, seed)
-            if preset.family not in ANIMATED_FAMILIES:
+            if not preset.animated:
                 bloomed += any(p.id == "kong_bloom" for w in hand.wins for p in w.score.patterns)
     assert bloomed  # other families' kong blooms were there to be left still

@@ -262,6 +262,16 @@ def test_the_command_exits_2_with_one_line() -> None:
     assert "tsumo" in result.stderr
 
 
+@pytest.mark.parametrize("preset", ["hkos-3-v1", "sanma", "nonesuch"])
+def test_a_preset_mjai_does_not_play_is_refused_in_one_line(
+    preset: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["mjai", "0", "--preset", preset]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("error: ")
+    assert preset in err and ("riichi, riichi-majsoul" in err or "unknown preset" in err)
+
+
 def test_the_arena_readme_stream_is_answered() -> None:
     """The exchange mjai.app's README shows for player 0 (a game resumed at South 2, 2 honba)."""
     own = ["4p", "4s", "P", "3p", "1p", "5s", "2m", "F", "1m", "7s", "9m", "6m", "9s"]

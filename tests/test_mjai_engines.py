@@ -17,6 +17,10 @@ from bot.mjai_engines import BUDGET, EngineConfigError, EngineSeats, parse_engin
 from bot.runtime import LiveTable, ManualTimers, Runtime, TableError
 from data import Phase, Store
 from engine.computer import choose_strong
+from engine.computer.simulate import play_out, play_session
+from engine.families.riichi.presets import RIICHI
+from engine.options import choose
+from engine.session import Session
 from tests.test_runtime import Recorder
 
 DOUBLE = Path(__file__).with_name("mjai_double.py")
@@ -128,9 +132,14 @@ async def test_a_misbehaving_engine_leaves_the_game_whole(
 
 
 async def test_engines_are_offered_on_riichi_presets_only(runtime: Runtime) -> None:
-    with pytest.raises(TableError, match="Riichi"):
-        await runtime.create_table(
-            "hkos-3-v1", creator_id="101", creator_name="Ann", computers=3, level="ours"
+    for preset, computers in (("hkos-3-v1", 3), ("sanma", 2)):
+        with pytest.raises(TableError) as refused:
+            await runtime.create_table(
+                preset, creator_id="101", creator_name="Ann", computers=computers, level="ours"
+            )
+        assert str(refused.value) == (
+            f"the mjai engine ours plays Riichi's four-seat presets only "
+            f"(riichi, riichi-majsoul), not {preset}"
         )
     with pytest.raises(TableError):
         await runtime.create_table(
@@ -166,7 +175,7 @@ def test_create_offers_an_engine_on_riichi_presets_only() -> None:
     from bot.discord.options import OptionError, check_create
 
     assert check_create("riichi", "public", False, None, 3, "", level="ours").id == "riichi"
-    with pytest.raises(OptionError, match="ours"):
+    with pytest.raises(OptionError, match="mjai engine ours plays Riichi's four-seat presets"):
         check_create("hkos-3-v1", "public", False, None, 3, "", level="ours")
 
 
@@ -213,3 +222,32 @@ async def test_a_restart_ends_the_engines_and_the_restored_table_starts_its_own(
     await runtime.close()
     await store.close()
     assert BUDGET.reserved == 0
+
+
+def test_four_mahjong_bot_mjai_engines_play_the_whole_game_our_computers_play(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Every seat an engine (`ours`, as MAHJONG_MJAI_ENGINES configures it): each of the four
+    `python -m bot mjai` processes is sent its own seat's view of our stream, and the game they
+    play, action by action, is the in-process strong computers' game (same seed, same walls).
+    An east game (`length east`: five hands with riichi, calls, an added and a concealed kong)
+    keeps it to seconds; the hanchan of the same mechanism is only longer."""
+    east = choose(RIICHI, {"length": "east"})
+    seats = mjai_engines.engine_seats_for("ours", 4, "test", None, ["A", "B", "C", "D"])
+    played = []
+    try:
+        session = Session(east, 2)
+        while not session.over:
+            state = play_out(session.new_hand(), computer=seats)
+            outcome = state.outcome()
+            assert outcome is not None
+            session.finish_hand(outcome)
+            played.append(state)
+        assert sorted(seats.engines) == [0, 1, 2, 3] and not seats.failed and not seats.lost
+    finally:
+        seats.close()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]  # none fell back
+    theirs = [hand.state for hand in play_session(east, 20, 2, level="strong")]
+    assert len(played) == len(theirs) == 5
+    for ours, same in zip(played, theirs, strict=True):
+        assert ours.wall == same.wall and ours.log == same.log

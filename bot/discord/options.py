@@ -19,6 +19,7 @@ from bot.runtime import LiveTable, TableError
 from bot.runtime.computers import DEFAULT_LEVEL, LEVELS
 from bot.runtime.table import seat_count_for
 from bot.runtime.words import preset_name
+from engine.formats.mjai import refusal
 from engine.i18n import text, worded
 from engine.presets import (
     PRESETS,
@@ -124,6 +125,8 @@ def check_create(
             text("bot.option.computers", seats=count, most=count - 1, value=computers)
         )
     levels = (*LEVELS, *engine_levels(preset.id))
+    if level in engine_names() and level not in levels:
+        raise OptionError(refusal(preset.id, engine=level))
     if level not in levels:
         raise OptionError(text("bot.option.level", levels=" or ".join(levels), value=level))
     if rated and computers:

@@ -17,6 +17,7 @@ from bot.mjai_engines import engine_levels
 from bot.runtime.errors import TableError
 from engine.actions import Action
 from engine.computer.easy import choose_action
+from engine.formats.mjai import refusal
 from engine.hand import HandState
 from engine.i18n import text
 
@@ -52,4 +53,4 @@ def check_level(level: str, preset_id: str) -> None:
     Riichi's four-seat presets only)."""
     computer_for(level)
     if level in engine_levels() and level not in engine_levels(preset_id):
-        raise TableError(f"the mjai engine {level!r} plays Riichi's presets only")
+        raise TableError(refusal(preset_id, engine=level))

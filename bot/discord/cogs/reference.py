@@ -19,7 +19,7 @@ from bot.runtime.words import in_words, pattern_name, preset_name, preset_summar
 from engine.formats.score_request import RequestError, score_request
 from engine.i18n import LANGUAGES, Number, Text, text, worded
 from engine.names import vocabulary_key
-from engine.options import value_word
+from engine.options import offered_options, value_word
 from engine.presets import TIME_CONTROLS, Preset, find_preset, min_fan_choices
 from engine.tiles import InvalidNotationError, is_red, parse_tiles, tile_name
 
@@ -126,7 +126,7 @@ def rules_embed(preset: Preset, language: str = "en") -> discord.Embed:
         ),
         inline=False,
     )
-    if preset.options:  # what a table may choose (engine.options), as `create options:` takes it
+    if offered_options(preset):  # what a table may choose, as `create options:` takes it
         lines = [
             say(
                 "bot.rules.option",
@@ -134,7 +134,7 @@ def rules_embed(preset: Preset, language: str = "en") -> discord.Embed:
                 values=", ".join(value_word(v) for v in o.values),
                 default=value_word(o.default),
             )
-            for o in preset.options
+            for o in offered_options(preset)
         ]
         embed.add_field(name=say("bot.rules.options_title"), value="\n".join(lines), inline=False)
     if preset.openings:

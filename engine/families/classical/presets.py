@@ -41,7 +41,6 @@ CLASSICAL = Preset(
     shape_rules=THIRTEEN_ORPHANS,
     concealed_rob=ConcealedRob.THIRTEEN_ORPHANS,
     rotation=Rotation.HONG_KONG,  # East keeps the deal on his win and on a draw
-    min_fan=0,
     fan_cap=scoring.LIMIT,  # each hand's score, in points
     unit="points",
     time_control="standard",

@@ -11,17 +11,12 @@ from engine.families.hongkong import scoring_hk3fan as hk3fan
 from engine.families.hongkong import scoring_hkos as hkos
 from engine.families.hongkong.rules import InsuranceWatch
 from engine.kinds import ConcealedRob, MultiWin, Rotation
-from engine.options import OptionValue, TableOption
+from engine.options import minimum_option
 from engine.preset import SEVEN_PAIRS_WITH_KONGS, Preset, tiles_136, tiles_144
 from engine.shapes import ShapeRules
 
-
-def _at_minimum(preset: Preset, value: OptionValue) -> Preset:
-    return replace(preset, min_fan=int(value))
-
-
-# hk-fw2: a table minimum of 0-3 faan
-MIN_FAN = TableOption("min_fan", (0, 1, 2, 3), 0, _at_minimum)
+MIN_FAN = minimum_option(0, 1, 2, 3)  # hk-fw2: a table minimum of 0-3 faan
+THREE_FAN = minimum_option(3)  # Old Style and Three Fan: 3, fixed
 
 HKOS = Preset(
     id="hkos-3-v1",
@@ -31,9 +26,9 @@ HKOS = Preset(
     wall=tiles_144(),
     scoring=hkos,
     advice=advice.KNOWLEDGE_HKOS,
-    min_fan=3,
     fan_cap=13,
     time_control="classic",
+    options=(THREE_FAN,),
 )
 
 HK_3FAN = Preset(
@@ -48,11 +43,11 @@ HK_3FAN = Preset(
     shape_rules=replace(SEVEN_PAIRS_WITH_KONGS, thirteen_orphans=True),
     concealed_rob=ConcealedRob.NEVER,
     rotation=Rotation.HONG_KONG,
-    min_fan=3,
     fan_cap=8,
     unit="fan",
     time_control="table",
     rated_time_control="table",
+    options=(THREE_FAN,),
 )
 
 HK_FW2 = Preset(
@@ -67,7 +62,6 @@ HK_FW2 = Preset(
     shape_rules=ShapeRules(seven_pairs=True, thirteen_orphans=True),
     rotation=Rotation.FOUR_WINDS,
     start_points=2000,
-    min_fan=0,
     fan_cap=10,  # 10 faan or more pays the limit (the settling table's last row)
     # scoring reads the wall and the visible copies of a winning discard (insurance)
     rules=(InsuranceWatch(),),

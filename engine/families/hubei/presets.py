@@ -28,12 +28,8 @@ def _green_white(preset: Preset, value: OptionValue) -> Preset:
     return replace(preset, wall=wall, rules=with_wall(preset.rules, wall))  # green: a fixed kong
 
 
-def _no_minimum(preset: Preset, value: OptionValue) -> Preset:
-    return replace(preset, min_fan=0 if value else HUBEI_MINIMUM)
-
-
 GREEN_WHITE = TableOption("green_white", (False, True), False, _green_white)
-NO_MINIMUM = TableOption("no_minimum", (False, True), False, _no_minimum)
+NO_MINIMUM = TableOption("no_minimum", (False, True), False, minimums=(HUBEI_MINIMUM, 0))
 
 HUBEI = Preset(
     id="hubei-laizi",
@@ -46,7 +42,6 @@ HUBEI = Preset(
     advice=advice.KNOWLEDGE,
     shape_rules=ShapeRules(),
     concealed_rob=ConcealedRob.NEVER,
-    min_fan=HUBEI_MINIMUM,
     unit="fan",
     seat_counts=(4, 3, 2),
     last_draws=14,
@@ -54,6 +49,7 @@ HUBEI = Preset(
     rules=wall_rules(hubei_wall()),  # changed with the wall (green_white)
     random_first_dealer=True,
     options=(GREEN_WHITE, NO_MINIMUM),
+    animated=True,  # RULES.md "Pictures that move"
 )
 
 

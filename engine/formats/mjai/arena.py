@@ -10,11 +10,11 @@ from collections.abc import Callable
 
 from engine.actions import Action
 from engine.actions import ActionKind as Kind
-from engine.families.riichi.rules import NINE_TERMINALS, RIICHI
 from engine.formats.mjai.export import MJAI_SEATS, Writer
 from engine.formats.mjai.seat import Event, tile_of
 from engine.formats.mjai.tiles import UNKNOWN, MjaiError
 from engine.hand import HandState, Phase
+from engine.presets import riichi_terms
 from engine.tiles import kind_of
 
 Reactor = Callable[[int, list[Event]], Event]  # (player, the events since its last turn)
@@ -43,13 +43,15 @@ def action_of(state: HandState, seat: int, reaction: Event, reaching: bool) -> A
         if kind == "none":
             action = Action(seat, Kind.PASS)
         elif kind == "dahai":
-            action = Action(seat, RIICHI if reaching else Kind.DISCARD, (tile_of(reaction["pai"]),))
+            action = Action(
+                seat, riichi_terms.RIICHI if reaching else Kind.DISCARD, (tile_of(reaction["pai"]),)
+            )
         elif kind == "reach":
-            action = Action(seat, RIICHI)  # a declaration: its discard follows
+            action = Action(seat, riichi_terms.RIICHI)  # a declaration: its discard follows
         elif kind == "hora":
             action = Action(seat, Kind.WIN)
         elif kind == "ryukyoku":
-            action = Action(seat, NINE_TERMINALS)
+            action = Action(seat, riichi_terms.NINE_TERMINALS)
         elif kind == "chi":
             tiles = [tile_of(reaction["pai"]), *map(tile_of, reaction["consumed"])]
             action = Action(seat, Kind.CHOW, tuple(sorted(map(kind_of, tiles))))
@@ -65,8 +67,8 @@ def action_of(state: HandState, seat: int, reaction: Event, reaching: bool) -> A
     except (KeyError, IndexError, TypeError):
         raise MjaiError(f"a reaction without its fields: {reaction!r}") from None
     legal = state.legal_actions(seat)
-    if action.kind is RIICHI and not action.tiles:
-        if any(a.kind is RIICHI for a in legal):
+    if action.kind is riichi_terms.RIICHI and not action.tiles:
+        if any(a.kind is riichi_terms.RIICHI for a in legal):
             return action
     elif action in legal:
         return action
@@ -81,11 +83,11 @@ def reaction_action(
     answered with its `reach` event (through `react`) and the discard read back is the riichi
     discard. MjaiError for what is no legal action."""
     action = action_of(state, seat, reaction, False)
-    if action.kind is not RIICHI or action.tiles:
+    if action.kind is not riichi_terms.RIICHI or action.tiles:
         return action, False
     reaction = react(player, [{"type": "reach", "actor": player}])
     action = action_of(state, seat, reaction, True)
-    if action.kind is not RIICHI:
+    if action.kind is not riichi_terms.RIICHI:
         raise MjaiError(f"player {player} declared riichi, then {reaction!r}")
     return action, True
 

@@ -19,10 +19,10 @@ from typing import Any
 
 from engine.actions import Action
 from engine.actions import ActionKind as Kind
-from engine.families.riichi.rules import RIICHI, DoraPart
 from engine.formats.mjai.tiles import MjaiError, name_of
 from engine.formats.tenhou6.export import StoredHand
 from engine.hand import HandState
+from engine.presets import riichi_terms
 from engine.settlement import Reason, deltas_of
 from engine.tiles import Meld, MeldKind, Tile, kind_of
 
@@ -65,7 +65,7 @@ class Writer:
     def start(self) -> None:
         state, setup = self.state, self.state.setup
         size = state.preset.hand_size
-        dora = state.part_of(DoraPart)
+        dora = state.part_of(riichi_terms.DoraPart)
         assert dora is not None, "a Riichi preset turns dora indicators"
         by_player = sorted(state.seats, key=self.player)
         self.events.append(
@@ -91,8 +91,8 @@ class Writer:
         actor = self.player(action.seat)
         melds_before = [len(melds) for melds in state.melds]
         paid_before = len(state.payments)
-        if action.kind is Kind.DISCARD or action.kind is RIICHI:
-            if action.kind is RIICHI:
+        if action.kind is Kind.DISCARD or action.kind is riichi_terms.RIICHI:
+            if action.kind is riichi_terms.RIICHI:
                 self.events.append({"type": "reach", "actor": actor})
             tile = action.tile
             self.events.append(
@@ -145,7 +145,7 @@ class Writer:
         outcome = state.outcome()
         if outcome is None:
             raise MjaiError("only a finished hand is written as an mjai log")
-        dora = state.part_of(DoraPart)
+        dora = state.part_of(riichi_terms.DoraPart)
         assert dora is not None
         for win in outcome.wins:
             source = win.seat if win.discarder is None else win.discarder

@@ -30,12 +30,11 @@ from typing import Any
 
 from engine.actions import Action
 from engine.actions import ActionKind as Kind
-from engine.families.riichi.rules import NINE_TERMINALS, RIICHI, DoraPart
 from engine.formats.mjai.export import MJAI_SEATS, WINDS, added_kong_tiles
 from engine.formats.mjai.tiles import MjaiError, maybe_tile, name_of, tile_of
 from engine.hand import HandState, IllegalActionError, Phase
 from engine.hand_setup import HandSetup
-from engine.presets import Preset
+from engine.presets import Preset, riichi_terms
 from engine.settlement import Reason, deltas_of
 from engine.tiles import FIVES, Tile, is_red, kind_of
 
@@ -411,7 +410,7 @@ class Table:
         kyoku.drawn[player] = None
         riichi = player in kyoku.reaching
         kyoku.reaching.discard(player)
-        kind = RIICHI if riichi else Kind.DISCARD
+        kind = riichi_terms.RIICHI if riichi else Kind.DISCARD
         kyoku.play(Action(kyoku.hand_seat(player), kind, (tile,)), (tile,))
         if riichi and player != self.seat:
             kyoku.ready_hands.append(list(kyoku.held[player]))
@@ -556,7 +555,7 @@ def _unseen_places(state: HandState, kyoku: Kyoku) -> list[int]:
     preset = kyoku.preset
     dead = len(state.wall) - preset.dead_wall
     live_end = dead - len(kyoku.back)
-    dora = state.part_of(DoraPart)
+    dora = state.part_of(riichi_terms.DoraPart)
     turned = max(len(kyoku.dora), 0 if dora is None else dora.turned)
     places = [*range(state.front, live_end), *range(dead + turned, dead + INDICATORS)]
     if not kyoku.ura:
@@ -755,11 +754,11 @@ class Bot:
         self.riichi_tile = None
         if tile is None:  # a reach we did not answer: the computer's riichi discard, if any
             answer_windows(state, None)
-            offered = [a for a in state.legal_actions(seat) if a.kind is RIICHI]
+            offered = [a for a in state.legal_actions(seat) if a.kind is riichi_terms.RIICHI]
             if not offered:
                 raise MjaiError("reach of this seat where our engine allows no riichi")
             chosen = self.computer(state, seat)
-            tile = (chosen if chosen.kind is RIICHI else offered[0]).tile
+            tile = (chosen if chosen.kind is riichi_terms.RIICHI else offered[0]).tile
         return self.discard(state, tile)
 
     def discard(self, state: HandState, tile: Tile) -> Event:
@@ -779,10 +778,10 @@ class Bot:
             return NONE
         if kind is Kind.DISCARD:
             return self.discard(state, action.tile)
-        if kind is RIICHI:
+        if kind is riichi_terms.RIICHI:
             self.riichi_tile = action.tile
             return {"type": "reach", "actor": me}
-        if kind is NINE_TERMINALS:
+        if kind is riichi_terms.NINE_TERMINALS:
             return {"type": "ryukyoku", "actor": me}
         if kind is Kind.WIN:
             if state.phase is Phase.TURN:
@@ -872,7 +871,7 @@ def finish(state: HandState, ended: Sequence[Event]) -> list[str]:
         apply_play(state, Action((hora["actor"] - dealer) % MJAI_SEATS, Kind.WIN))
     if not horas and not state.is_over:
         if state.phase is Phase.TURN:
-            apply_play(state, Action(state.turn, NINE_TERMINALS))
+            apply_play(state, Action(state.turn, riichi_terms.NINE_TERMINALS))
         else:
             ron = [s for s in state.seats_to_act() if Action(s, Kind.WIN) in state.legal_actions(s)]
             for seat in ron if len(ron) >= 3 else ():

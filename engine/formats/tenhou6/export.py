@@ -16,9 +16,6 @@ from dataclasses import dataclass
 from engine.actions import Action as EngineAction
 from engine.actions import ActionKind as Kind
 from engine.events import Termination
-from engine.families.riichi.rules import NINE_TERMINALS, RIICHI, DoraPart, RiichiPart
-from engine.families.riichi.sanma import NUKI as _NUKI
-from engine.families.riichi.scoring import YAKUMAN_HAN, YAKUMAN_IDS, limit_of
 from engine.formats.tenhou6.log import (
     FOUR_SEATS,
     Call,
@@ -38,6 +35,7 @@ from engine.hand import HandState
 from engine.hand_setup import HandSetup
 from engine.outcome import Outcome, WinRecord
 from engine.preset import Preset
+from engine.presets import riichi_terms
 from engine.scoring.base import WinBy
 from engine.settlement import Reason, deltas_of
 from engine.tiles import RED_FIVES, Meld, MeldKind, Tile, is_red, kind_of
@@ -132,15 +130,15 @@ class _Writer:
         state = self.state
         before = [list(melds) for melds in state.melds]
         player = self.player(action.seat)
-        if action.kind is Kind.DISCARD or action.kind is RIICHI:
+        if action.kind is Kind.DISCARD or action.kind is riichi_terms.RIICHI:
             tile = action.tile
             drawn = state.drawn is not None and state.drawn == tile
-            discard = Discard(None if drawn else tile, riichi=action.kind is RIICHI)
+            discard = Discard(None if drawn else tile, riichi=action.kind is riichi_terms.RIICHI)
             self.discards[player].append(discard)
         elif action.kind is Kind.CONCEALED_KONG or action.kind is Kind.ADDED_KONG:
             # written as declared: a robbed kong is in the log too, with the win after it
             self.discards[player].append(self.kong(action))
-        elif action.kind is _NUKI:  # sanma: a north set aside ("f44"), won on or not
+        elif action.kind is riichi_terms.NUKI:  # sanma: a north set aside ("f44"), won on or not
             self.discards[player].append(Nuki(action.tile))
         state.apply(action)
         for seat, melds in enumerate(state.melds):
@@ -215,7 +213,7 @@ def hand_of(stored: StoredHand) -> Hand:
         raise ValueError("only a finished hand is written as a log")
     setup = stored.setup
     seats = stored.seat_count
-    dora = state.part_of(DoraPart)
+    dora = state.part_of(riichi_terms.DoraPart)
     riichi_win = any(
         p.id in ("riichi", "double_riichi") for win in outcome.wins for p in win.score.patterns
     )
@@ -260,11 +258,11 @@ def result_of(
 
 def _abort(state: HandState, actions: Sequence[EngineAction]) -> str:
     last = actions[-1]
-    if last.kind is NINE_TERMINALS:
+    if last.kind is riichi_terms.NINE_TERMINALS:
         return "nine_terminals"
     if last.kind is Kind.WIN:
         return "triple_ron"
-    riichi = state.part_of(RiichiPart)
+    riichi = state.part_of(riichi_terms.RiichiPart)
     if riichi is not None and sum(riichi.declared) >= 4:
         return "four_riichi"
     if state.kongs_made >= 4:
@@ -287,8 +285,11 @@ def _win(
     liable = liable_seat(outcome, win.seat)
     source = win.seat if win.by is WinBy.SELF_DRAW else win.discarder
     assert source is not None
-    yakuman = sum(p.fan for p in score.patterns if p.id in YAKUMAN_IDS) // YAKUMAN_HAN
-    limit, _ = limit_of(score.fan, score.fu, yakuman)
+    yakuman = (
+        sum(p.fan for p in score.patterns if p.id in riichi_terms.YAKUMAN_IDS)
+        // riichi_terms.YAKUMAN_HAN
+    )
+    limit, _ = riichi_terms.limit_of(score.fan, score.fu, yakuman)
     seat_wind, round_wind = win.seat, state.round_wind
     texts = (
         points_text(score.fan, score.fu, limit, score.points, dealer=win.seat == 0),

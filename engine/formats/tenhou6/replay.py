@@ -22,7 +22,6 @@ from engine.actions import Action as EngineAction
 from engine.actions import ActionKind as Kind
 from engine.actions import kind_named
 from engine.events import Phase
-from engine.families.riichi.rules import NINE_TERMINALS, RIICHI
 from engine.formats.tenhou6.compare import (
     FinalReport,
     HandReport,
@@ -39,7 +38,7 @@ from engine.formats.tenhou6.wall import arranged_wall
 from engine.hand import HandState
 from engine.options import choose, has_option
 from engine.outcome import Outcome
-from engine.presets import PRESETS, Preset
+from engine.presets import PRESETS, Preset, riichi_terms
 from engine.session import Session
 from engine.tiles import Tile, format_tiles, kind_of, tile_name
 
@@ -168,7 +167,7 @@ class _Driver:
         match action.kind:
             case ActionKind.DISCARD:
                 assert tile is not None
-                return EngineAction(seat, RIICHI if riichi else Kind.DISCARD, (tile,))
+                return EngineAction(seat, riichi_terms.RIICHI if riichi else Kind.DISCARD, (tile,))
             case ActionKind.CHI:
                 return EngineAction(seat, Kind.CHOW, tuple(sorted(map(kind_of, action.tiles))))
             case ActionKind.PON | ActionKind.DAIMINKAN:
@@ -183,7 +182,7 @@ class _Driver:
             case ActionKind.TSUMO | ActionKind.RON:
                 return EngineAction(seat, Kind.WIN)
             case ActionKind.NINE_TERMINALS:
-                return EngineAction(seat, NINE_TERMINALS)
+                return EngineAction(seat, riichi_terms.NINE_TERMINALS)
             case ActionKind.NUKI:
                 nuki = kind_named("nuki")
                 if nuki is None or tile is None:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.families.riichi.scoring import YAKUMAN_HAN, YAKUMAN_IDS, Limit
+from engine.presets import riichi_terms
 
 WIND_NAMES = "東南西北"
 SEAT_WIND, ROUND_WIND = "自風", "場風"
@@ -134,13 +134,15 @@ _IDS |= {
 }
 
 LIMIT_NAMES = {
-    Limit.MANGAN: "満貫",
-    Limit.HANEMAN: "跳満",
-    Limit.BAIMAN: "倍満",
-    Limit.SANBAIMAN: "三倍満",
-    Limit.YAKUMAN: "役満",
+    riichi_terms.Limit.MANGAN: "満貫",
+    riichi_terms.Limit.HANEMAN: "跳満",
+    riichi_terms.Limit.BAIMAN: "倍満",
+    riichi_terms.Limit.SANBAIMAN: "三倍満",
+    riichi_terms.Limit.YAKUMAN: "役満",
 }
-_LIMITS = {name: limit for limit, name in LIMIT_NAMES.items()} | {"数え役満": Limit.YAKUMAN}
+_LIMITS = {name: limit for limit, name in LIMIT_NAMES.items()} | {
+    "数え役満": riichi_terms.Limit.YAKUMAN
+}
 YAKUMAN_WORD = "役満"
 ALL_PAY = "∀"  # a dealer's self draw: every other seat pays the same
 
@@ -164,7 +166,7 @@ class WinWords:
 
     han: int
     fu: int | None
-    limit: Limit | None
+    limit: riichi_terms.Limit | None
     yaku: tuple[tuple[str, int], ...]
 
 
@@ -193,7 +195,7 @@ def read_win_texts(texts: Sequence[str]) -> WinWords:
         found = _YAKU.match(item)
         if found is None:
             raise WinWordsError(f"{item!r} is not a yaku with its han")
-        han = YAKUMAN_HAN if found["yakuman"] else int(found["han"])
+        han = riichi_terms.YAKUMAN_HAN if found["yakuman"] else int(found["han"])
         if han:
             yaku.append((yaku_id(found["name"]), han))
     fu = points["fu"]
@@ -209,13 +211,13 @@ def yaku_text(yaku: str, han: int, seat_wind: int, round_wind: int) -> str:
         name = f"{ROUND_WIND} {WIND_NAMES[round_wind]}"
     else:
         name = YAKU_NAMES[yaku]
-    if yaku in YAKUMAN_IDS:
+    if yaku in riichi_terms.YAKUMAN_IDS:
         return f"{name}({YAKUMAN_WORD})"
     return f"{name}({han}飜)"
 
 
 def points_text(
-    han: int, fu: int, limit: Limit | None, points: dict[str, int], dealer: bool
+    han: int, fu: int, limit: riichi_terms.Limit | None, points: dict[str, int], dealer: bool
 ) -> str:
     """The points line: `{fu}符{han}飜` or the limit's name, then the price without honba
     (a ron's, `others-dealer` of a self draw, `each∀` of a dealer's self draw)."""
