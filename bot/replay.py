@@ -21,8 +21,9 @@ from typing import Any
 from bot.runtime.recipe import HandRecipe, replay_hand
 from data import HandLog, HandNotActiveError, HandRecord, HandStatus, Store, StoredWin
 from engine.actions import Action, ActionKind
-from engine.hand import HandState
+from engine.hand import HandState, Phase
 from engine.i18n import DEFAULT_LANGUAGE, Text, WordedError, text
+from engine.names import vocabulary_key
 from engine.presets import find_preset
 from engine.session import Session
 from engine.tiles import format_tiles, sort_tiles
@@ -42,8 +43,9 @@ CALL_KINDS = frozenset(
         ActionKind.ADDED_KONG,
     }
 )
-# what each action does, worded in the catalogue: pictures.replay.<kind> ("discards", 打出)
-_VERBS = {kind: Text(f"pictures.replay.{kind.value}") for kind in ActionKind}
+# what each action does, worded in the catalogue: pictures.replay.<kind> ("discard", 打出),
+# in the preset's words where it has its own (pictures.replay.pung.riichi: "pon")
+_VERBS = {kind: f"pictures.replay.{kind.value}" for kind in ActionKind}
 
 
 class ReplayError(WordedError):
@@ -258,13 +260,18 @@ def _open(view: TableView, hand: HandState) -> TableView:
     return replace(view, seats=seats)
 
 
-def _caption(action: Action, names: Sequence[str]) -> Text:
+def _caption(action: Action, names: Sequence[str], vocabulary: str, self_draw: bool) -> Text:
+    """'East (Ann): discard 5m'; a win on the seat's own turn said as self draw ('tsumo')."""
     if action.kind is ActionKind.TIME_UP:
-        return _VERBS[action.kind]
+        return Text(_VERBS[action.kind])
     who = Text("pictures.win.seat", {"name": names[action.seat], "wind": wind_text(action.seat)})
     what = action.suit or format_tiles(action.tiles)  # the rules' notation, as the export has it
-    # a kind a rule declares is named by its notation
-    verb = _VERBS[action.kind] if isinstance(action.kind, ActionKind) else action.kind.value
+    verb: Text | str = action.kind.value  # a kind a rule declares is named by its notation
+    if isinstance(action.kind, ActionKind):
+        key = _VERBS[action.kind]
+        if self_draw and action.kind is ActionKind.WIN:
+            key = "pictures.replay.win_self_draw"
+        verb = Text(vocabulary_key(key, vocabulary))
     fields = {"who": who, "verb": verb, "what": f" {what}" if what else ""}
     return Text("pictures.replay.step", fields)
 
@@ -294,6 +301,7 @@ def frames(log: ReplayLog) -> list[Frame]:
     result = [Frame(0, Text("pictures.replay.deal"), "", view())]
     for step, line in enumerate(log.actions, start=1):
         action = Action.parse(line)
+        self_draw = hand.phase is Phase.TURN
         try:
             hand.apply(action)
         except ValueError as error:
@@ -302,7 +310,8 @@ def frames(log: ReplayLog) -> list[Frame]:
         mark = _mark(action)
         if current == result[-1].view and not mark:
             continue
-        result.append(Frame(step, _caption(action, names), mark, current))
+        caption = _caption(action, names, hand.preset.vocabulary, self_draw)
+        result.append(Frame(step, caption, mark, current))
     return result
 
 
@@ -313,8 +322,9 @@ def jumps(found: Sequence[Frame]) -> list[int]:
 
 def outcome_texts(log: ReplayLog) -> list[Text]:
     """How the hand ended, as the table told it: each win with its fan, patterns and payment
-    (or why nobody won), then every seat's points for the hand."""
-    from bot.runtime.words import ending_text, payment_text, win_texts
+    (or why nobody won), its facts (indicators, honba, sticks, the ready hands), then what every
+    seat received in the hand."""
+    from bot.runtime.words import ending_text, fact_lines, payment_text, win_texts
 
     session, hand = rebuild(log)
     outcome = hand.outcome()
@@ -322,12 +332,13 @@ def outcome_texts(log: ReplayLog) -> list[Text]:
         raise ReplayError(text("fixups.replay.stops_early"))
     by_player = log.names()
     names = [by_player[session.player_at(s)] for s in range(session.seat_count)]
-    lines = [line for win in outcome.wins for line in win_texts(win, hand.preset, names)]
+    lines = [line for win in outcome.wins for line in win_texts(win, hand, names)]
     if not outcome.wins:
         why = ending_text(hand, outcome.termination.value)
         lines.append(text("bot.result.draw", why=why))
-    if any(outcome.deltas):
-        lines.append(text("fixups.replay.points", paid=payment_text(outcome.deltas, names)))
+    lines += fact_lines(hand, names)  # the indicators, honba, sticks, ready hands, as told
+    if any(outcome.deltas):  # what each seat received, as the table's result said it
+        lines.append(text("fixups.replay.points", paid=payment_text(outcome.received, names)))
     else:
         lines.append(text("fixups.replay.no_points"))
     return lines

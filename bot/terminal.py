@@ -36,11 +36,20 @@ from bot.runtime import (
 )
 from bot.runtime.clocks import fixed_clock
 from bot.runtime.table import seat_count_for
-from bot.runtime.words import SUIT_WORDS, action_words, clock_text, meld_text, seat_name
+from bot.runtime.words import (
+    SUIT_WORDS,
+    action_words,
+    clock_text,
+    in_person,
+    meld_text,
+    seat_name,
+)
+from bot.terminal_lines import WIDTH, head_text, legend, seat_key, within
 from data import Store
 from data.errors import StoreError
 from engine.actions import Action, ActionKind
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, language_of, text, translate, worded
+from engine.names import vocabulary_key
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, sort_tiles, tile_name
 from render.adapt import KONGS_LABEL
@@ -62,7 +71,14 @@ class Ask:
     text: str
 
 
-SYNONYMS = {"pass on": "swap", "set aside": "remove", "concealed kong": "kong", "add": "kong"}
+SYNONYMS = {
+    "pass on": "swap",
+    "set aside": "remove",
+    "concealed kong": "kong",
+    "closed kan": "kong",  # Riichi's words for the kongs, as its menus say them
+    "added kan": "kong",
+    "add": "kong",
+}
 # the calls in Chinese, typed as the menu's first word: 碰 5m, 杠, 胡, 过
 CHINESE_WORDS = {
     "胡": "win",
@@ -91,8 +107,8 @@ def _ask(language: str, key: str, /, **fields: object) -> Ask:
     return Ask(_say(language, f"ask.{key}", **fields))
 
 
-def _what(word: str) -> Text:
-    return Text(f"terminal.what.{word}")
+def _what(word: str, decision: Decision) -> Text:
+    return Text(vocabulary_key(f"terminal.what.{word}", decision.vocabulary))
 
 
 def _pick(candidates: list[Action], what: str, language: str, decision: Decision) -> Action | Ask:
@@ -100,9 +116,9 @@ def _pick(candidates: list[Action], what: str, language: str, decision: Decision
         return candidates[0]
     named = [decision.typed(a) for a in candidates]
     if len(candidates) > 3:
-        return _ask(language, "which_example", what=_what(what), example=named[0])
+        return _ask(language, "which_example", what=_what(what, decision), example=named[0])
     choices = _say(language, "ask.or").join(f"'{words}'" for words in named)
-    return _ask(language, "which_of", what=_what(what), choices=choices)
+    return _ask(language, "which_of", what=_what(what, decision), choices=choices)
 
 
 def _in_english(text: str) -> str:
@@ -173,7 +189,7 @@ def read_answer(
         wanted = kind_words.get(word, (ActionKind(word),))
         candidates = [a for a in actions if a.kind in wanted]
         if not candidates:
-            return _ask(language, "not_available", what=_what(word))
+            return _ask(language, "not_available", what=_what(word, decision))
         if not rest:
             return _pick(candidates, word, language, decision)
         tiles = _tiles(rest)
@@ -185,7 +201,7 @@ def read_answer(
         missing = _missing(tiles, concealed)
         if missing and decision.kind != "claim":
             return _ask(language, "not_held", tiles=format_tiles(missing))
-        return _ask(language, "cannot", what=_what(word), tiles=format_tiles(tiles))
+        return _ask(language, "cannot", what=_what(word, decision), tiles=format_tiles(tiles))
     tiles = _tiles(text)
     if tiles is None:
         return _ask(language, "not_understood", answer=repr(text))
@@ -288,9 +304,8 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
     last_draws = find_preset(public.preset_id).last_draws
     if last_draws and view.wall_left < last_draws:  # the wall's end is held back for them
         extras += _say(language, "table.last_draws", count=last_draws)
-    wind = wind_text(view.prevailing_wind)
-    head = _say(language, "table.head", wind=wind, count=view.wall_left, extras=extras)
-    lines = [f"--- {head} ---"]
+    head = f"--- {head_text(view, language, extras)} ---"
+    lines = within(head if columns(head) <= WIDTH else head.removesuffix(" ---"), 4)
     winds = [say(language, f"wind.{wind}") for wind in range(4)]
     wind_width = max(map(columns, winds))
     for index, seat in enumerate(view.seats):
@@ -301,20 +316,20 @@ def table_text(public: PublicSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
         state = _say(language, "table.out" if seat.won else "table.hidden", count=hidden)
         if seat.staked:
             state += _say(language, "table.riichi")
-        line = _say(
+        line = translate(
             language,
-            "table.seat",
+            seat_key(public.preset_id),
             marker=">" if view.turn == index else " ",
             wind=padded(winds[index], wind_width),
             name=padded(worded(seat.name, language), 11),
             points=Number(seat.points).in_language(language).rjust(5),
             state=state,
             void=void,
-            melds=melds_text(seat, view.wild, language) or "-",
+            melds=melds_text(seat, view.wild, language, public.vocabulary) or "-",
             flowers=format_tiles(sorted(seat.bonus)) or "-",
             pond=pond_text(seat) or "-",
         )
-        lines.append(line)
+        lines += within(line, wind_width + 2)  # more discards go on under the seat
     return "\n".join(lines)
 
 
@@ -343,14 +358,17 @@ def counters_text(view: TableView, language: str) -> str:
             words += _say(language, "table.face_down_indicators", count=item.face_down)
     if view.honba is not None and view.pot is not None:
         pot = Number(view.pot).in_language(language)
-        words += _say(language, "table.sticks", honba=view.honba, pot=pot)
+        if view.hand_name:  # the hand's name says its honba
+            words += _say(language, "table.pot", pot=pot)
+        else:
+            words += _say(language, "table.sticks", honba=view.honba, pot=pot)
     return words
 
 
-def melds_text(seat: SeatView, wilds: frozenset[int], language: str) -> str:
+def melds_text(seat: SeatView, wilds: frozenset[int], language: str, vocabulary: str = "") -> str:
     """A seat's melds, then the tiles it set down as kongs (hubei-laizi's red and wild kongs)
     and any other tiles it laid apart, under their label (sanma's norths: 'Nuki 4z4z')."""
-    words = [meld_text(m).in_language(language) for m in seat.melds]
+    words = [meld_text(m, vocabulary).in_language(language) for m in seat.melds]
     for item in seat.set_aside:
         if item.label != KONGS_LABEL:
             words.append(f"{worded(item.label, language)} {format_tiles(item.tiles)}")
@@ -361,7 +379,9 @@ def melds_text(seat: SeatView, wilds: frozenset[int], language: str) -> str:
     return " ".join(words)
 
 
-def hand_line(private: PrivateSnapshot, language: str = DEFAULT_LANGUAGE) -> str:
+def hand_line(
+    private: PrivateSnapshot, language: str = DEFAULT_LANGUAGE, vocabulary: str = ""
+) -> str:
     view = private.hand_view
     assert view is not None and private.wind is not None
     tiles = format_tiles(sort_tiles(view.concealed))
@@ -369,7 +389,7 @@ def hand_line(private: PrivateSnapshot, language: str = DEFAULT_LANGUAGE) -> str
     if view.drawn is not None:
         text += _say(language, "hand.drew", tile=tile_name(view.drawn))
     if view.melds:
-        melds = " ".join(meld_text(m).in_language(language) for m in view.melds)
+        melds = " ".join(meld_text(m, vocabulary).in_language(language) for m in view.melds)
         text += _say(language, "hand.melds", melds=melds)
     if private.void:
         text += _say(language, "hand.void", suit=suit_text(private.void))
@@ -399,36 +419,6 @@ def standings(public: PublicSnapshot | None, language: str = DEFAULT_LANGUAGE) -
 # ------------------------------------------------------------------ the front end
 
 
-SECOND_PERSON = {
-    "You discards": "You discard",
-    "You chows": "You chow",
-    "You pungs": "You pung",
-    "You kongs": "You kong",
-    "You adds": "You add",
-    "You declares": "You declare",
-    "You shows": "You show",
-    "You sets down": "You set down",
-    "You deals": "You deal",
-    "You is out": "You are out",
-    "You's hand": "Your hand",
-    "You calls": "You call",  # Riichi's words: 'You call pon on 5z'
-}
-
-
-def as_you(line: str, language: str = DEFAULT_LANGUAGE) -> str:
-    """The runtime's lines name the player 'You' in the third person: say it in the second
-    (English only: a Chinese verb is the same for 你 and 他)."""
-    if language != "en" or "You" not in line:
-        return line
-    for third, second in SECOND_PERSON.items():
-        if third.startswith("You") and third in line:
-            line = line.replace(third, second)
-    if line.startswith("You "):
-        line = line.replace("their pung", "your pung").replace("their pon", "your pon")
-        line = line.replace(" and draws ", " and draw ")
-    return line
-
-
 class TerminalFront:
     """Prints every public event as a line and queues what the prompt loop must answer."""
 
@@ -447,11 +437,14 @@ class TerminalFront:
         self.inbox: asyncio.Queue[PublicSnapshot | PrivateSnapshot] = asyncio.Queue()
         self.public: PublicSnapshot | None = None
         self.at_prompt = False  # a "> " prompt ends the last line written
+        self.you = say(language, "hand.you")  # the player's name, told in the second person
 
     def say(self, text: Text | str = "") -> None:
         if self.gone:
             return
-        text = worded(text, self.language)
+        text = "\n".join(
+            part for line in worded(text, self.language).split("\n") for part in within(line, 2)
+        )
         try:
             if self.at_prompt:  # news while the player is at the prompt starts a line of its own
                 self.out.write("\n")
@@ -474,7 +467,7 @@ class TerminalFront:
     async def table_changed(self, snapshot: PublicSnapshot) -> None:
         self.public = snapshot
         for line in snapshot.events:
-            self.say(as_you(worded(line, self.language), self.language))
+            self.say(in_person(line, self.you))
         if self.images:
             if snapshot.table_view is not None:
                 await self._write("table.png", snapshot.table_view)
@@ -748,7 +741,8 @@ def show_menu(front: TerminalFront, runtime: Runtime, private: PrivateSnapshot) 
     language = front.language
     if front.public is not None:
         front.say(table_text(front.public, language))
-    front.say(hand_line(private, language))
+    vocabulary = front.public.vocabulary if front.public is not None else ""
+    front.say(hand_line(private, language, vocabulary))
     if decision.deadline is not None:
         left = max(0, math.ceil(decision.deadline - runtime.timers.now()))
         front.line("clock", seconds=left)
@@ -818,7 +812,7 @@ async def play(
     table_id: int | None = None
     try:
         await runtime.open()
-        you = say(language, "hand.you")  # the player's name: "You", 你
+        you = front.you  # the player's name: "You", 你
         table = await runtime.create_table(
             preset.id,
             creator_id=PLAYER_ID,
@@ -839,6 +833,7 @@ async def play(
             clock = clock_text(table.time_control).in_language(language)
             rule = translate(language, table.time_control.on_timeout_key)
             front.line("clock_rule", clock=clock, rule=rule)
+        front.say(legend(preset.id, language))  # what the discards' marks mean, once
         await runtime.start_table(table.id, PLAYER_ID)
         reader: LineSource = LineReader(read) if read else TtyReader(sys.stdin.fileno(), front)
         try:

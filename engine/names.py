@@ -12,7 +12,7 @@ its own name.
 
 from __future__ import annotations
 
-from engine.i18n import Text, has, text, translate
+from engine.i18n import Number, Text, has, text, translate
 
 SUITS = {"m": "characters", "p": "dots", "s": "bamboo"}  # the suit letters, in English words
 
@@ -52,3 +52,55 @@ def unit_name(unit: str, language: str) -> str:
     """faan, fan, tai or points in `language` (the short form); any other unit as it is."""
     key = f"pictures.unit.{unit}"
     return translate(language, key) if has(key) else unit
+
+
+def vocabulary_key(key: str, vocabulary: str) -> str:
+    """`key` as the players of a preset say it (`Preset.vocabulary`): the catalogue's
+    `<key>.<vocabulary>` where it has one, else `key` itself.
+
+    >>> vocabulary_key("bot.call.win", "riichi"), vocabulary_key("bot.call.win", "")
+    ('bot.call.win.riichi', 'bot.call.win')
+    """
+    own = f"{key}.{vocabulary}"
+    return own if vocabulary and has(own) else key
+
+
+def hand_name(
+    vocabulary: str,
+    round_wind: int,
+    number: int,
+    honba: int,
+    *,
+    all_last: bool = False,
+    short: bool = False,
+) -> Text | None:
+    """A hand as its players name it, where the preset's words name hands (`Preset.vocabulary`
+    "riichi": 'East 2, 1 honba', 'All Last', 东2局 1本场): the `number`th deal of the
+    `round_wind` round, `all_last` for the game's last hand. None where the words have no
+    names for hands (the table says 'hand 3' and the round's wind instead). `short`: as a
+    picture has room for it, beside the round's wind tile and the honba sticks ('All Last',
+    'East 2').
+
+    >>> str(hand_name("riichi", 0, 2, 1)), str(hand_name("riichi", 1, 4, 0, all_last=True))
+    ('East 2, 1 honba', 'All Last')
+    >>> hand_name("", 0, 2, 1) is None
+    True
+    """
+    key = f"bot.hand_name.{vocabulary}"
+    if not vocabulary or not has(key):
+        return None
+    wind = wind_name(round_wind)
+    if short:
+        last = f"{key}.all_last_short"
+        return text(last) if all_last else text(key, wind=wind, number=number)
+    name = text(f"{key}.all_last" if all_last else key, wind=wind, number=number)
+    return text(f"{key}.honba", hand=name, honba=honba) if honba else name
+
+
+def extra_round(vocabulary: str, round_wind: int, target: int) -> Text | None:
+    """The line said as a game goes on into a round beyond its length because nobody has its
+    `target` ('South round: nobody has 30,000 (南入)'); None where the words lack it."""
+    key = f"bot.extra_round.{vocabulary}"
+    if not vocabulary or not has(key):
+        return None
+    return text(key, wind=wind_name(round_wind), target=Number(target))

@@ -40,3 +40,12 @@ class Outcome:
         """Each seat's net change over the payments made for these reasons."""
         chosen = [p for p in self.payments if p.reason in reasons]
         return deltas_of(chosen, len(self.deltas))
+
+    @property
+    def received(self) -> tuple[int, ...]:
+        """Each seat's change as the result shows it: the deltas without the stakes a seat put
+        into the pot during the hand (a riichi stick leaves its points when declared, as the
+        table's points showed), so a winner taking the pot receives its own stick back too:
+        Tenhou's +6,200 for a 5,200 ron with one honba and the winner's own stick."""
+        deposits = self.paid_for(Reason.DEPOSIT)
+        return tuple(d - paid for d, paid in zip(self.deltas, deposits, strict=True))

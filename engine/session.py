@@ -61,6 +61,9 @@ class Session:
     # why the game ended, known to the session that played its last hand (not stored, nor
     # compared: a restored session that is over says only `over`)
     end: GameEnd | None = field(default=None, compare=False)
+    # the pot left when the game ended, given to the leader (`GameRule.pot_to_leader`): (player,
+    # points), known as `end` is, for the last result to say and count (not stored)
+    pot_to_leader: tuple[int, int] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not self.seat_count:
@@ -134,6 +137,7 @@ class Session:
         if self.over and self.pot and rule.pot_to_leader:
             leader = next(s.player for s in self.standings() if s.place == 1)
             self.points[leader] += self.pot  # in the final points, not in the hand's deltas
+            self.pot_to_leader = (leader, self.pot)
             self.pot = 0
         return by_player
 

@@ -12,12 +12,13 @@ from engine.actions import ActionKind
 from engine.computer.easy import choose_action
 from engine.computer.simulate import play_out
 from engine.hand import HandState, Phase
-from engine.i18n import Number, Text
+from engine.i18n import Number, Text, has
+from engine.names import hand_name, vocabulary_key
 from engine.outcome import WinRecord
 from engine.presets import Opening, Preset, find_preset
 from engine.rules import AfterWinPart, FixedKongsPart, PassEnds, PassPart, opening_stage, void_suit
 from engine.set_aside import SetAsideSettlementPart
-from engine.settlement import Reason
+from engine.settlement import POT, Reason
 from engine.table_facts import TableFacts, table_facts
 from engine.tiles import Tile, sort_tiles, tile_name
 from render.views import HandView, Label, ResultView, SeatView, SetAside, TableView, WinView
@@ -41,7 +42,7 @@ def _ending_note(state: HandState, ending: str, facts: TableFacts) -> Text | str
     tiles were held back for them, so the wall did not 'run out'; an abortive draw a rule names
     (four winds, nine terminals) by its kind."""
     if facts.ending:
-        return Text(f"pictures.ending.{facts.ending}")
+        return Text(vocabulary_key(f"pictures.ending.{facts.ending}", state.preset.vocabulary))
     if ending == "wall_draw" and state.preset.last_draws:
         return Text("pictures.result.last_draws_no_win", {"count": state.preset.last_draws})
     return _ENDINGS.get(ending, "")
@@ -51,6 +52,18 @@ _SET_ASIDE_LABELS = {"Horse": "horse", "Birds": "birds"}  # rule labels the cata
 # points read in thousands ('25.0k') at tables that start with this many or more (Riichi's
 # 25,000): five characters where '25,000' takes six and a thousands separator that 400 px blurs
 THOUSANDS_FROM = 10_000
+
+
+def hand_name_of(state: HandState, *, short: bool = False) -> Text | None:
+    """The hand as its players name it ('East 2, 1 honba', 'All Last'), where the preset's words
+    name hands (engine.names.hand_name). A game with named hands deals first from its first
+    player, so the dealer's place in seating order is the deal's number in the round."""
+    seats = len(state.hands)
+    number = state.setup.dealer % seats + 1
+    rounds = state.preset.game.rounds
+    all_last = bool(rounds) and state.round_wind == rounds - 1 and number == seats
+    vocabulary, honba = state.preset.vocabulary, state.setup.honba
+    return hand_name(vocabulary, state.round_wind, number, honba, all_last=all_last, short=short)
 
 
 def hand_view_from_state(
@@ -176,6 +189,8 @@ def table_view_from_state(
         pot=facts.pot,
         sticks=facts.sticks if facts.pot is not None else None,
         thousands=state.preset.start_points >= THOUSANDS_FROM,
+        hand_name=hand_name_of(state) or "",
+        hand_label=hand_name_of(state, short=True) or "",
     )
 
 
@@ -256,8 +271,19 @@ def status_text(state: HandState, names: Sequence[Label]) -> Text:
         what = OPENING_WORDS[state.preset.openings[opening_stage(state)]]
         return Text("pictures.status.opening", {"what": what})
     if phase is Phase.ROB:
-        return Text("pictures.status.rob")
+        return Text(rob_key("pictures", state))
     return Text("pictures.status.claims")
+
+
+def rob_key(domain: str, state: HandState) -> str:
+    """The catalogue key saying what a rob window is open on: the declaration's own words where
+    the catalogue has them (sanma's north set aside: `<domain>.status.rob.nuki`), else a kong's
+    in the preset's words ('A kan is added: it may be robbed (chankan)')."""
+    declared = state.window.declared if state.window is not None else None
+    own = f"{domain}.status.rob.{declared.kind.value}" if declared is not None else ""
+    if own and has(own):
+        return own
+    return vocabulary_key(f"{domain}.status.rob", state.preset.vocabulary)
 
 
 def status_line(state: HandState, names: Sequence[Label]) -> str:
@@ -265,21 +291,35 @@ def status_line(state: HandState, names: Sequence[Label]) -> str:
     return str(status_text(state, names))
 
 
-def win_how_text(win: WinRecord, names: Sequence[Label]) -> Text:
-    """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong'."""
+def win_how_text(win: WinRecord, names: Sequence[Label], vocabulary: str = "") -> Text:
+    """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong' (in a preset's
+    `vocabulary`: 'robbing Bob's kan (chankan)')."""
     by = win.by.value
     if by == "self_draw":
         return Text("pictures.win.self_draw")
     giver: Text | str = Text("pictures.win.another_seat")
     if win.discarder is not None:
         giver = names[win.discarder]
-    key = "pictures.win.robbing" if by == "robbing_kong" else "pictures.win.discard"
-    return Text(key, {"giver": giver})
+    robbing = vocabulary_key("pictures.win.robbing", vocabulary)
+    return Text(robbing if by == "robbing_kong" else "pictures.win.discard", {"giver": giver})
 
 
 def win_how(win: WinRecord, names: Sequence[Label]) -> str:
     """`win_how_text` in English, for texts not yet worded per reader."""
     return str(win_how_text(win, names))
+
+
+def win_value(state: HandState, record: WinRecord) -> int:
+    """What a win is worth by itself, as players read it ('40 fu 3 han 5,200'): what it
+    received less the honba and the pot the first win takes (said apart, after it); 0 before
+    the hand's outcome is known."""
+    outcome = state.outcome()
+    if outcome is None or not outcome.wins:
+        return 0
+    first = record is outcome.wins[0]
+    taken = sum(p.amount for p in outcome.payments if p.payer == POT and p.reason is Reason.POT)
+    extras = table_facts(state).honba_paid + taken if first else 0
+    return record.deltas[record.seat] - extras
 
 
 def result_view_from_state(
@@ -303,7 +343,7 @@ def result_view_from_state(
         preset_name=preset_text(state.preset.id, state.preset.name),
         unit=state.preset.unit,
         wins=wins,
-        payments=tuple((names[s], outcome.deltas[s]) for s in range(len(outcome.deltas))),
+        payments=tuple((names[s], outcome.received[s]) for s in range(len(outcome.deltas))),
         channel_name=channel_name,
         note="" if wins else _ending_note(state, outcome.termination.value, facts),
         details=ending_details(facts, names),
@@ -315,7 +355,8 @@ def result_view_from_state(
                 (Text("pictures.result.row_settlement"), outcome.paid_for(Reason.SETTLEMENT)),
                 (Text("pictures.result.row_horse"), outcome.paid_for(Reason.HORSE)),
                 (Text("pictures.result.row_birds"), outcome.paid_for(Reason.BIRD)),
-                (Text("pictures.result.row_pot"), outcome.paid_for(Reason.DEPOSIT, Reason.POT)),
+                # the stakes taken out of the pot (those paid in left the points when paid)
+                (Text("pictures.result.row_pot"), outcome.paid_for(Reason.POT)),
             )
             if any(ledger)
         ),
@@ -325,6 +366,11 @@ def result_view_from_state(
         + wild_indicator(state)
         + indicator_views(facts, ("dora", "ura")),
         family=state.preset.family,
+        hand_name=hand_name_of(state) or "",
+        ready_hands=tuple(
+            (names[s], tuple(state.concealed(s)), tuple(state.melds[s]))
+            for s in (() if wins or facts.nagashi else facts.ready or ())
+        ),
     )
 
 
@@ -375,12 +421,13 @@ def _win_view(
         patterns=tuple((p.id, p.fan) for p in win.score.patterns),
         total=win.score.fan,
         limit=win.score.limit,
-        by=win_how_text(win, names),
+        by=win_how_text(win, names, state.preset.vocabulary),
         notes=tuple(notes),
         seat_wind=win.seat,
         paid_by=tuple((names[s], -d) for s, d in enumerate(win.deltas) if d < 0),
         seat_count=state.seat_count,
         fu=score.fu,
+        value=win_value(state, win) if score.fu else 0,
         limit_name=Text(f"pictures.limit.{score.limit_name}") if score.limit_name else "",
         limit_patterns=frozenset(p.id for p in score.patterns if p.limit),
     )

@@ -175,9 +175,13 @@ def limit_words(win: WinView, language: str) -> str:
 
 
 def total_words(win: WinView, unit: str, language: str) -> str:
-    """'13 faan', '4 han 40 fu': the win's value, with its fu where the family counts them."""
+    """'13 faan', '40 fu 3 han 5,200': the win's value, with its fu first and its own value in
+    points after where the family counts fu (as Tenhou writes 40符3飜 5200点)."""
     total = value_text(win.total, unit, language)
-    return f"{total} {say(language, 'fu', fu=win.fu)}" if win.fu else total
+    if not win.fu:
+        return total
+    points = f" {Number(win.value).in_language(language)}" if win.value else ""
+    return f"{say(language, 'fu', fu=win.fu)} {total}{points}"
 
 
 def _wrap(text: str, px: int, width: int, separator: str = " · ") -> list[str]:
@@ -280,17 +284,41 @@ def _win_panel(
 
 def _draw_panel(view: ResultView, width: int, language: str) -> Image.Image:
     """No winner: say so plainly, with the reason when there is one, then the details (who
-    was ready, a nagashi mangan)."""
+    was ready, a nagashi mangan), then each ready hand laid open under its owner's name."""
     lines = [(worded(view.note, language) or say(language, "result.wall_ran_out"), TEXT_DIM)]
     lines += [(worded(detail, language), TEXT) for detail in view.details]
-    height = PAD + line_height(WINNER_PX) + len(lines) * line_height(PATTERN_PX) + PAD - 4
+    inner = width - 2 * PAD
+    hands = [
+        (worded(name, language), flow(_open_groups(tiles, melds, view.wild), inner, 8))
+        for name, tiles, melds in view.ready_hands
+    ]
+    tile_h = Geometry(ONE_COLUMN_TILE).height
+    hands_h = sum(line_height(PATTERN_PX) + len(rows) * (tile_h + 6) for _, rows in hands)
+    text_h = len(lines) * line_height(PATTERN_PX)
+    height = PAD + line_height(WINNER_PX) + text_h + hands_h + PAD - 4
     block = _panel(width, height)
     paste_text(block, (PAD, PAD - 4), say(language, "result.nobody_won"), WINNER_PX, TEXT)
     y = PAD - 4 + line_height(WINNER_PX)
     for line, colour in lines:
-        paste_text(block, (PAD, y), fit_text(line, PATTERN_PX, width - 2 * PAD), PATTERN_PX, colour)
+        paste_text(block, (PAD, y), fit_text(line, PATTERN_PX, inner), PATTERN_PX, colour)
         y += line_height(PATTERN_PX)
+    for name, rows in hands:
+        paste_text(block, (PAD, y), fit_text(name, PATTERN_PX, inner), PATTERN_PX, TEXT_DIM)
+        y += line_height(PATTERN_PX)
+        for row in rows:
+            y += tile_h
+            for piece, gx in row.items:
+                piece.paste(block, PAD + gx, y)
+            y += 6
     return block
+
+
+def _open_groups(
+    tiles: tuple[Tile, ...], melds: tuple[Meld, ...], wild: frozenset[Tile]
+) -> list[Group]:
+    """A hand laid open: its concealed tiles in order, then its melds."""
+    groups = [tile_row(sort_tiles(tiles), ONE_COLUMN_TILE, wild)]
+    return groups + [meld_group(m, ONE_COLUMN_TILE, None, wild) for m in melds]
 
 
 def _set_aside_panel(items: tuple[SetAside, ...], width: int, language: str) -> Image.Image:
@@ -381,7 +409,8 @@ def _header(canvas: Image.Image, view: ResultView, language: str) -> None:
     label = _badge(view, language)
     pill_w = text_width(label, SUB_PX) + SUB_PX
     room = WIDTH - 3 * MARGIN - pill_w
-    title, size = fit_size(worded(view.table_name, language), TITLE_PX, room, SUB_PX)
+    named = (worded(view.table_name, language), worded(view.hand_name, language))
+    title, size = fit_size(" · ".join(p for p in named if p), TITLE_PX, room, SUB_PX)
     paste_text(canvas, (MARGIN, 0), title, size, TEXT)
     channel = f"#{view.channel_name.lstrip('#')}" if view.channel_name else ""
     preset = worded(view.preset_name, language)

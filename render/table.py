@@ -468,13 +468,19 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
     rounded_box(canvas, plan.centre, 12, FELT)
     cx = (x0 + x1) // 2
     wind = tile_sprite(27 + view.prevailing_wind, SMALL)
-    round_label = say(language, "table.round", wind=wind_text(view.prevailing_wind))
+    round_label = worded(view.hand_label, language) or say(
+        language, "table.round", wind=wind_text(view.prevailing_wind)
+    )
     wall = say(language, "table.wall", count=view.wall_left)
-    line_w = wind.width + 6 + text_width(round_label, INFO_PX) + 14 + text_width(wall, INFO_PX)
+    # a long hand name ('All Last (South 4), 2 honba') shrinks to stay within the centre
+    room = x1 - x0 - 2 * PAD - wind.width - 6 - 14 - text_width(wall, INFO_PX)
+    round_label, round_px = fit_size(round_label, INFO_PX, room, 13)
+    line_w = wind.width + 6 + text_width(round_label, round_px) + 14 + text_width(wall, INFO_PX)
     x = cx - line_w // 2
     canvas.paste(wind, (x, y0 + PAD), wind)
     x += wind.width + 6
-    x += paste_text(canvas, (x, y0 + PAD), round_label, INFO_PX, GOLD) + 14
+    label_y = y0 + PAD + (INFO_PX - round_px) // 2
+    x += paste_text(canvas, (x, label_y), round_label, round_px, GOLD) + 14
     paste_text(canvas, (x, y0 + PAD), wall, INFO_PX, TEXT)
     arrow = 60
     middle_top = y0 + PAD + line_height(INFO_PX) + 4

@@ -135,6 +135,8 @@ class TableView:
     pot: int | None = None  # points in the pot, where the table keeps one
     sticks: int | None = None  # the pot in stakes (riichi sticks)
     thousands: bool = False  # points shown in thousands ('25.0k'): tables of 10,000s
+    hand_name: Label = ""  # the hand as its players name it ('East 2, 1 honba'), where they do
+    hand_label: Label = ""  # the same as the picture has room for ('East 2', 'All Last')
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -165,6 +167,7 @@ class WinView:
     seat_count: int = MAX_SEATS  # seats at the table, with seat_wind
     notes: tuple[Label, ...] = ()  # after how it came, e.g. each loser's fan and payment
     fu: int = 0  # Riichi: the hand's fu, said beside its han
+    value: int = 0  # Riichi: the hand's own value in points, after its fu and han ('5,200')
     limit_name: Label = ""  # the limit reached by name ('Mangan'), drawn in place of 'Limit'
     limit_patterns: frozenset[str] = frozenset()  # patterns that are a limit of their own
 
@@ -190,6 +193,9 @@ class ResultView:
     set_aside: tuple[SetAside, ...] = ()  # revealed at the end: the horse, the birds and hits
     family: str = ""  # the scoring family (preset.family), whose terms name the patterns
     details: tuple[Label, ...] = ()  # how a hand with no win ended: who was ready, nagashi
+    hand_name: Label = ""  # the hand as its players name it ('East 2, 1 honba'), where they do
+    # at a draw where being ready is paid, each ready hand laid open: (name, concealed, melds)
+    ready_hands: tuple[tuple[Label, tuple[Tile, ...], tuple[Meld, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         _freeze(self)

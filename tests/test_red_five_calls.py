@@ -47,7 +47,7 @@ def test_the_terminal_lists_both_fives_and_takes_either() -> None:
     assert read_answer("chi 340m", chi) == Action.parse("1 chow 340m")
     assert read_answer("chi 304m", chi) == Action.parse("1 chow 340m")
     assert read_answer("chi 345m", chi) == Action.parse("1 chow 345m")
-    assert read_answer("chi", chi) == Ask("Which chow? Type 'chi 345m' or 'chi 340m'.")
+    assert read_answer("chi", chi) == Ask("Which chi? Type 'chi 345m' or 'chi 340m'.")
     pon = claim_decision(offered("5m5m0m2p3p4p2s3s4s6s7s8s9s", "5m"))
     words = [str(pon.words(a)) for a in pon.actions]
     assert words == ["pass", "pon 555m", "pon 550m", "kan 5m"]

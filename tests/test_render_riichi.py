@@ -27,7 +27,7 @@ from engine.table_facts import TableFacts, table_facts
 from engine.tiles import parse_tile, parse_tiles
 from render import render_result, render_table
 from render import table as table_module
-from render.adapt import result_view_from_state, table_view_from_state
+from render.adapt import result_view_from_state, table_view_from_state, win_value
 from render.result import limit_words, pattern_line, total_words
 from render.standings import StandingRow, StandingsView, render_standings
 from render.table import points_text
@@ -158,14 +158,15 @@ def test_a_riichi_win_names_its_yaku_fu_limit_ura_and_payments() -> None:
     (win,) = view.wins
     assert dict(win.patterns) == {"ippatsu": 1, "double_riichi": 2, "ura_dora": 1}
     assert (win.total, win.fu, win.limit) == (4, 40, True)
-    assert total_words(win, view.unit, "en") == "4 han 40 fu"
-    assert total_words(win, view.unit, "zh-CN") == "4 番 40符"
+    assert total_words(win, view.unit, "en") == "40 fu 4 han 12,000"  # as Tenhou: 40符4飜 12000点
+    assert total_words(win, view.unit, "zh-CN") == "40符 4 番 12,000"
     assert limit_words(win, "en") == "Mangan" and limit_words(win, "zh-TW") == "滿貫"
     assert "Double riichi 2" in pattern_line(win, view.family)
     assert "两立直 2" in pattern_line(win, view.family, "zh-CN")
-    # the dealer's mangan ron: 12,000; the own stick went into the pot and came back
-    assert dict(view.payments) == {"Ann": 12000, "Bo": -12000, "Cy": 0, "Di": 0}
-    assert view.other_payments == ()
+    # the dealer's mangan ron: 12,000, and the own stick back from the pot: +13,000 as Tenhou
+    # shows it (the stick left Ann's points at the riichi); the Pot row kept, not netted to 0
+    assert dict(view.payments) == {"Ann": 13000, "Bo": -12000, "Cy": 0, "Di": 0}
+    assert view.other_payments == ((text("pictures.result.row_pot"), (("Ann", 1000),)),)
 
 
 def test_a_yakuman_is_named_not_counted() -> None:
@@ -250,9 +251,14 @@ def test_the_result_lines_tell_han_fu_limit_indicators_honba_and_pot() -> None:
     assert outcome is not None
     (win,) = outcome.wins
     assert win_line(win, NAMES, "han").in_language("en") == (
-        "Ann won by a discard from Bo: 4 han 40 fu, mangan"
+        "Ann won by a discard from Bo: 40 fu 4 han, mangan"
     )
-    told = words(win_texts(win, state.preset, NAMES))  # type: ignore[arg-type]
+    # the hand's own value in points after its fu and han, as Tenhou writes it
+    valued = win_line(win, NAMES, "han", "riichi", win_value(state, win))
+    assert valued.in_language("en") == "Ann won by a discard from Bo: 40 fu 4 han, mangan 12,000"
+    assert valued.in_language("zh-CN").endswith("40符4番，满贯 12,000点")
+    told = words(win_texts(win, state, NAMES))  # type: ignore[arg-type]
+    assert not any(line.startswith("Payment") for line in told)  # the result says it in order
     assert "(ippatsu 1, double riichi 2, ura dora 1)" in told[0]
     assert words(fact_lines(state, NAMES)) == [  # type: ignore[arg-type]
         "Dora indicators 3s; ura indicators 1p.",
@@ -261,13 +267,18 @@ def test_the_result_lines_tell_han_fu_limit_indicators_honba_and_pot() -> None:
     double = words(fact_lines(scenes.double_ron(), NAMES), "zh-CN")  # type: ignore[arg-type]
     assert double == ["宝牌指示牌 3z。", "2本场：Bo +600。", "供托：Bo 收取 2,000。"]
     draw = words(fact_lines(scenes.exhaustive_draw(), NAMES))  # type: ignore[arg-type]
-    assert draw == ["Dora indicators 4z.", "Tenpai: Ann, Cy."]
+    assert draw[0] == "Dora indicators 4z." and len(draw) == 3  # the ready hands laid open
+    assert draw[1].startswith("Ann was tenpai: ") and draw[2].startswith("Cy was tenpai: ")
 
 
 def test_the_terminal_prints_the_same_facts() -> None:
     view = table(scenes.mid_hand())
     counters = counters_text(view, "en")
-    assert counters == " · Dora indicators 3s3m (+3 face down) · 1 honba · pot 2,000"
+    # the hand's name ('East 1, 1 honba') says the honba: the counters say only the pot
+    assert view.hand_name == text(
+        "bot.hand_name.riichi.honba", hand=view.hand_name.fields["hand"], honba=1
+    )  # type: ignore[union-attr]
+    assert counters == " · Dora indicators 3s3m (+3 face down) · pot 2,000"
     assert pond_text(view.seats[0]) == "(1z) [7z] 1m"
     snapshot = PublicSnapshot(
         1, text("bot.table.title", table=1), None, None, None, "hkos-3-v1", "", "", "", False,
@@ -275,6 +286,7 @@ def test_the_terminal_prints_the_same_facts() -> None:
         table_view=view,
     )  # fmt: skip
     lines = table_text(snapshot, "en").splitlines()
+    assert lines[0].startswith("--- East 1, 1 honba · wall ")
     assert "Dora indicators 3s3m" in lines[0] and "riichi" in lines[1] and "riichi" not in lines[2]
     assert "宝牌指示 3s3m（另3张未翻）" in table_text(snapshot, "zh-CN")
     plain = table(HandState(find_preset("hkos-3-v1"), 3))

@@ -167,7 +167,7 @@ async def test_replay_steps_in_the_readers_language(
     log = await exported(store, await finished_hand(store, "sichuan-bb"))
     found = frames(log)
     assert found[0].caption.in_language("zh-CN") == "发牌"  # type: ignore[union-attr]
-    discard = next(f for f in found if " discards " in str(f.caption))
+    discard = next(f for f in found if ": discard " in str(f.caption))
     english = str(discard.caption)
     simplified = discard.caption.in_language("zh-CN")  # type: ignore[union-attr]
     traditional = discard.caption.in_language("zh-TW")  # type: ignore[union-attr]
@@ -177,4 +177,4 @@ async def test_replay_steps_in_the_readers_language(
     path.write_text(log.dumps(), encoding="utf-8")
     assert main(["replay", "--log", str(path), "--lang", "zh-TW"]) == 0
     printed = capsys.readouterr().out
-    assert "   0 發牌" in printed and " 打出 " in printed and "discards" not in printed
+    assert "   0 發牌" in printed and " 打出 " in printed and "discard" not in printed

@@ -25,6 +25,7 @@ from engine.i18n import worded
 from engine.presets import PRESETS
 from engine.rules import AfterWinPart
 from engine.session import Session
+from engine.table_facts import table_facts
 from engine.tiles import counts_of, is_bonus
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
@@ -53,7 +54,9 @@ def hidden_elsewhere(state: HandState, rng: random.Random) -> HandState:
     the wall), and a claim window waits for other seats."""
     other = copy.deepcopy(state)
     locked = other.require(AfterWinPart).locked
-    hidden = [seat for seat in other.seats_in_play() if not locked[seat]]
+    # a wall draw lays the ready hands open where being ready is paid (Riichi's tenpai hands)
+    shown_hands = set(table_facts(other).ready or ()) if other.is_over else set()
+    hidden = [s for s in other.seats_in_play() if not locked[s] and s not in shown_hands]
     # the dead wall's indicator positions stay: their turned tiles are public (Riichi's dora)
     wall_part = other.wall_part
     rule = wall_part.rule

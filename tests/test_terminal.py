@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from bot.runtime import Decision, ManualTimers, TableError
-from bot.terminal import Ask, as_you, image_dir, play, read_answer, terminal_language
+from bot.runtime.words import in_person
+from bot.terminal import Ask, image_dir, play, read_answer, terminal_language
 from engine.actions import Action
+from engine.i18n import Number, text
 from engine.presets import PRESETS
 from engine.tiles import parse_tiles
 from tests.rule_presets import SMALL_HK, TRIO_BLOOD
@@ -53,7 +55,7 @@ async def test_enter_plays_the_suggestions_through_two_hands_and_writes_pictures
     code = await play(options(images=str(tmp_path), hands=2), scripted([""] * 2000), out)
     text = out.getvalue()
     assert code == 0
-    assert "Hand 1 over:" in text and "Hand 2 over:" in text
+    assert "Result of hand 1:" in text and "Result of hand 2:" in text
     assert "Your hand (" in text and "<- suggested (Enter)" in text
     assert "Press Enter for the next hand" in text
     assert "Standings: 1. " in text  # the final standings when it stops
@@ -90,7 +92,7 @@ async def test_a_three_seat_test_preset_plays_in_the_terminal(
     args = options(preset=TRIO_BLOOD.id, seed=4, hands=2, images=str(tmp_path))
     assert await play(args, scripted([""] * 1000), out) == 0
     text = out.getvalue()
-    assert "Hand 1 over:" in text and "Hand 2 over:" in text
+    assert "Result of hand 1:" in text and "Result of hand 2:" in text
     assert "Computer 2 " in text and "Computer 3" not in text  # you and two computers
     assert "Swap: everyone passes three tiles to the " in text
     totals = [line for line in text.splitlines() if line.startswith("  ") and "(total " in line]
@@ -228,10 +230,27 @@ def test_kongs_voids_and_three_tile_picks() -> None:
     )
 
 
-def test_second_person_for_the_player() -> None:
-    assert as_you("You discards 5m.") == "You discard 5m."
-    assert as_you("You's hand is locked: they draw").startswith("Your hand is locked")
-    assert as_you("Computer 1 discards 5m.") == "Computer 1 discards 5m."
+def test_second_person_for_the_player_in_every_language() -> None:
+    """Sentences are built per person from the catalogue, not by replacing words."""
+
+    def said(key: str, who: str, language: str = "en", **fields: object) -> str:
+        return in_person(text(key, who=who, **fields), "You").in_language(language)
+
+    assert said("bot.event.discard", "You", tile="5m") == "You discard 5m."
+    assert said("bot.event.locked", "You").startswith("Your hand is locked: you draw")
+    assert said("bot.event.discard", "Computer 1", tile="5m") == "Computer 1 discards 5m."
+    assert said("bot.event.pung.riichi", "You", tile="5z") == "You call pon on 5z."
+    assert said("bot.event.discard", "You", "zh-CN", tile="5m") == "你打出5m。"
+    assert said("bot.event.added_kong", "You", tile="5m") == (
+        "You add 5m to your pung (a kong that may be robbed)."
+    )
+    deal = text("bot.event.deal.riichi", hand="East 2", dealer="You")
+    assert str(in_person(deal, "You")) == "East 2 · You deal."
+    sticks = text("bot.result.pot_taken", name="You", points=Number(3000))
+    assert str(in_person(sticks, "You")) == "Riichi sticks: You take 3,000 from the pot."
+    won = text("bot.result.winning_hand", name="You", tiles="123m", tile="5z")
+    assert str(in_person(won, "You")) == "Your winning hand: 123m + 5z"
+    assert in_person(won, "你").in_language("zh-TW") == "You的和牌：123m + 5z"  # not the reader
 
 
 def test_images_must_name_a_directory(tmp_path: Path) -> None:

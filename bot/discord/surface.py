@@ -24,6 +24,7 @@ from bot.runtime.words import (
     dashed_tiles,
     in_words,
     joined,
+    open_hand,
     seat_name,
     standing_lines,
     standings_line,
@@ -158,8 +159,12 @@ def table_surface(public: PublicSnapshot, channel_name: str = "", language: str 
     status = worded(public.status_text, language)
     if public.deadline and phase is Phase.PLAYING:
         status += f" · {timestamp(public.deadline)}"
+    if public.notice is not None:  # why the game went on into an extra round
+        status = f"{worded(public.notice, language)}\n{status}"
+    named = public.table_view.hand_name if public.table_view is not None else ""
+    title = text("bot.table.title_hand", title=public.title, hand=named) if named else public.title
     embed = discord.Embed(
-        title=public.title.in_language(language),
+        title=title.in_language(language),
         description=f"{rules_line(public).in_language(language)}\n\n{status}",
         colour=COLOURS.get(phase, discord.Colour.dark_grey()),
     )
@@ -230,13 +235,18 @@ def _table_controls(public: PublicSnapshot, language: str) -> discord.ui.View | 
 def result_text(public: PublicSnapshot) -> Text:
     """The result post's first line: which table and hand, and who won."""
     summary = public.result.text if public.result else text("bot.status.over")
+    named = public.result.view.hand_name if public.result else ""
+    if named:  # the hand as its players name it: 'East 2, 1 honba'
+        return text("bot.result.post_named", title=public.title, hand=named, summary=summary)
     return text("bot.result.post", title=public.title, number=public.hand_number, summary=summary)
 
 
 def result_surface(public: PublicSnapshot, channel_name: str = "", language: str = "en") -> Surface:
     """The message posted when a hand ends, in `language`: its picture, the points and rating
     changes."""
-    title = text("bot.result.title", title=public.title).in_language(language)
+    named = public.result.view.hand_name if public.result else ""
+    said = text("bot.table.title_hand", title=public.title, hand=named) if named else public.title
+    title = text("bot.result.title", title=said).in_language(language)
     embed = discord.Embed(title=title, colour=discord.Colour.gold())
     result = public.result
     picture = None
@@ -255,6 +265,17 @@ def result_surface(public: PublicSnapshot, channel_name: str = "", language: str
             value="\n".join(line.in_language(language) for line in lines),
             inline=False,
         )
+        if result.view.ready_hands:  # a draw's ready hands laid open, as the picture has them
+            vocabulary = public.vocabulary
+            ready = [
+                text("bot.result.ready_hand", name=name, tiles=open_hand(tiles, melds, vocabulary))
+                for name, tiles, melds in result.view.ready_hands
+            ]
+            embed.add_field(
+                name=text("bot.result.ready_title").in_language(language),
+                value="\n".join(line.in_language(language) for line in ready),
+                inline=False,
+            )
         if result.ratings:
             embed.add_field(
                 name=text("bot.result.ratings_title").in_language(language),
@@ -518,7 +539,8 @@ def call_choice(
         )
         for a in actions
     ]
-    placeholder = text(CALL_QUESTIONS.get(kind, "bot.play.which_tiles")).in_language(language)
+    question_key = CALL_QUESTIONS.get(kind, "bot.play.which_tiles")
+    placeholder = in_words(question_key, vocabulary).in_language(language)
     view = discord.ui.View(timeout=None)
     view.add_item(ActSelect(table_id, version, actions[0].seat, options, placeholder=placeholder))
     return view

@@ -26,6 +26,7 @@ from bot.runtime.words import (
     clock_text,
     deal_lines,
     event_texts,
+    extra_round_text,
     lobby_status,
     picture_title,
     preset_name,
@@ -173,6 +174,7 @@ class PublicSnapshot:
     moments: tuple[Moment, ...] = ()  # this change's moments to animate (render.animate)
     hand_id: int | None = None  # the stored hand in play, or the one just played
     standings: StandingsView | None = None  # game over: the final standings, best first
+    notice: Text | None = None  # in a game's extra round, why it went on ('nobody has 30,000')
 
     @property
     def status(self) -> str:
@@ -227,8 +229,13 @@ class Decision:
         return action_text(action, self.set_down, self.vocabulary, self_draw=self.kind == "turn")
 
     def typed(self, action: Action) -> str:
-        """The action as an answer types it ('chow 345m'; 'pon 550m' where a five is chosen)."""
-        return str(self.words(action) if action in self.five_choices else action_text(action))
+        """The action as the README says to type it, in the preset's words ('discard 3s',
+        'riichi 3s', 'pon 5m'; 'pon 550m' where a five is chosen)."""
+        if action in self.five_choices:
+            return str(self.words(action))
+        if not isinstance(action.kind, ActionKind):  # a rule's declaration, typed by its name
+            return f"{action.kind.value} {format_tiles(action.tiles)}".strip()
+        return str(action_text(action, vocabulary=self.vocabulary, self_draw=self.kind == "turn"))
 
     def declared(self, action: Action) -> str | None:
         """The catalogue key of a declaration's words with its tiles left open ("discard …
@@ -369,6 +376,7 @@ def public_snapshot(
         events=tuple(lines),
         moments=tuple((deal_moments(hand) if dealt else []) + moments_of(hand, events)),
         standings=standings,
+        notice=extra_round_text(hand) if playing else None,
     )
 
 
@@ -493,8 +501,25 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
     totals = [session.points[table.player_at(s)] for s in range(count)]
     if not settled:
         totals = [t + d for t, d in zip(totals, outcome.deltas, strict=True)]
-    points = tuple((names[s], outcome.deltas[s], totals[s]) for s in range(count))
-    ratings = tuple(rating_texts(table))
-    lines = result_lines(hand, session.hand_number, summary, names, points)
+    # a seat's stakes left its points when paid, as the table showed: not in its change
+    received = list(outcome.received)
     view = result_view_from_state(hand, said_names(table), table_name=picture_title(table))
+    left = session.pot_to_leader if settled and session.over else None
+    pot_left = None
+    if left is not None:  # the game's last pot went to the leader: counted in its change
+        seat, amount = table.hand_seat(left[0]), left[1]
+        received[seat] += amount
+        pot_left = (seat, amount)
+        view = with_pot_to_leader(view, names[seat], amount)
+    points = tuple((names[s], received[s], totals[s]) for s in range(count))
+    ratings = tuple(rating_texts(table))
+    lines = result_lines(hand, session.hand_number, names, points, pot_left)
     return ResultSummary(session.hand_number, summary, points, ratings, tuple(lines), view)
+
+
+def with_pot_to_leader(view: ResultView, leader: Text | str, amount: int) -> ResultView:
+    """The result picture with the game's last pot given to the leader: its own row, and in the
+    leader's total."""
+    payments = tuple((n, d + amount if n == leader else d) for n, d in view.payments)
+    row = (text("pictures.result.row_pot_leader"), ((leader, amount),))
+    return replace(view, payments=payments, other_payments=(*view.other_payments, row))

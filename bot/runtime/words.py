@@ -10,7 +10,7 @@ are in snapshots.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.runtime.table import COMPUTER_PREFIX
@@ -23,6 +23,7 @@ from engine.events import Phase as HandPhase
 from engine.hand import HandState
 from engine.i18n import DEFAULT_LANGUAGE, Number, Text, has, text
 from engine.kinds import AfterWin
+from engine.names import extra_round, vocabulary_key
 from engine.options import options_text
 from engine.outcome import WinRecord
 from engine.preset import Preset
@@ -32,8 +33,8 @@ from engine.scoring.names import pattern_text
 from engine.set_aside import SetAsideSettlementPart
 from engine.settlement import POT, WALL_DRAW_REASONS, WIN_REASONS, PaymentDetail, Reason
 from engine.table_facts import table_facts
-from engine.tiles import Meld, Tile, format_tiles, parse_tiles, tile_name
-from render.adapt import set_aside_views, wild_indicator
+from engine.tiles import Meld, Tile, format_tiles, parse_tiles, sort_tiles, tile_name
+from render.adapt import hand_name_of, rob_key, set_aside_views, wild_indicator, win_value
 from render.standings import StandingsView, score_text
 
 if TYPE_CHECKING:
@@ -204,11 +205,11 @@ def status_text(hand: HandState, names: Sequence[Text | str]) -> Text:
         opening = hand.preset.openings[opening_stage(hand)]
         return text("bot.status.opening", what=text(f"bot.opening.{opening.value}"))
     if phase is HandPhase.ROB:
-        return text("bot.status.rob")
+        return text(rob_key("bot", hand))
     return text("bot.status.claims")
 
 
-def win_how(win: WinRecord, names: Sequence[Text | str]) -> Text:
+def win_how(win: WinRecord, names: Sequence[Text | str], vocabulary: str = "") -> Text:
     """How a win came: 'self draw', 'a discard from Bob', 'robbing Bob's kong'."""
     by = win.by.value
     if by == "self_draw":
@@ -216,25 +217,37 @@ def win_how(win: WinRecord, names: Sequence[Text | str]) -> Text:
     giver: Text | str = (
         names[win.discarder] if win.discarder is not None else text("bot.win.another")
     )
-    key = "bot.win.robbing" if by == "robbing_kong" else "bot.win.discard"
-    return text(key, giver=giver)
+    if by == "robbing_kong":
+        return in_words("bot.win.robbing", vocabulary, giver=giver)
+    return text("bot.win.discard", giver=giver)
 
 
-def win_line(win: WinRecord, names: Sequence[Text | str], unit: str) -> Text:
+def win_line(
+    win: WinRecord,
+    names: Sequence[Text | str],
+    unit: str,
+    vocabulary: str = "",
+    points: int = 0,
+) -> Text:
     """'Carol won by a discard from Alice: 5 faan' (no tiles); where the family counts fu and
-    names its limits, 'Ann won by self draw: 4 han 30 fu, mangan'."""
-    how = win_how(win, names)
-    return text("bot.win.line", name=names[win.seat], how=how, value=value_words(win, unit))
+    names its limits, with the hand's own value in points ('Ann won by self draw: 30 fu 4 han,
+    mangan 8,000')."""
+    how = win_how(win, names, vocabulary)
+    value = value_words(win, unit, points)
+    return text("bot.win.line", name=names[win.seat], how=how, value=value)
 
 
-def value_words(win: WinRecord, unit: str) -> Text:
-    """A win's value in its unit, with its fu and its limit's name where the score has them."""
+def value_words(win: WinRecord, unit: str, points: int = 0) -> Text:
+    """A win's value in its unit, with its fu and its limit's name where the score has them,
+    and where it counts fu its own value in points as players read it ('40 fu 3 han 5,200')."""
     score = win.score
     value = unit_text(unit, score.fan)
     if score.fu:
         value = text("bot.win.value_fu", value=value, fu=score.fu)
     if score.limit_name:
         value = text("bot.win.value_limit", value=value, limit=limit_text(score.limit_name))
+    if score.fu and points:
+        value = text("bot.win.value_points", value=value, points=Number(points))
     return value
 
 
@@ -266,19 +279,22 @@ def ending_text(hand: HandState, ending: str) -> Text:
         return text("bot.ending.last_draws", count=last_draws)
     kind = table_facts(hand).ending if ending == "abortive_draw" else ""
     if kind:  # an abortive draw a rule names (four winds, triple ron)
-        return text(f"bot.ending.{kind}")
+        return in_words(f"bot.ending.{kind}", hand.preset.vocabulary)
     return text(f"bot.ending.{ending}") if ending in ENDINGS else text("bot.ending.nobody")
 
 
-def win_texts(record: WinRecord, preset: Preset, names: Sequence[Text | str]) -> list[Text]:
+def win_texts(record: WinRecord, hand: HandState, names: Sequence[Text | str]) -> list[Text]:
     """A win told: who won how and for what, with its patterns; then its payment."""
-    line = win_line(record, names, preset.unit)
+    preset = hand.preset
+    line = win_line(record, names, preset.unit, preset.vocabulary, win_value(hand, record))
     patterns = patterns_text(record, preset.family)  # a basic win has none
     if patterns is not None:
         lines = [text("bot.event.win_patterns", line=line, patterns=patterns)]
     else:
         lines = [text("bot.event.win", line=line)]
-    if any(record.deltas):
+    # where the table keeps honba and a pot, the result says the value, the honba, the sticks
+    # and what each seat receives one after another: no payment line of the win's own
+    if any(record.deltas) and table_facts(hand).pot is None:
         lines.append(text("bot.event.payment", paid=payment_text(record.deltas, names)))
     return lines
 
@@ -317,7 +333,11 @@ def payment_line(paid: PaymentDetail, names: Sequence[Text | str], vocabulary: s
     said = payment_text(paid.deltas, names)
     if paid.pot:
         said = text(
-            "bot.list", items=[said, text("bot.payment.pot", delta=Number(paid.pot, signed=True))]
+            "bot.list",
+            items=[
+                said,
+                in_words("bot.payment.pot", vocabulary, delta=Number(paid.pot, signed=True)),
+            ],
         )
     return in_words(key, vocabulary, paid=said)
 
@@ -358,10 +378,27 @@ def fact_lines(hand: HandState, names: Sequence[Text | str]) -> list[Text]:
     said = [text("pictures.name", name=names[s]) for s in facts.nagashi or facts.ready or ()]
     if facts.nagashi:
         lines.append(text("bot.result.nagashi", names=said))
+    elif facts.ready:  # each ready hand laid open, as the table lays them down
+        vocabulary = hand.preset.vocabulary
+        lines += [
+            text("bot.result.ready_hand", name=names[s], tiles=open_hand(tiles, melds, vocabulary))
+            for s in facts.ready
+            for tiles, melds in ((hand.concealed(s), hand.melds[s]),)
+        ]
     elif facts.ready is not None:
-        ready = text("bot.result.ready", names=said) if said else text("bot.result.nobody_ready")
-        lines.append(ready)
+        lines.append(text("bot.result.nobody_ready"))
     return lines
+
+
+def open_hand(tiles: Sequence[Tile], melds: Sequence[Meld], vocabulary: str = "") -> Text:
+    """A hand laid open in notation, its melds after it: '23467m789p22z, pon 888s'."""
+    said = [meld_text(m, vocabulary) for m in melds]
+    return text("bot.list", items=[_tiles_text(sort_tiles(tiles)), *said])
+
+
+def _tiles_text(tiles: Sequence[Tile]) -> Text:
+    """Tiles in notation as an item of a worded list."""
+    return text("pictures.name", name=format_tiles(tiles))
 
 
 def joined(items: Sequence[Text], key: str) -> Text:
@@ -373,12 +410,32 @@ def joined(items: Sequence[Text], key: str) -> Text:
     return said
 
 
+def extra_round_text(hand: HandState) -> Text | None:
+    """Where the hand is in a round beyond the game's length, why the game went on into it
+    ('South round: nobody has 30,000 points, ...'); None otherwise."""
+    game = hand.preset.game
+    if not game.rounds or hand.round_wind < game.rounds:
+        return None
+    return extra_round(hand.preset.vocabulary, hand.round_wind, game.target)
+
+
 def deal_lines(table: LiveTable, names: Sequence[Text | str], number: int) -> list[Text]:
+    """The deal: which hand ('Hand 3 · East round', or as players name it: 'East 2, 1 honba')
+    and who deals; before it, where a game went on into a round beyond its length, why."""
     hand = table.hand
     assert hand is not None
-    lines = [
-        text("bot.event.deal", number=number, wind=wind_text(hand.round_wind), dealer=names[0])
-    ]
+    lines = []
+    named = hand_name_of(hand)
+    extra = extra_round_text(hand)
+    if extra is not None and hand.setup.dealer % len(hand.hands) == 0:  # the round's first deal
+        lines.append(extra)
+    wind = wind_text(hand.round_wind)
+    vocabulary = hand.preset.vocabulary
+    lines.append(
+        in_words("bot.event.deal", vocabulary, number=number, wind=wind, dealer=names[0])
+        if named is None
+        else in_words("bot.event.deal", vocabulary, hand=named, dealer=names[0])
+    )
     lines += [
         text("bot.event.wild", tiles=format_tiles(item.tiles)) for item in wild_indicator(hand)
     ]
@@ -450,7 +507,7 @@ def _win(told: _Telling, event: Event) -> list[Text]:
     told.wins += 1
     if record is None:
         return [text("bot.event.wins", who=told.who(event))]
-    lines = win_texts(record, hand.preset, told.names)
+    lines = win_texts(record, hand, told.names)
     if told.wins == 1:  # the tiles set aside at the deal are revealed at the first win
         lines.extend(set_aside_texts(hand))
     after = hand.preset.after_win
@@ -570,8 +627,40 @@ def in_words(key: str, vocabulary: str, /, **fields: object) -> Text:
     >>> str(in_words("bot.call.win", "riichi")), str(in_words("bot.call.win", ""))
     ('Ron', 'Win')
     """
-    own = f"{key}.{vocabulary}"
-    return text(own if vocabulary and has(own) else key, **fields)
+    return text(vocabulary_key(key, vocabulary), **fields)
+
+
+# the fields that name a sentence's subject: where it is the reader, the catalogue's `<key>.you`
+# says the sentence in the second person ('You discard 5m.', not 'You discards 5m.')
+SUBJECTS = ("who", "dealer", "name")
+
+
+def in_person(said: Text | str, reader: str) -> Text | str:
+    """`said` as `reader` reads it: each sentence (the fields' own sentences too) whose subject
+    is the reader told in the second person where the catalogue has that form, in every
+    language; the others in the third.
+
+    >>> str(in_person(text("bot.event.discard", who="You", tile="5m"), "You"))
+    'You discard 5m.'
+    >>> str(in_person(text("bot.event.discard", who="Ann", tile="5m"), "You"))
+    'Ann discards 5m.'
+    """
+    if isinstance(said, str):
+        return said
+    fields = {name: _in_person(value, reader) for name, value in said.fields.items()}
+    key = said.key
+    you = f"{key}.you"
+    if any(fields.get(name) == reader for name in SUBJECTS) and has(you):
+        key = you
+    return replace(said, key=key, fields=fields)
+
+
+def _in_person(value: object, reader: str) -> object:
+    if isinstance(value, Text):
+        return in_person(value, reader)
+    if isinstance(value, list | tuple):
+        return [_in_person(item, reader) for item in value]
+    return value
 
 
 _ACTION_KEYS = frozenset(
@@ -579,10 +668,11 @@ _ACTION_KEYS = frozenset(
 )
 
 
-def meld_text(meld: Meld) -> Text:
+def meld_text(meld: Meld, vocabulary: str = "") -> Text:
     """A meld in words and notation, as a meld on the table (not the menu's call, which says
-    'add 7z to your pung'): 'pung 111p', 'added kong 7777z', '碰111p'."""
-    return text(f"bot.meld.{meld.kind.value}", tiles=format_tiles(meld.tiles))
+    'add 7z to your pung'): 'pung 111p', 'added kong 7777z', '碰111p'; in a preset's
+    `vocabulary` where it has its own words ('pon 111p', 'closed kan 7777z')."""
+    return in_words(f"bot.meld.{meld.kind.value}", vocabulary, tiles=format_tiles(meld.tiles))
 
 
 def action_words(action: Action) -> str:
@@ -620,7 +710,8 @@ def result_text(hand: HandState, names: Sequence[Text | str]) -> Text:
     outcome = hand.outcome()
     assert outcome is not None
     if outcome.wins:
-        wins = [win_line(w, names, hand.preset.unit) for w in outcome.wins]
+        unit, vocabulary = hand.preset.unit, hand.preset.vocabulary
+        wins = [win_line(w, names, unit, vocabulary, win_value(hand, w)) for w in outcome.wins]
         return text("bot.result.wins", wins=joined(wins, "bot.clauses"))
     return text("bot.result.draw", why=ending_text(hand, outcome.termination.value))
 
@@ -643,13 +734,32 @@ def rating_texts(table: LiveTable) -> list[Text]:
 def result_lines(
     hand: HandState,
     number: int,
-    summary: Text,
     names: Sequence[Text | str],
     points: Sequence[tuple[Text | str, int, int]],
+    pot_left: tuple[int, int] | None = None,
 ) -> list[Text]:
-    """The result and each seat's points (this hand, total), in words."""
-    lines = [text("bot.result.hand_over", number=number, summary=summary)]
+    """The result after the lines that told the win or the draw: which hand ('Result of East 2,
+    1 honba:'), its facts (indicators, honba, sticks, the ready hands laid open; the sticks
+    left at the game's end, `pot_left` (seat, points), given to the leader) and what each seat
+    received (this hand, total), in words."""
+    named = hand_name_of(hand)
+    if named is not None:
+        lines = [text("bot.result.heading_named", hand=named)]
+    else:
+        lines = [text("bot.result.heading", number=number)]
+    outcome = hand.outcome()
+    assert outcome is not None
+    vocabulary = hand.preset.vocabulary
+    for win in outcome.wins:  # each winning hand laid open, its winning tile apart
+        held = list(win.concealed)
+        held.remove(win.tile)
+        tiles = open_hand(held, win.melds, vocabulary)
+        winner, tile = names[win.seat], tile_name(win.tile)
+        lines.append(text("bot.result.winning_hand", name=winner, tiles=tiles, tile=tile))
     lines += fact_lines(hand, names)
+    if pot_left is not None:
+        seat, amount = pot_left
+        lines.append(text("bot.result.pot_to_leader", name=names[seat], points=Number(amount)))
     lines += [
         text("bot.result.points", name=names[s], delta=Number(d, signed=True), total=Number(t))
         for s, (_, d, t) in enumerate(points)

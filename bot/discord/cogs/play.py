@@ -18,6 +18,7 @@ from bot.runtime.words import in_words, suit_text
 from data import Phase
 from engine.actions import Action
 from engine.i18n import Text, text
+from engine.names import vocabulary_key
 from engine.tiles import format_tiles
 
 Interaction = discord.Interaction[Any]
@@ -33,9 +34,9 @@ def _stale(private: PrivateSnapshot, stamp: ids.Stamp) -> Text | None:
     return None
 
 
-def done_text(action: Action) -> Text:
-    """What the player just did, in words (private)."""
-    key = f"bot.done.{action.kind.value}"
+def done_text(action: Action, vocabulary: str = "") -> Text:
+    """What the player just did, in words (private), in the preset's `vocabulary`."""
+    key = vocabulary_key(f"bot.done.{action.kind.value}", vocabulary)
     return Text(key, {"tiles": format_tiles(action.tiles), "suit": suit_text(action.suit)})
 
 
@@ -113,16 +114,17 @@ class PlayCog(MahjongCog, name="Play"):
         if len(options) > 1:  # several chows, or a five and its red five to call with
             assert decision is not None
             language = reader_language(interaction)
-            question = text(CALL_QUESTIONS.get(kind, "bot.play.which_tiles"))
+            question_key = CALL_QUESTIONS.get(kind, "bot.play.which_tiles")
+            vocabulary = table.preset.vocabulary
             await interaction.followup.send(
-                question.in_language(language),
+                in_words(question_key, vocabulary).in_language(language),
                 view=call_choice(table_id, stamp, kind, decision, language),
                 ephemeral=True,
             )
             return
         await self._act(interaction, table_id, options[0], private.version, stamp)
         # what the presser did, and nothing about who else the window waits for
-        await tell(interaction, done_text(options[0]))
+        await tell(interaction, done_text(options[0], table.preset.vocabulary))
 
     async def on_act(
         self, interaction: Interaction, table_id: int, stamp: ids.Stamp, action: Action
@@ -144,7 +146,8 @@ class PlayCog(MahjongCog, name="Play"):
             return await tell(interaction, stale)
         await self._act(interaction, table_id, action, private_view.version, stamp)
         if private:
-            done = text("bot.play.done_press_my_hand", done=done_text(action))
+            said = done_text(action, table.preset.vocabulary)
+            done = text("bot.play.done_press_my_hand", done=said)
             content = done.in_language(reader_language(interaction))
             await interaction.edit_original_response(content=content, view=None, attachments=[])
 

@@ -15,12 +15,13 @@ from bot.discord.options import DEFAULT_PRESET, check_preset, preset_autocomplet
 from bot.discord.replies import reader_language, sentence
 from bot.discord.surface import clock_text
 from bot.discord.translator import choice
-from bot.runtime.words import pattern_name, preset_name, preset_summary, unit_text
+from bot.runtime.words import in_words, pattern_name, preset_name, preset_summary, unit_text
 from engine.formats.score_request import RequestError, score_request
 from engine.i18n import LANGUAGES, Number, Text, text, worded
+from engine.names import vocabulary_key
 from engine.options import offered_options, value_word
 from engine.presets import TIME_CONTROLS, Preset, find_preset, min_fan_choices
-from engine.tiles import InvalidNotationError, parse_tiles, tile_name
+from engine.tiles import InvalidNotationError, is_red, parse_tiles, tile_name
 
 Interaction = discord.Interaction[Any]
 WIND_CHOICES = [
@@ -68,14 +69,23 @@ def rules_embed(preset: Preset, language: str = "en") -> discord.Embed:
         colour=discord.Colour.blurple(),
     )
     key = "bot.rules.tiles_bonus" if preset.uses_bonus else "bot.rules.tiles"
+    if any(map(is_red, preset.wall)):  # Riichi's red fives
+        key = "bot.rules.tiles_red"
     embed.add_field(
         name=say("bot.rules.tiles_title"),
         value=say(key, tiles=len(preset.wall), hand=preset.hand_size),
     )
-    calls = text("bot.rules.calls_chow" if preset.chow else "bot.rules.calls_no_chow")
+    vocabulary = preset.vocabulary
+    calls = in_words(
+        "bot.rules.calls_chow" if preset.chow else "bot.rules.calls_no_chow", vocabulary
+    )
     several = text(
         "bot.rules.head_bump" if preset.multi_win.value == "head_bump" else "bot.rules.all_win"
     )
+    # Tenhou's triple ron aborts the hand (not at three seats, where two is the most)
+    if preset.multi_win.value != "head_bump" and 0 < preset.winners_abort < max(preset.seat_counts):
+        abort = preset.winners_abort
+        several = text("bot.rules.all_win_abort", most=abort - 1, count=abort)
     embed.add_field(
         name=say("bot.rules.calls_title"),
         value=say("bot.rules.calls", calls=calls, several=several),
@@ -93,7 +103,7 @@ def rules_embed(preset: Preset, language: str = "en") -> discord.Embed:
     if preset.min_fan:
         minimum = text("bot.rules.minimum", value=unit_text(preset.unit, preset.min_fan))
     else:
-        minimum = text("bot.rules.no_minimum")
+        minimum = in_words("bot.rules.no_minimum", vocabulary)  # Riichi: a win needs a yaku
     choices = min_fan_choices(preset)
     if choices:
         minimum = text(
@@ -109,7 +119,7 @@ def rules_embed(preset: Preset, language: str = "en") -> discord.Embed:
     embed.add_field(
         name=say("bot.rules.winning_title"),
         value=say(
-            "bot.rules.winning",
+            vocabulary_key("bot.rules.winning", vocabulary),
             shapes=text("bot.list", items=shapes),
             minimum=minimum,
             cap=unit_text(preset.unit, preset.fan_cap),
