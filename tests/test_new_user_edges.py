@@ -96,11 +96,12 @@ def test_score_at_a_terminal_says_what_it_waits_for(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(sys, "stdin", _Terminal(""))
-    assert cli.main(["score"]) == 0
-    assert "one JSON object a line" in capsys.readouterr().err
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # a pipe: nothing to say
-    assert cli.main(["score"]) == 0
-    assert capsys.readouterr().err == ""
+    assert cli.main(["score"]) == 2  # Ctrl-D before any request: none was scored
+    hint, refusal = capsys.readouterr().err.splitlines()
+    assert "one JSON object a line" in hint and refusal.startswith("error: no score request")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # a pipe: no hint, one error line
+    assert cli.main(["score"]) == 2
+    assert capsys.readouterr().err.startswith("error: no score request")
 
 
 @pytest.mark.parametrize(

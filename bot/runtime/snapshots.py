@@ -435,7 +435,7 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
         kind,
         tuple(actions),
         table.deadline,
-        table.computer(hand, seat),
+        table.suggestion(hand, seat),
         set_down_tiles(hand, seat),
         tuple(hand.declaration_labels.items()),
         hand.declared_with_discard,
