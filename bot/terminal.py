@@ -37,6 +37,7 @@ from bot.runtime import (
 from bot.runtime.clocks import fixed_clock
 from bot.runtime.table import seat_count_for
 from bot.runtime.words import SUIT_WORDS, action_words, clock_text, meld_text, seat_name
+from bot.terminal_toggles import flip, toggle_typed
 from data import Store
 from data.errors import StoreError
 from engine.actions import Action, ActionKind
@@ -706,6 +707,11 @@ class PromptLoop:
             self.line = None
             if answer is None or answer.strip().lower() in ("q", "quit"):
                 return self.quit_now()
+            toggle = toggle_typed(answer)
+            if toggle is not None:  # a switch, at any prompt; the prompt stays
+                language = front.language
+                front.say(await flip(self.runtime, self.table_id, PLAYER_ID, toggle, language))
+                continue
             await self.answer(answer)
 
     async def answer(self, answer: str) -> None:
