@@ -200,8 +200,9 @@ def _declaration(word: str, rest: str, decision: Decision, language: str) -> Act
     """A declaration a rule owns, typed by its name ('stake', 'stake 5m'); one made with a
     discard asks which tile when several are offered (only those). None: not a declaration."""
     candidates = [a for a in decision.actions if a.kind.value == word and decision.declared(a)]
-    if not candidates:
-        return None
+    if not candidates:  # a declaration of these rules not offered now: say why
+        why = dict(decision.refusals).get(word)
+        return None if why is None else Ask(why.in_language(language))
     key = decision.declared(candidates[0])
     assert key is not None
     if rest:
@@ -209,7 +210,7 @@ def _declaration(word: str, rest: str, decision: Decision, language: str) -> Act
         chosen = [a for a in candidates if tiles is not None and list(a.tiles) == tiles]
         if chosen:
             return chosen[0]
-    elif len(candidates) == 1:
+    elif word not in decision.with_discard:  # alone, one made with a discard lists its tiles
         return candidates[0]
     choices = _say(language, "ask.or").join(f"'{word} {format_tiles(a.tiles)}'" for a in candidates)
     return _ask(language, "which_of", what=text(key, tiles="…"), choices=choices)

@@ -9,10 +9,14 @@ import io
 from pathlib import Path
 
 from bot.runtime.automatic import automatic_answer, set_toggle, toggles_of
+from bot.runtime.snapshots import Decision, _refusals
+from bot.terminal import Ask, read_answer
 from bot.terminal import play as play_terminal
 from bot.terminal_toggles import toggle_typed
 from data import Store
 from engine.actions import Action
+from engine.families.riichi.presets import RIICHI
+from engine.families.riichi.rules import RiichiPart
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
 from engine.hand_setup import HandSetup
@@ -122,3 +126,33 @@ async def test_the_terminal_switches_a_toggle_at_any_prompt_and_says_which_are_o
         "auto discard off",
     ]
     assert "(on now: no calls;" in lines[-1]
+
+
+# ------------------------------------------------------------------------------- `riichi`
+
+
+def riichi_decision(state: HandState, seat: int) -> Decision:
+    legal = state.legal_actions(seat)
+    labels = tuple(state.declaration_labels.items())
+    refusals = _refusals(state, seat, legal)
+    return Decision(state.version, "turn", legal, None, legal[0], frozenset(), labels,
+                    state.declared_with_discard, "riichi", refusals)  # fmt: skip
+
+
+def test_riichi_alone_lists_the_discards_that_keep_the_hand_ready() -> None:
+    state = riichi_scene(Session(RIICHI, seed=1))  # the dealer is ready discarding 1z or 9s
+    asked = read_answer("riichi", riichi_decision(state, 0))
+    assert isinstance(asked, Ask) and "'riichi 9s' or 'riichi 1z'" in asked.text
+    assert read_answer("riichi 9s", riichi_decision(state, 0)) == Action.parse("0 riichi 9s")
+
+
+def test_riichi_when_not_possible_says_why() -> None:
+    hands = ["159m159p159s1234z5z", *scenes.RIICHI_HANDS[1:]]  # the dealer is far from ready
+    state = HandState.arranged(RIICHI, hands, setup=HandSetup(points=scenes.POINTS))
+    for language, words in (("en", "The hand is not ready"), ("zh-CN", "还没听牌")):
+        asked = read_answer("riichi", riichi_decision(state, 0), language=language)
+        assert isinstance(asked, Ask) and asked.text.startswith(words)
+    state.apply(Action.parse("0 discard 5z"))
+    part = state.part_of(RiichiPart)
+    assert part is not None and part.refusal(2) is not None
+    assert part.refusal(2).key == "riichi.refusal.not_your_turn"  # type: ignore[union-attr]

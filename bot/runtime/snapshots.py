@@ -204,6 +204,8 @@ class Decision:
     labels: tuple[tuple[str, str], ...] = ()
     with_discard: frozenset[str] = frozenset()
     vocabulary: str = ""  # the preset's words for actions (Preset.vocabulary: "riichi")
+    # why a declaration of the rules is not offered now (kind name, words: Part.refusal)
+    refusals: tuple[tuple[str, Text], ...] = ()
 
     def options(self, kind: str) -> tuple[Action, ...]:
         return tuple(a for a in self.actions if a.kind.value == kind)
@@ -440,7 +442,21 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
         tuple(hand.declaration_labels.items()),
         hand.declared_with_discard,
         table.preset.vocabulary,
+        _refusals(hand, seat, actions),
     )
+
+
+def _refusals(
+    hand: HandState, seat: int, offered: Sequence[Action]
+) -> tuple[tuple[str, Text], ...]:
+    """Why each declaration the rules own and do not offer now is not offered (Part.refusal)."""
+    kinds = {a.kind for a in offered}
+    found = []
+    for part in hand.parts:
+        for kind in part.labels:
+            if kind not in kinds and (why := part.refusal(seat)) is not None:
+                found.append((kind.value, why))
+    return tuple(found)
 
 
 def set_down_tiles(hand: HandState, seat: int) -> frozenset[Tile]:
