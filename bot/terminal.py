@@ -45,6 +45,7 @@ from engine.i18n import DEFAULT_LANGUAGE, Number, Text, language_of, text, trans
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, tile_name
 from render.adapt import KONGS_LABEL
+from render.hand import ready_notes
 from render.views import SeatView, TableView
 from render.words import preset_text, say, suit_text, wind_text
 
@@ -373,9 +374,9 @@ def hand_line(private: PrivateSnapshot, language: str = DEFAULT_LANGUAGE) -> str
         text += _say(language, "hand.melds", melds=melds)
     if private.void:
         text += _say(language, "hand.void", suit=suit_text(private.void))
-    for note in view.blocked:  # a passed call's block (tw-16: "you passed 5p: ...")
-        text += _say(language, "hand.note", note=worded(note, language))
-    return text
+    notes = [worded(note, language) for note in view.blocked]  # tw-16: "you passed 5p: ..."
+    notes += [note for note, _ in ready_notes(view, language)]  # riichi, the waits
+    return text + "".join(_say(language, "hand.note", note=note) for note in notes)
 
 
 def standings(public: PublicSnapshot | None, language: str = DEFAULT_LANGUAGE) -> str:

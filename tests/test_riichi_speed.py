@@ -20,12 +20,22 @@ from engine.families.riichi.rules import RiichiPart
 from engine.hand import HandState
 from engine.hand import Phase as HandPhase
 from engine.hand_setup import HandSetup
+from engine.presets import find_preset
 from engine.session import Session
+from engine.tiles import parse_tile
+from render.adapt import hand_view_from_state
+from render.hand import ready_notes
 from tests import riichi_scenes as scenes
+from tests.hands import act as act_all
 from tests.test_runtime import ManualTimers, arranged, four_humans, make_runtime, play
 from tests.test_terminal import options, scripted
 
 NOTHING: frozenset[str] = frozenset()
+SANMA_HANDS = [
+    "1m1m9m9m1p2p3p1s2s3s5z5z5z4z",
+    "1p1p1p2p2p2p3p3p3p4p4p4p5s",
+    "6s6s6s7s7s8s8s9s9s6p6p7p7p",
+]
 
 
 def actions(*notations: str) -> tuple[Action, ...]:
@@ -152,7 +162,34 @@ def test_riichi_when_not_possible_says_why() -> None:
     for language, words in (("en", "The hand is not ready"), ("zh-CN", "还没听牌")):
         asked = read_answer("riichi", riichi_decision(state, 0), language=language)
         assert isinstance(asked, Ask) and asked.text.startswith(words)
+    assert hand_view_from_state(state, 0).waits == ()  # not ready: no waits shown
     state.apply(Action.parse("0 discard 5z"))
     part = state.part_of(RiichiPart)
     assert part is not None and part.refusal(2) is not None
     assert part.refusal(2).key == "riichi.refusal.not_your_turn"  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------------------- the hand
+
+
+def test_the_hand_shows_its_riichi_its_waits_and_the_dora_indicators() -> None:
+    state = riichi_scene(Session(RIICHI, seed=1))
+    dealt = hand_view_from_state(state, 0)  # ready before its 14th tile (1z), no riichi yet
+    assert dealt.waits == (parse_tile("9s"),) and not dealt.declared
+    act_all(state, "0 riichi 1z", "2 pass", "1 discard 9p", "2 discard 7z", "3 discard 3m")
+    view = hand_view_from_state(state, 0)  # the dealer drew 2z in riichi
+    assert view.declared and view.waits == (parse_tile("9s"),)
+    (dora,) = view.set_aside
+    assert dora.tiles == (parse_tile("3s"),) and dora.face_down == 4
+    assert [note for note, _ in ready_notes(view, "en")] == ["Riichi", "Waits: 9s"]
+    assert [note for note, _ in ready_notes(view, "zh-CN")] == ["立直", "听牌：9s"]
+    south = hand_view_from_state(state, 1)
+    assert not south.declared and south.set_aside == view.set_aside
+
+
+def test_a_sanma_hand_shows_its_own_norths_set_aside() -> None:
+    state = HandState.arranged(find_preset("sanma"), SANMA_HANDS)
+    act_all(state, "0 nuki 4z")
+    kinds = [item.label.key for item in hand_view_from_state(state, 0).set_aside]  # type: ignore[union-attr]
+    assert kinds == ["pictures.indicators.dora", "pictures.set_aside.nuki"]
+    assert hand_view_from_state(state, 0).set_aside[1].tiles == (parse_tile("4z"),)
