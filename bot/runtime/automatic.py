@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bot.runtime.conversions import stored_options
 from bot.runtime.errors import NotSeatedError, TableError
 from bot.runtime.table import LiveTable
 from engine.actions import Action, ActionKind
@@ -82,6 +81,8 @@ async def set_toggle(
 ) -> frozenset[str]:
     """Switch one of a player's toggles at a table, stored first; a decision it now answers
     is made at once. Returns the player's toggles."""
+    from bot.runtime.conversions import stored_options  # which reaches the snapshots: later
+
     if toggle not in TOGGLES:
         raise TableError(text("runtime.unknown_toggle", toggle=toggle, toggles=", ".join(TOGGLES)))
     table = runtime.get(table_id)

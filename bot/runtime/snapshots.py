@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from bot.runtime.automatic import toggles_of
 from bot.runtime.words import (
     action_text,
     clock_text,
@@ -255,6 +256,7 @@ class PrivateSnapshot:
     # what the rules know about this seat that only its player is told ("Furiten: no ron");
     # the hand picture and the terminal's hand line carry them among the view's notes
     facts: tuple[Text, ...] = ()
+    toggles: frozenset[str] = frozenset()  # the automatic moves this player switched on
 
     @property
     def has_hand(self) -> bool:
@@ -394,6 +396,7 @@ def private_snapshot(
         "hand_id": table.hand_id,
         "phase": table.phase,
         "stamp": control_stamp(table),
+        "toggles": toggles_of(table, seat.player_id),
     }
     if hand is None or table.session is None:
         return PrivateSnapshot(**base)  # type: ignore[arg-type]
