@@ -103,7 +103,8 @@ async def game_export(
             return GameExport(table_id, write_events(game_events(stored, names)), format)
         except MjaiError as error:
             raise ReplayError(f"table {table_id}: {error}") from None
-    log = game_log(stored, names, f"mahjong-bot table {table_id}")
+    final = [(s.points, s.score) for s in sorted(game.standings, key=lambda s: s.seat)]
+    log = game_log(stored, names, f"mahjong-bot table {table_id}", final)
     return GameExport(table_id, write(log))
 
 
@@ -156,6 +157,8 @@ def run_game_export(args: Any) -> int:
         else:
             Path(args.output).write_text(export.text, encoding="utf-8")
             print(f"wrote {args.output}", file=sys.stderr)
+    except BrokenPipeError:  # `… | head -1`: the reader left (bot.cli stops quietly)
+        raise
     except (OSError, ReplayError, StoreError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -181,6 +184,8 @@ def run_tenhou6(path: str, check: bool, out: TextIO, err: TextIO, output: str | 
         for report in replay_log(log, played=None if writer is None else writer.add):
             print(json.dumps(report.to_json(), ensure_ascii=False), file=out)
             if isinstance(report, FinalReport):
+                if writer is not None and report.score is not None:
+                    writer.final = list(zip(report.points, report.score, strict=True))
                 if check and report.differs:
                     differs = "; ".join(report.differs)
                     raise ReplayDiffers(f"the final result differs from the log's: {differs}")
@@ -190,6 +195,10 @@ def run_tenhou6(path: str, check: bool, out: TextIO, err: TextIO, output: str | 
             if check and report.differs:
                 raise ReplayDiffers(differs_line(report))
         written = [] if writer is None else writer.finish()
+    except BrokenPipeError:  # `… | head -1`: the reader left, not the log's fault (bot.cli)
+        if writer is not None:
+            writer.discard()
+        raise
     except (OSError, ValueError, RecursionError) as error:  # Tenhou6Error is a ValueError
         if writer is not None:
             writer.discard()
@@ -219,6 +228,7 @@ class ReplayWriter:
         self.scratch = Path(tempfile.mkdtemp(prefix=".replay-", dir=directory))
         self.stored: list[StoredHand] = []
         self.placed: list[Path] = []
+        self.final: list[tuple[int, float]] | None = None  # our `sc` once our game is over
 
     def add(self, hand: PlayedHand) -> None:
         from render.adapt import result_view_from_state
@@ -237,7 +247,7 @@ class ReplayWriter:
         """The files renamed into place (none for a log of no hand)."""
         if self.stored:
             title = self.log.title[0] if self.log.title else ""
-            ours = game_log(self.stored, self.log.names, f"replay of {title}".strip())
+            ours = game_log(self.stored, self.log.names, f"replay of {title}".strip(), self.final)
             (self.scratch / "replay.tenhou6.json").write_text(write(ours), encoding="utf-8")
         for made in sorted(self.scratch.iterdir()):
             target = self.directory / made.name

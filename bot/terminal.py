@@ -45,6 +45,7 @@ from bot.runtime.words import (
     seat_name,
 )
 from bot.terminal_lines import WIDTH, head_text, legend, seat_key, within
+from bot.terminal_toggles import flip, toggle_typed
 from data import Store
 from data.errors import StoreError
 from engine.actions import Action, ActionKind
@@ -53,6 +54,7 @@ from engine.names import vocabulary_key
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, sort_tiles, tile_name
 from render.adapt import KONGS_LABEL
+from render.hand import ready_notes
 from render.views import SeatView, TableView
 from render.words import preset_text, say, suit_text, wind_text
 
@@ -215,8 +217,9 @@ def _declaration(word: str, rest: str, decision: Decision, language: str) -> Act
     """A declaration a rule owns, typed by its name ('stake', 'stake 5m'); one made with a
     discard asks which tile when several are offered (only those). None: not a declaration."""
     candidates = [a for a in decision.actions if a.kind.value == word and decision.declared(a)]
-    if not candidates:
-        return None
+    if not candidates:  # a declaration of these rules not offered now: say why
+        why = dict(decision.refusals).get(word)
+        return None if why is None else Ask(why.in_language(language))
     key = decision.declared(candidates[0])
     assert key is not None
     if rest:
@@ -224,7 +227,7 @@ def _declaration(word: str, rest: str, decision: Decision, language: str) -> Act
         chosen = [a for a in candidates if tiles is not None and list(a.tiles) == tiles]
         if chosen:
             return chosen[0]
-    elif len(candidates) == 1:
+    elif word not in decision.with_discard:  # alone, one made with a discard lists its tiles
         return candidates[0]
     choices = _say(language, "ask.or").join(f"'{word} {format_tiles(a.tiles)}'" for a in candidates)
     return _ask(language, "which_of", what=text(key, tiles="…"), choices=choices)
@@ -393,9 +396,9 @@ def hand_line(
         text += _say(language, "hand.melds", melds=melds)
     if private.void:
         text += _say(language, "hand.void", suit=suit_text(private.void))
-    for note in view.blocked:  # a passed call's block (tw-16: "you passed 5p: ...")
-        text += _say(language, "hand.note", note=worded(note, language))
-    return text
+    notes = [worded(note, language) for note in view.blocked]  # tw-16: "you passed 5p: ..."
+    notes += [note for note, _ in ready_notes(view, language)]  # riichi, the waits
+    return text + "".join(_say(language, "hand.note", note=note) for note in notes)
 
 
 def standings(public: PublicSnapshot | None, language: str = DEFAULT_LANGUAGE) -> str:
@@ -701,6 +704,11 @@ class PromptLoop:
             self.line = None
             if answer is None or answer.strip().lower() in ("q", "quit"):
                 return self.quit_now()
+            toggle = toggle_typed(answer)
+            if toggle is not None:  # a switch, at any prompt; the prompt stays
+                language = front.language
+                front.say(await flip(self.runtime, self.table_id, PLAYER_ID, toggle, language))
+                continue
             await self.answer(answer)
 
     async def answer(self, answer: str) -> None:

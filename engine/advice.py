@@ -21,6 +21,7 @@ from engine.scoring.base import Score, WinBy
 from engine.tiles import Meld, Tile
 
 if TYPE_CHECKING:
+    from engine.actions import Action
     from engine.preset import Preset
     from engine.seat_view import SeatView
 
@@ -114,3 +115,7 @@ class FamilyKnowledge:
     # nuki: a north set aside for a dora and a replacement draw), and whether to make it with
     # this tile now rather than choose a discard; None: the family has none
     set_aside: tuple[str, Callable[[SeatView, Tile], bool]] | None = None
+    # the move suggested to a player (the terminal's Enter): the computer's choice, or one a
+    # beginner may copy safely where that choice needs judgement the player may lack (Riichi:
+    # no call into a hand without a yaku in sight); None: the choice itself
+    plain_move: Callable[[SeatView, Action], Action] | None = None

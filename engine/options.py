@@ -148,7 +148,13 @@ def parse_choices(preset: Preset, words: Iterable[str]) -> dict[str, OptionValue
         option = option_named(preset, name)
         if not sep and not option.is_switch:
             raise ValueError(option._refusal("''"))
-        found[name] = option.parse(value) if sep else True
+        chosen = option.parse(value) if sep else True
+        if name in found and found[name] != chosen:  # e.g. `--length east --option length=south`
+            first, second = value_word(found[name]), value_word(chosen)
+            raise ValueError(
+                text("fixups.preset.option_twice", option=name, first=first, second=second)
+            )
+        found[name] = chosen
     return found
 
 

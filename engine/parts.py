@@ -71,6 +71,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.actions import Action, ActionKind, DeclaredKind
+from engine.i18n import Text
 from engine.scoring.base import WinBy
 from engine.settlement import Payment
 from engine.tiles import Meld, Tile
@@ -137,6 +138,11 @@ class Part:
 
     def offer(self, seat: int) -> list[Action]:
         return []
+
+    def refusal(self, seat: int) -> Text | None:
+        """Why this part's declarations are not offered to `seat` now, worded for the player
+        who asks for one by name (the terminal's `riichi`); None: no reason to give."""
+        return None
 
     def discard_choices(self, seat: int) -> list[Tile] | None:
         return None

@@ -74,7 +74,9 @@ def hand_view_from_state(
     channel_name: str = "",
     player_name: str = "",
 ) -> HandView:
-    """A seat's own hand: its concealed tiles, with the tile it just drew set apart."""
+    """A seat's own hand: its concealed tiles, with the tile it just drew set apart; what it
+    waits on once ready (before the drawn tile), its riichi, the table's indicators."""
+    facts = table_facts(state)
     concealed = list(state.hands[seat])
     drawn = state.drawn if state.phase is Phase.TURN and state.turn == seat else None
     if drawn is not None and drawn in concealed:
@@ -93,8 +95,15 @@ def hand_view_from_state(
         wild=state.wild_kinds,
         fixed_first=fixed_kinds(state),
         blocked=pass_notes(state, seat),
-        set_aside=wild_indicator(state),
+        # the wild, the dora indicators and the seat's own tiles laid apart (sanma's norths)
+        set_aside=(
+            *wild_indicator(state),
+            *indicator_views(facts, ("dora",)),
+            *seat_tiles_views(facts, seat),
+        ),
         seat_count=state.seat_count,
+        declared=seat in facts.declared,
+        waits=tuple(state.waits(concealed)) if len(concealed) % 3 == 1 else (),
     )
 
 

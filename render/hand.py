@@ -175,6 +175,16 @@ def _notes(view: HandView, language: str) -> list[tuple[str, tuple[int, int, int
         note = say(language, "hand.void_note", suit=suit_text(view.void_suit))
         notes.append((note, BADGE_BLUE))
     notes.extend((worded(text, language), BADGE_RED) for text in view.blocked)
+    return notes + ready_notes(view, language)
+
+
+def ready_notes(view: HandView, language: str) -> list[tuple[str, tuple[int, int, int]]]:
+    """The riichi standing and, once the hand is ready, its waits (the picture's pills, the
+    terminal's hand line)."""
+    notes = [(say(language, "hand.declared"), BADGE_RED)] if view.declared else []
+    if view.waits:
+        waits = " ".join(tile_name(t) for t in sorted(view.waits, key=tile_order))
+        notes.append((say(language, "hand.waits", tiles=waits), BADGE_BLUE))
     return notes
 
 

@@ -77,10 +77,12 @@ def score_text(score: float) -> str:
 
 def render_standings(view: StandingsView, language: str = "en") -> Image.Image:
     """Draw the final standings in `language`."""
-    height = HEADER + line_height(SUB_PX) + len(view.rows) * ROW + 2 * MARGIN
+    subtitle = _subtitle_lines(view, language)
+    header = HEADER + (len(subtitle) - 1) * line_height(SUB_PX)
+    height = header + line_height(SUB_PX) + len(view.rows) * ROW + 2 * MARGIN
     canvas = Image.new("RGB", (WIDTH, height), FELT)
-    _header(canvas, view, language)
-    y = HEADER
+    _header(canvas, header, subtitle, language)
+    y = header
     score_x, points_x = WIDTH - 2 * MARGIN, WIDTH - 2 * MARGIN - 170
     paste_text(
         canvas, (points_x, y), say(language, "standings.points"), SUB_PX, TEXT_DIM, align="r"
@@ -108,13 +110,14 @@ def render_standings(view: StandingsView, language: str = "en") -> Image.Image:
     return canvas
 
 
-def _header(canvas: Image.Image, view: StandingsView, language: str) -> None:
-    canvas.paste(FELT_DARK, (0, 0, canvas.width, HEADER - 10))
-    badge = say(language, "standings.badge")
-    pill_w = text_width(badge, SUB_PX) + SUB_PX
-    room = WIDTH - 3 * MARGIN - pill_w
-    title, size = fit_size(say(language, "standings.title"), TITLE_PX, room, SUB_PX)
-    paste_text(canvas, (MARGIN, 0), title, size, TEXT)
+def _pill_width(language: str) -> int:
+    return text_width(say(language, "standings.badge"), SUB_PX) + SUB_PX
+
+
+def _subtitle_lines(view: StandingsView, language: str) -> list[str]:
+    """Channel, table, preset and hands joined by " · ", wrapped between the parts (never cut
+    inside one unless a part alone is wider than the line)."""
+    room = WIDTH - 3 * MARGIN - _pill_width(language)
     channel = f"#{view.channel_name.lstrip('#')}" if view.channel_name else ""
     parts = (
         channel,
@@ -122,8 +125,25 @@ def _header(canvas: Image.Image, view: StandingsView, language: str) -> None:
         worded(view.preset_name, language),
         say(language, "standings.hands", hands=view.hands),
     )
-    sub = " · ".join(p for p in parts if p)
-    paste_text(
-        canvas, (MARGIN, line_height(TITLE_PX) - 8), fit_text(sub, SUB_PX, room), SUB_PX, TEXT_DIM
-    )
+    lines: list[str] = []
+    for part in filter(None, parts):
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and text_width(joined, SUB_PX) <= room:
+            lines[-1] = joined
+        else:
+            lines.append(fit_text(part, SUB_PX, room))
+    return lines
+
+
+def _header(canvas: Image.Image, height: int, subtitle: list[str], language: str) -> None:
+    canvas.paste(FELT_DARK, (0, 0, canvas.width, height - 10))
+    badge = say(language, "standings.badge")
+    pill_w = _pill_width(language)
+    room = WIDTH - 3 * MARGIN - pill_w
+    title, size = fit_size(say(language, "standings.title"), TITLE_PX, room, SUB_PX)
+    paste_text(canvas, (MARGIN, 0), title, size, TEXT)
+    y = line_height(TITLE_PX) - 8
+    for line in subtitle:
+        paste_text(canvas, (MARGIN, y), line, SUB_PX, TEXT_DIM)
+        y += line_height(SUB_PX)
     pill(canvas, (WIDTH - MARGIN - pill_w, 14), badge, SUB_PX, BADGE_BROWN, GOLD)

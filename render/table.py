@@ -513,8 +513,8 @@ def _draw_centre(canvas: Image.Image, view: TableView, plan: TablePlan, language
         offset = (frame.width - size) // 2
         canvas.paste(frame, (cx - size // 2 - offset, top - offset), frame)
         y = top + sprite.height + 4
-        if stack.name:
-            room = x1 - x0 - 2 * (arrow + PAD + 6)
+        if stack.name:  # centred, clear of the arrow and of the honba and sticks rows
+            room = x1 - x0 - 2 * (max(arrow, _counters_width(view, language)) + PAD + 6)
             who, px = fit_size(worded(view.seats[seat].name, language), SUB_PX, room, 15)
             paste_text(canvas, (cx, y + (SUB_PX - px) // 2), who, px, TEXT_DIM, align="c")
             y += line_height(SUB_PX) - 4

@@ -78,6 +78,8 @@ class HandView:
     blocked: tuple[Label, ...] = ()  # short notes of what the player may not do now
     set_aside: tuple[SetAside, ...] = ()  # the table's set-aside tiles, e.g. the wild indicator
     seat_count: int = MAX_SEATS  # seats at the table: turns claimed tiles towards their giver
+    declared: bool = False  # the seat's declaration stands (riichi)
+    waits: tuple[Tile, ...] = ()  # the tiles that complete the hand, once it is ready
 
     def __post_init__(self) -> None:
         _freeze(self)

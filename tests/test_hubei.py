@@ -573,6 +573,20 @@ def test_robbed_kong_40_or_50_on_a_hard_win_no_cap_no_liability() -> None:
     assert ids(soft) == [] and soft["deltas"] == {"E": 40, "S": -40, "W": 0, "N": 0}
 
 
+def test_the_robbed_player_counts_open_hand_even_when_others_leaves_its_pung_out() -> None:
+    # winner fan 2 (hard win, exposed kong) + the robbed player's open hand 1 reaches 3
+    robbed = ask(
+        "234m678s55s",
+        "6s",
+        ["chow 123s from N", "kong 4444p from W"],
+        by="robbing_kong",
+        **{"from": "S"},
+        min_fan=3,
+    )
+    assert robbed["valid"] is True, robbed
+    assert robbed["losers"] == {"S": {"fan": 1, "pays": 50}}
+
+
 def test_score_request_refuses_bad_hubei_fields() -> None:
     with pytest.raises(RequestError, match="players"):
         ask("234m567p678s55s", "5s", ["chow 789s from N"], players=5)
@@ -719,6 +733,28 @@ def test_robbing_an_added_kong_in_play_the_robbed_player_pays_50_on_a_hard_win()
     state.apply(Action(0, ActionKind.WIN))
     outcome = state.outcome()
     assert outcome is not None and outcome.wins[0].by.value == "robbing_kong"
+    assert outcome.deltas == (50, -50)
+
+
+def test_in_play_the_robbed_players_open_hand_meets_the_minimum() -> None:
+    # with the minimum of 3: winner fan 2 (hard win, exposed kong) + the robbed pung's open hand
+    state = HandState.arranged(
+        FIXED,
+        ["22m234p678p78s111s9s", "9s9s1s147m147p258s3m"],
+        draws="9s",
+        replacements="4m",
+    )
+    discard(state, 0, "9s")
+    state.apply(Action(1, ActionKind.PUNG, (t("9s"),)))
+    discard(state, 1, "1s")
+    state.apply(Action(0, ActionKind.KONG, (t("1s"),)))
+    discard(state, 0, "4m")
+    pass_others(state)
+    state.apply(Action(1, ActionKind.ADDED_KONG, (t("9s"),)))
+    assert state.phase is Phase.ROB and ActionKind.WIN in kinds(state, 0)
+    state.apply(Action(0, ActionKind.WIN))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.wins[0].score.fan == 2
     assert outcome.deltas == (50, -50)
 
 

@@ -344,3 +344,37 @@ def test_tenpai_payments_are_said_in_riichi_words() -> None:
     )
     assert riichi.in_language("zh-CN").startswith("不听罚符")
     assert payment_line(paid, names).in_language("en").startswith("Wall-draw check")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", ["Computer 2", "Computer 22", "Computer player 2"])
+def test_the_latest_discards_name_keeps_clear_of_the_sticks_in_sanma(
+    language: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from render.adapt import engine_table_view
+    from render.sticks import stick_sprite
+
+    view = engine_table_view("sanma", 5, 45)  # South to play: the sticks in the left corner
+    assert view.turn == 1 and view.latest is not None and view.sticks == 1
+    named = [dataclasses.replace(seat, name=name) for seat in view.seats]
+    view = dataclasses.replace(view, seats=tuple(named))
+    labels: list[tuple[str, int, int, bool]] = []  # text, left, right, centred
+    paste_text = table_module.paste_text
+
+    def recording(
+        canvas: object, xy: tuple[int, int], text: str, *rest: object, **k: object
+    ) -> int:
+        width = paste_text(canvas, xy, text, *rest, **k)  # type: ignore[arg-type]
+        centred = k.get("align") == "c"
+        left = xy[0] - width // 2 if centred else xy[0]
+        labels.append((text, left, left + width, centred))
+        return width
+
+    monkeypatch.setattr(table_module, "paste_text", recording)
+    render_table(view, language)
+    stick = stick_sprite(1000).width + 6
+    counters = [(left - stick, right) for text, left, right, _ in labels if text.startswith("×")]
+    # the discarder's name under the latest discard: the one name drawn centred
+    (under,) = [label for label in labels if label[0][:4] == name[:4] and label[3]]
+    assert len(counters) == 2
+    assert all(under[2] < left or under[1] > right for left, right in counters), (under, counters)

@@ -208,7 +208,8 @@ def test_the_score_command_takes_nuki_and_values_the_loops_win_alike(
     }
     assert cli_main(["score", "--json", json.dumps(request)]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer["han"] == won.fan and answer["fu"] == won.fu
+    assert won.limit and answer["fu"] is None  # a limit hand (haneman) names no fu
+    assert answer["han"] == won.fan
     assert {(y["id"], y["han"]) for y in answer["yaku"]} == {(p.id, p.fan) for p in won.patterns}
     assert answer["deltas"] == {
         "E": outcome.deltas[0],

@@ -381,6 +381,9 @@ async def check_stored_games(db: str, preset: Preset, seeds: tuple[int, ...]) ->
             assert await finished_game_export(store, viewed, PLAYERS[0][0]) == export
             log = read(export.text)
             assert log.names == ("Ann", "Bob", "Cy", "Di")
+            # the final line (`sc`) and the version as Tenhou's own logs carry them
+            assert game is not None and json.loads(export.text)["ver"] == 2.3
+            assert log.final == tuple((s.points, s.score) for s in game.standings)
             found = list(replay_log(log))
             assert all(not r.differs for r in found if isinstance(r, HandReport))
             final = found[-1]
@@ -556,11 +559,22 @@ def test_output_writes_our_replay_as_a_log_and_each_hand_s_result_picture(tmp_pa
     names = sorted(p.name for p in directory.iterdir())
     assert names == ["hand-001.png", "hand-002.png", "replay.tenhou6.json"]
     assert (directory / "hand-002.png").read_bytes().startswith(b"\x89PNG")
+    ours = json.loads((directory / "replay.tenhou6.json").read_text())
+    final = json.loads(out.getvalue().splitlines()[-1])["final"]
+    assert ours["ver"] == 2.3
+    assert not final["over"] and "sc" not in ours  # two hands: no final line yet
     code, again, _ = run(directory / "replay.tenhou6.json", check=True)
     deltas = [json.loads(line).get("deltas") for line in again]
     assert code == 0 and deltas == [
         json.loads(line).get("deltas") for line in out.getvalue().splitlines()
     ]
+
+
+def test_our_replay_of_a_whole_game_ends_with_its_final_line(tmp_path: Path) -> None:
+    path = real_log("ranked_game.json")
+    assert run_tenhou6(str(path), True, io.StringIO(), io.StringIO(), str(tmp_path)) == 0
+    ours = json.loads((tmp_path / "replay.tenhou6.json").read_text())
+    assert ours["ver"] == 2.3 and ours["sc"] == json.loads(path.read_text())["sc"]
 
 
 def test_output_that_is_a_file_is_refused(tmp_path: Path) -> None:

@@ -301,7 +301,33 @@ class TilesSelect(SeatedOnly, DynamicItem[Select[Any]], template=ids.TILES_TEMPL
         await play_action(interaction, self.table, self.stamp, build)
 
 
-DYNAMIC_ITEMS = (TableButton, CallButton, ActButton, ActSelect, TilesSelect)
+class ToggleButton(SeatedOnly, DynamicItem[Button[Any]], template=ids.TOGGLE_TEMPLATE):
+    """A player's switch of an automatic move on their hand message: Auto win, No calls,
+    Auto discard (green when on). It names no moment: a switch is good at any time."""
+
+    def __init__(self, table: int, toggle: str, on: bool = False, language: str = "en") -> None:
+        state = text("bot.toggle.on" if on else "bot.toggle.off")
+        label = text("bot.toggle.label", toggle=text(f"bot.toggle.{toggle}"), state=state)
+        button: Button[Any] = Button(
+            label=label.in_language(language),
+            style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
+            custom_id=ids.toggle_id(table, toggle),
+        )
+        super().__init__(button)
+        self.table, self.toggle = table, toggle
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ToggleButton:
+        return cls(int(match["table"]), match["toggle"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        play = _play(interaction)
+        await guarded(interaction, play.on_toggle(interaction, self.table, self.toggle))
+
+
+DYNAMIC_ITEMS = (TableButton, CallButton, ActButton, ActSelect, TilesSelect, ToggleButton)
 FOREIGN_KEY = "bot.control.foreign"
 FOREIGN = str(text(FOREIGN_KEY))  # in English (each clicker gets their language)
 

@@ -47,6 +47,8 @@ ACT_TEMPLATE = (
 # a second menu of one message (a declaration's tiles beside the discards) is numbered
 PICK_TEMPLATE = rf"{TABLE}:pick:{STAMP}:(?P<seat>[0-3])(?::(?P<menu>[1-9]))?"
 TILES_TEMPLATE = rf"{TABLE}:tiles:{STAMP}:(?P<seat>[0-3]):(?P<kind>swap|remove)"
+# a player's switch of an automatic move (bot/runtime/automatic.py): no stamp, valid any time
+TOGGLE_TEMPLATE = rf"{TABLE}:auto:(?P<toggle>auto_win|no_calls|auto_discard)"
 # a replay viewer's controls name the hand and the frame they lead to (bot/discord/cogs/replay.py)
 REPLAY_TEMPLATE = (
     rf"{PREFIX}:replay:(?P<hand>{NUMBER}):(?P<verb>first|prev|next|last):(?P<frame>{NUMBER})"
@@ -54,7 +56,14 @@ REPLAY_TEMPLATE = (
 REPLAY_JUMP_TEMPLATE = rf"{PREFIX}:replay:(?P<hand>{NUMBER}):jump"
 TEMPLATES = tuple(
     re.compile(t)
-    for t in (TABLE_TEMPLATE, CALL_TEMPLATE, ACT_TEMPLATE, PICK_TEMPLATE, TILES_TEMPLATE)
+    for t in (
+        TABLE_TEMPLATE,
+        CALL_TEMPLATE,
+        ACT_TEMPLATE,
+        PICK_TEMPLATE,
+        TILES_TEMPLATE,
+        TOGGLE_TEMPLATE,
+    )
 )
 TEMPLATES += (re.compile(REPLAY_TEMPLATE), re.compile(REPLAY_JUMP_TEMPLATE))
 
@@ -135,3 +144,12 @@ def pick_id(table: int, stamp: Stamp, seat: int, menu: int = 0) -> str:
 def tiles_id(table: int, stamp: Stamp, seat: int, kind: str) -> str:
     """A private select of three tiles to swap or remove (Sichuan openings)."""
     return f"{PREFIX}:{table}:tiles:{stamp}:{seat}:{kind}"
+
+
+def toggle_id(table: int, toggle: str) -> str:
+    """The id of a player's switch of an automatic move at a table.
+
+    >>> toggle_id(12, "auto_win")
+    'mj:12:auto:auto_win'
+    """
+    return f"{PREFIX}:{table}:auto:{toggle}"

@@ -15,9 +15,17 @@ from typing import Protocol
 import discord
 
 from bot.discord import ids
-from bot.discord.components import ActButton, ActSelect, CallButton, TableButton, TilesSelect
+from bot.discord.components import (
+    ActButton,
+    ActSelect,
+    CallButton,
+    TableButton,
+    TilesSelect,
+    ToggleButton,
+)
 from bot.discord.pictures import View
 from bot.runtime import PrivateSnapshot, PublicSnapshot
+from bot.runtime.automatic import TOGGLES
 from bot.runtime.snapshots import Decision
 from bot.runtime.words import (
     action_text,
@@ -365,9 +373,28 @@ def hand_surface(private: PrivateSnapshot, channel_name: str = "", language: str
             language=language,
             decision=private.decision,
         )
+    if private.has_hand and not private.hand_over:
+        view = with_toggles(view, private, language)
     picture = with_channel(private.hand_view, channel_name)
     content = hand_text(private, channel_name).in_language(language)
     return Surface(content, None, view, picture, f"hand-{private.table_id}.png")
+
+
+def with_toggles(
+    view: discord.ui.View | None, private: PrivateSnapshot, language: str
+) -> discord.ui.View | None:
+    """The player's switches of the automatic moves (bot/runtime/automatic.py) on a row of
+    their own, where the decision's controls leave one free."""
+    view = view or discord.ui.View(timeout=None)
+    used = {item.row for item in view.children if item.row is not None}
+    rows = max(used, default=-1) + 1 if used else (1 if view.children else 0)
+    if rows >= MAX_ROWS:
+        return view
+    for toggle in TOGGLES:
+        on = toggle in private.toggles
+        view.add_item(ToggleButton(private.table_id, toggle, on, language))
+        view.children[-1].row = rows
+    return view
 
 
 def _button_for(

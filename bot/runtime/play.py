@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 
+from bot.runtime.automatic import automatic_move
 from bot.runtime.clocks import arm_deadline, spend_clock, stored_deadlines
 from bot.runtime.computers import Computer
 from bot.runtime.conversions import game_result, hand_result
@@ -200,7 +201,11 @@ class Play(Host):
         while not hand.is_over:
             seat = table.computer_to_act()
             if seat is None:
-                break
+                move = automatic_move(table)  # a person's move made without a click
+                if move is None:
+                    break
+                self._apply(table, move, notices)
+                continue
             if computer is None:
                 computer = table.seat_computer
             if table.engines is None:
@@ -218,6 +223,18 @@ class Play(Host):
         notices.decisions = True
         self._arm_timers(table)
         self._arm_no_call(table)
+
+    async def play_automatic(self, table_id: int) -> None:
+        """Make the move a person's toggles now answer (one just switched on), if any."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.phase is not Phase.PLAYING or automatic_move(table) is None:
+                return
+            notices = Notices()
+            await self._advance(table, notices)
+        await self._notify(table, notices)
 
     def _arm_no_call(self, table: LiveTable) -> None:
         """In a claim window, pass for the people with nothing to claim once the wait is over."""

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from bot.runtime.automatic import toggles_of
 from bot.runtime.words import (
     action_text,
     clock_text,
@@ -210,6 +211,8 @@ class Decision:
     # give a plain five or the red one: those are worded by their melds ('chi 406m')
     melds: tuple[tuple[Action, tuple[Tile, ...]], ...] = ()
     five_choices: frozenset[Action] = frozenset()
+    # why a declaration of the rules is not offered now (kind name, words: Part.refusal)
+    refusals: tuple[tuple[str, Text], ...] = ()
 
     def options(self, kind: str) -> tuple[Action, ...]:
         return tuple(a for a in self.actions if a.kind.value == kind)
@@ -275,6 +278,7 @@ class PrivateSnapshot:
     # what the rules know about this seat that only its player is told ("Furiten: no ron");
     # the hand picture and the terminal's hand line carry them among the view's notes
     facts: tuple[Text, ...] = ()
+    toggles: frozenset[str] = frozenset()  # the automatic moves this player switched on
 
     @property
     def has_hand(self) -> bool:
@@ -415,6 +419,7 @@ def private_snapshot(
         "hand_id": table.hand_id,
         "phase": table.phase,
         "stamp": control_stamp(table),
+        "toggles": toggles_of(table, seat.player_id),
     }
     if hand is None or table.session is None:
         return PrivateSnapshot(**base)  # type: ignore[arg-type]
@@ -460,13 +465,14 @@ def _decision(table: LiveTable, player: int) -> Decision | None:
         kind,
         tuple(actions),
         table.deadline,
-        table.computer(hand, seat),
+        table.suggestion(hand, seat),
         set_down_tiles(hand, seat),
         tuple(hand.declaration_labels.items()),
         hand.declared_with_discard,
         table.preset.vocabulary,
         melds,
         five_choices(hand, calls),
+        _refusals(hand, seat, actions),
     )
 
 
@@ -483,6 +489,19 @@ def five_choices(hand: HandState, calls: Sequence[Action]) -> frozenset[Action]:
         if twin is not None and twin in calls:
             found |= {call, twin}
     return frozenset(found)
+
+
+def _refusals(
+    hand: HandState, seat: int, offered: Sequence[Action]
+) -> tuple[tuple[str, Text], ...]:
+    """Why each declaration the rules own and do not offer now is not offered (Part.refusal)."""
+    kinds = {a.kind for a in offered}
+    found = []
+    for part in hand.parts:
+        for kind in part.labels:
+            if kind not in kinds and (why := part.refusal(seat)) is not None:
+                found.append((kind.value, why))
+    return tuple(found)
 
 
 def set_down_tiles(hand: HandState, seat: int) -> frozenset[Tile]:

@@ -15,7 +15,7 @@ from data.rating import RATED_SEATS
 from engine.actions import Action
 from engine.hand import HandState
 from engine.i18n import text
-from engine.presets import TIME_CONTROLS, Preset, TimeControl
+from engine.presets import PRESETS, TIME_CONTROLS, Preset, TimeControl
 from engine.session import Seating, Session
 from render.words import preset_text
 
@@ -47,12 +47,17 @@ def seat_count_for(preset: Preset, players: int | None, rated: bool) -> int:
     if count not in preset.seat_counts:
         *others, last = map(str, preset.seat_counts)
         allowed = text("runtime.one_of", others=", ".join(others), last=last) if others else last
+        # a preset of the same family that seats them (riichi at 3: sanma)
+        kin = [
+            p.id for p in PRESETS.values() if p.family == preset.family and count in p.seat_counts
+        ]
         raise TableError(
             text(
-                "runtime.seat_counts",
+                "runtime.seat_counts_kin" if kin else "runtime.seat_counts",
                 preset=preset_text(preset.id, preset.name),
                 allowed=allowed,
                 count=count,
+                kin=", ".join(kin),
             )
         )
     if rated and count != rated_seats(preset):
@@ -137,6 +142,13 @@ class LiveTable:
     def computer(self) -> Computer:
         """The level's computer: time-outs and suggestions (for every seat)."""
         return computer_for(self.level)
+
+    def suggestion(self, hand: HandState, seat: int) -> Action:
+        """What a player is offered as the suggested move: the level's computer's choice, made
+        plain for copying where the family says how (engine.computer.suggest)."""
+        from engine.computer import suggest  # the strong computer's package, loaded on demand
+
+        return suggest(hand, seat, self.computer)
 
     @property
     def seat_computer(self) -> Computer:

@@ -49,6 +49,17 @@ def choose_strong(state: HandState, seat: int) -> Action:
     return physical_action(state, strong.choose(view))
 
 
+def suggest(state: HandState, seat: int, computer: Computer) -> Action:
+    """The move suggested to a player (the terminal's Enter and its hint): the computer's
+    choice, made plain where the family's knowledge says how (`FamilyKnowledge.plain_move`:
+    Riichi's never throws the double East first nor calls into a hand without a yaku)."""
+    chosen = computer(state, seat)
+    know = state.preset.advice
+    if know is None or know.plain_move is None:
+        return chosen
+    return know.plain_move(seat_view(state, seat), chosen)
+
+
 LEVELS: dict[str, Computer] = {"easy": choose_action, "strong": choose_strong}
 ALIASES = {"v1": "easy"}  # bench/strength.py names the baseline by its version
 

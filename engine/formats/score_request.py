@@ -199,11 +199,13 @@ def _set_aside_tiles(
 def run_score_lines(lines: Iterable[str], out: IO[str], err: IO[str]) -> int:
     """Score JSON lines one by one, in order: each gets one result line, or one
     `{"error": ...}` line (and its line on `err`), in the request's `lang` when it names one;
-    2 at the end if any line was bad."""
+    2 at the end if any line was bad, or with one line on `err` if no line held a request."""
     status = 0
+    asked = False
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        asked = True
         request: object = None
         try:
             request = _loads(line)
@@ -215,6 +217,9 @@ def run_score_lines(lines: Iterable[str], out: IO[str], err: IO[str]) -> int:
             status = 2
             continue
         out.write(json.dumps(result) + "\n")
+    if not asked:
+        err.write("error: no score request: give one JSON object a line, or --json '{...}'\n")
+        return 2
     return status
 
 
@@ -229,7 +234,7 @@ def _loads(line: str) -> object:
     try:
         return json.loads(line)
     except json.JSONDecodeError as error:
-        raise RequestError(f"not valid JSON ({error.msg})") from None
+        raise RequestError(f"not valid JSON ({error.msg} at character {error.pos + 1})") from None
     except RecursionError:
         raise RequestError("not valid JSON (nested too deeply)") from None
     except ValueError:  # an integer of more digits than Python converts (4,300)

@@ -14,6 +14,7 @@ from bot.discord.options import pick_table
 from bot.discord.replies import reader_language, tell
 from bot.discord.surface import CALL_QUESTIONS, call_choice, hand_surface
 from bot.runtime import LiveTable, PrivateSnapshot
+from bot.runtime.automatic import set_toggle, toggles_of
 from bot.runtime.words import in_words, suit_text
 from data import Phase
 from engine.actions import Action
@@ -81,6 +82,16 @@ class PlayCog(MahjongCog, name="Play"):
             view=surface.view or discord.utils.MISSING,
             ephemeral=True,
         )
+
+    async def on_toggle(self, interaction: Interaction, table_id: int, toggle: str) -> None:
+        """A switch of an automatic move on the hand message: stored with the table, then the
+        hand message drawn again with the switch's new state."""
+        await interaction.response.defer()
+        user_id = str(interaction.user.id)
+        runtime = self.bot.runtime
+        on = toggle not in toggles_of(runtime.get(table_id), user_id)
+        await set_toggle(runtime, table_id, user_id, toggle, on)
+        await runtime.refresh(table_id, user_id)
 
     # ------------------------------------------------------------------ between hands
 

@@ -5,7 +5,8 @@ payment and liability, all as `Payment`s of one win.
 Winner fan: big wins 1 each (full_flush, all_258, all_pungs, all_melded_single_wait), kong_bloom 1
 (small win only), last_draw 1, hard_win 1, four_wilds 1 (big wins only), and the winner's own
 kongs: red_kong / green_kong 1, wild_kong 2, exposed_kong 1, added_kong 1, concealed_kong 2.
-Loser fan: its own kongs (the same values), discarder 1 (not on a small win), open hand 1.
+Loser fan: its own kongs (the same values), discarder 1 (not on a small win), open hand 1 (the
+robbed player's always: it was adding to a claimed pung, listed in `others` or not).
 
 Decisions where RULES.md and seed 002 leave room:
 
@@ -329,7 +330,9 @@ def _invalid(
 
 def loser_fan(other: SeatFacts, ctx: WinContext, big: bool) -> int:
     found = kong_patterns(other.melds, other.special_kongs, ctx.wild)
-    found.append(("open_hand", int(is_open(other.melds))))
+    # the robbed player's hand is open (the pung it adds to) whether or not the request lists it
+    robbed = ctx.by is WinBy.ROBBING_KONG and other.seat == ctx.discarder
+    found.append(("open_hand", int(robbed or is_open(other.melds))))
     discarded = ctx.by is WinBy.DISCARD and other.seat == ctx.discarder
     found.append(("discarder", int(discarded and big)))
     return total(_patterns(found))

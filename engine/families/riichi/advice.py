@@ -20,11 +20,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import shapes
+from engine.actions import Action, ActionKind
 from engine.advice import FamilyKnowledge
 from engine.game import placements
 from engine.scoring.base import Score, WinBy, WinContext
 from engine.seat_view import SeatView
-from engine.tiles import DRAGONS, WINDS, MeldKind, Tile
+from engine.tiles import (
+    DRAGONS,
+    HONOURS,
+    WINDS,
+    MeldKind,
+    Tile,
+    is_honour,
+    is_terminal,
+    kind_of,
+    suit_of,
+)
 
 # a non-dealer's ron by han at 30 fu (a dealer's is half as much again): mangan at 4 and 5
 _RON = (0, 1000, 2000, 3900, 7700, 8000, 12000, 12000, 16000, 16000, 16000, 24000, 24000, 32000)
@@ -292,6 +303,88 @@ def set_aside(view: SeatView, tile: Tile) -> bool:
 # ends the hand
 STEP = 0.2
 
+# ------------------------------------------------------------------------------- suggestions
+
+
+def _honour_value(view: SeatView, tile: Tile) -> int:
+    """The han a pung of this honour is worth to this seat: 0 for a guest wind, 2 for a double
+    wind (its own and the round's)."""
+    return sum((tile in DRAGONS, tile == WINDS[view.seat], tile == WINDS[view.round_wind]))
+
+
+def plain_move(view: SeatView, chosen: Action) -> Action:
+    """The computer's choice as a move a beginner may copy: a lone honour worth less goes before
+    a lone valued one (never the double East first; for want of one, a lone terminal goes
+    before a double wind), and no call leaves the hand without a yaku in sight (a beginner
+    cannot count on the far plans the computer weighs)."""
+    thrown = kind_of(chosen.tiles[0]) if chosen.kind is ActionKind.DISCARD else None
+    if thrown is not None and view.counts[thrown] == 1:
+        instead = _plainer_discard(view, thrown)
+        if instead is not None:
+            found = [
+                a for a in view.legal if a.kind is ActionKind.DISCARD and a.tiles == (instead,)
+            ]
+            return found[0] if found else chosen
+    calls = (ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG)
+    if chosen.kind in calls and view.phase != "turn" and not _yaku_in_sight(view, chosen):
+        return next(a for a in view.legal if a.kind is ActionKind.PASS)
+    return chosen
+
+
+def _plainer_discard(view: SeatView, tile: Tile) -> Tile | None:
+    """A lone tile to throw before the lone valued honour `tile`, or None (against a riichi the
+    computer's choice stands: its tile may be the safer)."""
+    if not is_honour(tile) or any(at >= 0 for s, at in enumerate(view.riichi_at) if s != view.seat):
+        return None
+    value = _honour_value(view, tile)
+    lone = [t for t in HONOURS if view.counts[t] == 1 and _honour_value(view, t) < value]
+    if not lone and value >= 2:  # a lone terminal with no neighbour within two
+        lone = [
+            t
+            for t in range(27)
+            if is_terminal(t) and view.counts[t] == 1 and not _neighbours(view.counts, t)
+        ]
+    return min(
+        lone,
+        key=lambda t: (_honour_value(view, t) if is_honour(t) else 0, -view.visible[t]),
+        default=None,
+    )
+
+
+def _neighbours(counts: Sequence[int], tile: Tile) -> int:
+    low = tile - tile % 9
+    return sum(counts[t] for t in range(max(low, tile - 2), min(low + 9, tile + 3)) if t != tile)
+
+
+def _yaku_in_sight(view: SeatView, call: Action) -> bool:
+    """Whether the hand after this call holds a yaku a beginner can see: a valued honour pung
+    (or its pair), all simples, one suit with honours, or pungs only."""
+    tile = view.claim_tile
+    assert tile is not None
+    rest = list(view.counts)
+    if call.kind is ActionKind.CHOW:
+        called = list(call.tiles)
+        for t in call.tiles:
+            if t != tile:
+                rest[t] -= 1
+    else:
+        size = 3 if call.kind is ActionKind.KONG else 2
+        rest[tile] -= size
+        called = [tile] * (size + 1)
+    melded = [list(m.tiles) for m in view.melds[view.seat]] + [called]
+    tiles = [t for t, n in enumerate(rest) for _ in range(n)] + [t for m in melded for t in m]
+    pungs = [m[0] for m in melded if len(set(m)) == 1]
+    valued = [t for t in HONOURS if _honour_value(view, t)]
+    suits = {suit_of(t) for t in tiles if t not in HONOURS}
+    return (
+        any(t in valued for t in pungs)
+        or any(rest[t] >= 2 for t in valued)
+        or not any(is_honour(t) or is_terminal(t) for t in tiles)
+        or len(suits) <= 1
+        or (len(pungs) == len(melded) and sum(1 for n in rest if n == 1) <= 1)
+    )
+
+
 KNOWLEDGE = FamilyKnowledge(
     pure_flush=5,  # chinitsu, open (closed: the closed hand's riichi adds one)
     half_flush=2,  # honitsu, open
@@ -323,4 +416,5 @@ KNOWLEDGE = FamilyKnowledge(
     danger=danger,
     declare=declare,
     set_aside=("nuki", set_aside),
+    plain_move=plain_move,
 )

@@ -37,6 +37,7 @@ from engine.families.riichi.scoring import (
     value_hand,
 )
 from engine.families.riichi.yaku_routes import open_yaku_route
+from engine.i18n import Text
 from engine.parts import Part, Rule
 from engine.rules import kong_keeps_waits
 from engine.scoring.base import WinBy
@@ -307,6 +308,24 @@ class RiichiPart(Part):
             if state.waits(rest):
                 offered.append(Action(seat, RIICHI, (tile,)))
         return offered
+
+    def refusal(self, seat: int) -> Text | None:
+        """Why riichi is not offered now, the first reason `offer` meets (or, with every
+        condition met, that no discard leaves the hand ready)."""
+        state, rule = self.state, self.rule
+        if self.declared[seat] or self.declaring == seat:
+            key = "already"
+        elif state.turn != seat or state.drawn is None:
+            key = "not_your_turn"
+        elif not self._closed(seat):
+            key = "open"
+        elif state.wall_left < rule.least_wall:
+            key = "wall"
+        elif state.setup.points and state.setup.points[seat] + state.points[seat] < rule.stick:
+            key = "points"
+        else:
+            key = "not_ready"
+        return Text(f"riichi.refusal.{key}", {"tiles": rule.least_wall, "stick": rule.stick})
 
     def apply_action(self, action: Action) -> None:
         state, seat = self.state, action.seat

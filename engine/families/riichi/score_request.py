@@ -107,7 +107,8 @@ def answer(
     out: dict[str, object] = {
         "valid": True,
         "han": value.han,
-        "fu": value.fu,
+        # a limit hand's value is its limit: no fu, as a tenhou.net/6 log and `replay` write it
+        "fu": None if value.limit is not None else value.fu,
         "unit": "han",
         "yaku": [{"id": y.id, "han": y.han} for y in value.yaku],
         "limit": None if value.limit is None else value.limit.value,

@@ -84,8 +84,16 @@ def red_fives_of(preset: Preset) -> tuple[int, int, int]:
     return man, pin, sou
 
 
-def game_log(hands: Sequence[StoredHand], names: Sequence[str], title: str = "") -> Log:
-    """A whole game's hands as one log."""
+VERSION = 2.3  # the `ver` of the logs tenhou.net writes today
+
+
+def game_log(
+    hands: Sequence[StoredHand],
+    names: Sequence[str],
+    title: str = "",
+    final: Sequence[tuple[int, float]] | None = None,
+) -> Log:
+    """A whole game's hands as one log; `final`: each player's final points and score (`sc`)."""
     if not hands:
         raise ValueError("a game log needs at least one hand")
     preset = hands[0].preset
@@ -97,6 +105,8 @@ def game_log(hands: Sequence[StoredHand], names: Sequence[str], title: str = "")
         red_fives=red_fives_of(preset),
         seats=seats,
         hands=tuple(hand_of(stored) for stored in hands),
+        final=None if final is None else tuple(final),
+        version=VERSION,
     )
 
 

@@ -175,6 +175,7 @@ class Log:
     seats: int
     hands: tuple[Hand, ...]
     final: tuple[tuple[int, float], ...] | None = None  # the log's `sc`: (points, score) a seat
+    version: float | str | None = None  # the log's `ver` (Tenhou's own logs: 2.3)
 
 
 def anonymous(log: Log) -> Log:
@@ -311,7 +312,14 @@ def from_json(data: object) -> Log:
         seats=seats,
         hands=hands,
         final=None if "sc" not in data else _final(data["sc"], seats),
+        version=_version(data.get("ver")),
     )
+
+
+def _version(value: object) -> float | str | None:
+    if value is None or (isinstance(value, int | float | str) and not isinstance(value, bool)):
+        return value
+    raise Tenhou6Error(f"ver: {value!r} is not a version")
 
 
 def _final(value: object, seats: int) -> tuple[tuple[int, float], ...]:
@@ -480,7 +488,8 @@ def to_json(log: Log) -> dict[str, Any]:
         rule["aka"] = log.red_fives[0]
     else:
         rule |= {f"aka5{i + 1}": count for i, count in enumerate(log.red_fives)}
-    data: dict[str, Any] = {
+    data: dict[str, Any] = {} if log.version is None else {"ver": log.version}
+    data |= {
         "title": list(log.title),
         "name": names,
         "rule": rule,
@@ -488,7 +497,9 @@ def to_json(log: Log) -> dict[str, Any]:
     }
     if log.final is not None:
         unused = [0, 0] * (FOUR_SEATS - log.seats)
-        data["sc"] = [number for seat in log.final for number in seat] + unused
+        # a whole score as Tenhou writes it (-19, not -19.0)
+        numbers = [n for seat in log.final for n in seat]
+        data["sc"] = [int(n) if float(n).is_integer() else n for n in numbers] + unused
     return data
 
 

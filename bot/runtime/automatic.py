@@ -1,0 +1,101 @@
+"""Moves the runtime makes for a person without a click, as Riichi clients do.
+
+A decision with one answer on the own turn is made at once: after riichi the drawn tile goes by
+itself (Tenhou's automatic discard) unless a win or a kan that keeps the wait is offered too.
+Each player may also switch on, per table, what Tenhou's and Mahjong Soul's clients offer
+(all off by default, stored with the table's options, so they survive a restart):
+
+- `auto_win`: every win offered is taken;
+- `no_calls`: every call offered on a discard is passed (a win is still asked, or taken);
+- `auto_discard`: on the own turn the drawn tile is discarded (a win offered is still asked).
+
+The rule is the runtime's, the same for every preset: it reads only the kinds of the actions
+offered, never a family (computers decide their own seats; `simulate` never gets here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bot.runtime.errors import NotSeatedError, TableError
+from bot.runtime.table import LiveTable
+from engine.actions import Action, ActionKind
+from engine.hand import Phase as HandPhase
+from engine.i18n import text
+
+if TYPE_CHECKING:
+    from bot.runtime.manager import Runtime
+
+TOGGLES = ("auto_win", "no_calls", "auto_discard")
+STORED_KEY = "automatic"  # options.extra[STORED_KEY][player_id]: the toggles switched on
+_CALLS = frozenset({ActionKind.CHOW, ActionKind.PUNG, ActionKind.KONG})
+
+
+def toggles_of(table: LiveTable, player_id: str) -> frozenset[str]:
+    """The toggles this player has switched on at this table."""
+    stored = table.options.extra.get(STORED_KEY, {})
+    return frozenset(stored.get(player_id, ()))
+
+
+def automatic_answer(
+    phase: HandPhase, drawn: int | None, legal: Sequence[Action], toggles: frozenset[str]
+) -> Action | None:
+    """What is played for a person offered `legal` now, or None when they are asked."""
+    wins = [a for a in legal if a.kind is ActionKind.WIN]
+    if wins:
+        return wins[0] if "auto_win" in toggles else None
+    if phase is HandPhase.TURN:
+        if len(legal) == 1:  # the only answer (after riichi: the drawn tile)
+            return legal[0]
+        if "auto_discard" in toggles and drawn is not None:
+            drawn_discard = Action(legal[0].seat, ActionKind.DISCARD, (drawn,))
+            return drawn_discard if drawn_discard in legal else None
+        return None
+    calls = any(a.kind in _CALLS for a in legal)
+    if phase in (HandPhase.CLAIMS, HandPhase.ROB) and "no_calls" in toggles and calls:
+        return next((a for a in legal if a.kind is ActionKind.PASS), None)
+    return None
+
+
+def automatic_move(table: LiveTable) -> Action | None:
+    """The first move the hand waits for from a person that is made for them, or None."""
+    hand = table.hand
+    if hand is None or hand.is_over:
+        return None
+    for hand_seat in hand.seats_to_act():
+        seat = table.seats[table.seating.player_at(hand_seat)]
+        if seat is None or not seat.human:
+            continue
+        legal = hand.legal_actions(hand_seat)
+        drawn = hand.drawn if hand.turn == hand_seat else None
+        move = automatic_answer(hand.phase, drawn, legal, toggles_of(table, seat.player_id))
+        if move is not None:
+            return move
+    return None
+
+
+async def set_toggle(
+    runtime: Runtime, table_id: int, player_id: str, toggle: str, on: bool
+) -> frozenset[str]:
+    """Switch one of a player's toggles at a table, stored first; a decision it now answers
+    is made at once. Returns the player's toggles."""
+    from bot.runtime.conversions import stored_options  # which reaches the snapshots: later
+
+    if toggle not in TOGGLES:
+        raise TableError(text("runtime.unknown_toggle", toggle=toggle, toggles=", ".join(TOGGLES)))
+    table = runtime.get(table_id)
+    async with table.lock:
+        if table.player_of(player_id) is None:
+            raise NotSeatedError(text("runtime.not_seated_at", table=table_id))
+        stored = dict(table.options.extra.get(STORED_KEY, {}))
+        chosen = set(stored.get(player_id, ())) - {toggle} | ({toggle} if on else set())
+        stored[player_id] = sorted(chosen)
+        options = replace(table.options, extra={**table.options.extra, STORED_KEY: stored})
+        await runtime.store.set_options(
+            table.id, stored_options(options, table.seats, table.lobby_version)
+        )
+        table.options = options
+    await runtime.play_automatic(table_id)
+    return frozenset(chosen)
