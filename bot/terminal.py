@@ -410,6 +410,7 @@ SECOND_PERSON = {
     "You is out": "You are out",
     "You's hand": "Your hand",
     "You calls": "You call",  # Riichi's words: 'You call pon on 5z'
+    "You pays": "You pay",  # every hand scored: 'You pays Carol: 384'
 }
 
 

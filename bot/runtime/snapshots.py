@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from bot.runtime.every_hand_words import Part, every_hand_parts
 from bot.runtime.words import (
     action_text,
     clock_text,
@@ -133,6 +134,8 @@ class ResultSummary:
     ratings: tuple[Text, ...]  # "carol: 1500 → 1512 (+12) (provisional)"
     lines: tuple[Text, ...]  # the result and each seat's points, in words
     view: ResultView
+    # where every hand is scored: each seat's score, and who paid whom (a heading and lines each)
+    every_hand: tuple[Part, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,6 +464,9 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
         totals = [t + d for t, d in zip(totals, outcome.deltas, strict=True)]
     points = tuple((names[s], outcome.deltas[s], totals[s]) for s in range(count))
     ratings = tuple(rating_texts(table))
-    lines = result_lines(hand, session.hand_number, summary, names, points)
+    every_hand = every_hand_parts(outcome, names)
+    lines = result_lines(hand, session.hand_number, summary, names, points, every_hand)
     view = result_view_from_state(hand, said_names(table), table_name=picture_title(table))
-    return ResultSummary(session.hand_number, summary, points, ratings, tuple(lines), view)
+    return ResultSummary(
+        session.hand_number, summary, points, ratings, tuple(lines), view, every_hand
+    )

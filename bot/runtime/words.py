@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.runtime.every_hand_words import Part, every_hand_lines
 from bot.runtime.table import COMPUTER_PREFIX
 from data import Phase
 from data.rating import display
@@ -646,10 +647,13 @@ def result_lines(
     summary: Text,
     names: Sequence[Text | str],
     points: Sequence[tuple[Text | str, int, int]],
+    every_hand: Sequence[Part] = (),
 ) -> list[Text]:
-    """The result and each seat's points (this hand, total), in words."""
+    """The result, each hand's score and who paid whom where every hand is scored, and each
+    seat's points (this hand, total), in words."""
     lines = [text("bot.result.hand_over", number=number, summary=summary)]
     lines += fact_lines(hand, names)
+    lines += every_hand_lines(every_hand)
     lines += [
         text("bot.result.points", name=names[s], delta=Number(d, signed=True), total=Number(t))
         for s, (_, d, t) in enumerate(points)
