@@ -149,3 +149,15 @@ def test_the_result_picture_draws_the_scores_in_every_language(language: str) ->
 def test_the_table_shows_points_below_zero() -> None:
     assert points_text(-848, False, "en") == "−848 pts"
     assert points_text(-848, False, "zh-CN").startswith("−848")
+
+
+def test_play_length_serves_every_preset_with_a_length_option() -> None:
+    from bot.cli import _parser, length_help
+    from engine.options import choose, parse_choices
+
+    for length, rounds in (("east", 1), ("full", 4)):
+        args = _parser().parse_args(["play", "--preset", "chinese-classical", "--length", length])
+        assert args.option == [f"length={length}"]
+        assert choose(CLASSICAL, parse_choices(CLASSICAL, args.option)).game.rounds == rounds
+    assert "chinese-classical: full or east" in length_help()
+    assert "riichi, riichi-majsoul, sanma: south or east" in length_help()
