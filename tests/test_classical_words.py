@@ -161,3 +161,13 @@ def test_play_length_serves_every_preset_with_a_length_option() -> None:
         assert choose(CLASSICAL, parse_choices(CLASSICAL, args.option)).game.rounds == rounds
     assert "chinese-classical: full or east" in length_help()
     assert "riichi, riichi-majsoul, sanma: south or east" in length_help()
+
+
+def test_a_matchs_final_score_is_what_it_won_or_lost() -> None:
+    from render.standings import score_text
+
+    final = CLASSICAL.game.score
+    assert final is not None
+    scores = final.scores([2180, 2046, 1972, 1802], [1, 2, 3, 4])
+    assert scores == [180, 46, -28, -198] and sum(scores) == 0
+    assert score_text(-1180.0) == "-1,180"
