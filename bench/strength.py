@@ -1,7 +1,7 @@
 """Duplicate games: how much stronger a computer level plays than a baseline (a program, no test).
 
     python bench/strength.py [--candidate strong] [--baseline v1] [--preset ID ...] [--hands N]
-                             [--seed S] [--min-fan M] [--players N] [--games G]
+                             [--seed S] [--min-fan M] [--players N] [--games G] [--per-hand]
                              [--option NAME=VALUE ...]
 
 Luck cancels as in Mortal's and akochan's comparisons: every wall (a seeded hand) is played once
@@ -34,7 +34,9 @@ place is compared with the baseline's of the same player in the same game seed. 
 v1-riichi` is the easy computer declaring riichi whenever its discard is offered as one (so that
 the defence against a riichi can be measured where the easy computer never declares). The last
 lines: `placement_gain: X` (negative: better) and `deal_in_facing_riichi_ratio: Y`. `--raw FILE`
-appends each run's figures to FILE; `--pool FILE` reports the runs it holds pooled.
+appends each run's figures to FILE; `--pool FILE` reports the runs it holds pooled. `--per-hand`
+plays such a preset by duplicate hands as the others (each wall one hand, East in seat 0), for
+points per seat-hand where every hand pays (chinese-classical: the bar is set per seat-hand).
 
 The last lines per preset (hands) are for the bar: `points_per_hand_gain: X` (candidate minus
 baseline per seat-hand, with its 95% interval in the line before) and `dead_hand_rate: Y` (the
@@ -484,6 +486,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=0, help="seats, where the preset allows")
     parser.add_argument("--games", type=int, default=200, help="game seeds, where games end")
     parser.add_argument("--option", nargs="*", default=[], help="table options: length=east")
+    parser.add_argument(
+        "--per-hand", action="store_true", help="duplicate hands even where games end"
+    )
     parser.add_argument("--raw", type=Path, help="games: append each side's figures (JSON lines)")
     parser.add_argument("--pool", type=Path, help="report the runs a --raw file holds, pooled")
     args = parser.parse_args(argv)
@@ -497,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.option:
             preset = choose(preset, parse_choices(preset, args.option))
         players = args.players if args.players in preset.seat_counts else preset.seat_counts[0]
-        if preset.game.ends:
+        if preset.game.ends and not args.per_hand:
             compare_games(preset, args.candidate, args.baseline, args.games, args.seed, args.raw)
         else:
             compare(preset, args.candidate, args.baseline, args.hands, args.seed, players)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from bot.pipes import reader_went_away
 from engine.i18n import LANGUAGES, translate
+from engine.options import TableOption
 from engine.presets import (
     PRESETS,
     TIME_CONTROLS,
@@ -23,6 +24,29 @@ SCORE_HINT = (
 )
 
 OPTION_HELP = "a table option of the preset (hubei-laizi: green_white; hk-fw2: min_fan=2)"
+
+
+LENGTH = "length"  # the table option of the presets whose games end after so many rounds
+
+
+def _length_options() -> list[TableOption]:
+    return [o for p in PRESETS.values() for o in p.options if o.name == LENGTH]
+
+
+def length_help() -> str:
+    """`--length`: the game's length where the preset has the option, each preset's values
+    (the default first), from the presets themselves."""
+    by_values: dict[tuple[str, ...], list[str]] = {}
+    for preset in PRESETS.values():
+        for option in preset.options:
+            if option.name == LENGTH:
+                values = [str(option.default)]
+                values += [str(v) for v in option.values if v != option.default]
+                by_values.setdefault(tuple(values), []).append(preset.id)
+    said = "; ".join(
+        f"{', '.join(ids)}: {' or '.join(values)}" for values, ids in by_values.items()
+    )
+    return f"the game's length where the preset has a `length` option, the default first: {said}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,9 +89,9 @@ def _parser() -> argparse.ArgumentParser:
         "--length",
         dest="option",
         action="append",
-        type="length={}".format,  # the table option, as `--option length=VALUE`
-        metavar="{south,east}",
-        help="a Riichi game's length: south (East and South rounds, the default) or east",
+        type=f"{LENGTH}={{}}".format,  # the table option, as `--option length=VALUE`
+        metavar="|".join(dict.fromkeys(str(v) for o in _length_options() for v in o.values)),
+        help=length_help(),
     )
     play.add_argument("--time", metavar="CONTROL", help=time_controls_help())
     play.add_argument(

@@ -322,8 +322,9 @@ def jumps(found: Sequence[Frame]) -> list[int]:
 
 def outcome_texts(log: ReplayLog) -> list[Text]:
     """How the hand ended, as the table told it: each win with its fan, patterns and payment
-    (or why nobody won), its facts (indicators, honba, sticks, the ready hands), then what every
-    seat received in the hand."""
+    (or why nobody won), its facts (indicators, honba, sticks, the ready hands), each hand's
+    score and who paid whom where every hand is scored, then what every seat received."""
+    from bot.runtime.every_hand_words import every_hand_lines, every_hand_parts
     from bot.runtime.words import ending_text, fact_lines, payment_text, win_texts
 
     session, hand = rebuild(log)
@@ -333,6 +334,7 @@ def outcome_texts(log: ReplayLog) -> list[Text]:
     by_player = log.names()
     names = [by_player[session.player_at(s)] for s in range(session.seat_count)]
     lines = [line for win in outcome.wins for line in win_texts(win, hand, names)]
+    lines += every_hand_lines(every_hand_parts(outcome, names))  # where every hand is scored
     if not outcome.wins:
         why = ending_text(hand, outcome.termination.value)
         lines.append(text("bot.result.draw", why=why))

@@ -97,6 +97,10 @@ class FamilyKnowledge:
     context: Callable[[SeatView, tuple[Tile, ...]], dict[str, Any]] | None = None
     # the entry as a table with these options plays it (a minimum chosen per table)
     tune: Callable[[FamilyKnowledge, Preset], FamilyKnowledge] | None = None
+    # points a hand with these concealed counts and melds is worth as it stands, should another
+    # seat win (chinese-classical: a loser's hand is scored and settled with the other losers);
+    # None: a losing hand is worth nothing
+    standing: Callable[[SeatView, tuple[int, ...], tuple[Meld, ...]], float] | None = None
     # fan of a hand with none of a suit's terminals nor any honour (Riichi's tanyao): a plan
     all_simples: int = 0
     # fan that adds to a win's value but never makes its minimum (Riichi's dora): per kind the

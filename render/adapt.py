@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from engine.actions import ActionKind
 from engine.computer.easy import choose_action
 from engine.computer.simulate import play_out
+from engine.every_hand import seat_scores, transfers
 from engine.hand import HandState, Phase
 from engine.i18n import Number, Text, has
 from engine.names import hand_name, vocabulary_key
@@ -21,7 +22,17 @@ from engine.set_aside import SetAsideSettlementPart
 from engine.settlement import POT, Reason
 from engine.table_facts import TableFacts, table_facts
 from engine.tiles import Tile, sort_tiles, tile_name
-from render.views import HandView, Label, ResultView, SeatView, SetAside, TableView, WinView
+from render.views import (
+    HandScoreView,
+    HandView,
+    Label,
+    ResultView,
+    SeatView,
+    SetAside,
+    TableView,
+    TransferView,
+    WinView,
+)
 from render.words import preset_text, wind_text
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
@@ -379,6 +390,29 @@ def result_view_from_state(
         ready_hands=tuple(
             (names[s], tuple(state.concealed(s)), tuple(state.melds[s]))
             for s in (() if wins or facts.nagashi else facts.ready or ())
+        ),
+        hand_scores=tuple(
+            HandScoreView(
+                names[h.seat],
+                h.points,
+                h.doubles,
+                h.score,
+                limit=h.limit,
+                capped=h.capped,
+                won=h.seat in outcome.winners,
+                seat_wind=h.seat,
+            )
+            for h in seat_scores(outcome)
+        ),
+        transfers=tuple(
+            TransferView(
+                names[t.payer],
+                names[t.payee],
+                t.amount,
+                settlement=t.reason is Reason.SETTLEMENT,
+                times=t.times,
+            )
+            for t in transfers(outcome)
         ),
     )
 

@@ -37,13 +37,14 @@ from render.style import (
     text_width,
 )
 from render.tiles import Geometry, back_sprite, frame_sprite, tile_sprite
-from render.views import Label, ResultView, SetAside, WinView
+from render.views import HandScoreView, Label, ResultView, SetAside, TransferView, WinView
 from render.words import say, value_text, wind_text
 
 WIDTH = 800  # half size at 400 px
 MARGIN = 12
 PAD = 12
 COLUMN_GAP = 10
+TRANSFER_GAP = 32  # between the payments to the winner and the losers' settlement
 HEADER = 62
 TITLE_PX = 26
 SUB_PX = 20
@@ -115,6 +116,8 @@ def render_result(view: ResultView, language: str = "en") -> Image.Image:
         cards = [_draw_panel(view, full, language)]
     if view.set_aside:
         cards.append(_set_aside_panel(view.set_aside, full if columns == 1 else half, language))
+    if view.hand_scores:
+        cards.append(_hand_scores_panel(view, full if columns == 1 else half, language))
     payments_in_row = columns == 2 and len(cards) % 2 == 1
     payments = _payments_panel(view, half if payments_in_row else full, language)
     if payments_in_row:
@@ -393,6 +396,90 @@ def _payments_panel(view: ResultView, width: int, language: str) -> Image.Image:
             if not is_total and delta:
                 colour = TEXT
             paste_text(block, (x, y), _amount(delta, language), PAY_PX, colour, align="r")
+    return block
+
+
+def score_cells(hand: HandScoreView, language: str) -> tuple[str, str, str]:
+    """A seat's points, doubles and score as its row says them: a limit hand has no points or
+    doubles to show; a hand at the limit says so beside its score."""
+    score = Number(hand.score).in_language(language)
+    if hand.limit or hand.capped:
+        score = f"{say(language, 'result.limit')} {score}"
+    if hand.limit:
+        return "—", "—", score
+    return str(hand.points), str(hand.doubles), score
+
+
+def transfer_words(transfer: TransferView, language: str) -> tuple[str, str]:
+    """('Bob → Carol', '384 ×2'): who paid whom, and how much (East's double said)."""
+    who = say(
+        language,
+        "every_hand.pays",
+        payer=worded(transfer.payer, language),
+        payee=worded(transfer.payee, language),
+    )
+    amount = Number(transfer.amount).in_language(language)
+    if transfer.times > 1:
+        amount += " " + say(language, "every_hand.times", times=transfer.times)
+    return who, amount
+
+
+def _hand_scores_panel(view: ResultView, width: int, language: str) -> Image.Image:
+    """Every hand scored: each seat's points, doubles and score (score = points x 2^doubles),
+    then who paid whom, read from the payments: to the winner, and the losers' settlement."""
+    inner = width - 2 * PAD
+    row_h = line_height(PAY_PX) + 2
+    heads = [say(language, f"every_hand.{k}") for k in ("points", "doubles", "score")]
+    cells = [score_cells(hand, language) for hand in view.hand_scores]
+    number_w = max(text_width(h, PATTERN_PX) for h in heads[:2]) + 16
+    score_w = max([text_width(heads[2], PATTERN_PX)] + [text_width(c[2], PAY_PX) for c in cells])
+    score_w += 16
+    rights = [inner - score_w - number_w, inner - score_w, inner]  # each column's right edge
+    to_winner = [t for t in view.transfers if not t.settlement]
+    settled = [t for t in view.transfers if t.settlement]
+    pay_rows = max(len(to_winner), len(settled))
+    notes = [say(language, "every_hand.formula")]
+    if any(t.times > 1 for t in view.transfers):
+        notes.append(say(language, "every_hand.east_double"))
+    note_lines = _wrap(" · ".join(notes), PATTERN_PX, inner)
+    height = PAD + row_h * (len(view.hand_scores) + 1) + 4
+    height += line_height(PATTERN_PX) * len(note_lines)
+    if view.transfers:
+        height += 8 + row_h * (pay_rows + 1)
+    block = _panel(width, height + PAD - 6)
+    y = PAD - 4
+    paste_text(block, (PAD, y + 2), say(language, "every_hand.hands"), PATTERN_PX, TEXT_DIM)
+    for right, head in zip(rights, heads, strict=True):
+        paste_text(block, (PAD + right, y + 2), head, PATTERN_PX, TEXT_DIM, align="r")
+    for hand, row in zip(view.hand_scores, cells, strict=True):
+        y += row_h
+        name = worded(hand.name, language)
+        if hand.seat_wind is not None:
+            name = say(language, "win.seat", name=name, wind=wind_text(hand.seat_wind))
+        name, size = fit_size(name, PAY_PX, rights[0] - number_w - 8, 14)
+        colour = GOLD if hand.won else TEXT
+        paste_text(block, (PAD, y + (PAY_PX - size) // 2), name, size, colour)
+        for right, cell in zip(rights, row, strict=True):
+            paste_text(block, (PAD + right, y), cell, PAY_PX, colour, align="r")
+    y += row_h + 4
+    for line in note_lines:
+        paste_text(block, (PAD, y), line, PATTERN_PX, TEXT_DIM)
+        y += line_height(PATTERN_PX)
+    if not view.transfers:
+        return block
+    y += 8
+    column_w = (inner - TRANSFER_GAP) // 2
+    heads = [say(language, "every_hand.to_winner"), say(language, "result.row_settlement")]
+    for column, (head, rows) in enumerate(zip(heads, (to_winner, settled), strict=True)):
+        x = PAD + column * (column_w + TRANSFER_GAP)
+        paste_text(block, (x, y + 2), fit_text(head, PATTERN_PX, column_w), PATTERN_PX, TEXT_DIM)
+        for number, transfer in enumerate(rows, 1):
+            who, amount = transfer_words(transfer, language)
+            amount_w = text_width(amount, PAY_PX)
+            who, size = fit_size(who, PAY_PX, column_w - amount_w - 12, 14)
+            line_y = y + number * row_h
+            paste_text(block, (x, line_y + (PAY_PX - size) // 2), who, size, TEXT)
+            paste_text(block, (x + column_w, line_y), amount, PAY_PX, TEXT, align="r")
     return block
 
 

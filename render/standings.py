@@ -67,12 +67,12 @@ class StandingsView:
 def score_text(score: float) -> str:
     """A final score with its sign, a decimal only where it has one: '+53', '-11.6'.
 
-    >>> score_text(53.0), score_text(-11.6), score_text(0.0)
-    ('+53', '-11.6', '0')
+    >>> score_text(53.0), score_text(-11.6), score_text(0.0), score_text(-1180.0)
+    ('+53', '-11.6', '0', '-1,180')
     """
     if score == 0:
         return "0"
-    return f"{score:+.1f}".removesuffix(".0")
+    return f"{score:+,.1f}".removesuffix(".0")
 
 
 def render_standings(view: StandingsView, language: str = "en") -> Image.Image:

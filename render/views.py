@@ -179,6 +179,31 @@ class WinView:
 
 
 @dataclass(frozen=True, slots=True)
+class HandScoreView:
+    """One seat's own score where every hand is scored: points x 2^doubles = score."""
+
+    name: Label
+    points: int
+    doubles: int
+    score: int
+    limit: bool = False  # a limit hand, scored flat
+    capped: bool = False  # cut to the limit
+    won: bool = False
+    seat_wind: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TransferView:
+    """`payer` paid `payee` `amount`: on the win or in the losers' settlement, `times` over."""
+
+    payer: Label
+    payee: Label
+    amount: int
+    settlement: bool = False
+    times: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class ResultView:
     """The end of a hand: its wins (none for a draw) and what each seat paid or received."""
 
@@ -198,6 +223,9 @@ class ResultView:
     hand_name: Label = ""  # the hand as its players name it ('East 2, 1 honba'), where they do
     # at a draw where being ready is paid, each ready hand laid open: (name, concealed, melds)
     ready_hands: tuple[tuple[Label, tuple[Tile, ...], tuple[Meld, ...]], ...] = ()
+    # where every hand is scored (chinese-classical): each seat's score and who paid whom
+    hand_scores: tuple[HandScoreView, ...] = ()
+    transfers: tuple[TransferView, ...] = ()
 
     def __post_init__(self) -> None:
         _freeze(self)

@@ -63,6 +63,7 @@ async def test_one_person_and_three_computers_play_a_whole_east_round_match_by_c
         assert table.phase is Phase.GAME_OVER
         await fake.wait_for(lambda: "Final standings: 1. " in fake_text(fake))
         await fake.settle()
+        posts = fake.channel_messages(include_deleted=True)
         stored = await bot.store.game_result(table.id)
         ratings = await bot.store.ratings_of(str(alice.id))
     assert "discard" in used and hands >= 3  # East's round: at least four hands
@@ -71,3 +72,6 @@ async def test_one_person_and_three_computers_play_a_whole_east_round_match_by_c
     assert len(places) == 4 and places[0] == 1 and places[-1] <= 4
     assert sum(s.points for s in stored.standings) == 8000
     assert not stored.rated and ratings == []
+    # a won hand's result post says each hand's score and who paid whom (RULES.md: every hand)
+    fields = {f["name"] for post in posts for embed in post.embeds for f in embed.get("fields", ())}
+    assert "Who pays whom (each loser pays the winner, then the losers settle)" in fields

@@ -284,6 +284,12 @@ def result_surface(public: PublicSnapshot, channel_name: str = "", language: str
                 value="\n".join(line.in_language(language) for line in ready),
                 inline=False,
             )
+        for heading, told in result.every_hand:  # each hand's score, who paid whom
+            embed.add_field(
+                name=heading.in_language(language).rstrip(":："),
+                value="\n".join(line.in_language(language).strip() for line in told),
+                inline=False,
+            )
         if result.ratings:
             embed.add_field(
                 name=text("bot.result.ratings_title").in_language(language),

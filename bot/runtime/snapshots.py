@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.runtime.automatic import toggles_of
+from bot.runtime.every_hand_words import Part, every_hand_parts
 from bot.runtime.words import (
     action_text,
     clock_text,
@@ -135,6 +136,8 @@ class ResultSummary:
     ratings: tuple[Text, ...]  # "carol: 1500 → 1512 (+12) (provisional)"
     lines: tuple[Text, ...]  # the result and each seat's points, in words
     view: ResultView
+    # where every hand is scored: each seat's score, and who paid whom (a heading and lines each)
+    every_hand: tuple[Part, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -532,8 +535,11 @@ def _result(table: LiveTable, names: Sequence[Text | str]) -> ResultSummary:
         view = with_pot_to_leader(view, names[seat], amount)
     points = tuple((names[s], received[s], totals[s]) for s in range(count))
     ratings = tuple(rating_texts(table))
-    lines = result_lines(hand, session.hand_number, names, points, pot_left)
-    return ResultSummary(session.hand_number, summary, points, ratings, tuple(lines), view)
+    every_hand = every_hand_parts(outcome, names)
+    lines = result_lines(hand, session.hand_number, names, points, pot_left, every_hand)
+    return ResultSummary(
+        session.hand_number, summary, points, ratings, tuple(lines), view, every_hand
+    )
 
 
 def with_pot_to_leader(view: ResultView, leader: Text | str, amount: int) -> ResultView:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from bot.runtime.every_hand_words import Part, every_hand_lines
 from bot.runtime.table import COMPUTER_PREFIX
 from data import Phase
 from data.rating import display
@@ -632,7 +633,7 @@ def in_words(key: str, vocabulary: str, /, **fields: object) -> Text:
 
 # the fields that name a sentence's subject: where it is the reader, the catalogue's `<key>.you`
 # says the sentence in the second person ('You discard 5m.', not 'You discards 5m.')
-SUBJECTS = ("who", "dealer", "name")
+SUBJECTS = ("who", "dealer", "name", "payer")
 
 
 def in_person(said: Text | str, reader: str) -> Text | str:
@@ -737,11 +738,13 @@ def result_lines(
     names: Sequence[Text | str],
     points: Sequence[tuple[Text | str, int, int]],
     pot_left: tuple[int, int] | None = None,
+    every_hand: Sequence[Part] = (),
 ) -> list[Text]:
     """The result after the lines that told the win or the draw: which hand ('Result of East 2,
     1 honba:'), its facts (indicators, honba, sticks, the ready hands laid open; the sticks
-    left at the game's end, `pot_left` (seat, points), given to the leader) and what each seat
-    received (this hand, total), in words."""
+    left at the game's end, `pot_left` (seat, points), given to the leader), each hand's score
+    and who paid whom where every hand is scored, and what each seat received (this hand,
+    total), in words."""
     named = hand_name_of(hand)
     if named is not None:
         lines = [text("bot.result.heading_named", hand=named)]
@@ -760,6 +763,7 @@ def result_lines(
     if pot_left is not None:
         seat, amount = pot_left
         lines.append(text("bot.result.pot_to_leader", name=names[seat], points=Number(amount)))
+    lines += every_hand_lines(every_hand)
     lines += [
         text("bot.result.points", name=names[s], delta=Number(d, signed=True), total=Number(t))
         for s, (_, d, t) in enumerate(points)

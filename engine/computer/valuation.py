@@ -90,6 +90,7 @@ class Valuation:
         self._valued_honours = tuple((t, v) for t in HONOURS if (v := self.valued[t]))
         self.bonus_fan = _bonus_fan(self.know, view.bonus[self.seat], self.seat)
         self._seat_fans: dict[tuple[Meld, ...], int] = {}
+        self._standings: dict[tuple[tuple[int, ...], tuple[Meld, ...]], float] = {}
         self._values: dict[float, float] = {}  # value() per fan: worked out once per decision
         self.minimum = self.preset.min_fan if self.know.minimum is None else self.know.minimum(view)
         self.active = active
@@ -332,13 +333,24 @@ class Valuation:
     ) -> float:
         """The worth of a hand from its estimate (`exact`: with the exact one-away value)."""
         if estimate.ready is not None:
-            return estimate.ready
+            return estimate.ready + self.standing(counts, melds)
         best = estimate.lines
         if exact and estimate.shanten == 1 and self.know.exact_one_away:
             best = max(best, self.one_away_worth(counts, melds))
         if self.know.closed_share < 1.0 and not _opened(melds):
             best *= self.know.closed_share  # only an open hand may win: a call must come first
-        return best + estimate.trace
+        return best + estimate.trace + self.standing(counts, melds)
+
+    def standing(self, counts: Sequence[int], melds: tuple[Meld, ...]) -> float:
+        """What the hand is worth as it stands should another seat win (the family's
+        `standing`; 0 where a losing hand is worth nothing), worked out once per decision."""
+        if self.know.standing is None:
+            return 0.0
+        key = (tuple(counts), melds)
+        found = self._standings.get(key)
+        if found is None:
+            found = self._standings[key] = self.know.standing(self.view, *key)
+        return found
 
     def _paying_plans(
         self, counts: list[int], melds: tuple[Meld, ...], plans: list[Plan], jokers: int
@@ -427,7 +439,8 @@ class Valuation:
             best *= self.know.closed_share
         general = base[0].shape
         live = near_live if general.kept_tiles > 1 else sum(unseen[k] for k in general.keep)
-        return best + 0.0001 * self.chance(general_shanten, live + self.wild_live)
+        bound = best + 0.0001 * self.chance(general_shanten, live + self.wild_live)
+        return bound + self.standing(counts, melds)
 
     def _seat_fan(self, melds: tuple[Meld, ...]) -> int:
         """The family's fan of this seat's kongs with these melds (hubei-laizi), worked out once."""

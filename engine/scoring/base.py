@@ -83,6 +83,20 @@ class Pattern:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatScore:
+    """One seat's own score where every hand is scored (chinese-classical): its points and
+    doubles, each summed, and `score` = points x 2^doubles cut to the limit; `limit` for a limit
+    hand (scored flat), `capped` for a hand cut to the limit."""
+
+    seat: int
+    points: int
+    doubles: int
+    score: int
+    limit: bool = False
+    capped: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Score:
     """The value of a hand. `points` maps a payer role ('discarder', 'each') to points paid."""
 
@@ -100,6 +114,8 @@ class Score:
     limit_name: str = ""
     # the deal passes after this win whatever the rotation (chinese-classical: East's ninth win)
     passes_deal: bool = False
+    # every seat's own score, the winner's among them, where every hand is scored (else empty)
+    hands: tuple[SeatScore, ...] = ()
 
     def to_json(self, language: str = "en") -> dict[str, object]:
         """The answer of `score`; `message` in `language` (pattern ids stay English)."""

@@ -8,11 +8,12 @@ from dataclasses import replace
 from engine.families.classical import advice, scoring
 from engine.families.classical.rules import EveryHand
 from engine.families.classical.score_request import score_classical
-from engine.game import GameRule, RepeatCount
+from engine.game import FinalScore, GameRule, RepeatCount
 from engine.kinds import ConcealedRob, MultiWin, Rotation
 from engine.options import OptionValue, TableOption
 from engine.preset import THIRTEEN_ORPHANS, Preset, tiles_144
 
+START_POINTS = 2000
 ROUNDS = {"full": 4, "east": 1}  # the four prevailing winds, or East only (casual)
 
 
@@ -45,7 +46,7 @@ CLASSICAL = Preset(
     unit="points",
     time_control="standard",
     rated_time_control="standard",
-    start_points=2000,
+    start_points=START_POINTS,
     # 16 tiles for kongs only, never replenished; a flower is replaced from the live wall
     dead_wall=16,
     replacements=16,
@@ -55,6 +56,8 @@ CLASSICAL = Preset(
     game=GameRule(
         rounds=ROUNDS["full"],
         rates_per_game=True,
+        # placed by final points; the score said beside them is what the match won or lost
+        score=FinalScore(base=START_POINTS),
         # East's run of hands kept (`east_nine` reads it); the deal passing sets it back to 0
         repeats=RepeatCount(after_keep=True, after_no_win=False),
     ),

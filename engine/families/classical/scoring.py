@@ -28,7 +28,7 @@ from itertools import combinations
 from engine.decompose import decompositions, is_nine_gates, is_thirteen_orphans
 from engine.i18n import Text
 from engine.preset import Preset
-from engine.scoring.base import Pattern, Score, WinBy, WinContext
+from engine.scoring.base import Pattern, Score, SeatScore, WinBy, WinContext
 from engine.scoring.family import NO_CIRCUMSTANCES, no_kong_payments, no_wall_draw_payments
 from engine.settlement import Payment, Reason
 from engine.tiles import (
@@ -509,6 +509,19 @@ def score(preset: Preset, ctx: WinContext) -> Score:
         patterns=won.points + won.doubles,
         points={SEAT_NAMES[seat]: value for seat, value in table.scores.items()},
         passes_deal=any(d.id == "east_ninth_win" for d in won.doubles),
+        hands=tuple(seat_score(seat, hand) for seat, hand in table.hands.items()),
+    )
+
+
+def seat_score(seat: int, hand: HandScore) -> SeatScore:
+    """A seat's score as the words and pictures say it: points x 2^doubles = score."""
+    return SeatScore(
+        seat,
+        points=sum(p.fan for p in hand.points),
+        doubles=sum(d.fan for d in hand.doubles),
+        score=hand.score,
+        limit=hand.limit,
+        capped=hand.capped,
     )
 
 
