@@ -69,7 +69,7 @@ sys.path.insert(0, str(ROOT))
 
 import data.action_log  # noqa: E402
 import engine.hand  # noqa: E402
-from bot.discord.config import read_workers  # noqa: E402
+from bot.discord.config import read_workers, usable_cores  # noqa: E402
 from bot.pauses import keep_pauses_short  # noqa: E402
 from bot.runtime import (  # noqa: E402
     LiveTable,
@@ -151,6 +151,7 @@ class Row:
     # workers included) and the PostgreSQL server, in the think phase and saturated
     bot_cpu_think: float = 0.0
     bot_cpu_saturated: float = 0.0
+    loop_cpu_saturated: float = 0.0  # of which the event loop's process (not the workers)
     server_cpu_think: float = 0.0
     server_cpu_saturated: float = 0.0
 
@@ -422,31 +423,43 @@ def run_compared(args: argparse.Namespace) -> int:
             rows = [line for line in output.splitlines() if line.startswith("ROWS ")]
             print(f"--- round {round_ + 1}, {workers} decision workers\n{output}", flush=True)
             found[workers].append(json.loads(rows[-1][5:]))
+    cores = usable_cores()
     print("decision workers compared, ranges over the rounds (low–high):")
-    print("| tables | workers | saturated actions/s | p99 ms | bot CPU s/1k actions (saturated) |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
+    print(
+        "| tables | workers | saturated actions/s | p99 ms | bot CPU s/1k actions (saturated) "
+        f"| of which the event loop's | capacity from CPU on {cores} idle cores, actions/s |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 
-    def spread(runs: list[list[dict[str, float]]], at: int, key: str, form: str) -> str:
-        values = [run[at][key] for run in runs]
+    def spread(values: list[float], form: str) -> str:
         return f"{min(values):{form}}–{max(values):{form}}"
 
     for at in range(len(found[settings[0]][0])):
         for workers in settings:
-            runs = found[workers]
+            rows = [run[at] for run in found[workers]]
+            # the event loop's process is one core; the workers take what the others give
+            usable = min(cores, workers + 1)
+            capacity = [
+                min(1000 / r["loop_cpu_saturated"], usable * 1000 / r["bot_cpu_saturated"])
+                for r in rows
+            ]
             print(
-                f"| {runs[0][at]['tables']:.0f} | {workers} | "
-                f"{spread(runs, at, 'saturated', '.0f')} | {spread(runs, at, 'p99', '.1f')} | "
-                f"{spread(runs, at, 'bot_cpu_saturated', '.2f')} |"
+                f"| {rows[0]['tables']:.0f} | {workers} | "
+                f"{spread([r['saturated'] for r in rows], '.0f')} | "
+                f"{spread([r['p99'] for r in rows], '.1f')} | "
+                f"{spread([r['bot_cpu_saturated'] for r in rows], '.2f')} | "
+                f"{spread([r['loop_cpu_saturated'] for r in rows], '.2f')} | "
+                f"{spread(capacity, '.0f')} |"
             )
     return 0
 
 
 def per_thousand(
-    before: tuple[float, float], after: tuple[float, float], actions: int
-) -> tuple[float, float]:
+    before: tuple[float, ...], after: tuple[float, ...], actions: int
+) -> tuple[float, ...]:
     """CPU seconds per 1,000 actions of each meter's part, between two readings."""
     n = max(1, actions) / 1000
-    return (after[0] - before[0]) / n, (after[1] - before[1]) / n
+    return tuple((a - b) / n for a, b in zip(after, before, strict=True))
 
 
 def percentile(ordered: list[float], share: float) -> float:
@@ -475,13 +488,15 @@ class CpuMeter:
         self.runtime = runtime
         self.server_pids = server_pids
 
-    def cpu(self) -> tuple[float, float]:
+    def cpu(self) -> tuple[float, float, float]:
+        """CPU seconds so far: the bot (its workers included), the server, the bot's own
+        process alone (the event loop and its threads)."""
         own = os.times()
-        bot = own.user + own.system
+        loop = bot = own.user + own.system
         pool = self.runtime.decisions
         if pool is not None:
             bot += sum(process_cpu(pid) for pid in pool.worker_pids())
-        return bot, sum(process_cpu(pid) for pid in self.server_pids)
+        return bot, sum(process_cpu(pid) for pid in self.server_pids), loop
 
 
 async def server_pids(db: str | None) -> list[int]:
@@ -579,6 +594,7 @@ async def run(args: argparse.Namespace) -> None:
                 bot_cpu_saturated=burst_cpu[0],
                 server_cpu_think=think_cpu[1],
                 server_cpu_saturated=burst_cpu[1],
+                loop_cpu_saturated=burst_cpu[2],
             )
             rows.append(row)
             print(
