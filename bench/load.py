@@ -454,14 +454,6 @@ def run_compared(args: argparse.Namespace) -> int:
     return 0
 
 
-def per_thousand(
-    before: tuple[float, ...], after: tuple[float, ...], actions: int
-) -> tuple[float, ...]:
-    """CPU seconds per 1,000 actions of each meter's part, between two readings."""
-    n = max(1, actions) / 1000
-    return tuple((a - b) / n for a, b in zip(after, before, strict=True))
-
-
 def percentile(ordered: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else 0.0
 
@@ -469,34 +461,50 @@ def percentile(ordered: list[float], share: float) -> float:
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user and system) the OS has charged process `pid` so far (/proc), 0 if gone."""
+def process_cpu(pid: int) -> float | None:
+    """CPU seconds (user and system) the OS has charged process `pid` so far (/proc); None
+    once it has ended."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
     except OSError:
-        return 0.0
+        return None
     return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
 
 
 class CpuMeter:
     """CPU seconds of this bot process (with its decision workers) and of the PostgreSQL
     server it writes to (every process the server lists in pg_stat_activity: backends,
-    WAL writer, checkpointer...), read from the OS between two moments: `cpu()` gives
-    (bot, server) so far. The server is read from /proc, so only on this machine."""
+    WAL writer, checkpointer...), read from the OS: `cpu()` is a reading, `per_thousand`
+    the CPU between two readings per 1,000 actions. The server is read from /proc, so only on
+    this machine; a process that started or ended between two readings is not counted."""
 
     def __init__(self, runtime: Runtime, server_pids: list[int]) -> None:
         self.runtime = runtime
         self.server_pids = server_pids
 
-    def cpu(self) -> tuple[float, float, float]:
-        """CPU seconds so far: the bot (its workers included), the server, the bot's own
-        process alone (the event loop and its threads)."""
+    def cpu(self) -> dict[str, float]:
+        """Per process, CPU seconds so far: "loop" is the bot's own process (the event loop
+        and its threads), "worker <pid>" its decision workers, "server <pid>" PostgreSQL's."""
         own = os.times()
-        loop = bot = own.user + own.system
+        found: dict[str, float | None] = {"loop": own.user + own.system}
         pool = self.runtime.decisions
-        if pool is not None:
-            bot += sum(process_cpu(pid) for pid in pool.worker_pids())
-        return bot, sum(process_cpu(pid) for pid in self.server_pids), loop
+        for pid in pool.worker_pids() if pool is not None else ():
+            found[f"worker {pid}"] = process_cpu(pid)
+        for pid in self.server_pids:
+            found[f"server {pid}"] = process_cpu(pid)
+        return {name: seconds for name, seconds in found.items() if seconds is not None}
+
+
+def per_thousand(
+    before: dict[str, float], after: dict[str, float], actions: int
+) -> tuple[float, float, float]:
+    """CPU seconds per 1,000 actions between two readings: the bot (its workers included),
+    the server, the bot's event loop alone."""
+    n = max(1, actions) / 1000
+    spent = {name: after[name] - before[name] for name in after.keys() & before.keys()}
+    bot = sum(v for name, v in spent.items() if not name.startswith("server"))
+    server = sum(v for name, v in spent.items() if name.startswith("server"))
+    return bot / n, server / n, spent["loop"] / n
 
 
 async def server_pids(db: str | None) -> list[int]:
@@ -566,18 +574,18 @@ async def run(args: argparse.Namespace) -> None:
                 gc.collect()
                 gc.freeze()
             await peers.meet(f"think-{count}")
-            think_cpu = meter.cpu()
+            think_from = meter.cpu()
             with Collections() as collections:
                 latencies, warm, elapsed, stale = await think_phase(
                     runtime, ids, args.seconds, args.think, args.warmup
                 )
-            think_cpu = per_thousand(think_cpu, meter.cpu(), len(latencies) + len(warm))
+            think_cpu = per_thousand(think_from, meter.cpu(), len(latencies) + len(warm))
             if breakdown is not None and count == counts[-1]:
                 await show_breakdown(runtime, ids, args.burst, breakdown)
             await peers.meet(f"burst-{count}")
-            burst_cpu = meter.cpu()
+            burst_from = meter.cpu()
             answered, burst_s = await burst_phase(runtime, ids, args.burst)
-            burst_cpu = per_thousand(burst_cpu, meter.cpu(), answered)
+            burst_cpu = per_thousand(burst_from, meter.cpu(), answered)
             saturated = answered / burst_s
             ordered = sorted(latencies)
             row = Row(
