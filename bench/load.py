@@ -69,6 +69,7 @@ sys.path.insert(0, str(ROOT))
 
 import data.action_log  # noqa: E402
 import engine.hand  # noqa: E402
+from bot.discord.config import read_workers, usable_cores  # noqa: E402
 from bot.pauses import keep_pauses_short  # noqa: E402
 from bot.runtime import (  # noqa: E402
     LiveTable,
@@ -79,6 +80,7 @@ from bot.runtime import (  # noqa: E402
     Timers,
 )
 from bot.runtime.computers import DEFAULT_LEVEL, LEVELS, computer_for  # noqa: E402
+from bot.runtime.decisions import DecisionPool  # noqa: E402
 from bot.runtime.snapshots import PrivateSnapshot, PublicSnapshot  # noqa: E402
 from data import Phase, Store  # noqa: E402
 from data.connection import Connection  # noqa: E402
@@ -145,6 +147,13 @@ class Row:
     full_collections: int  # during the think phase
     longest_collection_ms: float  # of any generation, during the think phase
     warmup_p99: float  # of the actions started in the warm-up, not counted above
+    # CPU seconds per 1,000 person actions, from the OS: this bot process (its decision
+    # workers included) and the PostgreSQL server, in the think phase and saturated
+    bot_cpu_think: float = 0.0
+    bot_cpu_saturated: float = 0.0
+    loop_cpu_saturated: float = 0.0  # of which the event loop's process (not the workers)
+    server_cpu_think: float = 0.0
+    server_cpu_saturated: float = 0.0
 
 
 class Collections:
@@ -369,19 +378,147 @@ def run_processes(args: argparse.Namespace) -> int:
             return 1
         rows.append(json.loads(found[-1][5:]))
     print(f"{args.processes} processes, {'PostgreSQL' if db else 'a SQLite file each'}:")
-    print("| tables a process | actions/s offered (sum) | p99 ms (worst) | saturated (sum) |")
-    print("| ---: | ---: | ---: | ---: |")
+    print(
+        "| tables a process | actions/s offered (sum) | p99 ms (worst) | saturated (sum) "
+        "| bot CPU s/1k actions, each process (think; saturated) | server CPU s/1k (think; "
+        "saturated) |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
     for at in range(len(rows[0])):
         each = [r[at] for r in rows]
+        offered = sum(r["offered"] for r in each)
+        saturated = sum(r["saturated"] for r in each)
+        bots = ", ".join(f"{r['bot_cpu_think']:.2f}; {r['bot_cpu_saturated']:.2f}" for r in each)
+        # every process meters the whole server over phases they share: the first one's
+        # reading, over all the processes' actions
+        first = each[0]
+        server_think = first["server_cpu_think"] * first["offered"] / max(offered, 1e-9)
+        server_saturated = first["server_cpu_saturated"] * first["saturated"] / max(saturated, 1e-9)
         print(
-            f"| {each[0]['tables']} | {sum(r['offered'] for r in each):.0f} | "
-            f"{max(r['p99'] for r in each):.1f} | {sum(r['saturated'] for r in each):.0f} |"
+            f"| {first['tables']} | {offered:.0f} | {max(r['p99'] for r in each):.1f} | "
+            f"{saturated:.0f} | {bots} | {server_think:.2f}; {server_saturated:.2f} |"
         )
+    return 0
+
+
+def run_compared(args: argparse.Namespace) -> int:
+    """--compare-workers A,B: the same bench with A decision workers, then B, alternating
+    for --rounds rounds (one process each, one after the other: they share the machine's
+    cores with nothing of each other's); every run's rows, then the range of each figure."""
+    own: list[str] = []
+    skip = False
+    for word in sys.argv[1:]:
+        if skip:
+            skip = False
+        elif word in ("--compare-workers", "--rounds", "--workers"):
+            skip = True
+        elif not word.startswith(("--compare-workers=", "--rounds=", "--workers=")):
+            own.append(word)
+    settings = [read_workers(w) for w in args.compare_workers.split(",")]
+    found: dict[int, list[list[dict[str, float]]]] = {w: [] for w in settings}
+    for round_ in range(args.rounds):
+        for workers in settings:
+            command = [sys.executable, __file__, *own, "--workers", str(workers)]
+            output = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True).stdout
+            rows = [line for line in output.splitlines() if line.startswith("ROWS ")]
+            print(f"--- round {round_ + 1}, {workers} decision workers\n{output}", flush=True)
+            found[workers].append(json.loads(rows[-1][5:]))
+    cores = usable_cores()
+    print("decision workers compared, ranges over the rounds (low–high):")
+    print(
+        "| tables | workers | saturated actions/s | p99 ms | bot CPU s/1k actions (saturated) "
+        f"| of which the event loop's | capacity from CPU on {cores} idle cores, actions/s |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+
+    def spread(values: list[float], form: str) -> str:
+        return f"{min(values):{form}}–{max(values):{form}}"
+
+    for at in range(len(found[settings[0]][0])):
+        for workers in settings:
+            rows = [run[at] for run in found[workers]]
+            # the event loop's process is one core; the workers take what the others give
+            usable = min(cores, workers + 1)
+            capacity = [
+                min(1000 / r["loop_cpu_saturated"], usable * 1000 / r["bot_cpu_saturated"])
+                for r in rows
+            ]
+            print(
+                f"| {rows[0]['tables']:.0f} | {workers} | "
+                f"{spread([r['saturated'] for r in rows], '.0f')} | "
+                f"{spread([r['p99'] for r in rows], '.1f')} | "
+                f"{spread([r['bot_cpu_saturated'] for r in rows], '.2f')} | "
+                f"{spread([r['loop_cpu_saturated'] for r in rows], '.2f')} | "
+                f"{spread(capacity, '.0f')} |"
+            )
     return 0
 
 
 def percentile(ordered: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else 0.0
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float | None:
+    """CPU seconds (user and system) the OS has charged process `pid` so far (/proc); None
+    once it has ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
+
+
+class CpuMeter:
+    """CPU seconds of this bot process (with its decision workers) and of the PostgreSQL
+    server it writes to (every process the server lists in pg_stat_activity: backends,
+    WAL writer, checkpointer...), read from the OS: `cpu()` is a reading, `per_thousand`
+    the CPU between two readings per 1,000 actions. The server is read from /proc, so only on
+    this machine; a process that started or ended between two readings is not counted."""
+
+    def __init__(self, runtime: Runtime, server_pids: list[int]) -> None:
+        self.runtime = runtime
+        self.server_pids = server_pids
+
+    def cpu(self) -> dict[str, float]:
+        """Per process, CPU seconds so far: "loop" is the bot's own process (the event loop
+        and its threads), "worker <pid>" its decision workers, "server <pid>" PostgreSQL's."""
+        own = os.times()
+        found: dict[str, float | None] = {"loop": own.user + own.system}
+        pool = self.runtime.decisions
+        for pid in pool.worker_pids() if pool is not None else ():
+            found[f"worker {pid}"] = process_cpu(pid)
+        for pid in self.server_pids:
+            found[f"server {pid}"] = process_cpu(pid)
+        return {name: seconds for name, seconds in found.items() if seconds is not None}
+
+
+def per_thousand(
+    before: dict[str, float], after: dict[str, float], actions: int
+) -> tuple[float, float, float]:
+    """CPU seconds per 1,000 actions between two readings: the bot (its workers included),
+    the server, the bot's event loop alone."""
+    n = max(1, actions) / 1000
+    spent = {name: after[name] - before[name] for name in after.keys() & before.keys()}
+    bot = sum(v for name, v in spent.items() if not name.startswith("server"))
+    server = sum(v for name, v in spent.items() if name.startswith("server"))
+    return bot / n, server / n, spent["loop"] / n
+
+
+async def server_pids(db: str | None) -> list[int]:
+    """The PostgreSQL server's processes (none for a SQLite file)."""
+    if not db or not db.startswith("postgres"):
+        return []
+    import asyncpg
+
+    conn = await asyncpg.connect(db)
+    try:
+        rows = await conn.fetch("SELECT pid FROM pg_stat_activity")
+    finally:
+        await conn.close()
+    return [row["pid"] for row in rows]
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -402,8 +539,12 @@ async def run(args: argparse.Namespace) -> None:
             timers,
             seed_source=lambda: random.getrandbits(32),
             shards=peers.shards,
+            decisions=DecisionPool(args.workers) if args.workers else None,
         )
         await runtime.open()
+        if runtime.decisions is not None:
+            await runtime.decisions.ready()
+        meter: CpuMeter | None = None
         ids: list[int] = []
         rows: list[Row] = []
         kb_per_table = 0.0
@@ -424,6 +565,8 @@ async def run(args: argparse.Namespace) -> None:
             else:
                 ids += await make_tables(runtime, adding, len(ids), args.level, peers.guild)
             print(f"{count} tables ready ({adding} made in {time.perf_counter() - started:.1f} s)")
+            if meter is None:  # the store's connections are open by now
+                meter = CpuMeter(runtime, await server_pids(args.use_db))
             if args.short_pauses and pauses is None:  # as the bot does once restored
                 pauses = asyncio.create_task(keep_pauses_short())
                 await asyncio.sleep(0)
@@ -431,14 +574,18 @@ async def run(args: argparse.Namespace) -> None:
                 gc.collect()
                 gc.freeze()
             await peers.meet(f"think-{count}")
+            think_from = meter.cpu()
             with Collections() as collections:
                 latencies, warm, elapsed, stale = await think_phase(
                     runtime, ids, args.seconds, args.think, args.warmup
                 )
+            think_cpu = per_thousand(think_from, meter.cpu(), len(latencies) + len(warm))
             if breakdown is not None and count == counts[-1]:
                 await show_breakdown(runtime, ids, args.burst, breakdown)
             await peers.meet(f"burst-{count}")
+            burst_from = meter.cpu()
             answered, burst_s = await burst_phase(runtime, ids, args.burst)
+            burst_cpu = per_thousand(burst_from, meter.cpu(), answered)
             saturated = answered / burst_s
             ordered = sorted(latencies)
             row = Row(
@@ -451,12 +598,24 @@ async def run(args: argparse.Namespace) -> None:
                 collections.full,
                 collections.longest * 1000,
                 percentile(sorted(warm), 0.99),
+                bot_cpu_think=think_cpu[0],
+                bot_cpu_saturated=burst_cpu[0],
+                server_cpu_think=think_cpu[1],
+                server_cpu_saturated=burst_cpu[1],
+                loop_cpu_saturated=burst_cpu[2],
             )
             rows.append(row)
             print(
                 f"  {row.offered:.0f} actions/s offered: p50 {row.p50:.1f} ms, p99 "
                 f"{row.p99:.1f} ms; saturated {row.saturated:.0f}/s; the {args.warmup:g} s "
-                f"warm-up, not counted: {len(warm)} actions, p99 {row.warmup_p99:.1f} ms"
+                f"warm-up, not counted: {len(warm)} actions, p99 {row.warmup_p99:.1f} ms; CPU s "
+                f"per 1,000 actions: bot {row.bot_cpu_think:.2f} thinking, "
+                f"{row.bot_cpu_saturated:.2f} saturated"
+                + (
+                    f", server {row.server_cpu_think:.2f}, {row.server_cpu_saturated:.2f}"
+                    if args.use_db
+                    else ""
+                )
             )
         if pauses is not None:
             pauses.cancel()
@@ -466,24 +625,26 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"synchronous={args.synchronous}, level={args.level}, think {args.think} s, "
         f"timers={args.timers}, front={args.front}, short_pauses={args.short_pauses}, "
-        f"person={args.person}"
+        f"person={args.person}, decision workers={args.workers}"
     )
     print(
         "| tables | actions/s offered | p50 ms | p99 ms | saturated actions/s | clock first "
-        "| full collections | longest collection ms | warm-up p99 ms |"
+        "| full collections | longest collection ms | warm-up p99 ms "
+        "| bot CPU s/1k actions (think; saturated) | server CPU s/1k |"
     )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for row in rows:
         print(
             f"| {row.tables} | {row.offered:.0f} | {row.p50:.1f} | {row.p99:.1f} | "
             f"{row.saturated:.0f} | {row.stale} | {row.full_collections} | "
-            f"{row.longest_collection_ms:.1f} | {row.warmup_p99:.1f} |"
+            f"{row.longest_collection_ms:.1f} | {row.warmup_p99:.1f} | "
+            f"{row.bot_cpu_think:.2f}; {row.bot_cpu_saturated:.2f} | "
+            f"{row.server_cpu_think:.2f}; {row.server_cpu_saturated:.2f} |"
         )
     knee = next((row.tables for row in rows if row.p99 > KNEE_MS), None)
     print(f"knee (p99 > {KNEE_MS:.0f} ms): {knee if knee is not None else f'beyond {counts[-1]}'}")
     print(f"memory: {kb_per_table:.1f} KB per table")
-    if args.barrier:
-        print("ROWS " + json.dumps([dataclasses.asdict(row) for row in rows]))
+    print("ROWS " + json.dumps([dataclasses.asdict(row) for row in rows]))
 
 
 class Counts:
@@ -580,6 +741,19 @@ def main() -> None:
         " bench's choice before 2026-12)",
     )
     parser.add_argument("--breakdown", action="store_true")
+    parser.add_argument(
+        "--workers",
+        type=read_workers,
+        default=read_workers("0"),
+        help="decision worker processes for the strong computer (bot/runtime/decisions.py; "
+        "the bot's MAHJONG_DECISION_WORKERS; '' is the cores this process may use); "
+        "default 0, inline",
+    )
+    parser.add_argument(
+        "--compare-workers",
+        help="e.g. 0,2: the bench with each count of decision workers, alternating",
+    )
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of --compare-workers")
     parser.add_argument("--db", help="a postgresql://… server: the run's database is made on it")
     parser.add_argument("--processes", type=int, default=1, help="benches at once, one database")
     parser.add_argument("--use-db", help=argparse.SUPPRESS)  # a process of --processes: this one
@@ -594,6 +768,8 @@ def main() -> None:
         " switch interval, the tables frozen once made and what is alive every second",
     )
     args = parser.parse_args()
+    if args.compare_workers:
+        sys.exit(run_compared(args))
     if args.processes > 1:
         sys.exit(run_processes(args))
     with fresh_database(args.db, args.use_db) as db:

@@ -10,6 +10,7 @@ imports them and is the only module outside engine/families/ that does.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -29,6 +30,7 @@ from engine.families.taiwan.presets import TW_16
 from engine.i18n import text
 from engine.kinds import AfterWin, ConcealedRob, MultiWin, Opening, Rotation
 from engine.options import (
+    OptionValue,
     choose,
     min_fan_choices,
     with_min_fan,
@@ -122,6 +124,13 @@ def with_options(preset: Preset, options: Iterable[str]) -> Preset:
 def table_options(preset: Preset) -> tuple[str, ...]:
     """The switches this preset value plays with on, sorted."""
     return tuple(name for name, value in preset.chosen if value is True)
+
+
+@functools.cache
+def preset_chosen(preset_id: str, chosen: tuple[tuple[str, OptionValue], ...]) -> Preset:
+    """The preset with this id as a table with these choices plays it (how a pickled preset
+    is made again: `Preset.__reduce__`)."""
+    return choose(find_preset(preset_id), dict(chosen)) if chosen else find_preset(preset_id)
 
 
 def find_preset(preset_id: str) -> Preset:

@@ -14,7 +14,8 @@ internals change, only `SeatView.of` needs to follow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind
@@ -71,6 +72,10 @@ class SeatView:
     after_riichi: tuple[tuple[Tile, ...], ...] = ()
     setup: HandSetup = _NO_SETUP
     own_reds: int = 0
+
+    def __reduce__(self) -> tuple[type[SeatView], tuple[object, ...]]:
+        # it crosses to a decision worker (bot/runtime/decisions.py): by its fields in order
+        return SeatView, _FIELDS(self)
 
     @classmethod
     def of(cls, state: HandState, seat: int) -> SeatView:
@@ -195,3 +200,6 @@ def _riichi_facts(facts: TableFacts) -> dict[str, object]:
     if not facts.declared_at:
         return {}
     return {"riichi_at": facts.declared_at, "after_riichi": facts.after_declared}
+
+
+_FIELDS = attrgetter(*(f.name for f in fields(SeatView)))

@@ -292,6 +292,9 @@ class Meld:
     claimed: Tile | None = None
     from_seat: int | None = None
 
+    def __reduce__(self) -> tuple[type[Meld], tuple[object, ...]]:
+        return Meld, (self.kind, self.tiles, self.claimed, self.from_seat)  # as Action's
+
     def __post_init__(self) -> None:
         if len(self.tiles) != self.kind.size:
             raise InvalidNotationError(

@@ -134,7 +134,15 @@ class MahjongBot(commands.Bot):
         # one table, one process: no other process may run these shards on this database
         self._lease = await self._store.hold_shards(self.config.owned_shards, self._lease_lost)
         timers = self._timers or SchedulerTimers()
-        self._runtime = Runtime(self._store, self.front, timers, **self._runtime_options)
+        workers = self.config.decision_workers
+        decisions = None
+        if workers:  # the runtime closes it
+            from bot.runtime.decisions import DecisionPool
+
+            decisions = DecisionPool(workers)
+        self._runtime = Runtime(
+            self._store, self.front, timers, decisions=decisions, **self._runtime_options
+        )
         quarantined = await self._runtime.open()
         for item in quarantined:
             log.error("table %s was set aside: %s", item.table_id, item.reason)

@@ -11,6 +11,7 @@
 | `MAHJONG_SHARD_IDS` | the shards this process runs, e.g. `0,1` or `0-3` | all of them |
 | `MAHJONG_SHARDS` | both at once: `0-3/8` is shards 0–3 of 8 | unsharded |
 | `MAHJONG_METRICS` | Prometheus `/metrics` and `/healthz` at `host:port` (a port: loopback) | off |
+| `MAHJONG_DECISION_WORKERS` | the strong computer's worker processes (0: inline) | usable cores |
 
 Variables already in the environment win over the `.env` file.
 """
@@ -32,6 +33,7 @@ from bot.mjai_engines import (
 )
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+WORKERS_SETTING = "MAHJONG_DECISION_WORKERS"
 
 
 class ConfigError(ValueError):
@@ -54,6 +56,9 @@ class BotConfig:
     # claim passes after this many seconds (so a window's length does not tell who can call)
     no_call_wait: float = 2.0
     metrics: tuple[str, int] | None = None  # where /metrics and /healthz listen (bot/metrics.py)
+    # processes taking the strong computer's decisions (bot/runtime/decisions.py); 0: inline.
+    # `from_env` gives the cores this process may use; a config made in code decides inline
+    decision_workers: int = 0
 
     @classmethod
     def from_env(
@@ -87,6 +92,10 @@ class BotConfig:
                 f"wss://gateway.discord.gg, not {gateway!r}"
             )
         shard_count, shard_ids = read_shard_settings(get)
+        try:
+            decision_workers = read_workers(get(WORKERS_SETTING))
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
         try:  # read again by bot.mjai_engines wherever a table needs them: wrong ones stop here
             configured_engines(env), engine_timeout(env), max_processes(env)
         except EngineConfigError as error:
@@ -100,6 +109,7 @@ class BotConfig:
             shard_count=shard_count,
             shard_ids=shard_ids,
             metrics=read_metrics_address(get("MAHJONG_METRICS")),
+            decision_workers=decision_workers,
         )
 
     @property
@@ -254,3 +264,24 @@ def point_discord_at(config: BotConfig) -> None:
         Route.BASE = config.api_base
     if config.gateway_url:
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity, not the machine's count)."""
+    return len(os.sched_getaffinity(0))
+
+
+def read_workers(value: str | None) -> int:
+    """`MAHJONG_DECISION_WORKERS` as a count: unset or empty is `usable_cores()`; ValueError
+    for anything but a whole number from 0."""
+    if value is None or not value.strip():
+        return usable_cores()
+    try:
+        count = int(value)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise ValueError(
+            f"{WORKERS_SETTING} is a number of worker processes (0: decide inline), not {value!r}"
+        )
+    return count

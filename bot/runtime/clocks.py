@@ -146,7 +146,7 @@ class Clocks(Host):
                 seat = table.hand_seat(player)
                 action: Action | None
                 if table.time_control.computer_on_timeout:
-                    action = self._decide(table, table.computer, seat)
+                    action = await self._decide(table, table.computer, seat)
                 else:
                     action = hand.default_action(seat)
                 if action is None:

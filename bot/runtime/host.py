@@ -6,6 +6,7 @@ one part asks of another are declared here, so each part reads on its own.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from abc import ABC, abstractmethod
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.runtime.computers import Computer
-from bot.runtime.errors import NoSuchTableError, NotSeatedError
+from bot.runtime.errors import NoSuchTableError, NotSeatedError, StaleActionError
 from bot.runtime.events import FrontEnd, NullFrontEnd
 from bot.runtime.snapshots import private_snapshot, public_snapshot
 from bot.runtime.table import LiveTable
@@ -26,6 +27,7 @@ from engine.i18n import text
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
+    from bot.runtime.decisions import DecisionPool
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +68,7 @@ class Host(ABC):
     timers: Timers
     tables: dict[int, LiveTable]
     metrics: Metrics | None  # an operator watches (bot/metrics.py): counted where it happens
+    decisions: DecisionPool | None  # worker processes thinking for the strong computer
 
     # ------------------------------------------------------------------ asked across the parts
 
@@ -91,12 +94,26 @@ class Host(ABC):
 
     # ------------------------------------------------------------------ shared
 
-    def _decide(self, table: LiveTable, computer: Computer, seat: int) -> Action:
-        """The computer's decision for hand seat `seat`, its thinking timed for the operator."""
+    async def _decide(self, table: LiveTable, computer: Computer, seat: int) -> Action:
+        """The computer's decision for hand seat `seat`, its thinking timed for the operator:
+        a strong one in a worker process where the runtime has a pool (decisions.py), an mjai
+        engine's in a thread (its process may think for seconds: other tables go on), any
+        other here."""
         hand = table.hand
         assert hand is not None
         started = time.perf_counter()
-        action = computer(hand, seat)
+        action: Action | None = None
+        pool = self.decisions
+        if pool is not None and pool.thinks_for(computer):
+            action = await pool.choose(hand, seat)
+            # an expiry closes a table without its lock: one closed while it thought moves no more
+            if table.phase is not Phase.PLAYING or table.hand is not hand:
+                raise StaleActionError(text("runtime.no_hand_in_play"))
+        if action is None:
+            if computer is table.engines:
+                action = await asyncio.to_thread(computer, hand, seat)
+            else:
+                action = computer(hand, seat)
         if self.metrics is not None:
             self.metrics.decided(table.level, time.perf_counter() - started)
         return action

@@ -30,6 +30,7 @@ from engine.session import Session
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
+    from bot.runtime.decisions import DecisionPool
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,7 @@ class Runtime(Lobby, Play, Clocks):
         no_call_wait: float = 0.0,
         shards: Shards | None = None,
         metrics: Metrics | None = None,
+        decisions: DecisionPool | None = None,
     ) -> None:
         self.store = store
         # several processes on one database: this one's tables are its shards' guilds' only
@@ -64,6 +66,7 @@ class Runtime(Lobby, Play, Clocks):
         self.timers: Timers = timers or ManualTimers()
         self.tables: dict[int, LiveTable] = {}
         self.metrics = metrics
+        self.decisions = decisions  # the strong computer's thinking in worker processes
         self.quickplay_fill_after = quickplay_fill_after
         self._seed_source = seed_source or (lambda: secrets.randbits(48))
         # tests and demos deal chosen walls; the wall is then stored with the hand
@@ -137,6 +140,8 @@ class Runtime(Lobby, Play, Clocks):
 
     async def close(self) -> None:
         self.timers.shutdown()
+        if self.decisions is not None:  # a decision still thinking is never applied
+            await self.decisions.close()
         for table in self.tables.values():  # no engine process outlives the bot
             table.close_engines()
 

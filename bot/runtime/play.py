@@ -5,7 +5,6 @@ recorded, and a claim window's passes for the people with nothing to claim.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import Callable
@@ -208,10 +207,7 @@ class Play(Host):
                 continue
             if computer is None:
                 computer = table.seat_computer
-            if table.engines is None:
-                action = self._decide(table, computer, seat)
-            else:  # an engine's process may think for seconds: other tables go on meanwhile
-                action = await asyncio.to_thread(self._decide, table, computer, seat)
+            action = await self._decide(table, computer, seat)
             self._apply(table, action, notices)
         arm_deadline(table, self.timers.now())
         await self._save(table)

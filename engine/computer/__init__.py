@@ -28,25 +28,33 @@ Computer = Callable[[HandState, int], Action]
 def seat_view(state: HandState, seat: int) -> SeatView:
     """The view the strong computer decides from: on the hand's kinds, its own red fives
     counted (as `choose_strong` makes it; tests and benches that read views use this one)."""
-    plain = as_kinds(state, seat)
+    plain = as_kinds(state, seat)  # the hand itself where the seat sees no red five
     if plain is state:
         return SeatView.of(state, seat)
+    # its own red fives are counted from the hand itself (they score: a red five is kept)
     return SeatView.of(plain, seat).with_own_reds(state)
+
+
+def strong_view(state: HandState, seat: int) -> SeatView | None:
+    """What the strong computer decides `seat`'s choice from (`seat_view`: a value, which a
+    decision worker may take, bot/runtime/decisions.py); None where the easy computer plays,
+    a preset whose scoring family it has no knowledge of."""
+    return seat_view(state, seat) if knows(state.preset) else None
+
+
+def strong_action(state: HandState, chosen: Action) -> Action:
+    """The action the strong computer's choice on `strong_view(state, …)` plays: at a table
+    with red fives, it decided on the hand's kinds and plays the physical tile it names."""
+    return physical_action(state, chosen) if state.has_red_fives else chosen
 
 
 def choose_strong(state: HandState, seat: int) -> Action:
     """The strong computer's choice for `seat`, made from what that seat can see; a preset
-    whose scoring family it has no knowledge of is played by the easy computer. At a table
-    with red fives it decides on the hand's kinds (`engine.computer.on_kinds`) and plays the
-    physical tile its choice names."""
-    if not knows(state.preset):
+    whose scoring family it has no knowledge of is played by the easy computer."""
+    view = strong_view(state, seat)
+    if view is None:
         return choose_action(state, seat)
-    plain = as_kinds(state, seat)  # the hand itself where the seat sees no red five
-    if plain is state:
-        return strong.choose(SeatView.of(state, seat))
-    # its own red fives are counted from the hand itself (they score: a red five is kept)
-    view = SeatView.of(plain, seat).with_own_reds(state)
-    return physical_action(state, strong.choose(view))
+    return strong_action(state, strong.choose(view))
 
 
 def suggest(state: HandState, seat: int, computer: Computer) -> Action:
