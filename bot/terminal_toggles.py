@@ -4,8 +4,9 @@ start, as at a Discord table), and the line says which are on."""
 
 from __future__ import annotations
 
-from bot.runtime.automatic import TOGGLES, set_toggle, toggles_of
+from bot.runtime.automatic import TOGGLES, toggles_of
 from bot.runtime.manager import Runtime
+from bot.runtime.toggles import set_toggle
 from engine.i18n import translate
 
 # what the player may type for each toggle (spaces, hyphens and underscores alike)

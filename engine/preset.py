@@ -98,13 +98,6 @@ class Preset:
     def __deepcopy__(self, memo: dict[int, object]) -> Preset:
         return self  # an immutable value that carries modules (its scoring family): shared
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # it carries modules, so it is pickled as what makes it: its id and its table's choices
-        # (a computer's view crosses to a decision worker, bot/decision_pool.py)
-        from engine.presets import preset_chosen
-
-        return preset_chosen, (self.id, self.chosen)
-
     @property
     def min_fan(self) -> int:
         """The table minimum to win: what its options set (engine.options; 0 where none)."""

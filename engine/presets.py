@@ -10,8 +10,9 @@ imports them and is the only module outside engine/families/ that does.
 
 from __future__ import annotations
 
+import copyreg
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.families.classical.presets import CLASSICAL
@@ -131,6 +132,16 @@ def preset_chosen(preset_id: str, chosen: tuple[tuple[str, OptionValue], ...]) -
     """The preset with this id as a table with these choices plays it (how a pickled preset
     is made again: `Preset.__reduce__`)."""
     return choose(find_preset(preset_id), dict(chosen)) if chosen else find_preset(preset_id)
+
+
+def _pickled(preset: Preset) -> tuple[Callable[..., Preset], tuple[object, ...]]:
+    # a preset carries modules, so it is pickled as what makes it: its id and its table's
+    # choices (a computer's view crosses to a decision worker, bot/runtime/decisions.py); the
+    # registry says so, as it is what makes a preset again
+    return preset_chosen, (preset.id, preset.chosen)
+
+
+copyreg.pickle(Preset, _pickled)
 
 
 def find_preset(preset_id: str) -> Preset:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from bot.runtime.automatic import automatic_answer, set_toggle, toggles_of
+from bot.runtime.automatic import automatic_answer, toggles_of
 from bot.runtime.snapshots import Decision, _refusals
+from bot.runtime.toggles import set_toggle
 from bot.terminal import Ask, read_answer
 from bot.terminal import play as play_terminal
 from bot.terminal_toggles import toggle_typed

@@ -16,17 +16,14 @@ offered, never a family (computers decide their own seats; `simulate` never gets
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bot.runtime.errors import NotSeatedError, TableError
 from bot.runtime.table import LiveTable
 from engine.actions import Action, ActionKind
 from engine.hand import Phase as HandPhase
-from engine.i18n import text
 
 if TYPE_CHECKING:
-    from bot.runtime.manager import Runtime
+    pass
 
 TOGGLES = ("auto_win", "no_calls", "auto_discard")
 STORED_KEY = "automatic"  # options.extra[STORED_KEY][player_id]: the toggles switched on
@@ -74,28 +71,3 @@ def automatic_move(table: LiveTable) -> Action | None:
         if move is not None:
             return move
     return None
-
-
-async def set_toggle(
-    runtime: Runtime, table_id: int, player_id: str, toggle: str, on: bool
-) -> frozenset[str]:
-    """Switch one of a player's toggles at a table, stored first; a decision it now answers
-    is made at once. Returns the player's toggles."""
-    from bot.runtime.conversions import stored_options  # which reaches the snapshots: later
-
-    if toggle not in TOGGLES:
-        raise TableError(text("runtime.unknown_toggle", toggle=toggle, toggles=", ".join(TOGGLES)))
-    table = runtime.get(table_id)
-    async with table.lock:
-        if table.player_of(player_id) is None:
-            raise NotSeatedError(text("runtime.not_seated_at", table=table_id))
-        stored = dict(table.options.extra.get(STORED_KEY, {}))
-        chosen = set(stored.get(player_id, ())) - {toggle} | ({toggle} if on else set())
-        stored[player_id] = sorted(chosen)
-        options = replace(table.options, extra={**table.options.extra, STORED_KEY: stored})
-        await runtime.store.set_options(
-            table.id, stored_options(options, table.seats, table.lobby_version)
-        )
-        table.options = options
-    await runtime.play_automatic(table_id)
-    return frozenset(chosen)

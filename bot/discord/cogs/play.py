@@ -14,7 +14,8 @@ from bot.discord.options import pick_table
 from bot.discord.replies import reader_language, tell
 from bot.discord.surface import CALL_QUESTIONS, call_choice, hand_surface
 from bot.runtime import LiveTable, PrivateSnapshot
-from bot.runtime.automatic import set_toggle, toggles_of
+from bot.runtime.automatic import toggles_of
+from bot.runtime.toggles import set_toggle
 from bot.runtime.words import in_words, suit_text
 from data import Phase
 from engine.actions import Action
