@@ -83,7 +83,7 @@ async def test_a_three_seat_table_plays_a_hand(
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"players": 3}, "Players: Hong Kong Old Style is played by 4 players, not 3."),
+        ({"players": 3}, "Players: Hong Kong Old Style is played by 4 players, not 3"),
         ({"preset": SMALL_HK.id, "players": 3, "rated": True}, "rated tables seat 4 people"),
         ({"preset": SMALL_HK.id, "players": 2, "computers": 2}, "room for 0 to 1 computers"),
     ],

@@ -254,6 +254,7 @@ async def test_a_strong_table_s_computers_use_engine_computer(
 
     fake = types.ModuleType("engine.computer")
     fake.computer_for = lambda level: {"strong": strong}[level]  # type: ignore[attr-defined]
+    fake.suggest = lambda state, seat, computer: computer(state, seat)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "engine.computer", fake)
     runtime = await make_runtime(store, ManualTimers())
     table = await seated(runtime, SMALL_HK, 3, level="strong")
