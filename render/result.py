@@ -411,7 +411,7 @@ def score_cells(hand: HandScoreView, language: str) -> tuple[str, str, str]:
 
 
 def transfer_words(transfer: TransferView, language: str) -> tuple[str, str]:
-    """('Bob → Carol', '384 ×2'): who paid whom, and how much (East's double said)."""
+    """('Bob → Carol', '384 (×2)'): who paid whom, and how much (East's double in it said)."""
     who = say(
         language,
         "every_hand.pays",

@@ -134,7 +134,7 @@ def test_a_limit_hand_and_a_hand_at_the_limit_say_so() -> None:
     assert score_cells(HandScoreView("Carol", 0, 0, 1000, limit=True), "zh-CN")[:2] == ("—", "—")
     assert transfer_words(TransferView("Alice", "Carol", 2000, times=2), "en") == (
         "Alice → Carol",
-        "2,000 ×2",
+        "2,000 (×2)",  # 2,000 in all, East's double in it
     )
 
 
