@@ -40,6 +40,9 @@ def automatic_answer(
     phase: HandPhase, drawn: int | None, legal: Sequence[Action], toggles: frozenset[str]
 ) -> Action | None:
     """What is played for a person offered `legal` now, or None when they are asked."""
+    if not toggles:  # as most people play: only a turn with one answer is made for them
+        forced = phase is HandPhase.TURN and len(legal) == 1 and legal[0].kind is not ActionKind.WIN
+        return legal[0] if forced else None
     wins = [a for a in legal if a.kind is ActionKind.WIN]
     if wins:
         return wins[0] if "auto_win" in toggles else None
