@@ -49,7 +49,7 @@ from bot.terminal_toggles import flip, toggle_typed
 from data import Store
 from data.errors import StoreError
 from engine.actions import Action, ActionKind
-from engine.i18n import DEFAULT_LANGUAGE, Number, Text, language_of, text, translate, worded
+from engine.i18n import DEFAULT_LANGUAGE, Number, Text, has, language_of, text, translate, worded
 from engine.names import vocabulary_key
 from engine.presets import TIME_CONTROLS, UnknownPresetError, find_preset
 from engine.tiles import InvalidNotationError, format_tiles, parse_tiles, sort_tiles, tile_name
@@ -839,7 +839,10 @@ async def play(
         front.line("welcome", preset=name, id=preset.id, seed=seed, you=you)
         if not table.time_control.untimed:  # what the clock gives, and what it does at zero
             clock = clock_text(table.time_control).in_language(language)
-            rule = translate(language, table.time_control.on_timeout_key)
+            rule_key = table.time_control.on_timeout_key
+            if not preset.openings and has(f"{rule_key}.no_opening"):  # no swap or void to say
+                rule_key += ".no_opening"
+            rule = translate(language, rule_key)
             front.line("clock_rule", clock=clock, rule=rule)
         front.say(legend(preset.id, language))  # what the discards' marks mean, once
         await runtime.start_table(table.id, PLAYER_ID)

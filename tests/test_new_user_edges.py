@@ -300,6 +300,17 @@ async def test_the_terminal_says_what_its_clock_gives_and_does() -> None:
     assert "a win is taken, a call passed, the drawn tile" in said
 
 
+async def test_the_clock_rule_names_an_opening_only_where_the_preset_has_one() -> None:
+    said = {}
+    for preset in ("riichi", "sichuan-bb"):
+        out = io.StringIO()
+        await play(options(preset=preset, time="bullet"), scripted(["q"]), out)
+        said[preset] = " ".join(out.getvalue().split())
+    assert "the drawn tile (else the last) discarded." in said["riichi"]
+    assert "Sichuan" not in said["riichi"]
+    assert "a Sichuan opening swaps the first three" in said["sichuan-bb"]
+
+
 async def test_a_hubei_table_says_why_the_wall_is_not_empty() -> None:
     # the person's own last draw, a move with one answer, is made for them (automatic.py), so
     # the table is not shown again while the last draws last: the ending says why
