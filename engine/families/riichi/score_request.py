@@ -85,7 +85,6 @@ SETS = 4  # and a pair (a kan counts as three tiles)
 MOST_INDICATORS = 5  # the first and one for each of four kans
 MOST_NUKI = 4
 MOST_COUNTERS = 99  # honba and sticks: a bound on nonsense, not a rule
-RIICHI_FLAGS = ("riichi", "double_riichi")
 
 
 def score_riichi(request: dict[str, Any]) -> dict[str, object]:
