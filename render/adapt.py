@@ -358,6 +358,8 @@ def result_view_from_state(
         _win_view(state, win, names, facts.honba_paid if i == 0 else 0)
         for i, win in enumerate(outcome.wins)
     )
+    # Riichi's pot is its sticks on the table (供託), as its players say it
+    pot_row = Text(vocabulary_key("pictures.result.row_pot", state.preset.vocabulary))
     return ResultView(
         table_name=table_name,
         preset_name=preset_text(state.preset.id, state.preset.name),
@@ -376,7 +378,7 @@ def result_view_from_state(
                 (Text("pictures.result.row_horse"), outcome.paid_for(Reason.HORSE)),
                 (Text("pictures.result.row_birds"), outcome.paid_for(Reason.BIRD)),
                 # the stakes taken out of the pot (those paid in left the points when paid)
-                (Text("pictures.result.row_pot"), outcome.paid_for(Reason.POT)),
+                (pot_row, outcome.paid_for(Reason.POT)),
             )
             if any(ledger)
         ),

@@ -166,7 +166,7 @@ def test_a_riichi_win_names_its_yaku_fu_limit_ura_and_payments() -> None:
     # the dealer's mangan ron: 12,000, and the own stick back from the pot: +13,000 as Tenhou
     # shows it (the stick left Ann's points at the riichi); the Pot row kept, not netted to 0
     assert dict(view.payments) == {"Ann": 13000, "Bo": -12000, "Cy": 0, "Di": 0}
-    assert view.other_payments == ((text("pictures.result.row_pot"), (("Ann", 1000),)),)
+    assert view.other_payments == ((text("pictures.result.row_pot.riichi"), (("Ann", 1000),)),)
 
 
 def test_a_yakuman_is_named_not_counted() -> None:
@@ -191,7 +191,7 @@ def test_a_double_ron_shows_both_wins_and_the_honba_with_the_first() -> None:
     first, second = view.wins
     assert [n.in_language("en") for n in first.notes] == ["2 honba +600"]  # type: ignore[union-attr]
     assert second.notes == ()
-    pot = dict(view.other_payments)[text("pictures.result.row_pot")]
+    pot = dict(view.other_payments)[text("pictures.result.row_pot.riichi")]
     assert dict(pot) == {"Bo": 2000}
     assert dict(view.payments) == {"Ann": -5800, "Bo": 5200, "Cy": 2600, "Di": 0}
 

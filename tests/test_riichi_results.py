@@ -34,7 +34,7 @@ def test_a_winner_receives_its_own_stick_back_in_its_change() -> None:
     assert win_value(state, outcome.wins[0]) == 12000
     view = result_view_from_state(state, NAMES)
     rows = dict(view.other_payments)
-    assert [label.key for label in rows] == ["pictures.result.row_pot"]  # type: ignore[union-attr]
+    assert [label.key for label in rows] == ["pictures.result.row_pot.riichi"]  # type: ignore[union-attr]
 
 
 def test_the_draw_lays_the_tenpai_hands_open_in_the_picture_and_the_discord_post() -> None:
