@@ -164,7 +164,10 @@ async def until_a_computer_thinks(runtime: Runtime, table_id: int, pool: HeldPoo
         pool.asked.clear()
         pool.release.clear()
         acting = asyncio.create_task(person_acts(runtime, table_id))
-        await asyncio.wait([acting, asyncio.create_task(pool.asked.wait())], timeout=10)
+        asked = asyncio.create_task(pool.asked.wait())
+        # whichever comes first: a computer asks the pool, or the action is answered without
+        await asyncio.wait([acting, asked], timeout=10, return_when=asyncio.FIRST_COMPLETED)
+        asked.cancel()
         if pool.asked.is_set() and not acting.done():
             return acting  # type: ignore[return-value]
         pool.release.set()
