@@ -420,7 +420,7 @@ def transfer_words(transfer: TransferView, language: str) -> tuple[str, str]:
     )
     amount = Number(transfer.amount).in_language(language)
     if transfer.times > 1:
-        amount += " " + say(language, "every_hand.times", times=transfer.times)
+        amount += say(language, "every_hand.times", times=transfer.times)  # its own spacing
     return who, amount
 
 
