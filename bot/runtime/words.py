@@ -381,11 +381,9 @@ def fact_lines(hand: HandState, names: Sequence[Text | str]) -> list[Text]:
         lines.append(text("bot.result.nagashi", names=said))
     elif facts.ready:  # each ready hand laid open, as the table lays them down
         vocabulary = hand.preset.vocabulary
-        lines += [
-            text("bot.result.ready_hand", name=names[s], tiles=open_hand(tiles, melds, vocabulary))
-            for s in facts.ready
-            for tiles, melds in ((hand.concealed(s), hand.melds[s]),)
-        ]
+        for s in facts.ready:
+            tiles = open_hand(hand.concealed(s), hand.melds[s], vocabulary)
+            lines.append(text("bot.result.ready_hand", name=names[s], tiles=tiles))
     elif facts.ready is not None:
         lines.append(text("bot.result.nobody_ready"))
     return lines
