@@ -1,6 +1,7 @@
 """The strong computer's decisions in worker processes (bot/runtime/decisions.py): the same
-choices as inline, a dead worker replaced with its decision made inline, and a close, expiry or
-restart that never applies a decision twice nor leaves a table waiting on a worker."""
+choices as inline, a worker stuck on a decision holding up no other, a dead worker replaced
+with its decision made inline, and a close, expiry or restart that never applies a decision
+twice nor leaves a table waiting on a worker."""
 
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ import pytest
 from bot.discord.config import read_workers, usable_cores
 from bot.runtime import ManualTimers, Runtime, StaleActionError
 from bot.runtime.computers import Computer
-from bot.runtime.decisions import DecisionPool, DecisionsClosed
+from bot.runtime.decisions import DecisionPool, DecisionsClosed, worth_a_worker
 from bot.runtime.recipe import replay_hand
 from data import Phase, Store
-from engine.actions import Action
+from engine.actions import Action, kind_named
 from engine.computer import choose_strong, seat_view
 from engine.hand import HandState
 from engine.options import choose
@@ -49,6 +50,20 @@ def test_a_view_crosses_as_a_value() -> None:
             state.apply(choose_strong(state, seat))
 
 
+def test_a_pickled_action_is_one_object_per_action() -> None:
+    """Actions are made again once each (a worker reads the same ones thousands of times), and
+    a rule's declared kind comes back as the one object of its name."""
+    state = HandState(find_preset("riichi"), seed=5)
+    legal = state.legal_actions(state.seats_to_act()[0])
+    first, again = pickle.loads(pickle.dumps(legal)), pickle.loads(pickle.dumps(legal))
+    assert first == legal
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    riichi = kind_named("riichi")
+    assert riichi is not None and pickle.loads(pickle.dumps(riichi)) is riichi
+    declared = Action(0, riichi, (9,))
+    assert pickle.loads(pickle.dumps(declared)).kind is riichi
+
+
 async def pooled_hand(pool: DecisionPool, preset_id: str, seed: int) -> int:
     """Play a hand with the strong computer, each decision asked of the pool too: every
     pooled one equals the inline one. How many crossed."""
@@ -71,6 +86,37 @@ async def test_pooled_decisions_are_the_inline_ones() -> None:
         await pool.ready()
         for preset_id in ("hkos-3-v1", "sichuan-bb", "riichi"):  # riichi: red fives
             assert await pooled_hand(pool, preset_id, seed=11) > 10
+    finally:
+        await pool.close()
+
+
+async def test_a_worker_stuck_on_a_decision_holds_up_no_other() -> None:
+    """One worker stopped mid-decision (as on a long one): the decisions routed to it after
+    are taken by the other, idle worker; only the one it holds waits, and it is answered once
+    the worker goes on."""
+    pool = DecisionPool(2)
+    try:
+        await pool.ready()
+        stopped = pool.worker_pids()[0]
+        os.kill(stopped, signal.SIGSTOP)
+        held: list[asyncio.Task[Action | None]] = []
+        answered = 0
+        try:
+            for seed in range(1, 25):
+                state = HandState(find_preset("hkos-3-v1"), seed=seed)
+                while not worth_a_worker(state, seat := state.seats_to_act()[0]):
+                    state.apply(choose_strong(state, seat))
+                asking = asyncio.create_task(pool.choose(state, seat))
+                done, _ = await asyncio.wait([asking], timeout=5)
+                if done:
+                    assert asking.result() == choose_strong(state, seat)
+                    answered += 1
+                else:
+                    held.append(asking)
+        finally:
+            os.kill(stopped, signal.SIGCONT)
+        assert len(held) == 1 and answered == 23  # the first sent to the stopped worker
+        assert await asyncio.wait_for(held[0], 20) is not None
     finally:
         await pool.close()
 

@@ -25,6 +25,7 @@ stored log).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import time
@@ -44,6 +45,7 @@ from engine.seat_view import SeatView
 log = logging.getLogger(__name__)
 
 MAX_DEATHS = 5  # workers dying within a minute before the pool gives up
+MAX_SENT = 2  # messages in a worker's pipe: the one it works on and the next (all busy)
 
 
 class DecisionsClosed(RuntimeError):
@@ -62,9 +64,16 @@ Answer = Action | Exception | None  # None: make it inline
 class _Worker:
     process: ForkServerProcess
     connection: Connection
-    # the decisions it is thinking about, in the order sent (empty: idle)
-    answers: list[asyncio.Future[Answer]] = field(default_factory=list)
+    # per message sent and not answered yet, its decisions in order (the first: the warm-up);
+    # empty: it is idle
+    sent: deque[list[asyncio.Future[Answer]]] = field(default_factory=deque)
+    # the decisions of its hands waiting to be sent, with their views
+    queue: deque[tuple[SeatView, asyncio.Future[Answer]]] = field(default_factory=deque)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def waiting(self) -> list[asyncio.Future[Answer]]:
+        """Every decision it holds, sent or not."""
+        return [answer for sent in self.sent for answer in sent] + [a for _, a in self.queue]
 
 
 class DecisionPool:
@@ -73,7 +82,19 @@ class DecisionPool:
     Made in the running event loop, which watches the workers' pipes. The processes are
     started in a thread (the fork server's start, an import of the computer, would hold the
     loop for a second or more); until they are, and while they warm up, decisions are made
-    inline."""
+    inline.
+
+    A seat's decisions in a hand go to one worker, so the facts its last decision cached
+    there (its tiles' shapes, waits and one-away draws) serve its next one: split at random
+    between two workers the same decisions cost 7-14% more CPU. What waits for a worker is
+    sent in one message, gathered over a turn of the event loop, and answered in one. An idle
+    worker with nothing of its own takes half of the longest queue of a busy one, so a long
+    decision (up to ~100 ms) holds up no other that an idle worker could make. When every
+    worker is busy, each is sent its next decisions behind those it is making: a write that
+    wakes a sleeping worker cost the event loop ~0.2 ms (and its answer the worker as much),
+    while one into a busy worker's pipe is nearly free, and the worker finds the next list
+    without sleeping (2026-12-07, bench/load.py --level strong: the loop's CPU an action
+    1.2 ms this way, 1.7 with workers left to sleep between lists)."""
 
     def __init__(self, workers: int) -> None:
         if workers < 1:
@@ -84,10 +105,10 @@ class DecisionPool:
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(["engine.computer.worker"])
         self._workers: list[_Worker] = []
-        self._idle: deque[_Worker] = deque()
-        self._queue: deque[tuple[SeatView, asyncio.Future[Answer]]] = deque()
+        self._ready: list[_Worker] = []  # the warm ones, in the order hands are shared out
         self._deaths: deque[float] = deque()
         self._closed = False
+        self._flush_due = False
         self._spawning = self._loop.create_task(self._spawn_all(workers))
 
     async def _spawn_all(self, workers: int) -> None:
@@ -107,10 +128,15 @@ class DecisionPool:
 
     def _watch(self, worker: _Worker) -> None:
         warmed: asyncio.Future[Answer] = self._loop.create_future()  # answered None when warm
-        warmed.add_done_callback(lambda _: worker.ready.set())
-        worker.answers.append(warmed)
+        warmed.add_done_callback(lambda _: self._warmed(worker))
+        worker.sent.append([warmed])
         self._workers.append(worker)
         self._loop.add_reader(worker.connection.fileno(), self._on_answer, worker)
+
+    def _warmed(self, worker: _Worker) -> None:
+        if worker in self._workers:  # not dead meanwhile
+            worker.ready.set()
+            self._ready.append(worker)
 
     async def ready(self) -> None:
         """Once every worker is started and warm (a bench waits for it; the bot need not)."""
@@ -127,58 +153,77 @@ class DecisionPool:
         worker died, the pool gave up). DecisionsClosed if the pool closes meanwhile."""
         if self._closed:
             raise DecisionsClosed("the decision pool is closed")
-        if not self._warm() or not worth_a_worker(state, seat):
+        if not self._ready or not worth_a_worker(state, seat):
             return None
         view = strong_view(state, seat)
         if view is None:
             return None
         answer: asyncio.Future[Answer] = self._loop.create_future()
-        self._queue.append((view, answer))
-        self._dispatch()
+        # the seat's worker (a hand is one object from its deal to its end; a tuple's hash
+        # mixes the address's aligned low bits)
+        worker = self._ready[hash((id(state), seat)) % len(self._ready)]
+        worker.queue.append((view, answer))
+        if not self._flush_due:  # the other decisions asked in this turn of the loop go along
+            self._flush_due = True
+            self._loop.call_soon(self._flush)
         chosen = await answer
         if isinstance(chosen, Exception):
             raise chosen
         return None if chosen is None else strong_action(state, chosen)
 
-    def _warm(self) -> bool:
-        """Whether a worker is there to ask (none yet, or none left: decisions are inline)."""
-        return any(worker.ready.is_set() for worker in self._workers)
-
-    def _dispatch(self) -> None:
-        """Give the waiting decisions to the idle workers, shared out: one message each."""
-        queue = self._queue
-        while self._idle and queue:
-            worker = self._idle.popleft()
-            share = -(-len(queue) // (len(self._idle) + 1))
-            views = []
-            for _ in range(share):
-                view, answer = queue.popleft()
-                views.append(view)
-                worker.answers.append(answer)
-            try:
-                worker.connection.send(views)
-            except OSError:  # it died: its reader will say so
+    def _flush(self) -> None:
+        """Send each idle worker what waits for it, or else a share of another's queue; when
+        none is idle, send each its next decisions behind those it thinks about."""
+        self._flush_due = False
+        ready = self._ready
+        for worker in ready:
+            if worker.sent:  # busy: what waits for it goes with its next message
                 continue
+            if not worker.queue:  # a share of the longest queue of a busy worker
+                longest = max(ready, key=lambda other: len(other.queue) if other.sent else 0)
+                for _ in range((len(longest.queue) + 1) // 2 if longest.sent else 0):
+                    worker.queue.appendleft(longest.queue.pop())
+            if worker.queue:
+                self._send(worker)
+        if all(worker.sent for worker in ready):
+            for worker in ready:
+                if worker.queue and len(worker.sent) < MAX_SENT:
+                    self._send(worker)
+
+    def _send(self, worker: _Worker) -> None:
+        views: list[SeatView] = []
+        answers: list[asyncio.Future[Answer]] = []
+        for view, answer in worker.queue:
+            views.append(view)
+            answers.append(answer)
+        worker.queue.clear()
+        worker.sent.append(answers)
+        with contextlib.suppress(OSError):  # it died: its reader will say so
+            worker.connection.send(views)
 
     def _on_answer(self, worker: _Worker) -> None:
+        """Read every answer the worker has written: per message, the actions or exceptions of
+        its decisions, or None (the warm-up, or views it could not read: made inline)."""
+        connection = worker.connection
         try:
-            answers: list[Answer] | None = worker.connection.recv()
+            while True:
+                answers: list[Answer] | None = connection.recv()
+                waiting = worker.sent.popleft()
+                for future, answer in zip(waiting, answers or [None] * len(waiting), strict=True):
+                    if not future.done():
+                        future.set_result(answer)
+                if not connection.poll():
+                    break
         except (EOFError, OSError):
             self._died(worker)
             return
-        waiting, worker.answers = worker.answers, []
-        if answers is None:  # warm, or the views could not be read there: made inline
-            answers = [None] * len(waiting)
-        for future, answer in zip(waiting, answers, strict=True):
-            if not future.done():
-                future.set_result(answer)
-        self._idle.append(worker)
-        self._dispatch()
+        if len(worker.sent) < MAX_SENT:
+            self._flush()
 
     def _died(self, worker: _Worker) -> None:
-        """A worker's pipe closed: its decision is made inline, another worker starts."""
+        """A worker's pipe closed: its decisions are made inline, another worker starts."""
         self._forget(worker)
-        self._inline(worker.answers)
+        self._inline(worker.waiting())
         if self._closed:
             return
         now = time.monotonic()
@@ -198,17 +243,15 @@ class DecisionPool:
         worker.connection.close()
         if worker in self._workers:
             self._workers.remove(worker)
-        if worker in self._idle:
-            self._idle.remove(worker)
+        if worker in self._ready:
+            self._ready.remove(worker)
 
     def _give_up(self) -> None:
         """Stop every worker; the decisions waiting on them are made inline."""
         for worker in list(self._workers):
             self._forget(worker)
             worker.process.kill()
-            self._inline(worker.answers)
-        self._inline([answer for _, answer in self._queue])
-        self._queue.clear()
+            self._inline(worker.waiting())
 
     @staticmethod
     def _inline(answers: list[asyncio.Future[Answer]]) -> None:
@@ -229,15 +272,14 @@ class DecisionPool:
         await self._spawning
         closed = DecisionsClosed("the decision pool closed during a decision")
         workers = list(self._workers)
-        waiting = [answer for _, answer in self._queue]
-        self._queue.clear()
+        waiting = []
         for worker in workers:
             self._forget(worker)  # the worker reads the end of its pipe and returns
             if worker.ready.is_set():
-                waiting += worker.answers
+                waiting += worker.waiting()
             else:  # still warming up: it would read the end of its pipe only after
                 worker.process.kill()
-                self._inline(worker.answers)
+                self._inline(worker.waiting())
         for answer in waiting:
             if not answer.done():
                 answer.set_exception(closed)
