@@ -6,6 +6,7 @@ twice nor leaves a table waiting on a worker."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import pickle
 import signal
@@ -20,7 +21,7 @@ from bot.runtime.decisions import DecisionPool, DecisionsClosed, worth_a_worker
 from bot.runtime.recipe import replay_hand
 from data import Phase, Store
 from engine.actions import Action, kind_named
-from engine.computer import choose_strong, seat_view
+from engine.computer import choose_strong, seat_view, strong
 from engine.hand import HandState
 from engine.options import choose
 from engine.presets import PRESETS, find_preset
@@ -62,6 +63,27 @@ def test_a_pickled_action_is_one_object_per_action() -> None:
     assert riichi is not None and pickle.loads(pickle.dumps(riichi)) is riichi
     declared = Action(0, riichi, (9,))
     assert pickle.loads(pickle.dumps(declared)).kind is riichi
+
+
+def test_a_decision_leaves_no_reference_cycle() -> None:
+    """A worker runs with the collector off (engine/computer/worker.py): what the strong
+    computer makes for a decision must be freed by reference counts alone."""
+    views = []
+    for preset_id in ("hkos-3-v1", "riichi", "sichuan-bb", "hubei-laizi", "chinese-classical"):
+        state = HandState(find_preset(preset_id), seed=7)
+        while not state.is_over:
+            seat = state.seats_to_act()[0]
+            views.append(seat_view(state, seat))
+            state.apply(choose_strong(state, seat))
+    gc.collect()
+    gc.disable()
+    try:
+        for view in views:
+            strong.choose(view)
+        unreachable = gc.collect()
+    finally:
+        gc.enable()
+    assert unreachable == 0
 
 
 async def pooled_hand(pool: DecisionPool, preset_id: str, seed: int) -> int:
