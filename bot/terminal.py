@@ -44,7 +44,7 @@ from bot.runtime.words import (
     meld_text,
     seat_name,
 )
-from bot.terminal_lines import WIDTH, head_text, legend, seat_key, within
+from bot.terminal_lines import WIDTH, head_text, legend, seat_key, together, within
 from bot.terminal_toggles import flip, toggle_typed
 from data import Store
 from data.errors import StoreError
@@ -407,12 +407,14 @@ def standings(public: PublicSnapshot | None, language: str = DEFAULT_LANGUAGE) -
         return _say(language, "standings.none")
     ranked = sorted(public.seats, key=lambda s: -(s.points or 0))
     table = ", ".join(
-        _say(
-            language,
-            "standings.entry",
-            rank=n,
-            name=worded(seat_name(s.name, s.player_id), language),
-            points=Number(s.points or 0),
+        together(  # an entry is never cut across two lines at 80 columns
+            _say(
+                language,
+                "standings.entry",
+                rank=n,
+                name=worded(seat_name(s.name, s.player_id), language),
+                points=Number(s.points or 0),
+            )
         )
         for n, s in enumerate(ranked, 1)
     )

@@ -45,10 +45,18 @@ def legend(preset_id: str, language: str) -> str:
     return translate(language, vocabulary_key("terminal.legend", vocabulary))
 
 
+KEEP_TOGETHER = "\u00a0"  # a space `within` never cuts at (printed as a plain one)
+
+
+def together(words: str) -> str:
+    """`words` kept on one line by `within` (a standings entry: '4. You 22,000')."""
+    return words.replace(" ", KEEP_TOGETHER)
+
+
 def within(line: str, indent: int, width: int = WIDTH) -> list[str]:
     """`line` cut at spaces into lines of at most `width` columns, the later ones indented by
     `indent` spaces (a seat's discards go on under its line). A word longer than the room
-    stays whole."""
+    stays whole, and so do words joined by `together`."""
     lead = len(line) - len(line.lstrip(" "))
     lines: list[str] = []
     current = line[:lead]
@@ -60,4 +68,4 @@ def within(line: str, indent: int, width: int = WIDTH) -> list[str]:
         else:
             current = candidate
     lines.append(current.rstrip())
-    return lines
+    return [part.replace(KEEP_TOGETHER, " ") for part in lines]

@@ -151,3 +151,29 @@ def test_the_terminal_s_questions_use_the_readme_s_syntax() -> None:
     asked = read_answer("6z", private.decision, tuple(state.concealed(0)))
     assert asked == Ask("Which one? Type 'discard 6z' or 'riichi 6z'.")
     assert "0 riichi" not in asked.text
+
+
+def test_a_standings_entry_is_never_cut_across_two_lines() -> None:
+    """At 80 columns the standings go on under, between entries, not inside one
+    ('4.' at a line's end and 'You 22,000.' under it)."""
+    from bot.terminal import standings
+    from bot.terminal_lines import within
+
+    from dataclasses import replace
+
+    from bot.runtime.snapshots import SeatLine
+
+    state = HandState.arranged(RIICHI, READY)
+    names = ["Alexandrina the Patient", "Bartholomew Longname", "You", "Cornelius Q."]
+    points = [31_500, 27_800, 22_000, 18_700]
+    seats = tuple(
+        SeatLine(name, f"p{n}", True, wind=n, points=p)
+        for n, (name, p) in enumerate(zip(names, points, strict=True))
+    )
+    said = standings(replace(public_snapshot(live_table(state, 4)), seats=seats))
+    lines = within(said, 2)
+    assert len(lines) > 1 and all(columns(line) <= 80 for line in lines)
+    for rank, (name, p) in enumerate(zip(names, points, strict=True), 1):
+        entry = f"{rank}. {name} {p:,}"
+        assert any(entry in line for line in lines), (entry, lines)
+    assert "\u00a0" not in "\n".join(lines)
