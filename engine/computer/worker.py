@@ -53,7 +53,7 @@ def serve(connection: Connection) -> None:
     gc.disable()
     swept_at = -SWEEP_SECONDS
     try:
-        connection.send(None)  # warm
+        _send(connection, None)  # warm
         while True:
             if time.monotonic() - swept_at >= SWEEP_SECONDS:
                 gc.collect()
@@ -63,11 +63,16 @@ def serve(connection: Connection) -> None:
             try:
                 views: list[SeatView] = pickle.loads(message)
             except Exception:  # a preset only the bot has (registered by a test): decided there
-                connection.send(None)
+                _send(connection, None)
                 continue
-            connection.send([_answer(view) for view in views])
+            _send(connection, [_answer(view) for view in views])
     except (EOFError, OSError):  # the bot closed the pool (or is gone)
         return
+
+
+def _send(connection: Connection, answers: list[Action | Exception] | None) -> None:
+    # pickled here: Connection.send's pickler copies the copyreg table for each message
+    connection.send_bytes(pickle.dumps(answers, pickle.HIGHEST_PROTOCOL))
 
 
 def _answer(view: SeatView) -> Action | Exception:
