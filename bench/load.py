@@ -11,7 +11,10 @@ plus 2,000 more), it measures:
   and piles actions up behind it on freshly dealt hands: the first --warmup seconds are played
   but their latencies are only printed apart (the "warm-up p99" column), not counted;
 - the saturated rate: every table's person acting as fast as the runtime answers, for
-  --burst seconds (actions a second, each a person's action with the computers' answers);
+  --burst seconds (actions a second, each a person's action with the computers' answers), or
+  until the first person has made --burst-moves moves, so that runs compared (--compare-workers)
+  cover the same stretch of their hands: a strong decision costs more as a hand goes on, and
+  in a time-boxed burst the faster run goes further;
 - memory per table (tracemalloc, at the first count).
 
 The bench's persons decide as `--person` says: by default at once and for next to nothing
@@ -36,6 +39,8 @@ it prints each process's row and the sum of their saturated rates.
 
     python bench/load.py --tables 1000,3000,5000 --seconds 20 --think 3 [--synchronous NORMAL]
     python bench/load.py --tables 1000 --level strong --breakdown
+    python bench/load.py --tables 500 --level strong --burst 30 --burst-moves 6 \
+        --compare-workers 0,2
     python bench/load.py --tables 1000 --db postgresql://localhost/postgres --processes 2
 """
 
@@ -278,13 +283,24 @@ async def think_phase(
     return latencies, warm, time.perf_counter() - measure_from, stale
 
 
-async def burst_phase(runtime: Runtime, ids: list[int], seconds: float) -> tuple[int, float]:
+async def burst_phase(
+    runtime: Runtime, ids: list[int], seconds: float, moves: int = 0
+) -> tuple[int, float]:
     """Every person acting as soon as their last action is answered, for `seconds`: how many
-    person actions were answered, in how many seconds."""
+    person actions were answered, in how many seconds (those under way at the end finish and
+    count).
+
+    With `moves`, the burst instead ends when the first person has made that many: two runs
+    compared cover the same stretch of their hands, however fast each goes. (A strong decision
+    costs more as a hand goes on: 0.95 ms in its first 12 discards, 1.13 in the next 12, 1.34
+    after; in a time-boxed burst the faster run goes further into its hands and pays more an
+    action.)"""
     done: list[float] = []
     deadline = time.perf_counter() + seconds
 
     async def person(table_id: int) -> None:
+        nonlocal deadline
+        made = 0
         while time.perf_counter() < deadline:
             try:
                 moved = await human_move(runtime, table_id, done)
@@ -292,6 +308,10 @@ async def burst_phase(runtime: Runtime, ids: list[int], seconds: float) -> tuple
                 moved = True
             if not moved:
                 await asyncio.sleep(0.01)  # a clock is about to play: let it
+            elif moves:
+                made += 1
+                if made == moves:
+                    deadline = min(deadline, time.perf_counter())
 
     started = time.perf_counter()
     await asyncio.gather(*(person(t) for t in ids))
@@ -584,7 +604,7 @@ async def run(args: argparse.Namespace) -> None:
                 await show_breakdown(runtime, ids, args.burst, breakdown)
             await peers.meet(f"burst-{count}")
             burst_from = meter.cpu()
-            answered, burst_s = await burst_phase(runtime, ids, args.burst)
+            answered, burst_s = await burst_phase(runtime, ids, args.burst, args.burst_moves)
             burst_cpu = per_thousand(burst_from, meter.cpu(), answered)
             saturated = answered / burst_s
             ordered = sorted(latencies)
@@ -719,6 +739,13 @@ def main() -> None:
     parser.add_argument("--tables", default="1000,3000,5000", help="table counts, rising")
     parser.add_argument("--seconds", type=float, default=20.0, help="think phase per count")
     parser.add_argument("--burst", type=float, default=5.0, help="saturated phase per count")
+    parser.add_argument(
+        "--burst-moves",
+        type=int,
+        default=0,
+        help="end the saturated phase when the first person has made this many moves (at"
+        " most --burst seconds): runs compared cover the same stretch of their hands",
+    )
     parser.add_argument("--think", type=float, default=3.0)
     parser.add_argument(
         "--warmup",
