@@ -6,6 +6,7 @@ legend of its discard marks and no flowers column where the preset has no flower
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from argparse import Namespace
@@ -13,10 +14,10 @@ from argparse import Namespace
 import pytest
 
 from bot.discord.surface import table_surface
-from bot.runtime.snapshots import public_snapshot
+from bot.runtime.snapshots import SeatLine, public_snapshot
 from bot.runtime.words import deal_lines, status_text
-from bot.terminal import play
-from bot.terminal_lines import columns
+from bot.terminal import play, standings
+from bot.terminal_lines import columns, within
 from engine.actions import Action, ActionKind
 from engine.events import Phase
 from engine.families.riichi.presets import RIICHI, SANMA
@@ -156,13 +157,6 @@ def test_the_terminal_s_questions_use_the_readme_s_syntax() -> None:
 def test_a_standings_entry_is_never_cut_across_two_lines() -> None:
     """At 80 columns the standings go on under, between entries, not inside one
     ('4.' at a line's end and 'You 22,000.' under it)."""
-    from bot.terminal import standings
-    from bot.terminal_lines import within
-
-    from dataclasses import replace
-
-    from bot.runtime.snapshots import SeatLine
-
     state = HandState.arranged(RIICHI, READY)
     names = ["Alexandrina the Patient", "Bartholomew Longname", "You", "Cornelius Q."]
     points = [31_500, 27_800, 22_000, 18_700]
@@ -170,7 +164,7 @@ def test_a_standings_entry_is_never_cut_across_two_lines() -> None:
         SeatLine(name, f"p{n}", True, wind=n, points=p)
         for n, (name, p) in enumerate(zip(names, points, strict=True))
     )
-    said = standings(replace(public_snapshot(live_table(state, 4)), seats=seats))
+    said = standings(dataclasses.replace(public_snapshot(live_table(state, 4)), seats=seats))
     lines = within(said, 2)
     assert len(lines) > 1 and all(columns(line) <= 80 for line in lines)
     for rank, (name, p) in enumerate(zip(names, points, strict=True), 1):
