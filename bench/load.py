@@ -156,7 +156,8 @@ class Row:
     # workers included) and the PostgreSQL server, in the think phase and saturated
     bot_cpu_think: float = 0.0
     bot_cpu_saturated: float = 0.0
-    loop_cpu_saturated: float = 0.0  # of which the event loop's process (not the workers)
+    loop_cpu_think: float = 0.0  # of which the event loop's process (not the workers)
+    loop_cpu_saturated: float = 0.0
     server_cpu_think: float = 0.0
     server_cpu_saturated: float = 0.0
 
@@ -622,6 +623,7 @@ async def run(args: argparse.Namespace) -> None:
                 bot_cpu_saturated=burst_cpu[0],
                 server_cpu_think=think_cpu[1],
                 server_cpu_saturated=burst_cpu[1],
+                loop_cpu_think=think_cpu[2],
                 loop_cpu_saturated=burst_cpu[2],
             )
             rows.append(row)
@@ -630,7 +632,8 @@ async def run(args: argparse.Namespace) -> None:
                 f"{row.p99:.1f} ms; saturated {row.saturated:.0f}/s; the {args.warmup:g} s "
                 f"warm-up, not counted: {len(warm)} actions, p99 {row.warmup_p99:.1f} ms; CPU s "
                 f"per 1,000 actions: bot {row.bot_cpu_think:.2f} thinking, "
-                f"{row.bot_cpu_saturated:.2f} saturated"
+                f"{row.bot_cpu_saturated:.2f} saturated (its event loop "
+                f"{row.loop_cpu_think:.2f}, {row.loop_cpu_saturated:.2f})"
                 + (
                     f", server {row.server_cpu_think:.2f}, {row.server_cpu_saturated:.2f}"
                     if args.use_db
