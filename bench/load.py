@@ -15,7 +15,10 @@ plus 2,000 more), it measures:
   until the first person has made --burst-moves moves, so that runs compared (--compare-workers)
   cover the same stretch of their hands: a strong decision costs more as a hand goes on, and
   in a time-boxed burst the faster run goes further;
-- memory per table (tracemalloc, at the first count).
+- memory per table (tracemalloc, at the first count);
+- the share of the machine's CPU its host took for other guests while the persons thought
+  (steal): on a shared virtual machine a run with much stolen measured a slower machine, and
+  its p99 above all says little.
 
 The bench's persons decide as `--person` says: by default at once and for next to nothing
 (`drawn_tile_choice`), since a person's thinking costs the bot nothing; `--person easy` has them
@@ -160,6 +163,9 @@ class Row:
     loop_cpu_saturated: float = 0.0
     server_cpu_think: float = 0.0
     server_cpu_saturated: float = 0.0
+    # of the machine's CPU time in the think phase, the share its host took for others
+    # (/proc/stat's steal): a run with much stolen measured a slower machine, p99 above all
+    stolen_think: float = 0.0
 
 
 class Collections:
@@ -492,6 +498,15 @@ def process_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
 
 
+def machine_stolen() -> float:
+    """CPU seconds the host of this virtual machine has taken from all its CPUs so far, for
+    other guests (/proc/stat's steal; 0 where the OS does not count it)."""
+    try:
+        return int(Path("/proc/stat").read_text().split("\n", 1)[0].split()[8]) / _TICKS
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 class CpuMeter:
     """CPU seconds of this bot process (with its decision workers) and of the PostgreSQL
     server it writes to (every process the server lists in pg_stat_activity: backends,
@@ -596,11 +611,14 @@ async def run(args: argparse.Namespace) -> None:
                 gc.freeze()
             await peers.meet(f"think-{count}")
             think_from = meter.cpu()
+            stolen_from, think_started = machine_stolen(), time.perf_counter()
             with Collections() as collections:
                 latencies, warm, elapsed, stale = await think_phase(
                     runtime, ids, args.seconds, args.think, args.warmup
                 )
             think_cpu = per_thousand(think_from, meter.cpu(), len(latencies) + len(warm))
+            machine_seconds = (time.perf_counter() - think_started) * (os.cpu_count() or 1)
+            stolen = (machine_stolen() - stolen_from) / machine_seconds * 100
             if breakdown is not None and count == counts[-1]:
                 await show_breakdown(runtime, ids, args.burst, breakdown)
             await peers.meet(f"burst-{count}")
@@ -625,6 +643,7 @@ async def run(args: argparse.Namespace) -> None:
                 server_cpu_saturated=burst_cpu[1],
                 loop_cpu_think=think_cpu[2],
                 loop_cpu_saturated=burst_cpu[2],
+                stolen_think=stolen,
             )
             rows.append(row)
             print(
@@ -633,7 +652,8 @@ async def run(args: argparse.Namespace) -> None:
                 f"warm-up, not counted: {len(warm)} actions, p99 {row.warmup_p99:.1f} ms; CPU s "
                 f"per 1,000 actions: bot {row.bot_cpu_think:.2f} thinking, "
                 f"{row.bot_cpu_saturated:.2f} saturated (its event loop "
-                f"{row.loop_cpu_think:.2f}, {row.loop_cpu_saturated:.2f})"
+                f"{row.loop_cpu_think:.2f}, {row.loop_cpu_saturated:.2f}); the host took "
+                f"{row.stolen_think:.0f}% of the machine's CPU while thinking"
                 + (
                     f", server {row.server_cpu_think:.2f}, {row.server_cpu_saturated:.2f}"
                     if args.use_db
@@ -653,16 +673,17 @@ async def run(args: argparse.Namespace) -> None:
     print(
         "| tables | actions/s offered | p50 ms | p99 ms | saturated actions/s | clock first "
         "| full collections | longest collection ms | warm-up p99 ms "
-        "| bot CPU s/1k actions (think; saturated) | server CPU s/1k |"
+        "| bot CPU s/1k actions (think; saturated) | server CPU s/1k | stolen while thinking |"
     )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| ---: " * 12 + "|")
     for row in rows:
         print(
             f"| {row.tables} | {row.offered:.0f} | {row.p50:.1f} | {row.p99:.1f} | "
             f"{row.saturated:.0f} | {row.stale} | {row.full_collections} | "
             f"{row.longest_collection_ms:.1f} | {row.warmup_p99:.1f} | "
             f"{row.bot_cpu_think:.2f}; {row.bot_cpu_saturated:.2f} | "
-            f"{row.server_cpu_think:.2f}; {row.server_cpu_saturated:.2f} |"
+            f"{row.server_cpu_think:.2f}; {row.server_cpu_saturated:.2f} | "
+            f"{row.stolen_think:.0f}% |"
         )
     knee = next((row.tables for row in rows if row.p99 > KNEE_MS), None)
     print(f"knee (p99 > {KNEE_MS:.0f} ms): {knee if knee is not None else f'beyond {counts[-1]}'}")
