@@ -24,8 +24,8 @@ times what the last sweep left (and by `SWEEP_FLOOR` blocks at least): frozen ga
 holds much more memory than what is alive, and each sweep's pause is paid for by a live set's
 worth of it. Growth is read from `sys.getallocatedblocks()`, which walks the allocator's arenas
 (0.3-1 ms at 9 million blocks), not from `gc.get_freeze_count()`, which walks every frozen
-object: read each second, that held the event loop 15 ms a second at 300 tables (2026-12-07,
-bench/load.py under cProfile) and 27 ms at 3 million frozen objects.
+object: read each second, that held the event loop 15-25 ms a second at 300 tables (110,000
+frozen) and 35-42 ms at 2,500 (320,000; bench/load.py, 2026-12-07).
 
 Freezing more often was measured and refused: freezing every 0.1 s and after every collection
 (young collections after 10,000 allocations) halved the collector's time in a saturated burst,
