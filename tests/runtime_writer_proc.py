@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 import os
 import signal
 import sqlite3
@@ -445,6 +446,45 @@ async def main(
             await runtime.close()
             await store.close()
     return 0
+
+
+def _child(*args: Any) -> None:
+    sys.exit(asyncio.run(main(*args)))
+
+
+def run_writer(
+    db: Path | str,
+    ack: Path | str,
+    mode: str,
+    kill_at: int,
+    hands: int,
+    after_click: str = "",
+    *,
+    kill_after: float | None = None,
+    seconds: float = 60.0,
+) -> int:
+    """Run `main` in a process of its own, as the command line above does, and wait for it at
+    most `seconds`: its exit code, negative for the signal that ended it; `kill_after` seconds
+    from its start it is SIGKILLed if still running. The process is forked from a server that
+    has imported this module (as the decision workers are): a fresh interpreter spent ~1.3 s of
+    each kill case on its imports before its first move, and a kill after a delay mostly hit
+    those."""
+    forks = multiprocessing.get_context("forkserver")
+    forks.set_forkserver_preload([__name__])  # none once the server runs (the pool's may)
+    process = forks.Process(
+        target=_child, args=(str(db), str(ack), mode, kill_at, hands, after_click)
+    )
+    process.start()
+    if kill_after is not None:
+        process.join(kill_after)
+        process.kill()  # nothing if it has ended
+    process.join(seconds)
+    if process.is_alive():
+        process.kill()
+        process.join()
+        raise TimeoutError(f"the writer ran past {seconds} s: {db}, kill at {kill_at}")
+    assert process.exitcode is not None
+    return process.exitcode
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ import argparse
 import os
 import random
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,9 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.runtime_writer_proc import Audit, audit, read_acks
+from tests.runtime_writer_proc import Audit, audit, read_acks, run_writer
 
-WRITER = Path(__file__).with_name("runtime_writer_proc.py")
 MODES = ("cpu", "rated", "game")
 CALLS_PER_RUN = {"cpu": 25, "rated": 60, "game": 60}  # kill points: about a hand's calls at most
 CLICKS_PER_RUN = 12  # a click-timed kill falls after one of a run's first clicks
@@ -72,15 +70,7 @@ def run_once(db: str, ack: Path, mode: str, hands: int, rng: random.Random) -> i
         after_click = f"{rng.randint(1, CLICKS_PER_RUN)}:{rng.randint(0, 400)}"
     else:
         delay = rng.uniform(0.05, 1.0)
-    command = [sys.executable, str(WRITER), db, str(ack), mode, str(kill_at), str(hands)]
-    command += [after_click] if after_click else []
-    process = subprocess.Popen(command)
-    if delay is not None:
-        try:
-            return process.wait(timeout=delay)
-        except subprocess.TimeoutExpired:
-            os.kill(process.pid, signal.SIGKILL)
-    return process.wait(timeout=120)
+    return run_writer(db, ack, mode, kill_at, hands, after_click, kill_after=delay, seconds=120)
 
 
 def check(db: str, ack: Path, previous: Audit | None, tally: Tally) -> Audit:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ from tests.runtime_writer_proc import (
     drive,
     over_without_result,
     read_acks,
+    run_writer,
     stuck_reason,
 )
 from tests.test_runtime import PLAYERS, Recorder, arranged, four_humans, make_runtime, play
@@ -76,14 +75,6 @@ async def test_seed_004_presets_always_use_the_table_clock(store: Store) -> None
 
 
 # ------------------------------------------------------------------ 2. kills between commits
-
-WRITER = Path(__file__).with_name("runtime_writer_proc.py")
-
-
-def run_writer(db: Path | str, ack: Path, mode: str, kill_at: int, hands: int) -> int:
-    command = [sys.executable, str(WRITER), str(db), str(ack), mode, str(kill_at), str(hands)]
-    return subprocess.run(command, timeout=60, check=False).returncode
-
 
 MOVE = "a move of the hand stored"
 
