@@ -3,11 +3,13 @@ stands for, and skips it where the earlier code did it."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from engine import shapes
 from engine.actions import ActionKind
 from engine.computer import decide, valuation
 from engine.computer.shape_tables import PlanShape, near_kinds
@@ -184,3 +186,62 @@ def test_a_calls_bounds_are_shared_with_its_best_discard(
     monkeypatch.setattr(decide.Player, "_bounds_of", anew)
     assert [decide.Player(view).claim(view.legal) for view in views] == shared
     assert shared_plans < len(plans)
+
+
+def _ready_hands(sets: int, seed: int, count: int) -> list[list[int]]:
+    """`count` ready hands of `sets` sets and a pair less one tile (some with a tile swapped,
+    kept only if still ready under the loosest rules)."""
+    rng = random.Random(seed)
+    found: list[list[int]] = []
+    while len(found) < count:
+        counts = [0] * 34
+        for _ in range(sets):
+            if rng.random() < 0.5:
+                counts[rng.randrange(34)] += 3
+            else:
+                start = 9 * rng.randrange(3) + rng.randrange(7)
+                for kind in range(start, start + 3):
+                    counts[kind] += 1
+        counts[rng.randrange(34)] += 2
+        if max(counts) > 4:
+            continue
+        counts[rng.choice([k for k, c in enumerate(counts) if c])] -= 1
+        if rng.random() < 0.3:  # often no longer ready, or ready on other tiles
+            counts[rng.choice([k for k, c in enumerate(counts) if c])] -= 1
+            counts[rng.randrange(34)] += 1
+            if max(counts) > 4:
+                continue
+        found.append(counts)
+    return found
+
+
+@pytest.mark.parametrize("preset_id", STRONG_PRESETS)
+def test_waits_read_from_the_shape_tables_are_the_engines(
+    preset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ready hand's waits as the valuation finds them (from the shape tables where only sets
+    and a pair can complete it) are engine.shapes.waits', hand by hand; seven pairs and thirteen
+    orphans within reach, wilds and kinds the seat may not keep go to engine.shapes."""
+    view = _turn_views(PRESETS[preset_id], 1, seed=5)[0]
+    player = decide.Player(view)
+    asked: list[int] = []
+    original = shapes.waits
+
+    def counted(counts: Any, *args: Any, **kwargs: Any) -> Any:
+        asked.append(1)
+        return original(counts, *args, **kwargs)
+
+    monkeypatch.setattr(valuation.shapes, "waits", counted)
+    checked = 0
+    for sets in range(view.preset.sets + 1):
+        for counts in _ready_hands(sets, seed=sets, count=300):
+            if player._jokers(counts) or shapes.shanten(counts, player.options) != 0:
+                continue
+            assert list(player._waits(counts)) == original(counts, player.options), counts
+            checked += 1
+    assert checked > 600
+    by_tables = checked - len(asked)
+    if player._standard_shape([0] * 34, 1) is None:  # a void, wilds or a short wall: never
+        assert by_tables == 0
+    else:
+        assert by_tables > checked * 0.9
