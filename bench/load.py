@@ -18,7 +18,11 @@ plus 2,000 more), it measures:
 - memory per table (tracemalloc, at the first count);
 - the share of the machine's CPU its host took for other guests while the persons thought
   (steal): on a shared virtual machine a run with much stolen measured a slower machine, and
-  its p99 above all says little.
+  its p99 above all says little;
+- how late a sleeping process is woken meanwhile (bench/wake_canary.py, p99 of 2 ms sleeps):
+  steal comes in bursts, which an average hides, and each pooled decision is two wake-ups (the
+  worker's, then the event loop's), so with decision workers an action's p99 follows it (at
+  150 tables, 2026-12-07: 32-39 ms with wake-ups ~2 ms late, 99 ms with 6 ms).
 
 The bench's persons decide as `--person` says: by default at once and for next to nothing
 (`drawn_tile_choice`), since a person's thinking costs the bot nothing; `--person easy` has them
@@ -166,6 +170,9 @@ class Row:
     # of the machine's CPU time in the think phase, the share its host took for others
     # (/proc/stat's steal): a run with much stolen measured a slower machine, p99 above all
     stolen_think: float = 0.0
+    # how late a sleeping process's 2 ms sleeps ended in the think phase, p99 ms
+    # (bench/wake_canary.py): each pooled decision is two wake-ups, so p99 moves with it
+    late_wakeups_p99: float = 0.0
 
 
 class Collections:
@@ -453,7 +460,8 @@ def run_compared(args: argparse.Namespace) -> int:
     cores = usable_cores()
     print("decision workers compared, ranges over the rounds (low–high):")
     print(
-        "| tables | workers | saturated actions/s | p99 ms | bot CPU s/1k actions (saturated) "
+        "| tables | workers | saturated actions/s | p99 ms, each round (wake-ups late, p99 ms) "
+        "| bot CPU s/1k actions (saturated) "
         f"| of which the event loop's | capacity from CPU on {cores} idle cores, actions/s |"
     )
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -470,10 +478,11 @@ def run_compared(args: argparse.Namespace) -> int:
                 min(1000 / r["loop_cpu_saturated"], usable * 1000 / r["bot_cpu_saturated"])
                 for r in rows
             ]
+            p99s = [f"{r['p99']:.1f} ({r.get('late_wakeups_p99', 0.0):.1f})" for r in rows]
             print(
                 f"| {rows[0]['tables']:.0f} | {workers} | "
                 f"{spread([r['saturated'] for r in rows], '.0f')} | "
-                f"{spread([r['p99'] for r in rows], '.1f')} | "
+                f"{', '.join(p99s)} | "
                 f"{spread([r['bot_cpu_saturated'] for r in rows], '.2f')} | "
                 f"{spread([r['loop_cpu_saturated'] for r in rows], '.2f')} | "
                 f"{spread(capacity, '.0f')} |"
@@ -496,6 +505,21 @@ def process_cpu(pid: int) -> float | None:
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
+
+
+class WakeCanary:
+    """bench/wake_canary.py in a process apart for `seconds`: how late wake-ups came then."""
+
+    def __init__(self, seconds: float) -> None:
+        script = str(ROOT / "bench" / "wake_canary.py")
+        command = [sys.executable, script, f"{seconds:.3f}"]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+
+    async def p99_ms(self) -> float:
+        """Its p99 lateness in ms, once it has run its time."""
+        out, _ = await asyncio.to_thread(self.process.communicate)
+        words = out.split()
+        return float(words[words.index("p99") + 1])
 
 
 def machine_stolen() -> float:
@@ -612,10 +636,12 @@ async def run(args: argparse.Namespace) -> None:
             await peers.meet(f"think-{count}")
             think_from = meter.cpu()
             stolen_from, think_started = machine_stolen(), time.perf_counter()
+            canary = WakeCanary(args.warmup + args.seconds)
             with Collections() as collections:
                 latencies, warm, elapsed, stale = await think_phase(
                     runtime, ids, args.seconds, args.think, args.warmup
                 )
+            late_wakeups = await canary.p99_ms()
             think_cpu = per_thousand(think_from, meter.cpu(), len(latencies) + len(warm))
             machine_seconds = (time.perf_counter() - think_started) * (os.cpu_count() or 1)
             stolen = (machine_stolen() - stolen_from) / machine_seconds * 100
@@ -644,6 +670,7 @@ async def run(args: argparse.Namespace) -> None:
                 loop_cpu_think=think_cpu[2],
                 loop_cpu_saturated=burst_cpu[2],
                 stolen_think=stolen,
+                late_wakeups_p99=late_wakeups,
             )
             rows.append(row)
             print(
@@ -653,7 +680,8 @@ async def run(args: argparse.Namespace) -> None:
                 f"per 1,000 actions: bot {row.bot_cpu_think:.2f} thinking, "
                 f"{row.bot_cpu_saturated:.2f} saturated (its event loop "
                 f"{row.loop_cpu_think:.2f}, {row.loop_cpu_saturated:.2f}); the host took "
-                f"{row.stolen_think:.0f}% of the machine's CPU while thinking"
+                f"{row.stolen_think:.0f}% of the machine's CPU while thinking, and a sleeping "
+                f"process woke up to {row.late_wakeups_p99:.1f} ms late (p99)"
                 + (
                     f", server {row.server_cpu_think:.2f}, {row.server_cpu_saturated:.2f}"
                     if args.use_db
@@ -673,9 +701,10 @@ async def run(args: argparse.Namespace) -> None:
     print(
         "| tables | actions/s offered | p50 ms | p99 ms | saturated actions/s | clock first "
         "| full collections | longest collection ms | warm-up p99 ms "
-        "| bot CPU s/1k actions (think; saturated) | server CPU s/1k | stolen while thinking |"
+        "| bot CPU s/1k actions (think; saturated) | server CPU s/1k | stolen while thinking "
+        "| wake-ups late, p99 ms |"
     )
-    print("| ---: " * 12 + "|")
+    print("| ---: " * 13 + "|")
     for row in rows:
         print(
             f"| {row.tables} | {row.offered:.0f} | {row.p50:.1f} | {row.p99:.1f} | "
@@ -683,7 +712,7 @@ async def run(args: argparse.Namespace) -> None:
             f"{row.longest_collection_ms:.1f} | {row.warmup_p99:.1f} | "
             f"{row.bot_cpu_think:.2f}; {row.bot_cpu_saturated:.2f} | "
             f"{row.server_cpu_think:.2f}; {row.server_cpu_saturated:.2f} | "
-            f"{row.stolen_think:.0f}% |"
+            f"{row.stolen_think:.0f}% | {row.late_wakeups_p99:.1f} |"
         )
     knee = next((row.tables for row in rows if row.p99 > KNEE_MS), None)
     print(f"knee (p99 > {KNEE_MS:.0f} ms): {knee if knee is not None else f'beyond {counts[-1]}'}")
