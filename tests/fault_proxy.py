@@ -72,6 +72,11 @@ class FaultProxy:
             self._server.close()
             for writer in list(self._writers):
                 writer.transport.abort()
+            # the links' tasks end here, not destroyed pending with the loop
+            links = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in links:
+                task.cancel()
+            await asyncio.gather(*links, return_exceptions=True)
 
         asyncio.run_coroutine_threadsafe(close(), self._loop).result(10)
         self._loop.call_soon_threadsafe(self._loop.stop)
