@@ -189,8 +189,8 @@ def test_a_calls_bounds_are_shared_with_its_best_discard(
 
 
 def _ready_hands(sets: int, seed: int, count: int) -> list[list[int]]:
-    """`count` ready hands of `sets` sets and a pair less one tile (some with a tile swapped,
-    kept only if still ready under the loosest rules)."""
+    """`count` hands of `sets` sets and a pair less one tile, ready; some with a tile swapped
+    too, which may leave them not ready or ready on other tiles (the caller keeps the ready)."""
     rng = random.Random(seed)
     found: list[list[int]] = []
     while len(found) < count:
