@@ -478,7 +478,7 @@ def run_compared(args: argparse.Namespace) -> int:
                 min(1000 / r["loop_cpu_saturated"], usable * 1000 / r["bot_cpu_saturated"])
                 for r in rows
             ]
-            p99s = [f"{r['p99']:.1f} ({r.get('late_wakeups_p99', 0.0):.1f})" for r in rows]
+            p99s = [f"{r['p99']:.1f} ({r['late_wakeups_p99']:.1f})" for r in rows]
             print(
                 f"| {rows[0]['tables']:.0f} | {workers} | "
                 f"{spread([r['saturated'] for r in rows], '.0f')} | "

@@ -108,9 +108,10 @@ def every_other_of_each(points: list[tuple[int, str]], half: int) -> list[tuple[
     taken: dict[str, int] = {}
     found = []
     for number, moment in points:
-        if taken.get(moment, 0) % 2 == half:
+        before = taken.get(moment, 0)
+        if before % 2 == half:
             found.append((number, moment))
-        taken[moment] = taken.get(moment, 0) + 1
+        taken[moment] = before + 1
     return found
 
 
